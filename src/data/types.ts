@@ -1,0 +1,83 @@
+/**
+ * Typed examples. Every example carries a stable `id` (used for seeding, checkpoints and joins) and
+ * `source` = where it came from (file:line) so errors and reports can point back at it.
+ */
+export interface ExampleBase {
+  id: string;
+  /** "file:line" of the row the example came from. */
+  source?: string;
+}
+
+/** Single-text classification (SST-2, CoLA, generic CSV/JSONL). */
+export interface TextExample extends ExampleBase {
+  kind: 'text';
+  text: string;
+  label: string;
+}
+
+/** Text-pair classification (MRPC, QNLI, SICK/MNLI-style NLI). */
+export interface PairExample extends ExampleBase {
+  kind: 'pair';
+  textA: string;
+  textB: string;
+  label: string;
+}
+
+/** Token tagging (NER). `tags` are IOB2, one per token. */
+export interface TokenExample extends ExampleBase {
+  kind: 'tokens';
+  tokens: string[];
+  tags: string[];
+}
+
+export interface QaAnswer {
+  text: string;
+  /** Character offset of the answer in the context. */
+  start: number;
+}
+
+/** Extractive QA (SQuAD v1.1). */
+export interface QaExample extends ExampleBase {
+  kind: 'qa';
+  question: string;
+  context: string;
+  answers: QaAnswer[];
+  title?: string;
+}
+
+export type Example = TextExample | PairExample | TokenExample | QaExample;
+export type ExampleKind = Example['kind'];
+
+/** What a loader knows about the dataset as a whole. */
+export interface DatasetInfo {
+  /** Short name, e.g. "sst2", "mrpc", "conll2003", "squad". */
+  name: string;
+  path: string;
+  kind: ExampleKind;
+  /** Label names in index order, when the format fixes them (e.g. SST-2: negative, positive). */
+  labelNames?: string[];
+}
+
+/** Counted bad rows when the user asked to skip them instead of failing. */
+export interface SkippedRow {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface LoadOptions {
+  /** Skip malformed rows (counted in `skipped`) instead of failing at the first. Default false. */
+  skipBadRows?: boolean;
+  /** Stop after this many examples. */
+  limit?: number;
+  /** Called for each skipped row. */
+  onSkip?: (row: SkippedRow) => void;
+}
+
+/** A dataset opened for streaming: `info` is known up front, examples arrive one by one. */
+export interface Dataset<E extends Example = Example> {
+  info: DatasetInfo;
+  examples(): AsyncIterable<E>;
+  /** Rows skipped so far (only with skipBadRows). */
+  skipped: SkippedRow[];
+}

@@ -1,0 +1,76 @@
+/**
+ * The model interface: every adapter answers *batches* of inputs and knows nothing about attacks.
+ * Inputs and outputs are plain JSON so they cross HTTP unchanged (see docs/http-model-api.md).
+ */
+
+export type ModelTask = 'text-classification' | 'token-classification' | 'question-answering';
+
+export type ModelInput =
+  | { kind: 'text'; text: string }
+  | { kind: 'pair'; textA: string; textB: string }
+  /** Pre-split words (NER): the model returns one tag per word. */
+  | { kind: 'tokens'; tokens: string[] }
+  | { kind: 'qa'; question: string; context: string };
+
+/** Class probabilities, aligned with `labels` (the model's own label names). */
+export interface ClassOutput {
+  kind: 'classes';
+  labels: string[];
+  probs: number[];
+}
+
+/** One IOB2 tag per input word, with the model's confidence in it. */
+export interface TagOutput {
+  kind: 'tags';
+  tags: string[];
+  scores: number[];
+}
+
+export interface AnswerSpan {
+  text: string;
+  /** Character offsets into the context, end exclusive. */
+  start: number;
+  end: number;
+  score: number;
+}
+
+/** Best answer spans, best first. */
+export interface SpanOutput {
+  kind: 'spans';
+  spans: AnswerSpan[];
+}
+
+export type ModelOutput = ClassOutput | TagOutput | SpanOutput;
+
+export interface ModelInfo {
+  /** Where the model came from: a folder, a hub id, a URL, or "function:<name>". */
+  id: string;
+  task: ModelTask;
+  /** Label names for classifiers / tag set for taggers, when known. */
+  labels?: string[];
+}
+
+export interface ModelAdapter {
+  readonly info: ModelInfo;
+  /** Answers one batch; output i belongs to input i. Must reject, not resolve partially, on failure. */
+  predict(inputs: ModelInput[]): Promise<ModelOutput[]>;
+  /** The model tokenizer's subword pieces of a text (for the subword view), when available. */
+  tokenize?(text: string): Promise<string[]>;
+  /** Largest batch the adapter wants at once. */
+  readonly maxBatchSize?: number;
+  close?(): Promise<void>;
+}
+
+/** Stable cache key of an input. */
+export function inputKey(input: ModelInput): string {
+  switch (input.kind) {
+    case 'text':
+      return `t\u0000${input.text}`;
+    case 'pair':
+      return `p\u0000${input.textA}\u0000${input.textB}`;
+    case 'tokens':
+      return `k\u0000${input.tokens.join('\u0001')}`;
+    case 'qa':
+      return `q\u0000${input.question}\u0000${input.context}`;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * An error meant for the person running textstress: one readable paragraph, no stack trace.
+ * `where` names the file/line, endpoint or setting at fault so the user can go straight to it.
+ */
+export class TextstressError extends Error {
+  readonly where?: string;
+  readonly hint?: string;
+
+  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'TextstressError';
+    this.where = opts.where;
+    this.hint = opts.hint;
+  }
+
+  /** The single paragraph shown to the user. */
+  describe(): string {
+    const parts = [this.where ? `${this.where}: ${this.message}` : this.message];
+    if (this.hint) parts.push(this.hint);
+    return parts.join(' ');
+  }
+}
+
+/** Raised by a data loader for a row it cannot read; names the file and the 1-based line. */
+export class DataError extends TextstressError {
+  readonly file: string;
+  readonly line: number;
+
+  constructor(file: string, line: number, message: string, hint?: string) {
+    super(message, { where: `${file}:${line}`, hint });
+    this.name = 'DataError';
+    this.file = file;
+    this.line = line;
+  }
+}
+
+/** Raised when a model cannot be loaded or does not answer (missing folder/file, dead endpoint). */
+export class ModelError extends TextstressError {
+  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown } = {}) {
+    super(message, opts);
+    this.name = 'ModelError';
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof TextstressError) return err.describe();
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
