@@ -18,7 +18,9 @@ export interface Edit {
 /** A candidate word-level change proposed by a transformation, before the model has seen it. */
 export interface WordCandidate {
   wordIndex: number;
-  /** Replacement word; "" deletes the word. */
+  /** The new word (replace, insert); ignored for delete. */
   after: string;
   type: string;
+  /** Default "replace". "insert" puts `after` before word `wordIndex`; "delete" removes the word. */
+  op?: 'replace' | 'insert' | 'delete';
 }

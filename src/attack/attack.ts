@@ -1,0 +1,102 @@
+import type { Example } from '../data/types.ts';
+import type { QuerySession } from '../query/engine.ts';
+import type { Rng } from '../util/rng.ts';
+import { isAllowed, isModifiable, type Constraint } from './constraints.ts';
+import type { GoalFactory } from './goal.ts';
+import type { ExampleResult } from './result.ts';
+import type { SearchContext, SearchMethod } from './search/types.ts';
+import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
+import { makeSubject, type SubjectOptions } from './subject.ts';
+import type { Transformation } from './transformation.ts';
+
+/** The four parts of an attack, composed. Knows nothing about which model answers. */
+export interface Attack {
+  name: string;
+  transformation: Transformation;
+  constraints: Constraint[];
+  goal: GoalFactory;
+  search: SearchMethod;
+  subject?: SubjectOptions;
+}
+
+/** Runs one attack on one example; all model queries go through the example's own session. */
+export async function attackExample(
+  attack: Attack,
+  example: Example,
+  session: QuerySession,
+  rng: Rng,
+): Promise<ExampleResult> {
+  const subject = makeSubject(example, attack.subject);
+  const [clean] = await session.query([subject.toInput(subject.original)]);
+  const goal = attack.goal.create(example, clean!);
+  const initial: Scored = { state: initialState(subject.original), status: goal.evaluate(clean!) };
+
+  const ctx: SearchContext = {
+    subject,
+    initial,
+    rng,
+    modifiable: (state, i) => isModifiable(attack.constraints, state, i, subject),
+    expand: (state: AttackState, indices) => {
+      const out = [];
+      for (const candidate of attack.transformation.candidates(state, indices, rng)) {
+        if (!isAllowed(attack.constraints, state, candidate, subject)) continue;
+        out.push({ candidate, state: applyCandidate(state, candidate, subject.field) });
+      }
+      return out;
+    },
+    evaluate: async (states) => {
+      const outputs = await session.query(states.map((s) => subject.toInput(s.seq)));
+      return states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!) }));
+    },
+  };
+
+  const skip = goal.skipReason(initial.status);
+  const outcome = skip ? { final: initial, trace: [] } : await attack.search.search(ctx);
+  const final = outcome.final;
+  const numWords = subject.original.length;
+  const perturbed = new Set(final.state.edits.map((e) => e.wordIndex)).size;
+  return {
+    id: example.id,
+    source: example.source,
+    status: skip ? 'skipped' : final.status.done ? 'succeeded' : 'failed',
+    ...(skip ? { skip_reason: skip } : {}),
+    gold: goldOf(example),
+    field: subject.field,
+    original: subject.fields(subject.original),
+    perturbed: subject.fields(final.state.seq),
+    original_prediction: initial.status.prediction,
+    perturbed_prediction: final.status.prediction,
+    original_correct: initial.status.correct,
+    perturbed_correct: final.status.correct,
+    edits: final.state.edits.slice(),
+    num_words: numWords,
+    words_perturbed: perturbed,
+    perturbed_word_pct: numWords ? (100 * perturbed) / numWords : 0,
+    queries: session.queries,
+    requests: session.requests,
+    cache_hits: session.cacheHits,
+    trace: outcome.trace.map((s) => ({
+      edits: s.state.edits.length,
+      correct: s.status.correct,
+      done: s.status.done,
+      score: round(s.status.score),
+      label: s.status.prediction.label,
+    })),
+  };
+}
+
+function goldOf(example: Example): unknown {
+  switch (example.kind) {
+    case 'text':
+    case 'pair':
+      return example.label;
+    case 'tokens':
+      return example.tags;
+    case 'qa':
+      return example.answers;
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

@@ -1,0 +1,83 @@
+import type { WordCandidate } from './edit.ts';
+import type { AttackState } from './state.ts';
+import type { AttackSubject } from './subject.ts';
+
+/**
+ * Prunes what a search may do. `modifiable` is checked before a transformation runs (which words may be
+ * edited at all); `allows` is checked on each candidate it proposes.
+ */
+export interface Constraint {
+  readonly name: string;
+  modifiable?(state: AttackState, index: number, subject: AttackSubject): boolean;
+  allows?(state: AttackState, candidate: WordCandidate, subject: AttackSubject): boolean;
+}
+
+/** At most `max` edits per example (the K of the typo paper). */
+export function maxEdits(max: number): Constraint {
+  return { name: `max-edits(${max})`, modifiable: (state) => state.edits.length < max };
+}
+
+/** At most `fraction` of the original words edited (rounded down, at least 1). */
+export function maxEditRate(fraction: number): Constraint {
+  return {
+    name: `max-edit-rate(${fraction})`,
+    modifiable: (state, _i, subject) =>
+      state.edits.length < Math.max(1, Math.floor(fraction * subject.original.length)),
+  };
+}
+
+/** Words produced by an earlier edit are not edited again. */
+export const noRepeatEdits: Constraint = {
+  name: 'no-repeat-edits',
+  modifiable: (state, i) => !state.modified.has(i),
+};
+
+/**
+ * The edit zone: never words the subject freezes (NER entities), only words inside [from, to) of the
+ * original, and only while no insert/delete has shifted positions away from the original's.
+ */
+export function editZone(opts: { from?: number; to?: number } = {}): Constraint {
+  return {
+    name: 'edit-zone',
+    modifiable: (state, i, subject) => {
+      if (subject.frozen.size > 0 && state.seq.length !== subject.original.length) return false;
+      if (subject.frozen.has(i)) return false;
+      return i >= (opts.from ?? 0) && i < (opts.to ?? Number.POSITIVE_INFINITY);
+    },
+  };
+}
+
+/** Words never to touch (case-insensitive), e.g. negations a test must keep. */
+export function protectWords(words: Iterable<string>): Constraint {
+  const set = new Set([...words].map((w) => w.toLowerCase()));
+  return {
+    name: 'protect-words',
+    modifiable: (state, i) => !set.has((state.seq.words[i] ?? '').toLowerCase()),
+  };
+}
+
+/** Only words with at least `n` letters or digits (typos in "a" or "'s" read as noise, not typos). */
+export function minWordLength(n: number): Constraint {
+  return {
+    name: `min-word-length(${n})`,
+    modifiable: (state, i) => (state.seq.words[i] ?? '').length >= n,
+  };
+}
+
+export function isModifiable(
+  constraints: readonly Constraint[],
+  state: AttackState,
+  index: number,
+  subject: AttackSubject,
+): boolean {
+  return constraints.every((c) => !c.modifiable || c.modifiable(state, index, subject));
+}
+
+export function isAllowed(
+  constraints: readonly Constraint[],
+  state: AttackState,
+  candidate: WordCandidate,
+  subject: AttackSubject,
+): boolean {
+  return constraints.every((c) => !c.allows || c.allows(state, candidate, subject));
+}

@@ -1,0 +1,32 @@
+import type { Rng } from '../../util/rng.ts';
+import type { WordCandidate } from '../edit.ts';
+import type { AttackState, Scored } from '../state.ts';
+import type { AttackSubject } from '../subject.ts';
+
+/**
+ * Everything a search may do, with no knowledge of the model: propose edits (transformation + constraints
+ * already applied) and have states scored by the goal function (one model batch per call).
+ */
+export interface SearchContext {
+  subject: AttackSubject;
+  initial: Scored;
+  rng: Rng;
+  /** May word i of this state be edited? */
+  modifiable(state: AttackState, index: number): boolean;
+  /** Allowed candidate edits at these word positions, each applied to the state. */
+  expand(state: AttackState, indices: readonly number[]): { candidate: WordCandidate; state: AttackState }[];
+  /** Goal-function verdicts for many states, answered as one batch. */
+  evaluate(states: readonly AttackState[]): Promise<Scored[]>;
+}
+
+export interface SearchOutcome {
+  /** The state the search settled on (the initial one when nothing could be edited). */
+  final: Scored;
+  /** The best state after each step, for per-budget curves (accuracy after k edits). */
+  trace: Scored[];
+}
+
+export interface SearchMethod {
+  readonly name: string;
+  search(ctx: SearchContext): Promise<SearchOutcome>;
+}

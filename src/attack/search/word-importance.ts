@@ -1,0 +1,33 @@
+import type { Scored } from '../state.ts';
+import type { SearchContext } from './types.ts';
+
+export type WordTarget = 'max' | 'min' | 'random';
+
+/**
+ * Orders the editable words of the initial state. max/min: by occlusion importance = how much the goal
+ * score rises (the true label's probability drops) when the word is removed; ties keep text order.
+ * random: a seeded shuffle. Returns the indices and, for max/min, the importance of each.
+ */
+export async function rankWords(
+  ctx: SearchContext,
+  target: WordTarget,
+): Promise<{ order: number[]; importance: Map<number, number> }> {
+  const { initial, subject } = ctx;
+  const eligible: number[] = [];
+  for (let i = 0; i < initial.state.seq.length; i++) if (ctx.modifiable(initial.state, i)) eligible.push(i);
+  const importance = new Map<number, number>();
+  if (target === 'random') return { order: ctx.rng.shuffle(eligible), importance };
+  const occluded = eligible.map((i) => ({
+    seq: subject.occlude(initial.state.seq, i),
+    edits: initial.state.edits,
+    modified: initial.state.modified,
+  }));
+  const scored: Scored[] = await ctx.evaluate(occluded);
+  eligible.forEach((i, k) => importance.set(i, scored[k]!.status.score - initial.status.score));
+  const sign = target === 'max' ? -1 : 1;
+  const order = eligible
+    .map((i, pos) => ({ i, pos }))
+    .sort((a, b) => sign * (importance.get(a.i)! - importance.get(b.i)!) || a.pos - b.pos)
+    .map((x) => x.i);
+  return { order, importance };
+}

@@ -1,0 +1,9 @@
+import type { Rng } from '../util/rng.ts';
+import type { WordCandidate } from './edit.ts';
+import type { AttackState } from './state.ts';
+
+/** Proposes candidate word edits at given positions of a state. Pure given the rng. */
+export interface Transformation {
+  readonly name: string;
+  candidates(state: AttackState, indices: readonly number[], rng: Rng): WordCandidate[];
+}

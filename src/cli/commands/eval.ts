@@ -1,0 +1,47 @@
+import { Command } from 'commander';
+import { parseLabelMap } from '../../attack/labels.ts';
+import { evaluateClean } from '../../metrics/clean.ts';
+import { QueryEngine } from '../../query/engine.ts';
+import { goalFor } from '../../recipes/goal-for.ts';
+import { formatTable } from '../../report/terminal.ts';
+import { addDataOptions, addModelOptions } from '../options.ts';
+import { openData, openModel, type DataCliOptions, type ModelCliOptions } from '../setup.ts';
+
+interface EvalOptions extends ModelCliOptions, DataCliOptions {
+  labelMap?: string;
+  json?: boolean;
+}
+
+export function evalCommand(): Command {
+  const cmd = new Command('eval').description('clean metrics of a model on a dataset (no attack)');
+  addModelOptions(cmd);
+  addDataOptions(cmd);
+  cmd.option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"').option('--json', 'print JSON');
+  return cmd.action(async (opts: EvalOptions) => {
+    const model = await openModel(opts);
+    try {
+      const data = await openData(opts);
+      const goal = goalFor(model.info, data.info, parseLabelMap(opts.labelMap));
+      const metrics = await evaluateClean(data.examples(), new QueryEngine(model), goal);
+      const report = { model: opts.model, dataset: opts.data, ...metrics, skipped_rows: data.skipped.length };
+      if (opts.json) {
+        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+        return;
+      }
+      const rows: [string, string][] = [
+        ['model', opts.model],
+        ['dataset', opts.data],
+        ['examples', String(metrics.n)],
+        ['accuracy', `${(100 * metrics.accuracy).toFixed(2)}%`],
+      ];
+      if (metrics.entity_f1 !== undefined) rows.push(['entity F1', metrics.entity_f1.toFixed(4)]);
+      for (const [label, s] of Object.entries(metrics.per_label ?? {})) {
+        rows.push([`  accuracy on "${label}" (${s.n})`, `${(100 * s.accuracy).toFixed(2)}%`]);
+      }
+      rows.push(['wall time', `${metrics.wall_seconds.toFixed(2)} s`]);
+      process.stdout.write(formatTable(rows, 'textstress · eval') + '\n');
+    } finally {
+      await model.close?.();
+    }
+  });
+}

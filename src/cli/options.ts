@@ -1,0 +1,52 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+
+export function int(name: string, min = 0): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}.`);
+    return n;
+  };
+}
+
+export function list(v: string): string[] {
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function addModelOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('-m, --model <spec>', 'model folder (transformers.js layout), hub id, http(s):// endpoint, or a built-in name (demo-sst2, demo-ner)')
+    .option('--auth-env <VAR>', 'HTTP models: environment variable whose value is sent as the Authorization header')
+    .option('--batch-size <n>', 'inputs per model batch / HTTP request', int('--batch-size', 1))
+    .option('--timeout <ms>', 'HTTP models: per-request timeout in ms', int('--timeout', 1))
+    .option('--retries <n>', 'HTTP models: retries on 5xx/429/timeouts', int('--retries', 0))
+    .option('--request-concurrency <n>', 'HTTP models: requests in flight at once', int('--request-concurrency', 1));
+}
+
+export function addDataOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('-d, --data <file>', 'dataset file: GLUE TSV (SST-2, MRPC, CoLA, QNLI), SICK, CSV, JSONL, SQuAD JSON, CoNLL-2003')
+    .addOption(new Option('--format <name>', 'file format, when it cannot be told from the file').choices(['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'csv', 'jsonl', 'squad', 'conll']))
+    .option('--split <name>', 'split to read where a file holds several (SICK: TRAIN, TRIAL, TEST)')
+    .option('--text-column <name>', 'CSV/JSONL: column holding the text')
+    .option('--text-a-column <name>', 'CSV/JSONL: column holding the first text of a pair')
+    .option('--text-b-column <name>', 'CSV/JSONL: column holding the second text of a pair')
+    .option('--label-column <name>', 'CSV/JSONL: column holding the gold label')
+    .option('--id-column <name>', 'CSV/JSONL: column holding a unique id')
+    .option('--skip-bad-rows', 'skip malformed rows (counted and listed in skipped-rows.json) instead of stopping')
+    .option('-n, --limit <n>', 'use only the first n examples', int('--limit', 1));
+}
+
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('-o, --out <dir>', 'output folder for summary.json and results.jsonl')
+    .option('-s, --seed <n>', 'seed for every random choice', int('--seed'), 0)
+    .option('--resume', 'continue an interrupted run in --out')
+    .option('--overwrite', 'replace a run already in --out')
+    .option('--concurrency <n>', 'examples attacked at once (their queries share model batches)', int('--concurrency', 1), 32)
+    .option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"')
+    .option('--json', 'print the summary as JSON instead of a table')
+    .option('--no-progress', 'no progress bar');
+}

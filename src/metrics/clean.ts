@@ -1,0 +1,78 @@
+import type { Goal, GoalFactory } from '../attack/goal.ts';
+import { makeSubject, type SubjectOptions } from '../attack/subject.ts';
+import type { Example } from '../data/types.ts';
+import { addCounts, f1, type EntityCounts } from './ner.ts';
+import type { QueryEngine } from '../query/engine.ts';
+
+export interface CleanMetrics {
+  n: number;
+  accuracy: number;
+  /** Per gold label: examples and accuracy (classification). */
+  per_label?: Record<string, { n: number; accuracy: number }>;
+  /** NER: corpus entity F1, precision, recall. */
+  entity_f1?: number;
+  entity_precision?: number;
+  entity_recall?: number;
+  queries: number;
+  wall_seconds: number;
+}
+
+/** Clean (unattacked) metrics, with the examples sent to the model in large shared batches. */
+export async function evaluateClean(
+  examples: AsyncIterable<Example>,
+  engine: QueryEngine,
+  goal: GoalFactory,
+  subject: SubjectOptions = {},
+  chunk = 512,
+): Promise<CleanMetrics> {
+  const started = Date.now();
+  let n = 0;
+  let correct = 0;
+  let entities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
+  let sawEntities = false;
+  const perLabel: Record<string, { n: number; correct: number }> = {};
+  let batch: Example[] = [];
+  const flush = async (): Promise<void> => {
+    const subjects = batch.map((e) => makeSubject(e, subject));
+    const outputs = await engine.query(subjects.map((s) => s.toInput(s.original)));
+    batch.forEach((example, i) => {
+      const out = outputs[i]!;
+      const g: Goal = goal.create(example, out);
+      const status = g.evaluate(out);
+      n++;
+      if (status.correct) correct++;
+      if (example.kind === 'text' || example.kind === 'pair') {
+        const slot = (perLabel[example.label] ??= { n: 0, correct: 0 });
+        slot.n++;
+        if (status.correct) slot.correct++;
+      }
+      if (status.prediction.entities) {
+        sawEntities = true;
+        entities = addCounts(entities, status.prediction.entities);
+      }
+    });
+    batch = [];
+  };
+  for await (const example of examples) {
+    batch.push(example);
+    if (batch.length >= chunk) await flush();
+  }
+  if (batch.length) await flush();
+  const metrics: CleanMetrics = {
+    n,
+    accuracy: n ? correct / n : 0,
+    queries: engine.stats.inferences,
+    wall_seconds: (Date.now() - started) / 1000,
+  };
+  if (Object.keys(perLabel).length) {
+    metrics.per_label = Object.fromEntries(
+      Object.entries(perLabel).map(([label, s]) => [label, { n: s.n, accuracy: s.correct / s.n }]),
+    );
+  }
+  if (sawEntities) {
+    metrics.entity_f1 = f1(entities);
+    metrics.entity_precision = entities.tp + entities.fp ? entities.tp / (entities.tp + entities.fp) : 0;
+    metrics.entity_recall = entities.tp + entities.fn ? entities.tp / (entities.tp + entities.fn) : 0;
+  }
+  return metrics;
+}

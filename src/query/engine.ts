@@ -1,0 +1,179 @@
+import { inputKey, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
+
+/**
+ * The one layer between attacks and a model adapter. It
+ *  - caches answers (LRU) and de-duplicates identical queries that are in flight at the same time;
+ *  - gathers the queries of every attack that is running concurrently into shared batches
+ *    (cross-example batching): queries issued in the same turn of the event loop are flushed together,
+ *    and while the model is busy the next batch keeps filling;
+ *  - counts requests, cache hits and real model inferences.
+ */
+export interface QueryEngineOptions {
+  /** Most distinct inputs handed to the adapter in one predict() call. */
+  maxFlushSize?: number;
+  /** Cached answers kept (LRU). */
+  cacheSize?: number;
+  /** predict() calls allowed at once; 1 suits a local model, remote adapters parallelise internally. */
+  maxConcurrentFlushes?: number;
+}
+
+export interface QueryEngineStats {
+  requests: number;
+  cacheHits: number;
+  inferences: number;
+  flushes: number;
+}
+
+interface Pending {
+  input: ModelInput;
+  resolve: (out: ModelOutput) => void;
+  reject: (err: unknown) => void;
+}
+
+export class QueryEngine {
+  readonly adapter: ModelAdapter;
+  private readonly cache = new Map<string, ModelOutput>();
+  private readonly inFlight = new Map<string, Promise<ModelOutput>>();
+  private pending = new Map<string, Pending>();
+  private scheduled = false;
+  private activeFlushes = 0;
+  private readonly maxFlushSize: number;
+  private readonly cacheSize: number;
+  private readonly maxConcurrentFlushes: number;
+  readonly stats: QueryEngineStats = { requests: 0, cacheHits: 0, inferences: 0, flushes: 0 };
+
+  constructor(adapter: ModelAdapter, opts: QueryEngineOptions = {}) {
+    this.adapter = adapter;
+    this.maxFlushSize = opts.maxFlushSize ?? 1024;
+    this.cacheSize = opts.cacheSize ?? 200_000;
+    this.maxConcurrentFlushes = opts.maxConcurrentFlushes ?? 1;
+  }
+
+  /** Answers for the inputs, in order. Resolves once every one of them is answered. */
+  query(inputs: readonly ModelInput[]): Promise<ModelOutput[]> {
+    return Promise.all(inputs.map((input) => this.queryOne(input)));
+  }
+
+  /** A counting view for one example's attack; see QuerySession. */
+  session(): QuerySession {
+    return new QuerySession(this);
+  }
+
+  queryOne(input: ModelInput): Promise<ModelOutput> {
+    this.stats.requests++;
+    const key = inputKey(input);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) {
+      this.stats.cacheHits++;
+      // Refresh LRU position.
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return Promise.resolve(cached);
+    }
+    const flying = this.inFlight.get(key);
+    if (flying !== undefined) {
+      this.stats.cacheHits++;
+      return flying;
+    }
+    const promise = new Promise<ModelOutput>((resolve, reject) => {
+      this.pending.set(key, { input, resolve, reject });
+    });
+    this.inFlight.set(key, promise);
+    this.schedule();
+    return promise;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // setImmediate runs after all promise continuations of this turn, so every attack that can
+    // issue a query right now has done so before the batch is cut.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.activeFlushes < this.maxConcurrentFlushes && this.pending.size > 0) {
+      const batch = this.takeBatch();
+      this.activeFlushes++;
+      void this.flush(batch).finally(() => {
+        this.activeFlushes--;
+        if (this.pending.size > 0) this.schedule();
+      });
+    }
+  }
+
+  private takeBatch(): [string, Pending][] {
+    const batch: [string, Pending][] = [];
+    for (const entry of this.pending) {
+      batch.push(entry);
+      if (batch.length >= this.maxFlushSize) break;
+    }
+    for (const [key] of batch) this.pending.delete(key);
+    // Similar lengths side by side: the adapter's padded sub-batches waste less compute.
+    batch.sort((a, b) => a[0].length - b[0].length);
+    return batch;
+  }
+
+  private async flush(batch: [string, Pending][]): Promise<void> {
+    this.stats.flushes++;
+    this.stats.inferences += batch.length;
+    let outputs: ModelOutput[];
+    try {
+      outputs = await this.adapter.predict(batch.map(([, p]) => p.input));
+      if (outputs.length !== batch.length) {
+        throw new Error(`model adapter returned ${outputs.length} outputs for ${batch.length} inputs`);
+      }
+    } catch (err) {
+      for (const [key, p] of batch) {
+        this.inFlight.delete(key);
+        p.reject(err);
+      }
+      return;
+    }
+    batch.forEach(([key, p], i) => {
+      const out = outputs[i]!;
+      this.remember(key, out);
+      this.inFlight.delete(key);
+      p.resolve(out);
+    });
+  }
+
+  private remember(key: string, out: ModelOutput): void {
+    if (this.cacheSize <= 0) return;
+    this.cache.set(key, out);
+    if (this.cache.size > this.cacheSize) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}
+
+/**
+ * Per-example accounting that does not depend on what other examples ran at the same time, so the
+ * numbers are identical in a resumed and an uninterrupted run: `queries` = distinct inputs this attack
+ * asked for, `cacheHits` = its requests for inputs it had already asked for (served by the cache).
+ */
+export class QuerySession {
+  private readonly seen = new Set<string>();
+  requests = 0;
+  queries = 0;
+  cacheHits = 0;
+
+  constructor(private readonly engine: QueryEngine) {}
+
+  query(inputs: readonly ModelInput[]): Promise<ModelOutput[]> {
+    for (const input of inputs) {
+      this.requests++;
+      const key = inputKey(input);
+      if (this.seen.has(key)) this.cacheHits++;
+      else {
+        this.seen.add(key);
+        this.queries++;
+      }
+    }
+    return this.engine.query(inputs);
+  }
+}

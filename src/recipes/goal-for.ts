@@ -1,0 +1,32 @@
+import { LabelAligner } from '../attack/labels.ts';
+import { EntityF1Drop, UntargetedClassification, type GoalFactory } from '../attack/goal.ts';
+import type { DatasetInfo } from '../data/types.ts';
+import type { ModelInfo } from '../models/types.ts';
+import { TextstressError } from '../util/errors.ts';
+
+/** The default goal for a model/dataset pair: flip the label (classifiers) or lower entity F1 (NER). */
+export function goalFor(model: ModelInfo, data: DatasetInfo, labelMap: Record<string, string> = {}): GoalFactory {
+  if (data.kind === 'tokens') {
+    if (model.task !== 'token-classification') throw mismatch(model, data);
+    return new EntityF1Drop();
+  }
+  if (data.kind === 'text' || data.kind === 'pair') {
+    if (model.task !== 'text-classification') throw mismatch(model, data);
+    if (!model.labels || model.labels.length === 0) {
+      throw new TextstressError(`the model ${model.id} does not say what its labels are.`, {
+        hint: 'Give config.json an id2label map, or have the endpoint list its labels at GET /info.',
+      });
+    }
+    return new UntargetedClassification(new LabelAligner(model.labels, data.labelNames ?? [], labelMap));
+  }
+  throw new TextstressError(
+    `attacks on ${data.kind} data (${data.path}) are not available in this recipe yet; use classification or NER data.`,
+  );
+}
+
+function mismatch(model: ModelInfo, data: DatasetInfo): TextstressError {
+  return new TextstressError(
+    `the model ${model.id} is a ${model.task} model, but ${data.path} holds ${data.kind} examples.`,
+    { hint: 'Pick a model made for this data, or pass --format to read the file differently.' },
+  );
+}

@@ -1,0 +1,74 @@
+import type { ExampleResult } from '../attack/result.ts';
+import type { RunSummary } from '../runner/runner.ts';
+
+/** A two-column table with aligned values, for summaries in the terminal. */
+export function formatTable(rows: [string, string][], title?: string): string {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const valueWidth = Math.max(...rows.map(([, v]) => v.length));
+  const line = '─'.repeat(width + valueWidth + 5);
+  const out: string[] = [];
+  if (title) out.push(title);
+  out.push(`┌${line}┐`);
+  for (const [k, v] of rows) out.push(`│ ${k.padEnd(width)} │ ${v.padStart(valueWidth)} │`);
+  out.push(`└${line}┘`);
+  return out.join('\n');
+}
+
+/** A grid with a header row, right-aligned numbers. */
+export function formatGrid(header: string[], rows: string[][]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const fmt = (cells: string[]): string =>
+    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  return [fmt(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+export function summaryTable(s: RunSummary): string {
+  const rows: [string, string][] = [
+    ['recipe', s.recipe],
+    ['model', s.model],
+    ['dataset', s.dataset],
+    ['examples', String(s.n)],
+    ['succeeded / failed / skipped', `${s.succeeded} / ${s.failed} / ${s.skipped}`],
+  ];
+  if (s.clean_f1 !== undefined && s.attacked_f1 !== undefined) {
+    rows.push(['clean entity F1', s.clean_f1.toFixed(3)], ['entity F1 under attack', s.attacked_f1.toFixed(3)]);
+  }
+  rows.push(
+    ['clean accuracy', pct(s.clean_accuracy)],
+    ['accuracy under attack', pct(s.attacked_accuracy)],
+    ['attack success rate', pct(s.attack_success_rate)],
+    ['mean % words perturbed', `${s.mean_perturbed_word_pct.toFixed(1)}%`],
+    ['mean queries / example', s.mean_queries.toFixed(1)],
+    ['cache hit rate', pct(s.cache_hit_rate)],
+    ['wall time', `${s.wall_seconds.toFixed(1)} s`],
+  );
+  if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);
+  return formatTable(rows, `textstress · ${s.recipe}`);
+}
+
+/** A few successful attacks, original → perturbed, with each edit spelled out. */
+export function exampleLines(results: readonly ExampleResult[], max = 3): string {
+  const shown = results.filter((r) => r.status === 'succeeded').slice(0, max);
+  if (shown.length === 0) return '';
+  const out = ['Examples of successful attacks:'];
+  for (const r of shown) {
+    const field = r.field;
+    const before = r.original[field];
+    const after = r.perturbed[field];
+    const show = (v: string | string[] | undefined): string => (Array.isArray(v) ? v.join(' ') : (v ?? ''));
+    out.push(
+      `  ${r.id}: ${r.original_prediction.label} (${r.original_prediction.score.toFixed(2)}) → ` +
+        `${r.perturbed_prediction.label} (${r.perturbed_prediction.score.toFixed(2)})`,
+      `    before: ${truncate(show(before))}`,
+      `    after:  ${truncate(show(after))}`,
+      `    edits:  ${r.edits.map((e) => `${e.before}→${e.after} [${e.type}]`).join(', ')}`,
+    );
+  }
+  return out.join('\n');
+}
+
+function truncate(s: string, n = 160): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}

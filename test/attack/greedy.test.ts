@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { attackExample, type Attack } from '../../src/attack/attack.ts';
+import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords } from '../../src/attack/constraints.ts';
+import { UntargetedClassification } from '../../src/attack/goal.ts';
+import { LabelAligner } from '../../src/attack/labels.ts';
+import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
+import type { WordTarget } from '../../src/attack/search/word-importance.ts';
+import type { TextExample } from '../../src/data/types.ts';
+import { QueryEngine } from '../../src/query/engine.ts';
+import { Rng } from '../../src/util/rng.ts';
+import { lexiconModel, twoTypos } from './helpers.ts';
+
+const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));
+
+function attack(target: WordTarget, k: number, protect: string[] = []): Attack {
+  return {
+    name: 'test',
+    transformation: twoTypos,
+    constraints: [editZone(), noRepeatEdits, maxEdits(k), minWordLength(2), protectWords(protect)],
+    goal,
+    search: new GreedyWordSearch(target),
+  };
+}
+
+const example: TextExample = { kind: 'text', id: 'e1', text: 'a good and nice film', label: 'positive' };
+
+describe('GreedyWordSearch (Adv-BERT Algorithm 1)', () => {
+  it('puts typos into the most important words first and stops at the flip', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const r = await attackExample(attack('max', 5), example, engine.session(), new Rng(0));
+    expect(r.status).toBe('succeeded');
+    // "good" matters most, then "nice"; each typo removes the word's positive weight.
+    // Both candidates remove the word's weight equally; ties keep the first proposed.
+    expect(r.edits.map((e) => [e.before, e.after, e.type])).toEqual([
+      ['good', 'goo', 'typo:drop-last'],
+      ['nice', 'nic', 'typo:drop-last'],
+    ]);
+    expect(r.edits.map((e) => e.start)).toEqual([2, 10]);
+    expect(r.perturbed.text).toBe('a goo and nic film');
+    expect(r.perturbed_prediction.label).toBe('negative');
+    expect(r.trace.map((t) => t.edits)).toEqual([1, 2]);
+    expect(r.trace.map((t) => t.correct)).toEqual([true, false]);
+    expect(r.words_perturbed).toBe(2);
+    expect(r.perturbed_word_pct).toBe(40);
+  });
+
+  it('with min-importance targeting, edits unimportant words and fails within the budget', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const r = await attackExample(attack('min', 2), example, engine.session(), new Rng(0));
+    expect(r.status).toBe('failed');
+    expect(r.edits.map((e) => e.before)).toEqual(['and', 'film']);
+    expect(r.perturbed_prediction.label).toBe('positive');
+  });
+
+  it('random targeting is reproducible per seed', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const run = async (seed: number): Promise<string[]> =>
+      (await attackExample(attack('random', 3), example, engine.session(), new Rng(seed))).edits.map((e) => e.before);
+    expect(await run(7)).toEqual(await run(7));
+    const orders = new Set(await Promise.all([1, 2, 3, 4, 5, 6].map(async (s) => (await run(s)).join(' '))));
+    expect(orders.size).toBeGreaterThan(1);
+  });
+
+  it('never touches protected words and skips examples the model already gets wrong', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const r = await attackExample(attack('max', 5, ['good']), example, engine.session(), new Rng(0));
+    expect(r.edits.map((e) => e.before)).not.toContain('good');
+    const wrong = await attackExample(attack('max', 5), { ...example, label: 'negative' }, engine.session(), new Rng(0));
+    expect(wrong.status).toBe('skipped');
+    expect(wrong.edits).toEqual([]);
+    expect(wrong.queries).toBe(1);
+  });
+
+  it('counts the queries of the attack: clean + occlusion + candidates per step', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const r = await attackExample(attack('max', 5), example, engine.session(), new Rng(0));
+    // 1 clean + 4 occlusions (words of ≥ 2 letters) + 2 candidates × 2 steps
+    expect(r.queries).toBe(1 + 4 + 4);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelAdapter, ModelInput, ModelOutput } from '../../src/models/types.ts';
+import { QueryEngine } from '../../src/query/engine.ts';
+
+/** A recording adapter: answers P(positive) = share of words that are "good". */
+function recordingModel(): { model: ModelAdapter; batches: number[] } {
+  const batches: number[] = [];
+  const model: ModelAdapter = {
+    info: { id: 'test', task: 'text-classification', labels: ['negative', 'positive'] },
+    async predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
+      batches.push(inputs.length);
+      await new Promise((r) => setTimeout(r, 5));
+      return inputs.map((input) => {
+        const words = input.kind === 'text' ? input.text.split(' ') : [];
+        const p = words.filter((w) => w === 'good').length / Math.max(1, words.length);
+        return { kind: 'classes', labels: ['negative', 'positive'], probs: [1 - p, p] };
+      });
+    },
+  };
+  return { model, batches };
+}
+
+const t = (text: string): ModelInput => ({ kind: 'text', text });
+
+describe('QueryEngine', () => {
+  it('gathers queries from concurrent callers into one batch', async () => {
+    const { model, batches } = recordingModel();
+    const engine = new QueryEngine(model);
+    const answers = await Promise.all([
+      engine.query([t('good film'), t('bad film')]),
+      engine.query([t('good good')]),
+      engine.query([t('a b c')]),
+    ]);
+    expect(batches).toEqual([4]);
+    expect(answers[1]![0]).toEqual({ kind: 'classes', labels: ['negative', 'positive'], probs: [0, 1] });
+    expect(engine.stats).toMatchObject({ requests: 4, cacheHits: 0, inferences: 4, flushes: 1 });
+  });
+
+  it('caches answers and de-duplicates queries in flight', async () => {
+    const { model, batches } = recordingModel();
+    const engine = new QueryEngine(model);
+    await Promise.all([engine.query([t('x'), t('x')]), engine.query([t('x')])]);
+    await engine.query([t('x'), t('y')]);
+    expect(batches).toEqual([1, 1]);
+    expect(engine.stats).toMatchObject({ requests: 5, cacheHits: 3, inferences: 2 });
+  });
+
+  it('keeps filling the next batch while the model is busy', async () => {
+    const { model, batches } = recordingModel();
+    const engine = new QueryEngine(model);
+    const first = engine.query([t('a')]);
+    await new Promise((r) => setImmediate(r));
+    const later = Promise.all([engine.query([t('b')]), engine.query([t('c')])]);
+    await Promise.all([first, later]);
+    expect(batches).toEqual([1, 2]);
+  });
+
+  it('splits at maxFlushSize and evicts least recently used answers', async () => {
+    const { model, batches } = recordingModel();
+    const engine = new QueryEngine(model, { maxFlushSize: 2, cacheSize: 2 });
+    await engine.query([t('a'), t('b'), t('c')]);
+    expect(batches).toEqual([2, 1]);
+    await engine.query([t('a')]); // evicted: asked again
+    expect(engine.stats.inferences).toBe(4);
+  });
+
+  it('rejects every waiting query when the model fails, and recovers after', async () => {
+    let fail = true;
+    const model: ModelAdapter = {
+      info: { id: 'flaky', task: 'text-classification' },
+      async predict(inputs) {
+        if (fail) throw new Error('boom');
+        return inputs.map(() => ({ kind: 'classes', labels: ['a'], probs: [1] }));
+      },
+    };
+    const engine = new QueryEngine(model);
+    await expect(Promise.all([engine.query([t('a')]), engine.query([t('b')])])).rejects.toThrow('boom');
+    fail = false;
+    await expect(engine.query([t('a')])).resolves.toHaveLength(1);
+  });
+
+  it('sessions count their own distinct queries and repeats, whatever others ask', async () => {
+    const { model } = recordingModel();
+    const engine = new QueryEngine(model);
+    const s1 = engine.session();
+    const s2 = engine.session();
+    await Promise.all([s1.query([t('a'), t('b'), t('a')]), s2.query([t('a')])]);
+    await s1.query([t('b'), t('c')]);
+    expect({ q: s1.queries, r: s1.requests, h: s1.cacheHits }).toEqual({ q: 3, r: 5, h: 2 });
+    expect({ q: s2.queries, r: s2.requests, h: s2.cacheHits }).toEqual({ q: 1, r: 1, h: 0 });
+  });
+});
