@@ -28,7 +28,7 @@ export function addModelOptions(cmd: Command): Command {
 export function addDataOptions(cmd: Command): Command {
   return cmd
     .requiredOption('-d, --data <file>', 'dataset file: GLUE TSV (SST-2, MRPC, CoLA, QNLI), SICK, CSV, JSONL, SQuAD JSON, CoNLL-2003')
-    .addOption(new Option('--format <name>', 'file format, when it cannot be told from the file').choices(['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'csv', 'jsonl', 'squad', 'conll']))
+    .addOption(new Option('--format <name>', 'file format, when it cannot be told from the file').choices(['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'csv', 'tsv', 'jsonl', 'squad', 'conll']))
     .option('--split <name>', 'split to read where a file holds several (SICK: TRAIN, TRIAL, TEST)')
     .option('--text-column <name>', 'CSV/JSONL: column holding the text')
     .option('--text-a-column <name>', 'CSV/JSONL: column holding the first text of a pair')
@@ -36,6 +36,7 @@ export function addDataOptions(cmd: Command): Command {
     .option('--label-column <name>', 'CSV/JSONL: column holding the gold label')
     .option('--id-column <name>', 'CSV/JSONL: column holding a unique id')
     .option('--skip-bad-rows', 'skip malformed rows (counted and listed in skipped-rows.json) instead of stopping')
+    .option('--max-chars <n>', 'longest text accepted (longer rows are bad rows)', int('--max-chars', 1))
     .option('-n, --limit <n>', 'use only the first n examples', int('--limit', 1));
 }
 

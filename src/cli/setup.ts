@@ -41,6 +41,7 @@ export interface DataCliOptions {
   split?: string;
   limit?: number;
   skipBadRows?: boolean;
+  maxChars?: number;
   textColumn?: string;
   textAColumn?: string;
   textBColumn?: string;
@@ -61,6 +62,7 @@ export async function openData(opts: DataCliOptions): Promise<Dataset> {
     split: opts.split,
     limit: opts.limit,
     skipBadRows: opts.skipBadRows,
+    ...(opts.maxChars ? { maxChars: opts.maxChars } : {}),
     ...(Object.keys(columns).length ? { columns } : {}),
   };
   return openDataset(opts.data, dsOpts);

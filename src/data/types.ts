@@ -72,7 +72,51 @@ export interface LoadOptions {
   limit?: number;
   /** Called for each skipped row. */
   onSkip?: (row: SkippedRow) => void;
+  /**
+   * Longest text (in UTF-16 code units, i.e. `string.length`) accepted in any text field; longer rows are
+   * bad rows. Default {@link DEFAULT_MAX_CHARS}.
+   */
+  maxChars?: number;
 }
+
+/** Default for {@link LoadOptions.maxChars}. */
+export const DEFAULT_MAX_CHARS = 20_000;
+
+/** Every dataset format textstress can read. */
+export const DATA_FORMATS = ['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'csv', 'tsv', 'jsonl', 'squad', 'conll'] as const;
+export type DataFormat = (typeof DATA_FORMATS)[number];
+
+/**
+ * Which columns (CSV/TSV header names) or keys (JSONL) hold what. Give `text` for single-text
+ * classification or `textA` + `textB` for pairs; `label` is required, `id` optional.
+ */
+export interface ColumnMap {
+  text?: string;
+  textA?: string;
+  textB?: string;
+  label?: string;
+  id?: string;
+}
+
+/** Options for {@link openDataset} (and the individual loaders that take them). */
+export interface OpenOptions extends LoadOptions {
+  /** Skip format detection. */
+  format?: DataFormat;
+  /** Column mapping for csv / tsv / jsonl. */
+  columns?: ColumnMap;
+  /** Split to keep where the file holds several (SICK: TRAIN, TRIAL or TEST; case-insensitive, "dev" = TRIAL). */
+  split?: string;
+  /**
+   * csv / tsv / jsonl: the allowed label names in index order. Labels outside the set are bad rows, and
+   * a label that is an integer index (0, 1, …) into the set is mapped to the name.
+   */
+  labels?: string[];
+  /** csv only: field delimiter (default ","). */
+  delimiter?: string;
+}
+
+/** Alias of {@link OpenOptions}. */
+export type OpenDatasetOptions = OpenOptions;
 
 /** A dataset opened for streaming: `info` is known up front, examples arrive one by one. */
 export interface Dataset<E extends Example = Example> {

@@ -1,0 +1,234 @@
+/**
+ * Shared plumbing for the loaders: file checks, streaming line reading, row validation and the
+ * fail-or-skip policy for bad rows.
+ */
+import { createReadStream, statSync, readdirSync } from 'node:fs';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DataError, TextstressError } from '../util/errors.ts';
+import { DEFAULT_MAX_CHARS, type Dataset, type DatasetInfo, type Example, type LoadOptions, type SkippedRow } from './types.ts';
+
+const SKIP_HINT = 'Fix or remove the row, or pass skipBadRows: true (--skip-bad-rows on the command line) to skip bad rows.';
+
+/** Throws a {@link TextstressError} naming the file unless `path` is a readable regular file. */
+export function checkFile(path: string): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new TextstressError('dataset file not found.', {
+        where: path,
+        hint: 'Check the path; relative paths are resolved from the current directory.',
+      });
+    }
+    throw new TextstressError(`cannot read the dataset file (${(err as Error).message}).`, { where: path, cause: err });
+  }
+  if (st.isDirectory()) {
+    let listing = '';
+    try {
+      const files = readdirSync(path).filter((f) => !f.startsWith('.')).sort();
+      if (files.length > 0) {
+        const shown = files.slice(0, 8).join(', ') + (files.length > 8 ? `, … (${files.length} files)` : '');
+        listing = ` It contains: ${shown}.`;
+      }
+    } catch {
+      // listing is only a courtesy
+    }
+    throw new TextstressError('is a directory, not a dataset file.', {
+      where: path,
+      hint: `Pass the path of one file inside it (e.g. its dev or test file).${listing}`,
+    });
+  }
+  if (!st.isFile()) {
+    throw new TextstressError('is not a regular file.', { where: path });
+  }
+}
+
+export interface Line {
+  text: string;
+  /** 1-based line number. */
+  line: number;
+}
+
+/**
+ * Streams the lines of a UTF-8 text file: a leading BOM is dropped, "\r\n" and a stray trailing "\r"
+ * are removed. Nothing but the current line is held in memory.
+ */
+export async function* readLines(path: string): AsyncGenerator<Line> {
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  let n = 0;
+  try {
+    for await (let text of rl) {
+      n++;
+      if (n === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      yield { text, line: n };
+    }
+  } catch (err) {
+    if (err instanceof TextstressError) throw err;
+    throw new TextstressError(`cannot read the dataset file (${(err as Error).message}).`, { where: path, cause: err });
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+}
+
+/** The first line of a file (BOM and "\r" removed), or undefined for an empty file. */
+export async function readFirstLine(path: string): Promise<string | undefined> {
+  for await (const { text } of readLines(path)) return text;
+  return undefined;
+}
+
+/** Builds a DataError with the standard "how to skip" hint appended. */
+export function rowError(file: string, line: number, message: string, hint?: string): DataError {
+  return new DataError(file, line, message, hint ? `${hint} ${SKIP_HINT}` : SKIP_HINT);
+}
+
+export function maxCharsOf(opts: LoadOptions): number {
+  const m = opts.maxChars ?? DEFAULT_MAX_CHARS;
+  if (!Number.isFinite(m) || m <= 0) {
+    throw new TextstressError(`maxChars must be a positive number, got ${String(opts.maxChars)}.`);
+  }
+  return m;
+}
+
+function checkLimit(opts: LoadOptions): number {
+  const l = opts.limit;
+  if (l === undefined) return Infinity;
+  if (!Number.isInteger(l) || l < 0) {
+    throw new TextstressError(`limit must be a non-negative integer, got ${String(l)}.`);
+  }
+  return l;
+}
+
+/**
+ * Validates one text field: throws a DataError for empty/whitespace-only text or text longer than
+ * maxChars. `field` names the column (or key) in messages.
+ */
+export function checkText(file: string, line: number, field: string, text: string, maxChars: number): string {
+  if (text.trim() === '') throw rowError(file, line, `empty text in ${field}.`);
+  if (text.length > maxChars) {
+    throw rowError(
+      file,
+      line,
+      `text in ${field} is ${text.length} characters long, over the limit of ${maxChars} characters.`,
+      `If texts this long are intended, raise the limit with maxChars: ${text.length} (--max-chars ${text.length}).`,
+    );
+  }
+  return text;
+}
+
+/**
+ * Maps a raw label through a fixed table (e.g. "0" → "negative"), throwing a DataError naming the
+ * accepted values when it is not in the table.
+ */
+export function mapLabel(file: string, line: number, raw: string, table: Record<string, string>): string {
+  const key = raw.trim();
+  const name = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  if (name === undefined) {
+    const accepted = Object.keys(table)
+      .map((k) => JSON.stringify(k))
+      .join(', ');
+    throw rowError(file, line, `label ${JSON.stringify(raw)} is not in the label set (expected one of ${accepted}).`);
+  }
+  return name;
+}
+
+/** Checks the number of fields of a split row. */
+export function checkFieldCount(file: string, line: number, fields: string[], names: readonly string[], sep = 'tab-separated'): void {
+  if (fields.length !== names.length) {
+    throw rowError(
+      file,
+      line,
+      `expected ${names.length} ${sep} columns (${names.join(', ')}) but found ${fields.length}` +
+        (fields.length < names.length ? ' (missing column).' : ' (extra column).'),
+    );
+  }
+}
+
+/** `<basename>:<line>`, the default stable id of a row. */
+export function lineId(file: string, line: number): string {
+  return `${basename(file)}:${line}`;
+}
+
+/**
+ * One raw row: its 1-based line and a function that builds the example from it. `build` throws a
+ * DataError for a bad row and returns undefined for a row that is filtered out silently (e.g. another
+ * SICK split).
+ */
+export interface RowItem<E> {
+  line: number;
+  build: () => E | undefined;
+}
+
+/**
+ * Wraps a row source into a {@link Dataset}: each call of `examples()` makes one fresh pass, applying the
+ * bad-row policy (throw, or skip + record + onSkip), the duplicate-id check and `limit`.
+ */
+export function makeDataset<E extends Example>(
+  info: DatasetInfo,
+  opts: LoadOptions,
+  rows: () => AsyncIterable<RowItem<E>> | Iterable<RowItem<E>>,
+): Dataset<E> {
+  const limit = checkLimit(opts);
+  const skipped: SkippedRow[] = [];
+  const file = info.path;
+  return {
+    info,
+    skipped,
+    examples(): AsyncIterable<E> {
+      return {
+        async *[Symbol.asyncIterator]() {
+          skipped.length = 0;
+          if (limit === 0) return;
+          const seen = new Map<string, number>();
+          let count = 0;
+          for await (const item of rows()) {
+            let ex: E | undefined;
+            try {
+              ex = item.build();
+              if (ex !== undefined) {
+                const first = seen.get(ex.id);
+                if (first !== undefined) {
+                  throw rowError(file, item.line, `duplicate id ${JSON.stringify(ex.id)} (first used at line ${first}).`);
+                }
+                seen.set(ex.id, item.line);
+              }
+            } catch (err) {
+              if (err instanceof DataError && opts.skipBadRows) {
+                const row: SkippedRow = { file: err.file, line: err.line, reason: err.message };
+                skipped.push(row);
+                opts.onSkip?.(row);
+                continue;
+              }
+              throw err;
+            }
+            if (ex === undefined) continue;
+            yield ex;
+            if (++count >= limit) return;
+          }
+        },
+      };
+    },
+  };
+}
+
+/** Reads every example of a dataset into an array (for small datasets and tests). */
+export async function collect<E extends Example>(dataset: Dataset<E>): Promise<E[]> {
+  const out: E[] = [];
+  for await (const ex of dataset.examples()) out.push(ex);
+  return out;
+}
+
+/** Throws when a `split` was given to a format that has no splits. */
+export function rejectSplit(format: string, path: string, split: string | undefined): void {
+  if (split !== undefined) {
+    throw new TextstressError(`the ${format} format has no splits, but split "${split}" was asked for.`, {
+      where: path,
+      hint: 'Only SICK files hold several splits; for other datasets pass the file of the split you want.',
+    });
+  }
+}
