@@ -18,6 +18,7 @@ export function list(v: string): string[] {
 export function addModelOptions(cmd: Command): Command {
   return cmd
     .requiredOption('-m, --model <spec>', 'model folder (transformers.js layout), hub id, http(s):// endpoint, or a built-in name (demo-sst2, demo-ner)')
+    .addOption(new Option('--task <task>', 'model task, when config.json or GET /info cannot tell').choices(['text-classification', 'token-classification', 'question-answering']))
     .option('--auth-env <VAR>', 'HTTP models: environment variable whose value is sent as the Authorization header')
     .option('--batch-size <n>', 'inputs per model batch / HTTP request', int('--batch-size', 1))
     .option('--timeout <ms>', 'HTTP models: per-request timeout in ms', int('--timeout', 1))

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { loadModel } from '../models/index.ts';
-import type { ModelAdapter } from '../models/types.ts';
+import type { ModelAdapter, ModelTask } from '../models/types.ts';
 
 /** The package root (for built-in models and data), wherever textstress is installed. */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,6 +18,7 @@ export function resolveModelSpec(spec: string): string {
 
 export interface ModelCliOptions {
   model: string;
+  task?: ModelTask;
   authEnv?: string;
   batchSize?: number;
   timeout?: number;
@@ -27,8 +28,10 @@ export interface ModelCliOptions {
 
 export async function openModel(opts: ModelCliOptions): Promise<ModelAdapter> {
   return loadModel(resolveModelSpec(opts.model), {
+    task: opts.task,
     authEnv: opts.authEnv,
     batchSize: opts.batchSize,
+    maxBatchSize: opts.batchSize,
     timeoutMs: opts.timeout,
     retries: opts.retries,
     concurrency: opts.requestConcurrency,

@@ -41,7 +41,7 @@ export function summaryTable(s: RunSummary): string {
     ['attack success rate', pct(s.attack_success_rate)],
     ['mean % words perturbed', `${s.mean_perturbed_word_pct.toFixed(1)}%`],
     ['mean queries / example', s.mean_queries.toFixed(1)],
-    ['cache hit rate', pct(s.cache_hit_rate)],
+    ['cache hit rate (own repeats / shared)', `${pct(s.cache_hit_rate)} / ${pct(s.process.cache_hit_rate)}`],
     ['wall time', `${s.wall_seconds.toFixed(1)} s`],
   );
   if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);

@@ -4,7 +4,7 @@ import { attackExample, type Attack } from '../attack/attack.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import type { Example } from '../data/types.ts';
 import { summarize, type RunMetrics } from '../metrics/summary.ts';
-import type { QueryEngine } from '../query/engine.ts';
+import type { QueryEngine, QueryEngineStats } from '../query/engine.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
 import { appendResult, readCheckpoint } from './checkpoint.ts';
@@ -29,8 +29,11 @@ export interface RunSummary extends RunMetrics {
   wall_seconds: number;
   /** Rows of the data file skipped as malformed (only with --skip-bad-rows). */
   skipped_rows: number;
-  /** Inputs the model really computed in this process (cross-example cache hits excluded). */
-  model_inferences_this_process: number;
+  /**
+   * This process's traffic (differs between a resumed and an uninterrupted run): inputs requested, served
+   * from the shared cache (also across examples and earlier runs in the process), and really computed.
+   */
+  process: { requests: number; cache_hits: number; cache_hit_rate: number; model_inferences: number };
 }
 
 export interface RunOptions {
@@ -72,6 +75,7 @@ export const STATE_FILE = 'run.json';
 export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary; results: ExampleResult[] }> {
   const started = Date.now();
   const { outDir, settings } = opts;
+  const stats0 = { ...opts.engine.stats };
   const resultsPath = join(outDir, RESULTS_FILE);
   const statePath = join(outDir, STATE_FILE);
   const summaryPath = join(outDir, SUMMARY_FILE);
@@ -184,11 +188,22 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
     ...summarize(results),
     wall_seconds: round(wall, 3),
     skipped_rows: opts.skippedRows?.() ?? 0,
-    model_inferences_this_process: opts.engine.stats.inferences,
+    process: processStats(stats0, opts.engine.stats),
   };
   writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');
   saveState('complete');
   return { summary, results };
+}
+
+function processStats(before: QueryEngineStats, after: QueryEngineStats): RunSummary['process'] {
+  const requests = after.requests - before.requests;
+  const hits = after.cacheHits - before.cacheHits;
+  return {
+    requests,
+    cache_hits: hits,
+    cache_hit_rate: requests ? round(hits / requests, 4) : 0,
+    model_inferences: after.inferences - before.inferences,
+  };
 }
 
 function readState(path: string): RunState | undefined {

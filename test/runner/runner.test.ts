@@ -46,7 +46,7 @@ function dyingModel(okCalls: number): ModelAdapter {
 }
 
 const stable = (s: Record<string, unknown>): Record<string, unknown> => {
-  const { wall_seconds: _w, model_inferences_this_process: _m, ...rest } = s;
+  const { wall_seconds: _w, process: _p, ...rest } = s;
   return rest;
 };
 
