@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const SHARED = resolve(ROOT, '..', 'shared', 'data');
+export const BIN = join(ROOT, 'bin', 'textstress.mjs');
+export const DEMO_SST2 = join(ROOT, 'models', 'demo-sst2');
+export const DEMO_NER = join(ROOT, 'models', 'demo-ner');
+export const SST2_DEV = join(SHARED, 'sst2', 'dev.tsv');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tmp(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `textstress-${prefix}-`));
+}
+
+/** Starts the CLI as a user would; env adds to (not replaces) the current environment. */
+export function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = startCli(args, env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr: stripNpmNoise(stderr) }));
+  });
+}
+
+function stripNpmNoise(s: string): string {
+  return s
+    .split('\n')
+    .filter((l) => !l.startsWith('npm warn'))
+    .join('\n');
+}
+
+/** A user-facing error: one paragraph, no stack frames. */
+export function expectCleanError(r: CliResult): string {
+  if (r.code === 0) throw new Error(`expected failure, got exit 0; stdout: ${r.stdout}`);
+  if (/\n\s+at .+:\d+:\d+/.test(r.stderr)) throw new Error(`stack trace in stderr:\n${r.stderr}`);
+  const lines = r.stderr.trim().split('\n').filter(Boolean);
+  const err = lines.find((l) => l.startsWith('textstress: error: '));
+  if (!err) throw new Error(`no "textstress: error:" line in stderr:\n${r.stderr}`);
+  return err;
+}
