@@ -1,0 +1,39 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TyposCurve } from '../../src/cli/commands/typos-curve.ts';
+import { DEMO_SST2, SST2_DEV, runCli, tmp } from './helpers.ts';
+
+describe('textstress typos-curve', () => {
+  it('prints Table 1 and Figure 2 layouts and writes curve.json with one accuracy per K', async () => {
+    const out = tmp('curve');
+    const r = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '30', '--k-max', '3', '--random-seeds', '2', '--out', out, '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Adv-BERT Table 1/);
+    expect(r.stdout).toMatch(/Figure 2/);
+    const curve = JSON.parse(readFileSync(join(out, 'curve.json'), 'utf8')) as TyposCurve;
+    expect(curve.by_target.map((row) => row.name)).toEqual(['max', 'min', 'random']);
+    expect(curve.by_source.map((row) => row.name)).toEqual(['insertion', 'deletion', 'swap', 'mistype', 'pronounce', 'replace-word']);
+    for (const row of [...curve.by_target, ...curve.by_source]) {
+      expect(row.accuracy).toHaveLength(4);
+      // K = 0 is the clean accuracy, shared by every row; more typos never raise accuracy.
+      expect(row.accuracy[0]).toBe(curve.by_target[0]!.accuracy[0]);
+      for (let k = 1; k < row.accuracy.length; k++) expect(row.accuracy[k]!).toBeLessThanOrEqual(row.accuracy[k - 1]!);
+    }
+    expect(curve.by_target[2]!.std).toHaveLength(4);
+    expect(existsSync(join(out, 'target-random-seed1', 'summary.json'))).toBe(true);
+  });
+});
+
+describe('textstress demo', () => {
+  it('runs the built-in suite and writes summary, results and a table', async () => {
+    const out = tmp('demo');
+    const r = await runCli(['demo', '--out', out, '--limit', '30', '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/accuracy under attack/);
+    expect(r.stdout).toMatch(/K=3/);
+    const s = JSON.parse(readFileSync(join(out, 'typos-max-k3', 'summary.json'), 'utf8')) as { n: number; complete: boolean };
+    expect(s).toMatchObject({ n: 30, complete: true });
+    expect(readFileSync(join(out, 'typos-max-k3', 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(30);
+  });
+});
