@@ -1,0 +1,862 @@
+#!/usr/bin/python3
+"""Train a small from-scratch BERT demo model and export it in the transformers.js layout.
+
+Tasks
+  sst2  binary sentiment (GLUE SST-2), BertForSequenceClassification, lower-cased vocab
+  ner   CoNLL-2003 English NER (IOB1 -> IOB2), BertForTokenClassification, CASED vocab
+  sick  3-way NLI on SICK sentence pairs (token_type_ids 0/1), BertForSequenceClassification
+
+Needs only Debian packages: python3-torch (1.13), python3-onnx (optional check), libopenblas0-openmp.
+Neither `transformers` nor `tokenizers` is used: the WordPiece vocabulary is learned here (BPE-style
+merges over word counts), the tokenizer is re-implemented to match transformers.js 4 exactly
+(BertNormalizer + BertPreTokenizer + greedy longest-match WordPiece + TemplateProcessing), and the
+encoder is plain torch.
+
+Output folder (transformers.js layout):
+  config.json tokenizer.json tokenizer_config.json special_tokens_map.json vocab.txt onnx/model.onnx
+  metrics.json README.md
+
+Truncation: like transformers.js (`truncation: true` at model_max_length=128), an encoding that is too
+long is simply cut to its first 128 ids, so the final [SEP] is lost too. Training and evaluation here use
+exactly that rule for sst2/sick. For ner, sentences longer than 128 ids are split into word chunks
+(the token-classification pipeline would silently drop the tail), which the caller must do as well.
+
+Usage (from the repo root):
+  /usr/bin/python3 scripts/train/train_bert.py --task sst2 --out models/demo-sst2
+  /usr/bin/python3 scripts/train/train_bert.py --task ner  --out models/demo-ner
+  /usr/bin/python3 scripts/train/train_bert.py --task sick --out models/demo-sick
+"""
+import argparse
+import collections
+import copy
+import datetime
+import hashlib
+import heapq
+import json
+import math
+import os
+import random
+import sys
+import time
+import unicodedata
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+DEFAULT_DATA = os.path.normpath(os.path.join(REPO, "..", "shared", "data"))
+
+SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+PAD, UNK, CLS, SEP, MASK = range(5)
+NER_LABELS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
+SST2_LABELS = ["negative", "positive"]
+SICK_LABELS = ["entailment", "neutral", "contradiction"]
+
+TASK_DEFAULTS = {
+    # hidden, layers, heads, inter, epochs, batch, lr, vocab, lowercase
+    "sst2": dict(hidden=128, layers=2, heads=4, inter=512, epochs=3, batch_size=64, lr=1e-3,
+                 vocab_size=8000, lowercase=True, dropout=0.1),
+    "ner": dict(hidden=128, layers=2, heads=4, inter=512, epochs=12, batch_size=32, lr=1e-3,
+                vocab_size=8000, lowercase=False, dropout=0.1),
+    "sick": dict(hidden=128, layers=2, heads=4, inter=512, epochs=20, batch_size=32, lr=5e-4,
+                 vocab_size=4000, lowercase=True, dropout=0.1),
+}
+
+
+# =============================================================== tokenizer (transformers.js semantics)
+def _is_control(c):
+    if c in "\t\n\r":
+        return False
+    return unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs")
+
+
+def _is_chinese(cp):
+    return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF
+            or 0x2A700 <= cp <= 0x2B73F or 0x2B740 <= cp <= 0x2B81F or 0x2B820 <= cp <= 0x2CEAF
+            or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F)
+
+
+def _is_punct(c):
+    cp = ord(c)
+    if 0x21 <= cp <= 0x2F or 0x3A <= cp <= 0x40 or 0x5B <= cp <= 0x60 or 0x7B <= cp <= 0x7E:
+        return True
+    return unicodedata.category(c).startswith("P")
+
+
+def normalize(text, lowercase):
+    """BertNormalizer(clean_text, handle_chinese_chars, strip_accents=None -> follows lowercase)."""
+    out = []
+    for c in text:
+        cp = ord(c)
+        if cp == 0 or cp == 0xFFFD or _is_control(c):
+            continue
+        if c.isspace():
+            out.append(" ")
+        elif _is_chinese(cp):
+            out.append(" " + c + " ")
+        else:
+            out.append(c)
+    text = "".join(out)
+    if lowercase:
+        text = text.lower()
+        text = "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
+    return text
+
+
+def pre_tokenize(text):
+    """BertPreTokenizer: runs of non-space non-punctuation, or single punctuation chars."""
+    words, cur = [], []
+    for c in text:
+        if c.isspace():
+            if cur:
+                words.append("".join(cur))
+                cur = []
+        elif _is_punct(c):
+            if cur:
+                words.append("".join(cur))
+                cur = []
+            words.append(c)
+        else:
+            cur.append(c)
+    if cur:
+        words.append("".join(cur))
+    return words
+
+
+def basic_tokenize(text, lowercase):
+    return pre_tokenize(normalize(text, lowercase))
+
+
+class WordPiece:
+    def __init__(self, vocab, lowercase, max_len=128):
+        self.vocab = list(vocab)
+        self.ids = {t: i for i, t in enumerate(self.vocab)}
+        self.lowercase = lowercase
+        self.max_len = max_len
+        self.cache = {}
+
+    def word_ids(self, word):
+        r = self.cache.get(word)
+        if r is not None:
+            return r
+        if len(word) > 100:
+            r = [UNK]
+        else:
+            r, start = [], 0
+            while start < len(word):
+                end, cur = len(word), None
+                while start < end:
+                    s = word[start:end] if start == 0 else "##" + word[start:end]
+                    if s in self.ids:
+                        cur = self.ids[s]
+                        break
+                    end -= 1
+                if cur is None:
+                    r = [UNK]
+                    break
+                r.append(cur)
+                start = end
+        self.cache[word] = r
+        return r
+
+    def tokenize_ids(self, text):
+        out = []
+        for w in basic_tokenize(text, self.lowercase):
+            out.extend(self.word_ids(w))
+        return out
+
+    def encode(self, a, b=None):
+        """[CLS] A [SEP] (B [SEP]) then cut to max_len exactly like transformers.js truncation."""
+        ids = [CLS] + self.tokenize_ids(a) + [SEP]
+        types = [0] * len(ids)
+        if b is not None:
+            bi = self.tokenize_ids(b) + [SEP]
+            ids += bi
+            types += [1] * len(bi)
+        return ids[: self.max_len], types[: self.max_len]
+
+    def tokens(self, ids):
+        return [self.vocab[i] for i in ids]
+
+
+def learn_vocab(word_counts, vocab_size, min_char_count=1):
+    """BPE-style WordPiece learner on word counts. Word-initial symbols are plain, word-internal
+    symbols carry the '##' prefix (so 'ing' at word start and '##ing' inside a word differ).
+    Merges are chosen by pair frequency; the result is used with greedy longest-match WordPiece."""
+    # alphabet: printable ASCII always (limits [UNK] at test time) + every char seen in training
+    char_counts = collections.Counter()
+    for w, n in word_counts.items():
+        for c in w:
+            char_counts[c] += n
+    alphabet = set(chr(c) for c in range(0x21, 0x7F))
+    alphabet |= {c for c, n in char_counts.items() if n >= min_char_count}
+    alphabet = sorted(alphabet)
+    vocab = list(SPECIALS) + alphabet + ["##" + c for c in alphabet]
+    seen = set(vocab)
+
+    words = []   # [symbols list, count]
+    for w, n in word_counts.items():
+        if len(w) > 100 or any(c not in alphabet for c in w):
+            continue
+        words.append([[w[0]] + ["##" + c for c in w[1:]], n])
+    pair_count = collections.defaultdict(int)
+    where = collections.defaultdict(set)
+    for wi, (sy, n) in enumerate(words):
+        for a, b in zip(sy, sy[1:]):
+            pair_count[(a, b)] += n
+            where[(a, b)].add(wi)
+    heap = [(-n, p) for p, n in pair_count.items()]
+    heapq.heapify(heap)
+    while len(vocab) < vocab_size and heap:
+        negn, pair = heapq.heappop(heap)
+        n = pair_count.get(pair, 0)
+        if n <= 0:
+            continue
+        if -negn != n:           # stale entry
+            heapq.heappush(heap, (-n, pair))
+            continue
+        a, b = pair
+        merged = a + b[2:]
+        if merged not in seen:
+            vocab.append(merged)
+            seen.add(merged)
+        changed = collections.defaultdict(int)
+        for wi in list(where[pair]):
+            sy, cnt = words[wi]
+            for x, y in zip(sy, sy[1:]):
+                changed[(x, y)] -= cnt
+            new, i = [], 0
+            while i < len(sy):
+                if i + 1 < len(sy) and sy[i] == a and sy[i + 1] == b:
+                    new.append(merged)
+                    i += 2
+                else:
+                    new.append(sy[i])
+                    i += 1
+            words[wi][0] = new
+            for x, y in zip(new, new[1:]):
+                changed[(x, y)] += cnt
+                where[(x, y)].add(wi)
+        for p, d in changed.items():
+            if d:
+                pair_count[p] += d
+                if pair_count[p] > 0:
+                    heapq.heappush(heap, (-pair_count[p], p))
+        pair_count.pop(pair, None)
+        where.pop(pair, None)
+    return vocab
+
+
+def tokenizer_json(vocab, lowercase):
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True} for i, t in enumerate(SPECIALS)],
+        "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                       "strip_accents": None, "lowercase": lowercase},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}},
+                       {"Sequence": {"id": "A", "type_id": 0}},
+                       {"SpecialToken": {"id": "[SEP]", "type_id": 0}}],
+            "pair": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}},
+                     {"Sequence": {"id": "A", "type_id": 0}},
+                     {"SpecialToken": {"id": "[SEP]", "type_id": 0}},
+                     {"Sequence": {"id": "B", "type_id": 1}},
+                     {"SpecialToken": {"id": "[SEP]", "type_id": 1}}],
+            "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [CLS], "tokens": ["[CLS]"]},
+                               "[SEP]": {"id": "[SEP]", "ids": [SEP], "tokens": ["[SEP]"]}},
+        },
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(vocab)}},
+    }
+
+
+# =============================================================== model (HF BERT semantics, plain torch)
+class SelfAttention(nn.Module):
+    def __init__(self, h, nh, p):
+        super().__init__()
+        self.nh, self.dh = nh, h // nh
+        self.query, self.key, self.value = nn.Linear(h, h), nn.Linear(h, h), nn.Linear(h, h)
+        self.dense = nn.Linear(h, h)
+        self.drop = nn.Dropout(p)
+
+    def forward(self, x, mask_add):
+        B, T, H = x.shape
+
+        def split(t):
+            return t.view(B, T, self.nh, self.dh).transpose(1, 2)
+        q, k, v = split(self.query(x)), split(self.key(x)), split(self.value(x))
+        att = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.dh) + mask_add
+        att = self.drop(att.softmax(-1))
+        ctx = torch.matmul(att, v).transpose(1, 2).reshape(B, T, H)
+        return self.dense(ctx)
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, h, nh, inter, p):
+        super().__init__()
+        self.attention = SelfAttention(h, nh, p)
+        self.attention_norm = nn.LayerNorm(h, eps=1e-12)
+        self.intermediate = nn.Linear(h, inter)
+        self.output = nn.Linear(inter, h)
+        self.output_norm = nn.LayerNorm(h, eps=1e-12)
+        self.drop = nn.Dropout(p)
+
+    def forward(self, x, mask_add):
+        x = self.attention_norm(x + self.drop(self.attention(x, mask_add)))
+        return self.output_norm(x + self.drop(self.output(F.gelu(self.intermediate(x)))))
+
+
+class Bert(nn.Module):
+    def __init__(self, vocab_size, n_labels, token_level, hidden, layers, heads, inter, max_pos, dropout):
+        super().__init__()
+        self.token_level = token_level
+        # sparse gradients on the big word-embedding table: ~40% faster on CPU (trained with SparseAdam)
+        self.word_embeddings = nn.Embedding(vocab_size, hidden, padding_idx=PAD, sparse=True)
+        self.position_embeddings = nn.Embedding(max_pos, hidden)
+        self.token_type_embeddings = nn.Embedding(2, hidden)
+        self.embeddings_norm = nn.LayerNorm(hidden, eps=1e-12)
+        self.drop = nn.Dropout(dropout)
+        self.layers = nn.ModuleList([EncoderLayer(hidden, heads, inter, dropout) for _ in range(layers)])
+        if not token_level:
+            self.pooler = nn.Linear(hidden, hidden)
+        self.classifier = nn.Linear(hidden, n_labels)
+        self.apply(self._init)
+
+    @staticmethod
+    def _init(m):
+        if isinstance(m, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(m.weight, std=0.02)
+        if isinstance(m, nn.Linear) and m.bias is not None:
+            nn.init.zeros_(m.bias)
+        if isinstance(m, nn.Embedding) and m.padding_idx is not None:
+            with torch.no_grad():
+                m.weight[m.padding_idx].zero_()
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        T = input_ids.shape[1]
+        pos = torch.arange(T, device=input_ids.device).unsqueeze(0)
+        x = self.word_embeddings(input_ids) + self.position_embeddings(pos) + self.token_type_embeddings(token_type_ids)
+        x = self.drop(self.embeddings_norm(x))
+        mask_add = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        for layer in self.layers:
+            x = layer(x, mask_add)
+        if self.token_level:
+            return self.classifier(self.drop(x))                                   # [B, T, C]
+        return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))        # [B, C]
+
+
+# =============================================================== data
+def read_sst2(path):
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        si, li = header.index("sentence"), header.index("label")
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) > max(si, li):
+                rows.append((parts[si], int(parts[li])))
+    return rows
+
+
+def read_sick(path):
+    out = collections.defaultdict(list)
+    lab = {"ENTAILMENT": 0, "NEUTRAL": 1, "CONTRADICTION": 2}
+    with open(path, encoding="utf-8") as f:
+        header = f.readline().rstrip("\r\n").split("\t")
+        ia, ib, il, iset = (header.index(k) for k in ("sentence_A", "sentence_B", "entailment_label", "SemEval_set"))
+        for line in f:
+            p = line.rstrip("\r\n").split("\t")
+            if len(p) <= iset:
+                continue
+            out[p[iset].strip()].append((p[ia].strip(), p[ib].strip(), lab[p[il].strip()]))
+    return out
+
+
+def read_conll(path):
+    """-> list of (words, IOB2 tags)."""
+    sents, words, tags = [], [], []
+
+    def flush():
+        if words:
+            sents.append((list(words), iob1_to_iob2(tags)))
+        words.clear()
+        tags.clear()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                flush()
+                continue
+            p = line.split()
+            if p[0] == "-DOCSTART-":
+                flush()
+                continue
+            words.append(p[0])
+            tags.append(p[-1])
+    flush()
+    return sents
+
+
+def iob1_to_iob2(tags):
+    out = []
+    for i, t in enumerate(tags):
+        if t.startswith("I-"):
+            prev = out[i - 1] if i > 0 else "O"
+            if prev == "O" or prev[2:] != t[2:]:
+                t = "B-" + t[2:]
+        out.append(t)
+    return out
+
+
+def get_entities(seq):
+    """seqeval (default, conlleval-compatible) chunk extraction -> set of (type, start, end)."""
+    chunks, prev_tag, prev_type, begin = [], "O", "", 0
+    for i, chunk in enumerate(list(seq) + ["O"]):
+        tag, typ = chunk[0], (chunk[2:] if len(chunk) > 1 else "")
+        end = (prev_tag in ("E", "S") or (prev_tag in ("B", "I") and tag in ("B", "S", "O"))
+               or (prev_tag not in ("O", ".") and prev_type != typ))
+        if end:
+            chunks.append((prev_type, begin, i - 1))
+        start = (tag in ("B", "S") or (prev_tag in ("E", "S", "O") and tag in ("E", "I"))
+                 or (tag not in ("O", ".") and prev_type != typ))
+        if start:
+            begin = i
+        prev_tag, prev_type = tag, typ
+    return set(chunks)
+
+
+def entity_f1(gold_seqs, pred_seqs):
+    tp = ng = np_ = 0
+    per = collections.defaultdict(lambda: [0, 0, 0])
+    for g, p in zip(gold_seqs, pred_seqs):
+        ge, pe = get_entities(g), get_entities(p)
+        tp += len(ge & pe)
+        ng += len(ge)
+        np_ += len(pe)
+        for e in ge & pe:
+            per[e[0]][0] += 1
+        for e in ge:
+            per[e[0]][1] += 1
+        for e in pe:
+            per[e[0]][2] += 1
+    def f(t, g, p):
+        pr, rc = (t / p if p else 0.0), (t / g if g else 0.0)
+        return pr, rc, (2 * pr * rc / (pr + rc) if pr + rc else 0.0)
+    P, R, F1 = f(tp, ng, np_)
+    return {"precision": round(P, 4), "recall": round(R, 4), "f1": round(F1, 4), "gold_entities": ng,
+            "per_type_f1": {k: round(f(*v)[2], 4) for k, v in sorted(per.items())}}
+
+
+def ner_features(tok, sents, max_len):
+    """Each CoNLL word is tokenized on its own (equivalent to tokenizing the space-joined sentence,
+    since the pre-tokenizer splits on whitespace). Label on the first sub-token, -100 elsewhere.
+    Sentences longer than max_len ids are split into word chunks. Returns examples with word_map."""
+    feats = []
+    for si, (words, tags) in enumerate(sents):
+        pieces = [tok.tokenize_ids(w) for w in words]
+        chunk_start = 0
+        while chunk_start < len(words):
+            ids, labels, first = [CLS], [-100], []
+            wi = chunk_start
+            while wi < len(words) and len(ids) + len(pieces[wi]) + 1 <= max_len:
+                p = pieces[wi]
+                first.append(len(ids) if p else -1)
+                labels += ([NER_LABELS.index(tags[wi])] + [-100] * (len(p) - 1)) if p else []
+                ids += p
+                wi += 1
+            if wi == chunk_start:          # one absurdly long word: truncate it
+                p = pieces[wi][: max_len - 2]
+                first.append(1)
+                ids += p
+                labels += [NER_LABELS.index(tags[wi])] + [-100] * (len(p) - 1)
+                wi += 1
+            ids.append(SEP)
+            labels.append(-100)
+            feats.append({"ids": ids, "types": [0] * len(ids), "labels": labels,
+                          "sent": si, "word0": chunk_start, "first": first})
+            chunk_start = wi
+    return feats
+
+
+# =============================================================== training helpers
+def batches(feats, batch_size, shuffle, rng):
+    idx = list(range(len(feats)))
+    if shuffle:
+        rng.shuffle(idx)
+        # bucket by length inside large windows for speed, then shuffle the batches
+        win = batch_size * 50
+        idx = [i for s in range(0, len(idx), win) for i in sorted(idx[s:s + win], key=lambda j: len(feats[j]["ids"]))]
+        bl = [idx[s:s + batch_size] for s in range(0, len(idx), batch_size)]
+        rng.shuffle(bl)
+    else:
+        idx.sort(key=lambda j: len(feats[j]["ids"]))
+        bl = [idx[s:s + batch_size] for s in range(0, len(idx), batch_size)]
+    for b in bl:
+        T = max(len(feats[j]["ids"]) for j in b)
+        ids = torch.zeros(len(b), T, dtype=torch.long)
+        tt = torch.zeros(len(b), T, dtype=torch.long)
+        am = torch.zeros(len(b), T, dtype=torch.long)
+        lab = torch.full((len(b), T), -100, dtype=torch.long)
+        for r, j in enumerate(b):
+            f = feats[j]
+            n = len(f["ids"])
+            ids[r, :n] = torch.tensor(f["ids"])
+            tt[r, :n] = torch.tensor(f["types"])
+            am[r, :n] = 1
+            if isinstance(f["labels"], list):
+                lab[r, :n] = torch.tensor(f["labels"])
+        if not isinstance(feats[b[0]]["labels"], list):
+            lab = torch.tensor([feats[j]["labels"] for j in b])
+        yield b, ids, am, tt, lab
+
+
+def predict(model, feats, batch_size=256):
+    was_training = model.training
+    model.eval()
+    out = [None] * len(feats)
+    with torch.no_grad():
+        for b, ids, am, tt, _ in batches(feats, batch_size, False, None):
+            logits = model(ids, am, tt)
+            for r, j in enumerate(b):
+                out[j] = logits[r, : len(feats[j]["ids"])] if logits.dim() == 3 else logits[r]
+    model.train(was_training)
+    return out
+
+
+def eval_cls(model, feats):
+    logits = predict(model, feats)
+    correct = sum(int(l.argmax().item() == f["labels"]) for l, f in zip(logits, feats))
+    return round(correct / len(feats), 4)
+
+
+def eval_ner(model, feats, sents):
+    logits = predict(model, feats)
+    preds = [["O"] * len(w) for w, _ in sents]
+    for l, f in zip(logits, feats):
+        am = l.argmax(-1).tolist()
+        for k, pos in enumerate(f["first"]):
+            if pos >= 0:
+                preds[f["sent"]][f["word0"] + k] = NER_LABELS[am[pos]]
+    return entity_f1([t for _, t in sents], preds)
+
+
+def file_info(path):
+    h = hashlib.md5()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return {"path": os.path.relpath(path, REPO), "md5": h.hexdigest(), "bytes": os.path.getsize(path)}
+
+
+# =============================================================== main
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--task", required=True, choices=sorted(TASK_DEFAULTS))
+    ap.add_argument("--out", required=True, help="model folder, e.g. models/demo-sst2")
+    ap.add_argument("--data-dir", default=DEFAULT_DATA)
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--max-len", type=int, default=128)
+    for k in ("hidden", "layers", "heads", "inter", "epochs", "batch_size", "vocab_size"):
+        ap.add_argument("--" + k.replace("_", "-"), type=int, default=None)
+    ap.add_argument("--lr", type=float, default=None)
+    ap.add_argument("--dropout", type=float, default=None)
+    ap.add_argument("--warmup", type=float, default=0.06, help="fraction of steps with linear warm-up")
+    ap.add_argument("--max-minutes", type=float, default=None,
+                    help="training time budget: the LR decays to 0 by the budget (or the last step) and training stops there")
+    ap.add_argument("--parity-json", default=None, help="write sample encodings + torch probabilities here")
+    args = ap.parse_args()
+    hp = dict(TASK_DEFAULTS[args.task])
+    for k in list(hp):
+        v = getattr(args, k, None)
+        if v is not None:
+            hp[k] = v
+
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    t_start = time.time()
+    D = args.data_dir
+    task = args.task
+    lower = hp["lowercase"]
+
+    # ---------------- data
+    if task == "sst2":
+        train_path, dev_path = os.path.join(D, "sst2", "train.tsv"), os.path.join(D, "sst2", "dev.tsv")
+        train_rows, dev_rows = read_sst2(train_path), read_sst2(dev_path)
+        train_texts = [s for s, _ in train_rows]
+        data_files = [file_info(train_path), file_info(dev_path)]
+        labels, token_level = SST2_LABELS, False
+    elif task == "sick":
+        path = os.path.join(D, "sick", "SICK.txt")
+        sick = read_sick(path)
+        train_texts = [t for a, b, _ in sick["TRAIN"] for t in (a, b)]
+        data_files = [file_info(path)]
+        labels, token_level = SICK_LABELS, False
+    else:
+        paths = {k: os.path.join(D, "conll2003", "eng." + k) for k in ("train", "testa", "testb")}
+        conll = {k: read_conll(p) for k, p in paths.items()}
+        train_texts = [" ".join(w) for w, _ in conll["train"]]
+        data_files = [file_info(paths[k]) for k in ("train", "testa", "testb")]
+        labels, token_level = NER_LABELS, True
+
+    # ---------------- vocabulary (training text only)
+    wc = collections.Counter()
+    for t in train_texts:
+        wc.update(basic_tokenize(t, lower))
+    vocab = learn_vocab(wc, hp["vocab_size"])
+    tok = WordPiece(vocab, lower, args.max_len)
+    print(f"[{task}] vocab {len(vocab)} pieces from {len(wc)} word types ({time.time() - t_start:.1f}s)", flush=True)
+
+    # ---------------- features
+    def cls_feats(rows):
+        return [dict(zip(("ids", "types"), tok.encode(*r[:-1])), labels=r[-1]) for r in rows]
+    if task == "sst2":
+        train_f, evals = cls_feats(train_rows), {"dev": cls_feats(dev_rows)}
+        select_on, report = None, ["dev"]
+    elif task == "sick":
+        train_f = cls_feats(sick["TRAIN"])
+        evals = {"trial": cls_feats(sick["TRIAL"]), "test": cls_feats(sick["TEST"])}
+        select_on, report = "trial", ["trial", "test"]
+    else:
+        train_f = ner_features(tok, conll["train"], args.max_len)
+        evals = {k: ner_features(tok, conll[k], args.max_len) for k in ("testa", "testb")}
+        select_on, report = "testa", ["testa", "testb"]
+    unk_rate = {}
+    for k, fs in [("train", train_f)] + list(evals.items()):
+        n = sum(len(f["ids"]) for f in fs)
+        unk_rate[k] = round(sum(f["ids"].count(UNK) for f in fs) / n, 5)
+    n_trunc = {k: sum(len(f["ids"]) >= args.max_len for f in fs) for k, fs in [("train", train_f)] + list(evals.items())}
+    print(f"[{task}] {len(train_f)} train examples; unk rate {unk_rate}; at max_len {n_trunc}", flush=True)
+
+    # ---------------- model + optimisers
+    model = Bert(len(vocab), len(labels), token_level, hp["hidden"], hp["layers"], hp["heads"], hp["inter"],
+                 args.max_len, hp["dropout"])
+    n_params = sum(p.numel() for p in model.parameters())
+    sparse_p = [model.word_embeddings.weight]
+    dense_p = [p for n, p in model.named_parameters() if n != "word_embeddings.weight"]
+    decay = [p for p in dense_p if p.dim() >= 2]
+    no_decay = [p for p in dense_p if p.dim() < 2]
+    opt_d = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
+                              lr=hp["lr"])
+    opt_s = torch.optim.SparseAdam(sparse_p, lr=hp["lr"])
+    steps_per_epoch = math.ceil(len(train_f) / hp["batch_size"])
+    total = steps_per_epoch * hp["epochs"]
+    warm = max(1, int(total * args.warmup))
+
+    def lr_at(step):
+        if step < warm:
+            return hp["lr"] * step / warm
+        frac = (step - warm) / max(1, total - warm)
+        if args.max_minutes:   # with a time budget, decay by whichever runs out first: steps or time
+            frac = max(frac, (time.time() - t_train) / (args.max_minutes * 60))
+        return hp["lr"] * max(0.0, 1.0 - frac)
+
+    print(f"[{task}] params {n_params:,}; {hp}; {total} steps", flush=True)
+    history, best, best_state, step = [], None, None, 0
+    t_train = time.time()
+    stopped_early = False
+    model.train()
+    for ep in range(hp["epochs"]):
+        tot_loss, nb = 0.0, 0
+        for _, ids, am, tt, lab in batches(train_f, hp["batch_size"], True, rng):
+            lr = lr_at(step)
+            for o in (opt_d, opt_s):
+                for g in o.param_groups:
+                    g["lr"] = lr
+            logits = model(ids, am, tt)
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), lab.reshape(-1), ignore_index=-100)
+            opt_d.zero_grad(set_to_none=True)
+            opt_s.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(dense_p, 1.0)
+            opt_d.step()
+            opt_s.step()
+            tot_loss += loss.item()
+            nb += 1
+            step += 1
+            if args.max_minutes and (time.time() - t_train) > args.max_minutes * 60:
+                stopped_early = True
+                break
+        res = {"epoch": ep + 1, "step": step, "train_loss": round(tot_loss / max(1, nb), 4),
+               "minutes": round((time.time() - t_train) / 60, 2)}
+        for k, fs in evals.items():
+            res[k] = eval_ner(model, fs, conll[k])["f1"] if token_level else eval_cls(model, fs)
+        history.append(res)
+        print(f"[{task}] {json.dumps(res)}", flush=True)
+        if select_on is not None and (best is None or res[select_on] > best[select_on]):
+            best, best_state = res, copy.deepcopy(model.state_dict())
+        if stopped_early:
+            print(f"[{task}] time limit reached", flush=True)
+            break
+    train_seconds = time.time() - t_train
+    if best_state is not None:
+        model.load_state_dict(best_state)
+    model.eval()
+
+    # ---------------- final metrics
+    metrics = {}
+    if task == "sst2":
+        dev_labels = [f["labels"] for f in evals["dev"]]
+        maj = collections.Counter(f["labels"] for f in train_f).most_common(1)[0][0]
+        metrics["dev_accuracy"] = eval_cls(model, evals["dev"])
+        metrics["dev_majority_class_rate"] = round(max(collections.Counter(dev_labels).values()) / len(dev_labels), 4)
+        metrics["dev_train_majority_label_rate"] = round(dev_labels.count(maj) / len(dev_labels), 4)
+        metrics["dev_examples"] = len(dev_labels)
+    elif task == "sick":
+        for k in ("trial", "test"):
+            ls = [f["labels"] for f in evals[k]]
+            metrics[f"{k}_accuracy"] = eval_cls(model, evals[k])
+            metrics[f"{k}_majority_class_rate"] = round(max(collections.Counter(ls).values()) / len(ls), 4)
+            metrics[f"{k}_examples"] = len(ls)
+        metrics["selected_epoch_on"] = "trial"
+    else:
+        for k in ("testb", "testa"):
+            metrics[f"{k}_entity"] = eval_ner(model, evals[k], conll[k])
+        metrics["selected_epoch_on"] = "testa (= CoNLL dev)"
+    if best is not None:
+        metrics["selected_epoch"] = best["epoch"]
+    print(f"[{task}] final {json.dumps(metrics)}", flush=True)
+
+    # ---------------- write model folder
+    out = args.out
+    os.makedirs(os.path.join(out, "onnx"), exist_ok=True)
+    with open(os.path.join(out, "vocab.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(vocab) + "\n")
+    with open(os.path.join(out, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(tokenizer_json(vocab, lower), f, ensure_ascii=False)
+    special = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]",
+               "mask_token": "[MASK]"}
+    with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
+        json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": lower, "model_max_length": args.max_len,
+                   "strip_accents": None, "tokenize_chinese_chars": True, **special,
+                   "clean_up_tokenization_spaces": True}, f, indent=1)
+    with open(os.path.join(out, "special_tokens_map.json"), "w") as f:
+        json.dump(special, f, indent=1)
+    cfg = {"architectures": ["BertForTokenClassification" if token_level else "BertForSequenceClassification"],
+           "model_type": "bert", "vocab_size": len(vocab), "hidden_size": hp["hidden"],
+           "num_hidden_layers": hp["layers"], "num_attention_heads": hp["heads"], "intermediate_size": hp["inter"],
+           "hidden_act": "gelu", "hidden_dropout_prob": hp["dropout"], "attention_probs_dropout_prob": hp["dropout"],
+           "max_position_embeddings": args.max_len, "type_vocab_size": 2, "layer_norm_eps": 1e-12,
+           "initializer_range": 0.02, "pad_token_id": PAD,
+           "id2label": {str(i): l for i, l in enumerate(labels)}, "label2id": {l: i for i, l in enumerate(labels)}}
+    if not token_level:
+        cfg["problem_type"] = "single_label_classification"
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=1)
+
+    onnx_path = os.path.join(out, "onnx", "model.onnx")
+    ex = tok.encode("a tiny example", "another one") if task == "sick" else tok.encode("a tiny example .")
+    ids = torch.tensor([ex[0], ex[0]])
+    dyn = {k: {0: "batch_size", 1: "sequence_length"} for k in ("input_ids", "attention_mask", "token_type_ids")}
+    dyn["logits"] = {0: "batch_size", 1: "sequence_length"} if token_level else {0: "batch_size"}
+    torch.onnx.export(model, (ids, torch.ones_like(ids), torch.tensor([ex[1], ex[1]])), onnx_path,
+                      input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["logits"],
+                      dynamic_axes=dyn, opset_version=14, do_constant_folding=True)
+    try:
+        import onnx
+        onnx.checker.check_model(onnx.load(onnx_path))
+        onnx_check = "onnx.checker ok"
+    except ImportError:
+        onnx_check = "python3-onnx missing: not checked"
+    onnx_bytes = os.path.getsize(onnx_path)
+    print(f"[{task}] exported {onnx_path} ({onnx_bytes / 1e6:.2f} MB, {onnx_check})", flush=True)
+
+    if args.parity_json:
+        if task == "sst2":
+            samples = [(s,) for s, _ in dev_rows[:12]] + [("A truly wonderful, heart-warming film!",),
+                                                          ("Naïve, dull and far TOO long… 0/10",)]
+        elif task == "sick":
+            samples = [(a, b) for a, b, _ in sick["TEST"][:12]]
+        else:
+            samples = [(" ".join(w),) for w, _ in conll["testb"][:12]] + [("Angela Merkel met Tim Cook in Paris .",)]
+        enc = [tok.encode(*s) for s in samples]
+        with torch.no_grad():
+            rows = []
+            for s, (i, t) in zip(samples, enc):
+                it = torch.tensor([i])
+                lg = model(it, torch.ones_like(it), torch.tensor([t]))[0]
+                rows.append({"text": s[0], "text_pair": s[1] if len(s) > 1 else None, "input_ids": i,
+                             "token_type_ids": t, "tokens": tok.tokens(i), "probs": lg.softmax(-1).tolist()})
+        with open(args.parity_json, "w") as f:
+            json.dump({"task": task, "labels": labels, "samples": rows}, f, ensure_ascii=False)
+
+    cmd = "/usr/bin/python3 " + " ".join([os.path.relpath(os.path.abspath(sys.argv[0]), REPO)] + sys.argv[1:])
+    meta = {
+        "task": task, "metrics": metrics, "history": history,
+        "labels": labels, "seed": args.seed, "train_seconds": round(train_seconds, 1),
+        "total_seconds": round(time.time() - t_start, 1), "stopped_early_by_time_limit": stopped_early,
+        "command": cmd, "run_from": "repository root", "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "data_files": data_files, "hyperparameters": {**hp, "max_len": args.max_len, "warmup": args.warmup,
+                                                      "threads": args.threads, "max_minutes": args.max_minutes, "optimizer": "AdamW(dense)+SparseAdam(word emb), linear warm-up/decay"},
+        "vocab_size": len(vocab), "params": n_params, "onnx_bytes": onnx_bytes, "onnx_check": onnx_check,
+        "unk_token_rate": unk_rate, "examples_at_max_len": n_trunc,
+        "truncation": ("words chunked so each piece fits 128 ids ([CLS] ... [SEP]); label on first sub-token only"
+                       if token_level else "encode [CLS] A [SEP] (B [SEP]) then cut to the first 128 ids, "
+                       "as transformers.js truncation does (the final [SEP] is lost when cut)"),
+        "torch": torch.__version__, "python": sys.version.split()[0],
+    }
+    with open(os.path.join(out, "metrics.json"), "w") as f:
+        json.dump(meta, f, indent=1, ensure_ascii=False)
+    write_readme(out, task, metrics, meta, hp)
+    print(f"[{task}] done in {time.time() - t_start:.0f}s", flush=True)
+
+
+def write_readme(out, task, metrics, meta, hp):
+    what = {
+        "sst2": "binary sentiment classifier (GLUE SST-2), labels `negative` / `positive`",
+        "ner": "CoNLL-2003 English named-entity tagger, IOB2 labels `O, B-PER, I-PER, B-ORG, I-ORG, B-LOC, I-LOC, B-MISC, I-MISC` (cased vocabulary)",
+        "sick": "3-way NLI classifier on SICK sentence pairs, labels `entailment` / `neutral` / `contradiction`",
+    }[task]
+    if task == "sst2":
+        mline = (f"SST-2 dev accuracy **{metrics['dev_accuracy']:.4f}** ({metrics['dev_examples']} sentences; "
+                 f"majority class {metrics['dev_majority_class_rate']:.4f})")
+    elif task == "sick":
+        mline = (f"SICK TEST accuracy **{metrics['test_accuracy']:.4f}** (majority {metrics['test_majority_class_rate']:.4f}); "
+                 f"TRIAL {metrics['trial_accuracy']:.4f} (used to pick the epoch)")
+    else:
+        mline = (f"entity-level F1 (exact span, seqeval-style, first-sub-token predictions): eng.testb "
+                 f"**{metrics['testb_entity']['f1']:.4f}**, eng.testa {metrics['testa_entity']['f1']:.4f} (testa picked the epoch)")
+    usage = {
+        "sst2": "`pipeline('text-classification', 'demo-sst2', {dtype: 'fp32'})`",
+        "ner": ("`pipeline('token-classification', 'demo-ner', {dtype: 'fp32'})`. Only the FIRST sub-token of each "
+                "word was trained (later sub-tokens had no loss), so read the label of each word's first sub-token; "
+                "do not trust predictions on `##` pieces. Split sentences longer than 128 ids yourself. "
+                "Avoid `aggregation_strategy: 'simple'`: transformers.js groups the remaining non-O tokens after "
+                "dropping O ones, so separate entities can be merged (and `##` pieces take part)."),
+        "sick": ("`tokenizer(premise, {text_pair: hypothesis, padding: true, truncation: true})` then `model(inputs)` "
+                 "and softmax the logits (the text-classification pipeline drops the pair)."),
+    }[task]
+    txt = f"""# demo-{task}
+
+A small BERT ({hp['layers']} layers, hidden {hp['hidden']}, {hp['heads']} heads, {meta['params']:,} parameters,
+own {meta['vocab_size']}-piece WordPiece vocabulary) trained **from scratch** on CPU
+({meta['hyperparameters']['threads']} torch thread(s), shared 2-core machine) in {meta['train_seconds'] / 60:.1f} minutes: {what}. A demo model for textstress, not a strong model.
+
+- Metric: {mline}
+- Seed {meta['seed']}; details, per-epoch history and data checksums in `metrics.json`.
+- Layout: transformers.js (`onnx/model.onnx`, opset 14, inputs `input_ids`, `attention_mask`,
+  `token_type_ids`, output `logits`). Use {usage}
+- Tokenizer: BertNormalizer (lowercase {str(hp['lowercase']).lower()}), BertPreTokenizer, WordPiece `##`,
+  `model_max_length` 128. Truncation: {meta['truncation']}.
+
+Reproduce (from the repository root, Debian python3-torch 1.13):
+
+```
+{meta['command']}
+```
+"""
+    with open(os.path.join(out, "README.md"), "w") as f:
+        f.write(txt)
+
+
+if __name__ == "__main__":
+    main()
