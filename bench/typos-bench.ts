@@ -6,6 +6,7 @@
  *  (d) typo generation speed in words per second.
  * Usage: npx tsx bench/typos-bench.ts [--n 200] [--k 3] [--single-n 40] [--model models/demo-sst2]
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { UntargetedClassification } from '../src/attack/goal.ts';
 import { LabelAligner } from '../src/attack/labels.ts';
 import { collect, openDataset } from '../src/data/index.ts';
 import type { Example } from '../src/data/types.ts';
-import { loadTransformersModel } from '../src/models/index.ts';
+import { createHttpModel, loadTransformersModel } from '../src/models/index.ts';
 import type { ModelAdapter, ModelInput } from '../src/models/types.ts';
 import { TYPO_SOURCE_NAMES, typoCandidates } from '../src/perturb/index.ts';
 import { QueryEngine } from '../src/query/engine.ts';
@@ -51,6 +52,22 @@ function recording(model: ModelAdapter, maxBatchSize?: number): ModelAdapter & {
       return out;
     },
   };
+}
+
+/** Starts `textstress serve` in its own process and waits for its URL. */
+function startServer(model: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/textstress.mjs', 'serve', '--model', model, '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /serving .* at (http:\/\/\S+)/.exec(err);
+      if (m) resolve({ url: m[1]!, child });
+    });
+    child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
+  });
 }
 
 async function attackOnce(
@@ -111,11 +128,31 @@ async function main(): Promise<void> {
   const batched = await attackOnce(model, subset, new QueryEngine(model), 32);
   const one = recording(model, 1);
   const single = await attackOnce(one, subset, new QueryEngine(one, { maxFlushSize: 1, cacheSize: 0 }), 1);
+  // The same comparison against a model served over HTTP by `textstress serve` in another process.
+  const server = await startServer(values.model!);
+  let httpReport: Record<string, number>;
+  try {
+    const remote = await createHttpModel(server.url, { batchSize: 64, concurrency: 2 });
+    const remoteBatched = await attackOnce(remote, subset, new QueryEngine(remote, { maxConcurrentFlushes: 2 }), 32);
+    const remoteOne = await createHttpModel(server.url, { batchSize: 1, concurrency: 1 });
+    const remoteSingle = await attackOnce(remoteOne, subset, new QueryEngine(remoteOne, { maxFlushSize: 1, cacheSize: 0 }), 1);
+    httpReport = {
+      batched_seconds: round(remoteBatched.seconds),
+      one_at_a_time_seconds: round(remoteSingle.seconds),
+      speedup: round(remoteSingle.seconds / remoteBatched.seconds),
+    };
+  } finally {
+    server.child.kill('SIGTERM');
+  }
   report.b = {
     sentences: subset.length,
-    batched_seconds: round(batched.seconds),
-    one_at_a_time_seconds: round(single.seconds),
-    speedup: round(single.seconds / batched.seconds),
+    model_queries: one.seen.length,
+    local: {
+      batched_seconds: round(batched.seconds),
+      one_at_a_time_seconds: round(single.seconds),
+      speedup: round(single.seconds / batched.seconds),
+    },
+    http: httpReport,
   };
 
   // (c) cache: per-attack repeats, and a second run (min-importance words) sharing the engine's cache

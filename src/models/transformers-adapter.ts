@@ -386,6 +386,8 @@ class TransformersModel implements TransformersAdapter {
   private readonly inputNames: string[];
   private readonly template: Template;
   private readonly pieceCache = new Map<string, Piece>();
+  private readonly chunkCache = new Map<string, number[]>();
+  private readonly chunkable: boolean;
   private readonly unkId: number;
   private readonly padId: number;
   private readonly subwordPrefix: string;
@@ -408,6 +410,7 @@ class TransformersModel implements TransformersAdapter {
       topK: number;
       maxAnswerTokens: number;
       docStride: number;
+      chunkable: boolean;
     },
   ) {
     this.info = info;
@@ -419,6 +422,7 @@ class TransformersModel implements TransformersAdapter {
     this.topK = opts.topK;
     this.maxAnswerTokens = opts.maxAnswerTokens;
     this.docStride = opts.docStride;
+    this.chunkable = opts.chunkable;
     const sessions = (model as unknown as { sessions?: Record<string, { inputNames?: string[] }> }).sessions;
     this.inputNames = sessions?.model?.inputNames ?? ['input_ids', 'attention_mask', 'token_type_ids'];
     this.usesTokenTypeIds = this.inputNames.includes('token_type_ids');
@@ -441,8 +445,26 @@ class TransformersModel implements TransformersAdapter {
     return p;
   }
 
+  /**
+   * Ids of a text without special tokens. For WordPiece tokenizers whose normalizer and pre-tokenizer act
+   * per character and split on spaces, encoding space-separated chunks one by one gives exactly the same ids,
+   * and attack candidates share all chunks but one with the text they came from: a chunk cache makes
+   * tokenization almost free. Other tokenizers (byte-level BPE, SentencePiece) encode the whole text.
+   */
   private textIds(text: string): number[] {
-    return this.tok.encode(text, { add_special_tokens: false });
+    if (!this.chunkable) return this.tok.encode(text, { add_special_tokens: false });
+    const ids: number[] = [];
+    for (const chunk of text.split(' ')) {
+      if (!chunk) continue;
+      let chunkIds = this.chunkCache.get(chunk);
+      if (!chunkIds) {
+        chunkIds = this.tok.encode(chunk, { add_special_tokens: false });
+        if (this.chunkCache.size > 200_000) this.chunkCache.clear();
+        this.chunkCache.set(chunk, chunkIds);
+      }
+      for (const id of chunkIds) ids.push(id);
+    }
+    return ids;
   }
 
   encode(input: ModelInput): EncodedRow[] {
@@ -786,7 +808,28 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     topK: opts.topK ?? 3,
     maxAnswerTokens: opts.maxAnswerTokens ?? 30,
     docStride: opts.docStride ?? 128,
+    chunkable: splitsOnSpaces(tokJson),
   });
+}
+
+const CHAR_LOCAL_NORMALIZERS = new Set(['BertNormalizer', 'Lowercase', 'StripAccents', 'NFD', 'NFC', 'NFKD', 'NFKC', 'Strip']);
+const SPACE_SPLITTING_PRE_TOKENIZERS = new Set(['BertPreTokenizer', 'Whitespace', 'WhitespaceSplit']);
+
+/** True when encoding a text equals concatenating the encodings of its space-separated chunks. */
+export function splitsOnSpaces(tokJson: Record<string, unknown>): boolean {
+  const type = (x: unknown): string | undefined =>
+    x && typeof x === 'object' ? ((x as { type?: unknown }).type as string | undefined) : undefined;
+  const model = type(tokJson.model);
+  if (model !== 'WordPiece') return false;
+  const pre = type(tokJson.pre_tokenizer);
+  if (!pre || !SPACE_SPLITTING_PRE_TOKENIZERS.has(pre)) return false;
+  const norm = tokJson.normalizer;
+  if (norm === null || norm === undefined) return true;
+  const kinds =
+    type(norm) === 'Sequence'
+      ? ((norm as { normalizers?: unknown[] }).normalizers ?? []).map(type)
+      : [type(norm)];
+  return kinds.every((k) => k !== undefined && CHAR_LOCAL_NORMALIZERS.has(k));
 }
 
 function withLabels(labels: string[] | undefined): { labels?: string[] } {
