@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
-import { loadModel } from '../models/index.ts';
+import { loadModel } from '../models/load.ts';
 import type { ModelAdapter, ModelTask } from '../models/types.ts';
 
 /** The package root (for built-in models and data), wherever textstress is installed. */

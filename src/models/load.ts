@@ -4,7 +4,7 @@
  *   anything else           → transformers.js: a local folder, or a Hugging Face hub id
  */
 import { createHttpModel, type HttpModelOptions } from './http-adapter.ts';
-import { loadTransformersModel, type TransformersModelOptions } from './transformers-adapter.ts';
+import type { TransformersModelOptions } from './transformers-adapter.ts';
 import type { ModelAdapter } from './types.ts';
 
 export type LoadModelOptions = TransformersModelOptions & Omit<HttpModelOptions, 'task'>;
@@ -33,6 +33,9 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
     });
   }
   const { task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride } = opts;
+  // Loaded on demand: transformers.js + onnxruntime take about a second to import, which `--help` and
+  // HTTP models should not pay.
+  const { loadTransformersModel } = await import('./transformers-adapter.ts');
   return loadTransformersModel(spec, {
     ...(task ? { task } : {}),
     ...(device ? { device } : {}),

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { startModelServer } from '../../models/index.ts';
+import { startModelServer } from '../../models/serve.ts';
 import type { ModelTask } from '../../models/types.ts';
 import { int } from '../options.ts';
 import { openModel } from '../setup.ts';
