@@ -6,7 +6,7 @@ import type { GoalFactory } from './goal.ts';
 import type { ExampleResult } from './result.ts';
 import type { SearchContext, SearchMethod } from './search/types.ts';
 import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
-import { makeSubject, type SubjectOptions } from './subject.ts';
+import { makeSubject, type AttackSubject, type SubjectOptions } from './subject.ts';
 import type { Transformation } from './transformation.ts';
 
 /** The four parts of an attack, composed. Knows nothing about which model answers. */
@@ -17,6 +17,11 @@ export interface Attack {
   goal: GoalFactory;
   search: SearchMethod;
   subject?: SubjectOptions;
+  /**
+   * Why this attack cannot work on the subject at all (e.g. the grammar tagger cannot read the text), or
+   * undefined. Checked after the clean query, before the goal's own skip reason; the example is skipped.
+   */
+  skipReason?(subject: AttackSubject): string | undefined;
 }
 
 /** Runs one attack on one example; all model queries go through the example's own session. */
@@ -39,6 +44,8 @@ export async function attackExample(
     expand: (state: AttackState, indices) => {
       const out = [];
       for (const candidate of attack.transformation.candidates(state, indices, rng)) {
+        // A swap changes two words: the second must be editable too.
+        if (candidate.op === 'swap' && !isModifiable(attack.constraints, state, candidate.wordIndex + 1, subject)) continue;
         if (!isAllowed(attack.constraints, state, candidate, subject)) continue;
         out.push({ candidate, state: applyCandidate(state, candidate, subject.field) });
       }
@@ -46,15 +53,17 @@ export async function attackExample(
     },
     evaluate: async (states) => {
       const outputs = await session.query(states.map((s) => subject.toInput(s.seq)));
-      return states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!) }));
+      return states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!, state.origin) }));
     },
   };
 
-  const skip = goal.skipReason(initial.status);
+  const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status);
   const outcome = skip ? { final: initial, trace: [] } : await attack.search.search(ctx);
   const final = outcome.final;
   const numWords = subject.original.length;
-  const perturbed = new Set(final.state.edits.map((e) => e.wordIndex)).size;
+  // Each edit changes one word (a swap is recorded as two edits); searches never edit a word twice, but
+  // after inserts/deletes the same wordIndex can name different words, so count edits, not indices.
+  const perturbed = final.state.edits.length;
   return {
     id: example.id,
     source: example.source,

@@ -1,5 +1,5 @@
 import type { WordCandidate } from './edit.ts';
-import type { AttackState } from './state.ts';
+import { candidateCost, originOf, type AttackState } from './state.ts';
 import type { AttackSubject } from './subject.ts';
 
 /**
@@ -17,12 +17,18 @@ export function maxEdits(max: number): Constraint {
   return { name: `max-edits(${max})`, modifiable: (state) => state.edits.length < max };
 }
 
-/** At most `fraction` of the original words edited (rounded down, at least 1). */
+/** The edit budget of maxEditRate: `fraction` of the original words, rounded down, at least 1. */
+export function editBudget(fraction: number, words: number): number {
+  return Math.max(1, Math.floor(fraction * words));
+}
+
+/** At most `fraction` of the original words edited (rounded down, at least 1); a swap costs two. */
 export function maxEditRate(fraction: number): Constraint {
   return {
     name: `max-edit-rate(${fraction})`,
-    modifiable: (state, _i, subject) =>
-      state.edits.length < Math.max(1, Math.floor(fraction * subject.original.length)),
+    modifiable: (state, _i, subject) => state.edits.length < editBudget(fraction, subject.original.length),
+    allows: (state, cand, subject) =>
+      state.edits.length + candidateCost(cand) <= editBudget(fraction, subject.original.length),
   };
 }
 
@@ -34,15 +40,25 @@ export const noRepeatEdits: Constraint = {
 
 /**
  * The edit zone: never words the subject freezes (NER entities), only words inside [from, to) of the
- * original, and only while no insert/delete has shifted positions away from the original's.
+ * original. Positions are mapped back to the original through the state's origin, so the zone holds after
+ * inserts and deletes (a word an edit inserted counts as inside). Nothing may be inserted right before a
+ * word the subject marks `noInsertBefore` (inside a multi-word entity).
  */
 export function editZone(opts: { from?: number; to?: number } = {}): Constraint {
   return {
     name: 'edit-zone',
     modifiable: (state, i, subject) => {
-      if (subject.frozen.size > 0 && state.seq.length !== subject.original.length) return false;
-      if (subject.frozen.has(i)) return false;
-      return i >= (opts.from ?? 0) && i < (opts.to ?? Number.POSITIVE_INFINITY);
+      const o = originOf(state, i);
+      if (o < 0) return true;
+      if (subject.frozen.has(o)) return false;
+      return o >= (opts.from ?? 0) && o < (opts.to ?? Number.POSITIVE_INFINITY);
+    },
+    allows: (state, cand, subject) => {
+      if (cand.op === 'insert' && subject.noInsertBefore) {
+        const o = originOf(state, cand.wordIndex);
+        if (o >= 0 && subject.noInsertBefore.has(o)) return false;
+      }
+      return true;
     },
   };
 }

@@ -21,6 +21,10 @@ export interface WordCandidate {
   /** The new word (replace, insert); ignored for delete. */
   after: string;
   type: string;
-  /** Default "replace". "insert" puts `after` before word `wordIndex`; "delete" removes the word. */
-  op?: 'replace' | 'insert' | 'delete';
+  /**
+   * Default "replace". "insert" puts `after` before word `wordIndex`; "delete" removes the word; "swap"
+   * exchanges words `wordIndex` and `wordIndex + 1` (word-order errors) and is recorded as two replace
+   * edits, since two words change.
+   */
+  op?: 'replace' | 'insert' | 'delete' | 'swap';
 }

@@ -25,7 +25,11 @@ export interface GoalStatus {
 
 /** Turns a model output for (a perturbed version of) one example into a score and "done". */
 export interface Goal {
-  evaluate(output: ModelOutput): GoalStatus;
+  /**
+   * `origin` (from the state) maps each current word to its original index (-1: inserted), for goals that
+   * compare per-token gold labels; absent = no word was inserted or deleted.
+   */
+  evaluate(output: ModelOutput, origin?: readonly number[]): GoalStatus;
   /** Why the clean answer leaves nothing to attack (e.g. already misclassified), or undefined. */
   skipReason(clean: GoalStatus): string | undefined;
 }
@@ -95,9 +99,11 @@ export class EntityF1Drop implements GoalFactory {
     const cleanF1 = f1(entityCounts(gold, asTags(clean).tags));
     const minDrop = this.minDrop;
     return {
-      evaluate(output) {
+      evaluate(output, origin) {
         const { tags, scores } = asTags(output);
-        const counts = entityCounts(gold, tags);
+        // Gold tags follow inserts (a new token is 'O') and deletes (its tag goes too).
+        const aligned = origin ? origin.map((o) => (o < 0 ? 'O' : gold[o]!)) : gold;
+        const counts = entityCounts(aligned, tags);
         const value = f1(counts);
         const mean = scores.length ? scores.reduce((s, x) => s + x, 0) / scores.length : 0;
         return {

@@ -8,6 +8,12 @@ export interface AttackState {
   edits: readonly Edit[];
   /** Indices (in `seq`) of words that edits produced, so they are not edited twice. */
   modified: ReadonlySet<number>;
+  /**
+   * For each word of `seq`, its index in the original (-1 for an inserted word). Absent means the identity:
+   * no word was inserted or deleted. Keeps frozen words, edit zones and NER gold tags aligned after
+   * inserts and deletes.
+   */
+  origin?: readonly number[];
 }
 
 /** A state with the goal function's verdict on it. */
@@ -20,17 +26,48 @@ export function initialState(seq: WordSeq): AttackState {
   return { seq, edits: [], modified: new Set() };
 }
 
+/** The original index of word i of the state (-1: inserted by an edit). */
+export function originOf(state: AttackState, i: number): number {
+  return state.origin ? (state.origin[i] ?? -1) : i;
+}
+
+/** Where original word `o` is now (-1: deleted). */
+export function currentIndexOf(state: AttackState, o: number): number {
+  if (!state.origin) return o < state.seq.length ? o : -1;
+  return state.origin.indexOf(o);
+}
+
+/** How many edits a candidate adds (a swap changes two words). */
+export function candidateCost(cand: WordCandidate): number {
+  return cand.op === 'swap' ? 2 : 1;
+}
+
 /** Applies one candidate, recording the edit and shifting word indices after inserts and deletes. */
 export function applyCandidate(state: AttackState, cand: WordCandidate, field: string): AttackState {
   const { seq } = state;
   const i = cand.wordIndex;
   const op = cand.op ?? 'replace';
   const start = i < seq.length ? seq.offsetOf(i) : seq.toString().length;
+  if (op === 'swap') {
+    const a = seq.words[i]!;
+    const b = seq.words[i + 1]!;
+    const next = seq.replace(i, b).replace(i + 1, a);
+    const modified = new Set(state.modified);
+    modified.add(i);
+    modified.add(i + 1);
+    const edits: Edit[] = [
+      { type: cand.type, field, wordIndex: i, start, before: a, after: b },
+      { type: cand.type, field, wordIndex: i + 1, start: next.offsetOf(i + 1), before: b, after: a },
+    ];
+    // The swapped words keep their original indices' slots: tags and zones follow positions.
+    return { seq: next, edits: [...state.edits, ...edits], modified, ...(state.origin ? { origin: state.origin } : {}) };
+  }
   const before = op === 'insert' ? '' : (seq.words[i] ?? '');
   const after = op === 'delete' ? '' : cand.after;
   const edit: Edit = { type: cand.type, field, wordIndex: i, start, before, after };
   const modified = new Set<number>();
   let next: WordSeq;
+  let origin = state.origin;
   if (op === 'replace') {
     next = seq.replace(i, cand.after);
     for (const m of state.modified) modified.add(m);
@@ -39,9 +76,19 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
     next = seq.insert(i, cand.after);
     for (const m of state.modified) modified.add(m >= i ? m + 1 : m);
     modified.add(i);
+    const o = origin ? origin.slice() : identity(seq.length);
+    o.splice(i, 0, -1);
+    origin = o;
   } else {
     next = seq.delete(i);
     for (const m of state.modified) if (m !== i) modified.add(m > i ? m - 1 : m);
+    const o = origin ? origin.slice() : identity(seq.length);
+    o.splice(i, 1);
+    origin = o;
   }
-  return { seq: next, edits: [...state.edits, edit], modified };
+  return { seq: next, edits: [...state.edits, edit], modified, ...(origin ? { origin } : {}) };
+}
+
+function identity(n: number): number[] {
+  return Array.from({ length: n }, (_, k) => k);
 }

@@ -14,6 +14,8 @@ export interface AttackSubject {
   field: EditableField;
   original: WordSeq;
   frozen: ReadonlySet<number>;
+  /** Original word indices before which nothing may be inserted (NER: inside a multi-token entity). */
+  noInsertBefore?: ReadonlySet<number>;
   toInput(seq: WordSeq): ModelInput;
   /** The field with word i taken out, for occlusion importance (tokens keep their count: "[UNK]"). */
   occlude(seq: WordSeq, index: number): WordSeq;
@@ -79,14 +81,17 @@ export function makeSubject(example: Example, opts: SubjectOptions = {}): Attack
     case 'tokens': {
       requireField(field, ['tokens'], example.kind);
       const frozen = new Set<number>();
+      const noInsertBefore = new Set<number>();
       example.tags.forEach((tag, i) => {
         if (tag !== 'O') frozen.add(i);
+        if (tag.startsWith('I-')) noInsertBefore.add(i);
       });
       return {
         example,
         field,
         original: WordSeq.fromTokens(example.tokens),
         frozen,
+        noInsertBefore,
         toInput: (seq) => ({ kind: 'tokens', tokens: seq.words.slice() }),
         occlude: (seq, i) => seq.replace(i, '[UNK]'),
         fields: (seq) => ({ tokens: seq.words.slice() }),

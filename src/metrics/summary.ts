@@ -21,6 +21,10 @@ export interface RunMetrics {
   accuracy_by_edits: number[];
   /** How often each edit type occurs in successful attacks. */
   edit_types_in_successes: Record<string, number>;
+  /** How often each edit type occurs in the final texts of all attacked (non-skipped) examples. */
+  edit_types_all: Record<string, number>;
+  /** Skipped examples by reason (already misclassified, text the grammar tagger cannot read, …). */
+  skip_reasons: Record<string, number>;
   /** NER only: corpus entity F1 before and after. */
   clean_f1?: number;
   attacked_f1?: number;
@@ -46,6 +50,12 @@ export function summarize(results: readonly ExampleResult[]): RunMetrics {
 
   const editTypes: Record<string, number> = {};
   for (const r of successes) for (const e of r.edits) editTypes[e.type] = (editTypes[e.type] ?? 0) + 1;
+  const editTypesAll: Record<string, number> = {};
+  for (const r of attacked) for (const e of r.edits) editTypesAll[e.type] = (editTypesAll[e.type] ?? 0) + 1;
+  const skipReasons: Record<string, number> = {};
+  for (const r of results) {
+    if (r.status === 'skipped') skipReasons[r.skip_reason ?? 'unknown'] = (skipReasons[r.skip_reason ?? 'unknown'] ?? 0) + 1;
+  }
 
   const metrics: RunMetrics = {
     n,
@@ -61,6 +71,8 @@ export function summarize(results: readonly ExampleResult[]): RunMetrics {
     cache_hit_rate: requests ? hits / requests : 0,
     accuracy_by_edits: accuracyByEdits,
     edit_types_in_successes: editTypes,
+    edit_types_all: editTypesAll,
+    skip_reasons: skipReasons,
   };
 
   const entities = results.filter((r) => r.original_prediction.entities && r.perturbed_prediction.entities);

@@ -1,4 +1,4 @@
-import type { Scored } from '../state.ts';
+import { currentIndexOf, type Scored } from '../state.ts';
 import type { SearchContext, SearchMethod, SearchOutcome } from './types.ts';
 import { rankWords, type WordTarget } from './word-importance.ts';
 
@@ -18,9 +18,11 @@ export class GreedyWordSearch implements SearchMethod {
     const { order } = await rankWords(ctx, this.target);
     let current: Scored = ctx.initial;
     const trace: Scored[] = [];
-    for (const i of order) {
+    for (const o of order) {
       if (current.status.done) break;
-      if (!ctx.modifiable(current.state, i)) continue;
+      // Order is by original position; inserts/deletes may have moved the word (or removed it).
+      const i = currentIndexOf(current.state, o);
+      if (i < 0 || !ctx.modifiable(current.state, i)) continue;
       const options = ctx.expand(current.state, [i]);
       if (options.length === 0) continue;
       const scored = await ctx.evaluate(options.map((o) => o.state));
