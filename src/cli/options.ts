@@ -8,6 +8,14 @@ export function int(name: string, min = 0): (v: string) => number {
   };
 }
 
+export function fraction(name: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number in (0, 1].`);
+    return n;
+  };
+}
+
 export function list(v: string): string[] {
   return v
     .split(',')

@@ -4,11 +4,13 @@ import type { WordTarget } from '../../attack/search/word-importance.ts';
 import { NOISE_TYPES, type NoiseType, type TypoSourceName } from '../../perturb/index.ts';
 import { noiseAttack } from '../../recipes/noise.ts';
 import { ALL_TYPO_SOURCES, typoAttack } from '../../recipes/typos.ts';
+import { GRAMMAR_SEARCHES, grammarAttack, type GrammarSearchName } from '../../recipes/grammar.ts';
+import { grammarSettings, parseErrorTypes } from '../grammar-options.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { addDataOptions, addModelOptions, addRunOptions, int, list } from '../options.ts';
+import { addDataOptions, addModelOptions, addRunOptions, fraction, int, list } from '../options.ts';
 import { runRecipe, subwordEnricher, type AttackBuilder, type RunCliOptions } from '../run-recipe.ts';
 
-export const RECIPES = ['typos', 'noise'] as const;
+export const RECIPES = ['typos', 'noise', 'grammar'] as const;
 
 export interface AttackCliOptions extends RunCliOptions {
   target: WordTarget;
@@ -19,6 +21,13 @@ export interface AttackCliOptions extends RunCliOptions {
   minLength: number;
   protect?: string[];
   maxCandidates?: number;
+  /** Grammar options (optional so that other commands reusing these options need not set them). */
+  search?: GrammarSearchName;
+  budget?: number;
+  errorRate?: number;
+  errorTypes?: string;
+  beamWidth?: number;
+  population?: number;
 }
 
 export function attackCommand(): Command {
@@ -32,7 +41,13 @@ export function attackCommand(): Command {
     .addOption(new Option('--field <name>', 'field to perturb (pairs: textA or textB; QA: question or context)').choices(['text', 'textA', 'textB', 'tokens', 'question', 'context']))
     .option('--min-length <n>', 'shortest word that may be perturbed', int('--min-length', 1), 2)
     .option('--protect <words>', 'comma-separated words never to perturb', list)
-    .option('--max-candidates <n>', 'typos: cap on candidates per source and word', int('--max-candidates', 1));
+    .option('--max-candidates <n>', 'typos: cap on candidates per source and word', int('--max-candidates', 1))
+    .addOption(new Option('--search <name>', 'grammar: search method').choices([...GRAMMAR_SEARCHES]).default('greedy'))
+    .option('--budget <fraction>', 'grammar: most words modified, as a fraction of the words', fraction('--budget'), 0.15)
+    .option('--error-rate <fraction>', 'grammar, probabilistic: errors per word (default: the budget)', fraction('--error-rate'))
+    .option('--error-types <list>', 'grammar: error types to use (ArtOrDet,Prep,Trans,Nn,SVA,Vform,Wchoice,Worder), optionally weighted for probabilistic sampling: "ArtOrDet=3,Prep=1"')
+    .option('--beam-width <n>', 'grammar, beam: beam size', int('--beam-width', 1), 5)
+    .option('--population <n>', 'grammar, genetic: population size', int('--population', 2), 60);
   addModelOptions(cmd);
   addDataOptions(cmd);
   addRunOptions(cmd);
@@ -72,6 +87,29 @@ export function attackBuilder(recipe: string, opts: AttackCliOptions): AttackBui
         recipe: 'noise',
         options: { ...common, noise: opts.noise },
         attack: noiseAttack({ goal, noise: opts.noise, minLength: opts.minLength, protect: opts.protect, subject }),
+        enrich: subwordEnricher(model),
+      };
+    }
+    if (recipe === 'grammar') {
+      const types = parseErrorTypes(opts.errorTypes);
+      const g = { search: opts.search ?? 'greedy', budget: opts.budget ?? 0.15, errorRate: opts.errorRate, beamWidth: opts.beamWidth ?? 5, population: opts.population ?? 60 };
+      return {
+        recipe: 'grammar',
+        options: { ...common, ...grammarSettings(g, types) },
+        attack: grammarAttack({
+          goal,
+          search: g.search,
+          budget: g.budget,
+          errorRate: g.errorRate,
+          types: types?.types,
+          distribution: types?.distribution,
+          // One token must stay one token for NER gold tags to stay aligned.
+          multiWord: data.kind !== 'tokens',
+          protect: opts.protect,
+          beamWidth: g.beamWidth,
+          population: g.population,
+          subject,
+        }),
         enrich: subwordEnricher(model),
       };
     }
