@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { writeHtmlReport } from '../../report/html/index.ts';
+import { int } from '../options.ts';
+import { shortPath } from './suite.ts';
+
+interface ReportCliOptions {
+  html: string;
+  baseline?: string;
+  title?: string;
+  maxExamples: number;
+}
+
+export function reportCommand(): Command {
+  return new Command('report')
+    .description('write one self-contained HTML report card from run folders (attack, typos-curve or run outputs)')
+    .argument('<dirs...>', 'run folders, or folders holding runs')
+    .option('--html <file>', 'HTML file to write', 'report.html')
+    .option('--baseline <dir>', 'runs of another model or an earlier version, compared side by side (matched by test name)')
+    .option('--title <text>', 'report title')
+    .option('--max-examples <n>', 'most examples in the example browser (larger runs are sampled)', int('--max-examples', 1), 3000)
+    .action(async (dirs: string[], opts: ReportCliOptions) => {
+      const t0 = performance.now();
+      const r = await writeHtmlReport(dirs, opts.html, {
+        maxExamples: opts.maxExamples,
+        ...(opts.baseline ? { baselineDir: opts.baseline } : {}),
+        ...(opts.title ? { title: opts.title } : {}),
+      });
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      process.stdout.write(
+        `Report: ${shortPath(opts.html)} (${r.runs} runs, ${r.examples} examples, ${(r.bytes / 1024).toFixed(0)} KiB, ${secs} s)\n`,
+      );
+    });
+}

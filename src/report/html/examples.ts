@@ -1,0 +1,125 @@
+import type { ExampleResult } from '../../attack/result.ts';
+import { textSegments, tokenSegments, type Segment } from './highlight.ts';
+import type { LoadedRun, ReportFamily } from './types.ts';
+import { runLabel } from './families/common.ts';
+
+/** One example as the page's script draws it (short keys: the data island is the bulk of the file). */
+export interface BrowserExample {
+  /** Index into runs. */
+  r: number;
+  id: string;
+  /** 0 succeeded, 1 failed, 2 skipped. */
+  s: 0 | 1 | 2;
+  /** Gold label (or tags), as text. */
+  g: string;
+  /** Prediction and score before / after. */
+  b: [string, number];
+  a: [string, number];
+  /** Edit types (indices into types). */
+  t: number[];
+  /** The perturbed field, when it is not "text". */
+  f?: string;
+  x: Segment[];
+  /** Skip reason. */
+  why?: string;
+}
+
+export interface BrowserData {
+  families: { id: string; title: string }[];
+  runs: { label: string; family: number }[];
+  types: { id: string; label: string }[];
+  examples: BrowserExample[];
+  /** Examples in the runs, before sampling. */
+  total: number;
+}
+
+const STATUS = { succeeded: 0, failed: 1, skipped: 2 } as const;
+const KEEP = 160;
+
+/**
+ * Collects the example browser's data. Runs larger than their share of `maxExamples` are sampled (successful
+ * attacks first, evenly spaced), and long unchanged stretches of text are shortened around the edits, so that
+ * the report stays small for any run size.
+ */
+export function browserData(slots: readonly { family: ReportFamily; runs: LoadedRun[] }[], maxExamples: number): BrowserData {
+  const data: BrowserData = { families: [], runs: [], types: [], examples: [], total: 0 };
+  const typeIds = new Map<string, number>();
+  const allRuns = slots.flatMap((s) => s.runs);
+  const quota = Math.max(20, Math.floor(maxExamples / Math.max(1, allRuns.length)));
+  for (const slot of slots) {
+    const fi = data.families.push({ id: slot.family.id, title: slot.family.title }) - 1;
+    const typeIndex = (t: string): number => {
+      let i = typeIds.get(t);
+      if (i === undefined) {
+        i = data.types.push({ id: t, label: slot.family.editTypeLabel?.(t) ?? t }) - 1;
+        typeIds.set(t, i);
+      }
+      return i;
+    };
+    for (const run of slot.runs) {
+      const ri = data.runs.push({ label: runLabel(run), family: fi }) - 1;
+      data.total += run.results.length;
+      for (const r of sample(run.results, quota)) data.examples.push(toBrowser(r, ri, typeIndex));
+    }
+  }
+  return data;
+}
+
+function sample(results: readonly ExampleResult[], quota: number): ExampleResult[] {
+  if (results.length <= quota) return [...results];
+  const wins = results.filter((r) => r.status === 'succeeded');
+  const rest = results.filter((r) => r.status !== 'succeeded');
+  const nWins = Math.min(wins.length, Math.max(Math.ceil(quota * 0.6), quota - rest.length));
+  const picked = new Set([...spaced(wins, nWins), ...spaced(rest, quota - nWins)]);
+  return results.filter((r) => picked.has(r));
+}
+
+function spaced<T>(xs: readonly T[], n: number): T[] {
+  if (n >= xs.length) return [...xs];
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(xs[Math.floor((i * xs.length) / n)]!);
+  return out;
+}
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(' ');
+  return JSON.stringify(v) ?? '';
+}
+
+function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => number): BrowserExample {
+  const o = r.original[r.field];
+  const p = r.perturbed[r.field] ?? o;
+  let segs: Segment[];
+  if (Array.isArray(o) && Array.isArray(p)) segs = tokenSegments(o, p, r.edits, typeIndex);
+  else segs = textSegments(show(o), show(p), r.edits, typeIndex);
+  const ex: BrowserExample = {
+    r: ri,
+    id: r.source ?? r.id,
+    s: STATUS[r.status] ?? 2,
+    g: clip(show(r.gold), 300),
+    b: [r.original_prediction.label, round(r.original_prediction.score)],
+    a: [r.perturbed_prediction.label, round(r.perturbed_prediction.score)],
+    t: [...new Set(r.edits.map((e) => typeIndex(e.type)))],
+    x: shorten(segs),
+  };
+  if (r.field !== 'text') ex.f = r.field;
+  if (r.skip_reason) ex.why = clip(r.skip_reason, 200);
+  return ex;
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Keeps KEEP characters of unchanged text on each side of the edits. */
+function shorten(segs: Segment[]): Segment[] {
+  return segs.map((s, i) => {
+    if (typeof s !== 'string' || s.length <= 2 * KEEP + 20) return s;
+    const first = i === 0;
+    const last = i === segs.length - 1;
+    if (first && last) return clip(s, 2 * KEEP);
+    if (first) return `…${s.slice(-KEEP)}`;
+    if (last) return `${s.slice(0, KEEP)}…`;
+    return `${s.slice(0, KEEP)} … ${s.slice(-KEEP)}`;
+  });
+}

@@ -1,0 +1,32 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { loadGroups } from './load.ts';
+import { renderReport, type HtmlReportOptions } from './render.ts';
+import type { Verdict } from './types.ts';
+
+export { loadGroups, headlineRun } from './load.ts';
+export { renderReport, type HtmlReportOptions } from './render.ts';
+export { FAMILIES, assignFamilies } from './families/index.ts';
+export { stability, headlineMetrics, GATE_METRICS, metricValue, type GateMetric } from './metrics.ts';
+export type * from './types.ts';
+
+export const VERDICT_FILE = 'verdict.json';
+
+/** Reads the run folders, renders the report and writes it; returns the file's size in bytes. */
+export async function writeHtmlReport(
+  paths: readonly string[],
+  file: string,
+  opts: Omit<HtmlReportOptions, 'baseline'> & { baselineDir?: string } = {},
+): Promise<{ bytes: number; runs: number; examples: number }> {
+  const groups = loadGroups(paths);
+  const baseline = opts.baselineDir ? loadGroups([opts.baselineDir]) : undefined;
+  let verdict = opts.verdict;
+  if (!verdict && paths.length === 1 && existsSync(join(paths[0]!, VERDICT_FILE))) {
+    verdict = JSON.parse(readFileSync(join(paths[0]!, VERDICT_FILE), 'utf8')) as Verdict;
+  }
+  const html = await renderReport(groups, { ...opts, ...(baseline ? { baseline } : {}), ...(verdict ? { verdict } : {}) });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, html);
+  const runs = groups.flatMap((g) => g.runs);
+  return { bytes: Buffer.byteLength(html), runs: runs.length, examples: runs.reduce((s, r) => s + r.results.length, 0) };
+}

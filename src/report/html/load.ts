@@ -1,0 +1,104 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import type { ExampleResult } from '../../attack/result.ts';
+import { RESULTS_FILE, SUMMARY_FILE, type RunSummary } from '../../runner/runner.ts';
+import { TextstressError, errorMessage } from '../../util/errors.ts';
+import { headlineMetrics } from './metrics.ts';
+import type { LoadedRun, RunGroup } from './types.ts';
+
+/** Group-level files a family may read (see the families). */
+export const GROUP_FILES = ['curve.json', 'budget-curve.json'] as const;
+
+const MAX_DEPTH = 4;
+
+/**
+ * Finds every finished run under the given folders. A folder with summary.json is a run; a folder holding
+ * runs in sub-folders (a typos-curve folder, a suite output folder) is searched, and each of its direct
+ * sub-folders becomes a group (a test). An unfinished run (run.json without summary.json) is reported.
+ */
+export function loadGroups(paths: readonly string[]): RunGroup[] {
+  const groups: RunGroup[] = [];
+  for (const p of paths) {
+    const root = resolve(p);
+    if (!existsSync(root) || !statSync(root).isDirectory()) {
+      throw new TextstressError(`no run folder at ${p}.`, { hint: 'Pass folders written by attack, typos-curve or run.' });
+    }
+    const found = collect(root, root, 0, paths.length > 1 ? basename(root) : undefined);
+    if (found.length === 0) {
+      const unfinished = existsSync(join(root, 'run.json'));
+      throw new TextstressError(
+        unfinished ? `the run in ${p} is not finished (no summary.json).` : `no finished runs (summary.json) under ${p}.`,
+        { hint: unfinished ? 'Finish it with --resume first.' : 'Pass folders written by attack, typos-curve or run.' },
+      );
+    }
+    groups.push(...found);
+  }
+  return groups;
+}
+
+function collect(dir: string, root: string, depth: number, prefix: string | undefined): RunGroup[] {
+  const name = [prefix, relative(root, dir).split('\\').join('/')].filter(Boolean).join('/') || basename(dir);
+  if (existsSync(join(dir, SUMMARY_FILE))) {
+    const run = loadRun(dir, name, name);
+    return [{ name, dir, runs: [run], files: {} }];
+  }
+  const subdirs = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  const files = groupFiles(dir);
+  const runsHere = subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE)));
+  // A folder with group files (curve.json …) is one group made of its runs.
+  if (Object.keys(files).length > 0 && runsHere.length > 0) {
+    return [{ name, dir, files, runs: runsHere.map((d) => loadRun(join(dir, d), d, name)) }];
+  }
+  if (depth >= MAX_DEPTH) return [];
+  return subdirs.flatMap((d) => collect(join(dir, d), root, depth + 1, prefix));
+}
+
+function groupFiles(dir: string): Record<string, unknown> {
+  const files: Record<string, unknown> = {};
+  for (const f of GROUP_FILES) {
+    const p = join(dir, f);
+    if (existsSync(p)) files[f] = readJson(p);
+  }
+  return files;
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch (err) {
+    throw new TextstressError(`cannot read ${basename(path)}: ${errorMessage(err)}`, { where: path });
+  }
+}
+
+export function loadRun(dir: string, name: string, group: string): LoadedRun {
+  const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary;
+  if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
+    throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
+  }
+  const results = readResults(join(dir, RESULTS_FILE));
+  return { dir, name, group, summary, results, headline: headlineMetrics(summary, results) };
+}
+
+function readResults(path: string): ExampleResult[] {
+  if (!existsSync(path)) return [];
+  const out: ExampleResult[] = [];
+  const lines = readFileSync(path, 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line) as ExampleResult);
+    } catch (err) {
+      throw new TextstressError(`line ${i + 1} is not valid JSON: ${errorMessage(err)}`, { where: path });
+    }
+  }
+  return out;
+}
+
+/** The run whose numbers stand for a group (test): a lone run, a curve's target-max run, else the first. */
+export function headlineRun(group: RunGroup): LoadedRun {
+  return group.runs.find((r) => r.name === 'target-max') ?? group.runs[0]!;
+}

@@ -1,0 +1,82 @@
+import type { ExampleResult } from '../../attack/result.ts';
+import type { RunSummary } from '../../runner/runner.ts';
+import type { HeadlineMetrics } from './types.ts';
+
+/**
+ * Stability: of the examples the model got right and that were attacked, the share whose prediction did not
+ * change at all under the perturbation (same label; for taggers, the same tag sequence). 1 when there is none.
+ */
+export function stability(results: readonly ExampleResult[]): { value: number; n: number } {
+  let n = 0;
+  let same = 0;
+  for (const r of results) {
+    if (!r.original_correct || r.status === 'skipped') continue;
+    n++;
+    if (samePrediction(r)) same++;
+  }
+  return { value: n ? same / n : 1, n };
+}
+
+function samePrediction(r: ExampleResult): boolean {
+  const a = r.original_prediction;
+  const b = r.perturbed_prediction;
+  if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
+  return a.label === b.label;
+}
+
+export function headlineMetrics(summary: RunSummary, results: readonly ExampleResult[]): HeadlineMetrics {
+  const st = stability(results);
+  const ner = summary.clean_f1 !== undefined && summary.attacked_f1 !== undefined;
+  return {
+    metric: ner ? 'entity F1' : 'accuracy',
+    clean: ner ? summary.clean_f1! : summary.clean_accuracy,
+    attacked: ner ? summary.attacked_f1! : summary.attacked_accuracy,
+    attack_success_rate: summary.attack_success_rate,
+    stability: st.value,
+    stability_n: st.n,
+  };
+}
+
+/** Metrics a gate threshold may name, with how to read them from a run. All rates are fractions (0–1). */
+export const GATE_METRICS = {
+  clean_accuracy: 'accuracy before the attack',
+  attacked_accuracy: 'accuracy under attack',
+  attack_success_rate: 'successful attacks / originally-correct attacked examples',
+  stability: 'originally-correct examples whose prediction did not change',
+  clean_metric: 'accuracy, or entity F1 for taggers, before the attack',
+  attacked_metric: 'accuracy, or entity F1 for taggers, under attack',
+  metric_drop: 'clean_metric − attacked_metric',
+  clean_f1: 'entity F1 before the attack (taggers)',
+  attacked_f1: 'entity F1 under attack (taggers)',
+  mean_perturbed_word_pct: 'mean share of words edited in successful attacks (0–1)',
+  mean_queries: 'mean model queries per example',
+} as const;
+
+export type GateMetric = keyof typeof GATE_METRICS;
+
+export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMetrics): number | undefined {
+  switch (name) {
+    case 'clean_accuracy':
+      return summary.clean_accuracy;
+    case 'attacked_accuracy':
+      return summary.attacked_accuracy;
+    case 'attack_success_rate':
+      return summary.attack_success_rate;
+    case 'stability':
+      return h.stability;
+    case 'clean_metric':
+      return h.clean;
+    case 'attacked_metric':
+      return h.attacked;
+    case 'metric_drop':
+      return h.clean - h.attacked;
+    case 'clean_f1':
+      return summary.clean_f1;
+    case 'attacked_f1':
+      return summary.attacked_f1;
+    case 'mean_perturbed_word_pct':
+      return summary.mean_perturbed_word_pct / 100;
+    case 'mean_queries':
+      return summary.mean_queries;
+  }
+}

@@ -1,0 +1,280 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { TopLevelSpec } from 'vega-lite';
+import { renderChart } from './charts.ts';
+import { escapeHtml as esc, jsonForScript } from './escape.ts';
+import { browserData } from './examples.ts';
+import { assignFamilies, FAMILIES } from './families/index.ts';
+import { runLabel } from './families/common.ts';
+import { headlineRun } from './load.ts';
+import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
+
+const SCRIPT = readFileSync(new URL('./browser.client.js', import.meta.url), 'utf8');
+const STYLE = readFileSync(new URL('./page.css', import.meta.url), 'utf8');
+
+export interface HtmlReportOptions {
+  title?: string;
+  /** Runs to compare against (another model, or an earlier version), matched by test name. */
+  baseline?: RunGroup[];
+  verdict?: Verdict;
+  /** Most examples the example browser carries (sampled beyond). Default 3000. */
+  maxExamples?: number;
+  families?: readonly ReportFamily[];
+  now?: Date;
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+const pts = (d: number): string => `${d > 0 ? '+' : d < 0 ? '−' : '±'}${Math.abs(100 * d).toFixed(1)} pts`;
+const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
+
+/** Renders the self-contained HTML report card for a set of run groups. */
+export async function renderReport(groups: readonly RunGroup[], opts: HtmlReportOptions = {}): Promise<string> {
+  const runs = groups.flatMap((g) => g.runs);
+  const slots = assignFamilies(runs, opts.families ?? FAMILIES);
+  const sections = slots.map((s) => ({
+    ...s,
+    content: s.family.section(
+      s.runs,
+      groups.filter((g) => g.runs.some((r) => s.runs.includes(r))),
+    ),
+  }));
+  const allCharts: ChartSpec[] = sections.flatMap((s) => s.content.charts);
+  const comparison = opts.baseline ? compare(groups, opts.baseline) : [];
+  const baselineChart = comparison.length ? comparisonChart(comparison) : undefined;
+  const svgs = await Promise.all([...allCharts, ...(baselineChart ? [baselineChart] : [])].map(renderChart));
+  const svgOf = new Map<ChartSpec, string>();
+  allCharts.forEach((c, i) => svgOf.set(c, svgs[i]!));
+  const data = browserData(slots, opts.maxExamples ?? 3000);
+  const title = opts.title ?? 'textstress robustness report';
+  const models = [...new Set(runs.map((r) => r.summary.model))];
+  const datasets = [...new Set(runs.map((r) => r.summary.dataset))];
+  const generated = (opts.now ?? new Date()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+
+  const body: string[] = [];
+  body.push(`<header class="top"><h1>${esc(title)}</h1>`);
+  body.push(
+    `<div class="meta">${runs.length} run${runs.length === 1 ? '' : 's'} · model${models.length === 1 ? '' : 's'}: ${models.map(esc).join(', ')} · data: ${datasets.map(esc).join(', ')} · generated ${esc(generated)}</div>`,
+  );
+  body.push('<nav><a href="#overview">Overview</a>');
+  if (comparison.length) body.push('<a href="#baseline">Baseline</a>');
+  for (const s of sections) body.push(`<a href="#fam-${esc(s.family.id)}">${esc(s.family.title)}</a>`);
+  body.push('<a href="#examples">Examples</a><a href="#definitions">Definitions</a></nav></header><main>');
+
+  body.push('<section id="overview"><h2>Overview</h2>');
+  if (opts.verdict) body.push(verdictHtml(opts.verdict));
+  body.push('<p class="blurb">One card per attack family: its headline run’s numbers and what produced them.</p><div class="cards">');
+  for (const s of sections) {
+    for (const run of headlines(s.family, s.runs, groups, s.content.headline)) body.push(cardHtml(s.family, run, s.runs.length));
+  }
+  body.push('</div></section>');
+
+  if (comparison.length) {
+    body.push('<section id="baseline"><h2>Baseline comparison</h2>');
+    body.push(`<p class="blurb">Each test’s headline run against the same test in the baseline (${esc(baselineModels(opts.baseline!))}). Δ in percentage points.</p>`);
+    body.push(comparisonTable(comparison));
+    if (baselineChart) body.push(`<div class="charts">${figure(baselineChart, svgs[svgs.length - 1]!)}</div>`);
+    body.push('</section>');
+  }
+
+  for (const s of sections) {
+    body.push(`<section class="family" id="fam-${esc(s.family.id)}" data-family="${esc(s.family.id)}"><h2>${esc(s.family.title)}</h2>`);
+    body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
+    if (s.content.charts.length) body.push(`<div class="charts">${s.content.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
+    for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(n)}</p>`);
+    body.push(runsTable(s.runs));
+    body.push('</section>');
+  }
+
+  body.push('<section id="examples"><h2>Example browser</h2>');
+  body.push('<p class="blurb">Original vs perturbed text; each edit is highlighted and labelled with its type (hover for details). Red edge: the attack changed the prediction.</p>');
+  body.push(
+    '<div class="filters">' +
+      '<label>family <select id="eb-family"><option value="">all</option></select></label>' +
+      '<label>edit type <select id="eb-type"><option value="">all</option></select></label>' +
+      '<label>outcome <select id="eb-status"><option value="">all</option><option value="0">attack succeeded</option><option value="1">attack failed</option><option value="2">skipped</option></select></label>' +
+      '<label>run <select id="eb-run"><option value="">all</option></select></label>' +
+      '<label>search <input id="eb-search" type="search" placeholder="text, id or label"></label>' +
+      '<span class="spacer"></span><button id="eb-prev" type="button">‹ prev</button><span id="eb-page" class="notes"></span><button id="eb-next" type="button">next ›</button>' +
+      '</div><div id="eb-count"></div><div id="eb-list"></div>',
+  );
+  body.push('</section>');
+  body.push(definitionsHtml());
+  body.push('</main>');
+  body.push(`<script type="application/json" id="report-data">${jsonForScript(data)}</script>`);
+  body.push(`<script>${SCRIPT}</script>`);
+
+  const csp = [
+    "default-src 'none'",
+    `script-src 'sha256-${sha256(SCRIPT)}'`,
+    `style-src 'sha256-${sha256(STYLE)}'`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return (
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+    `<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${esc(title)}</title><style>${STYLE}</style></head><body>` +
+    body.join('\n') +
+    '</body></html>\n'
+  );
+}
+
+/** One headline card per model × dataset in a family; each is the family's own pick among those runs. */
+function headlines(family: ReportFamily, runs: readonly LoadedRun[], groups: readonly RunGroup[], first: LoadedRun | undefined): LoadedRun[] {
+  const key = (r: LoadedRun): string => `${r.summary.model}\u0000${r.summary.dataset}`;
+  const keys = [...new Set(runs.map(key))];
+  if (keys.length === 1) return [first ?? runs[0]!];
+  return keys.map((k) => {
+    const subset = runs.filter((r) => key(r) === k);
+    if (first && key(first) === k) return first;
+    const pick = family.section(subset, groups.filter((g) => g.runs.some((r) => subset.includes(r)))).headline;
+    return pick ?? subset[0]!;
+  });
+}
+
+function figure(c: ChartSpec, svg: string): string {
+  return `<figure class="chart"><h4>${esc(c.title)}</h4>${svg}${c.caption ? `<figcaption>${esc(c.caption)}</figcaption>` : ''}</figure>`;
+}
+
+function grade(x: number, goodAbove: number, badBelow: number): string {
+  return x >= goodAbove ? 'good' : x < badBelow ? 'bad' : 'warn';
+}
+
+function metricTiles(h: HeadlineMetrics): string {
+  const tile = (v: string, label: string, cls = '', extra = ''): string => `<div class="m ${cls}"><div class="v">${v}</div><div class="l">${esc(label)}</div>${extra}</div>`;
+  return (
+    '<div class="metrics">' +
+    tile(pct(h.clean), `clean ${h.metric}`) +
+    tile(pct(h.attacked), `${h.metric} under attack`, '', `<div class="d">${esc(pts(h.attacked - h.clean))}</div>`) +
+    tile(pct(h.attack_success_rate), 'attack success rate', grade(1 - h.attack_success_rate, 0.8, 0.5)) +
+    tile(pct(h.stability), `stability (n=${h.stability_n})`, grade(h.stability, 0.9, 0.6)) +
+    '</div>'
+  );
+}
+
+/** "k=3 · target=max · sources=6 (insertion,…)"; `full` lists long arrays whole. */
+export function formatSettings(settings: Record<string, unknown>, full = false): string {
+  const value = (v: unknown): string => {
+    if (Array.isArray(v)) return !full && v.length > 3 ? `${v.length} (${v.slice(0, 2).join(',')},…)` : v.join(',');
+    return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  };
+  return Object.entries(settings)
+    .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k}=${value(v)}`)
+    .join(' · ');
+}
+
+function cardHtml(family: ReportFamily, run: LoadedRun, nRuns: number): string {
+  const s = run.summary;
+  return (
+    `<section class="card" data-family="${esc(family.id)}"><h3>${esc(family.title)}</h3>` +
+    `<div class="sub">headline run: ${esc(runLabel(run))}${nRuns > 1 ? ` · ${nRuns} runs in this family` : ''} · ${s.n} examples</div>` +
+    metricTiles(run.headline) +
+    '<dl class="meta">' +
+    `<dt>model</dt><dd>${esc(s.model)}</dd><dt>data</dt><dd>${esc(s.dataset)}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
+    `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true))}</dd></dl></section>`
+  );
+}
+
+function runsTable(runs: readonly LoadedRun[]): string {
+  const rows = runs.map((r) => {
+    const s = r.summary;
+    const h = r.headline;
+    return (
+      `<tr><td class="nowrap">${esc(runLabel(r))}</td><td class="nowrap">${esc(s.model)}</td><td>${esc(s.dataset)}</td><td class="n">${esc(String(s.seed))}</td>` +
+      `<td class="set" title="${esc(formatSettings(s.settings ?? {}, true))}">${esc(formatSettings(s.settings ?? {}))}</td><td class="n">${s.n}</td><td class="n">${pct(h.clean)}</td><td class="n">${pct(h.attacked)}</td>` +
+      `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">${s.mean_perturbed_word_pct.toFixed(1)}%</td>` +
+      `<td class="n">${s.mean_queries.toFixed(1)}</td><td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
+    );
+  });
+  return (
+    '<div class="scroll"><table class="runs"><thead><tr><th>run</th><th>model</th><th>data</th><th class="n">seed</th><th>settings</th><th class="n">n</th>' +
+    '<th class="n">clean</th><th class="n">attacked</th><th class="n">success</th><th class="n">stability</th><th class="n">words edited</th>' +
+    `<th class="n">queries / ex</th><th class="n">wall</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+  );
+}
+
+function verdictHtml(v: Verdict): string {
+  const failed = v.checks.filter((c) => !c.passed);
+  const head = v.checks.length === 0 ? 'Gate: no thresholds set' : v.passed ? `Gate passed: all ${v.checks.length} checks hold` : `Gate failed: ${failed.length} of ${v.checks.length} checks`;
+  const items = [...failed, ...v.checks.filter((c) => c.passed)].map(
+    (c) => `<li class="${c.passed ? 'pass' : 'fail'}">${c.passed ? '✓' : '✗'} ${esc(c.message)}</li>`,
+  );
+  for (const sk of v.skipped ?? []) items.push(`<li class="skip">– ${esc(sk.test)}: not run (${esc(sk.reason)})</li>`);
+  return `<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict"><h3>${esc(head)}</h3><ul>${items.join('')}</ul></div>`;
+}
+
+interface Comparison {
+  test: string;
+  base: LoadedRun;
+  cur: LoadedRun;
+}
+
+/** Pairs each test with the baseline's test of the same name (or the only ones, when each side has one). */
+export function compare(groups: readonly RunGroup[], baseline: readonly RunGroup[]): Comparison[] {
+  if (groups.length === 1 && baseline.length === 1) return [{ test: groups[0]!.name, cur: headlineRun(groups[0]!), base: headlineRun(baseline[0]!) }];
+  const out: Comparison[] = [];
+  for (const g of groups) {
+    const b = baseline.find((x) => x.name === g.name);
+    if (b) out.push({ test: g.name, cur: headlineRun(g), base: headlineRun(b) });
+  }
+  return out;
+}
+
+function baselineModels(b: readonly RunGroup[]): string {
+  return [...new Set(b.flatMap((g) => g.runs.map((r) => r.summary.model)))].join(', ');
+}
+
+function comparisonTable(rows: readonly Comparison[]): string {
+  const keys: [keyof HeadlineMetrics, string, boolean][] = [
+    ['clean', 'clean', true],
+    ['attacked', 'under attack', true],
+    ['attack_success_rate', 'attack success', false],
+    ['stability', 'stability', true],
+  ];
+  const head = keys.map(([, l]) => `<th class="n">${l}: baseline</th><th class="n">current</th><th class="n">Δ</th>`).join('');
+  const body = rows.map((c) => {
+    const cells = keys
+      .map(([k, , higherIsBetter]) => {
+        const a = c.base.headline[k] as number;
+        const b = c.cur.headline[k] as number;
+        const d = b - a;
+        const cls = Math.abs(d) < 0.0005 ? '' : (d > 0) === higherIsBetter ? 'up' : 'down';
+        return `<td class="n">${pct(a)}</td><td class="n">${pct(b)}</td><td class="n ${cls}">${esc(pts(d))}</td>`;
+      })
+      .join('');
+    return `<tr><td>${esc(c.test)}<div class="notes">${esc(c.base.summary.model)} → ${esc(c.cur.summary.model)}</div></td>${cells}</tr>`;
+  });
+  return `<table class="compare"><thead><tr><th>test</th>${head}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+function comparisonChart(rows: readonly Comparison[]): ChartSpec {
+  const values = rows.flatMap((c) => [
+    { test: c.test, side: `baseline: ${c.base.summary.model}`, value: c.base.headline.attacked, order: 0 },
+    { test: c.test, side: `current: ${c.cur.summary.model}`, value: c.cur.headline.attacked, order: 1 },
+  ]);
+  const spec: TopLevelSpec = {
+    data: { values },
+    mark: { type: 'bar', cornerRadiusEnd: 2 },
+    encoding: {
+      x: { field: 'test', type: 'nominal', title: null, axis: { labelAngle: rows.length > 4 ? -30 : 0 } },
+      xOffset: { field: 'side', sort: { field: 'order' } },
+      y: { field: 'value', type: 'quantitative', title: 'metric under attack', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+      color: { field: 'side', type: 'nominal', title: null, sort: { field: 'order' }, scale: { range: ['#94a3b8', '#2563eb'] } },
+    },
+  };
+  return { title: 'Under attack: baseline vs current', caption: 'Accuracy (entity F1 for taggers) under each test’s attack.', spec };
+}
+
+function definitionsHtml(): string {
+  return (
+    '<footer id="definitions"><dl>' +
+    '<dt>clean metric / metric under attack</dt><dd>Accuracy (entity F1 for NER taggers) on the clean examples and on their perturbed versions; examples the model already got wrong count as wrong under attack.</dd>' +
+    '<dt>attack success rate</dt><dd>Successful attacks over the examples the model got right before the attack (skipped examples excluded).</dd>' +
+    '<dt>stability</dt><dd>Of the examples the model got right and that were attacked, the share whose prediction did not change at all under the perturbation (same label; for taggers the same tag sequence). Higher is better; for untargeted classification it is close to 1 − attack success rate.</dd>' +
+    '<dt>words edited</dt><dd>Mean share of words changed in successful attacks.</dd>' +
+    '</dl><p>Generated by textstress. This file is self-contained: charts are inline SVG (vega-lite), and the one script only drives the example browser.</p></footer>'
+  );
+}
