@@ -3,7 +3,9 @@ import { errorMessage, TextstressError } from '../util/errors.ts';
 import { attackCommand } from './commands/attack.ts';
 import { demoCommand } from './commands/demo.ts';
 import { evalCommand } from './commands/eval.ts';
+import { reportCommand } from './commands/report.ts';
 import { serveCommand } from './commands/serve.ts';
+import { initCommand, runCommand } from './commands/suite.ts';
 import { typosCurveCommand } from './commands/typos-curve.ts';
 
 export function buildProgram(): Command {
@@ -11,7 +13,7 @@ export function buildProgram(): Command {
     .description('Find where NLP models break: typo, noise and (soon) grammar, entity and distraction stress tests.')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)');
-  for (const cmd of [demoCommand(), attackCommand(), evalCommand(), serveCommand(), typosCurveCommand()]) {
+  for (const cmd of [demoCommand(), attackCommand(), evalCommand(), serveCommand(), typosCurveCommand(), runCommand(), initCommand(), reportCommand()]) {
     program.addCommand(cmd);
   }
   return program;

@@ -1,0 +1,73 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { Command } from 'commander';
+import { verdictText } from '../../suite/gate.ts';
+import { loadSuite } from '../../suite/load.ts';
+import { runSuite, suiteTable } from '../../suite/run.ts';
+import { STARTER_SUITE } from '../../suite/starter.ts';
+import { TextstressError } from '../../util/errors.ts';
+import { int } from '../options.ts';
+
+interface RunSuiteCliOptions {
+  out: string;
+  resume?: boolean;
+  overwrite?: boolean;
+  baseline?: string;
+  html?: string;
+  limit?: number;
+  progress: boolean;
+}
+
+export function runCommand(): Command {
+  return new Command('run')
+    .description('run every test of a suite file into one folder, apply its gate (exit 1 on a failed check), write one report')
+    .argument('<suite>', 'suite file (YAML)')
+    .option('-o, --out <dir>', 'output folder (one sub-folder per test)', 'textstress-out')
+    .option('--resume', 'continue an interrupted suite run (finished tests are kept)')
+    .option('--overwrite', 'replace the results already in --out')
+    .option('--baseline <dir>', 'output folder of another run of the suite (other model or version): compared side by side, used by "baseline" thresholds')
+    .option('--html <file>', 'report file (default OUT/report.html)')
+    .option('-n, --limit <n>', 'use only the first n examples of every dataset (quick tries)', int('--limit', 1))
+    .option('--no-progress', 'no progress lines')
+    .action(async (file: string, opts: RunSuiteCliOptions) => {
+      const loaded = loadSuite(file);
+      const outcome = await runSuite(loaded, {
+        out: opts.out,
+        resume: opts.resume,
+        overwrite: opts.overwrite,
+        progress: opts.progress,
+        ...(opts.baseline ? { baseline: opts.baseline } : {}),
+        ...(opts.html ? { html: opts.html } : {}),
+        ...(opts.limit ? { limit: opts.limit } : {}),
+      });
+      printOutcome(outcome);
+      if (!outcome.verdict.passed) process.exitCode = 1;
+    });
+}
+
+export function printOutcome(outcome: Awaited<ReturnType<typeof runSuite>>): void {
+  if (outcome.groups.length) process.stdout.write(suiteTable(outcome.groups) + '\n\n');
+  for (const s of outcome.verdict.skipped ?? []) process.stdout.write(`Skipped ${s.test}: ${s.reason}\n`);
+  process.stdout.write(verdictText(outcome.verdict) + '\n');
+  process.stdout.write(`Report: ${shortPath(outcome.report)}\n`);
+}
+
+/** A path relative to the cwd when it lies below it, else absolute. */
+export function shortPath(p: string): string {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') ? rel : resolve(p);
+}
+
+export function initCommand(): Command {
+  return new Command('init')
+    .description('write a commented starter suite file')
+    .argument('[file]', 'where to write it', 'textstress.yaml')
+    .option('--force', 'replace an existing file')
+    .action((file: string, opts: { force?: boolean }) => {
+      if (existsSync(file) && !opts.force) {
+        throw new TextstressError(`${file} already exists.`, { hint: 'Pass --force to replace it, or name another file.' });
+      }
+      writeFileSync(file, STARTER_SUITE);
+      process.stdout.write(`Wrote ${file}. Edit the model and dataset paths, then: npx textstress run ${file}\n`);
+    });
+}

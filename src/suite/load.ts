@@ -1,0 +1,170 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { z } from 'zod';
+import { TextstressError } from '../util/errors.ts';
+import { suiteJsonSchema, suiteSchema, type Suite } from './schema.ts';
+
+export interface LoadedSuite {
+  file: string;
+  /** Folder that relative paths in the suite are resolved against: the suite file's folder. */
+  dir: string;
+  suite: Suite;
+}
+
+/** A suite file that does not validate: every problem with its line and key. */
+export class SuiteError extends TextstressError {
+  readonly problems: { line: number; key: string; message: string }[];
+  constructor(file: string, problems: { line: number; key: string; message: string }[]) {
+    const text = problems.map((p) => `\n  line ${p.line}: ${p.key ? `${p.key}: ` : ''}${p.message}`).join('');
+    super(`invalid suite:${text}\n`, { where: file, hint: 'See schema/suite.schema.json or `textstress init` for the format.' });
+    this.name = 'SuiteError';
+    this.problems = problems;
+  }
+}
+
+export function loadSuite(file: string): LoadedSuite {
+  if (!existsSync(file)) throw new TextstressError(`no suite file at ${file}.`, { hint: 'Create one with `textstress init`.' });
+  return parseSuite(readFileSync(file, 'utf8'), resolve(file));
+}
+
+/** Parses and validates suite YAML; errors name the line and the key at fault. */
+export function parseSuite(text: string, file: string): LoadedSuite {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const lineOf = (offset: number): number => lc.linePos(offset).line;
+  if (doc.errors.length) {
+    throw new SuiteError(
+      file,
+      doc.errors.map((e) => ({ line: lineOf(e.pos[0]), key: '', message: e.message.split('\n')[0]! })),
+    );
+  }
+  const result = suiteSchema.safeParse(doc.toJS());
+  if (!result.success) {
+    const problems = result.error.issues.flatMap((issue) => describeIssue(issue, doc.contents, lineOf));
+    problems.sort((a, b) => a.line - b.line);
+    throw new SuiteError(file, problems);
+  }
+  return { file, dir: dirname(file), suite: result.data };
+}
+
+type Path = readonly PropertyKey[];
+
+function describeIssue(issue: z.core.$ZodIssue, root: unknown, lineOf: (offset: number) => number): { line: number; key: string; message: string }[] {
+  const path = issue.path as Path;
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((k) => {
+      const keyNode = findKeyNode(root, path, k);
+      const hint = suggest(k);
+      return {
+        line: keyNode ? lineOf(keyNode.range![0]) : nearestLine(root, path, lineOf),
+        key: keyPath([...path, k]),
+        message: `unknown key "${k}"${hint ? ` (did you mean "${hint}"?)` : ''}`,
+      };
+    });
+  }
+  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
+    const opts = (issue as { options?: unknown[] }).options ?? [];
+    return [{ line: nearestLine(root, path, lineOf), key: keyPath(path), message: `must be one of ${opts.map((o) => JSON.stringify(o)).join(', ')}` }];
+  }
+  const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+  return [
+    {
+      line: nearestLine(root, path, lineOf),
+      key: keyPath(path),
+      message: missing ? 'is required' : issue.message,
+    },
+  ];
+}
+
+function keyPath(path: Path): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('');
+}
+
+/** The YAML node at a path (or its deepest existing ancestor). */
+function nodeAt(root: unknown, path: Path): { node: unknown; depth: number } {
+  let node = root;
+  let depth = 0;
+  for (const key of path) {
+    let next: unknown;
+    if (isMap(node)) next = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === key)?.value;
+    else if (isSeq(node) && typeof key === 'number') next = node.items[key];
+    if (next === undefined || next === null) break;
+    node = next;
+    depth++;
+  }
+  return { node, depth };
+}
+
+function nearestLine(root: unknown, path: Path, lineOf: (offset: number) => number): number {
+  // Prefer the key of the deepest existing map entry (the line a person reads as "that setting").
+  for (let n = path.length; n > 0; n--) {
+    const key = findKeyNode(root, path.slice(0, n - 1), path[n - 1]!);
+    if (key) return lineOf(key.range![0]);
+  }
+  const { node } = nodeAt(root, path);
+  const range = (node as YamlNode | undefined)?.range;
+  return range ? lineOf(range[0]) : 1;
+}
+
+function findKeyNode(root: unknown, parentPath: Path, key: PropertyKey): YamlNode | undefined {
+  const { node, depth } = nodeAt(root, parentPath);
+  if (depth !== parentPath.length) return undefined;
+  if (isMap(node)) {
+    const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === key);
+    return pair && isScalar(pair.key) ? pair.key : undefined;
+  }
+  if (isSeq(node) && typeof key === 'number') {
+    const item = node.items[key];
+    return item && typeof item === 'object' && 'range' in item ? (item as YamlNode) : undefined;
+  }
+  return undefined;
+}
+
+let knownKeys: string[] | undefined;
+
+/** The closest key the schema knows (edit distance ≤ 2), for "did you mean". */
+function suggest(key: string): string | undefined {
+  knownKeys ??= collectKeys(suiteJsonSchema());
+  let best: string | undefined;
+  let bestD = 3;
+  for (const k of knownKeys) {
+    const d = distance(key.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return best;
+}
+
+function collectKeys(schema: unknown, out = new Set<string>()): string[] {
+  if (Array.isArray(schema)) schema.forEach((s) => collectKeys(s, out));
+  else if (schema && typeof schema === 'object') {
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === 'properties' && v && typeof v === 'object') Object.keys(v).forEach((p) => out.add(p));
+      collectKeys(v, out);
+    }
+  }
+  return [...out];
+}
+
+function distance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length]!;
+}
+
+/** A path from the suite, relative to the suite file's folder (URLs and absolute paths as they are). */
+export function suitePath(dir: string, p: string): string {
+  if (/^https?:\/\//.test(p) || isAbsolute(p)) return p;
+  return resolve(dir, p);
+}

@@ -1,0 +1,216 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { typosCurve } from '../cli/commands/typos-curve.ts';
+import { attackBuilder, type AttackCliOptions } from '../cli/commands/attack.ts';
+import { runRecipe } from '../cli/run-recipe.ts';
+import { openModel, type DataCliOptions, type ModelCliOptions } from '../cli/setup.ts';
+import type { ModelAdapter } from '../models/types.ts';
+import type { NoiseType } from '../perturb/index.ts';
+import { QueryEngine } from '../query/engine.ts';
+import { formatGrid } from '../report/terminal.ts';
+import { loadGroups, headlineRun, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
+import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
+import { TextstressError } from '../util/errors.ts';
+import { checkTest, verdictOf } from './gate.ts';
+import { suitePath, type LoadedSuite } from './load.ts';
+import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
+
+export interface SuiteRunOptions {
+  out: string;
+  resume?: boolean;
+  overwrite?: boolean;
+  /** Output folder of an earlier run to compare with (overrides the suite's `baseline`). */
+  baseline?: string;
+  /** Report file (default OUT/report.html). */
+  html?: string;
+  /** Progress lines on stderr. */
+  progress?: boolean;
+  /** Limit every test to n examples (for quick tries). */
+  limit?: number;
+}
+
+export interface SuiteOutcome {
+  verdict: Verdict;
+  report: string;
+  groups: RunGroup[];
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+/** Runs every test of a suite into OUT/<test>, resumably; then the gate and one report. */
+export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Promise<SuiteOutcome> {
+  const { suite, dir } = loaded;
+  const log = (s: string): void => {
+    if (opts.progress !== false) process.stderr.write(`textstress: ${s}\n`);
+  };
+  mkdirSync(opts.out, { recursive: true });
+  if (!opts.resume && !opts.overwrite) {
+    const taken = suite.tests.filter((t) => existsSync(join(opts.out, t.name)) && readdirSync(join(opts.out, t.name)).length > 0);
+    if (taken.length) {
+      throw new TextstressError(`${opts.out} already holds results of ${taken.map((t) => t.name).join(', ')}.`, {
+        hint: 'Pass --resume to continue (finished tests are kept), --overwrite to start again, or choose another --out.',
+      });
+    }
+  }
+  const names = new Set<string>();
+  for (const t of suite.tests) {
+    if (names.has(t.name)) throw new TextstressError(`two tests are named "${t.name}".`, { where: loaded.file, hint: 'Test names name the output folders; make them unique.' });
+    names.add(t.name);
+  }
+
+  const models = new Map<string, { model: ModelAdapter; engine: QueryEngine }>();
+  const skipped: { test: string; reason: string }[] = [];
+  const ran: { test: SuiteTest; group: RunGroup }[] = [];
+  try {
+    for (const [i, test] of suite.tests.entries()) {
+      const modelName = pick('model', test.model, Object.keys(suite.models), test.name, loaded.file);
+      const dataName = pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
+      const modelOpts = modelOptions(suite.models[modelName]!, dir);
+      const data = dataOptions(suite.datasets[dataName]!, dir);
+      if (!data.ok) {
+        if (data.optional) {
+          skipped.push({ test: test.name, reason: data.reason });
+          log(`[${i + 1}/${suite.tests.length}] ${test.name}: skipped (${data.reason})`);
+          continue;
+        }
+        throw new TextstressError(`dataset "${dataName}": ${data.reason}`, { where: loaded.file, hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.' });
+      }
+      const limit = opts.limit ?? test.limit ?? data.options.limit;
+      const base = {
+        ...modelOpts,
+        ...data.options,
+        ...(limit !== undefined ? { limit } : {}),
+        out: join(opts.out, test.name),
+        seed: test.seed ?? suite.seed ?? 0,
+        resume: opts.resume,
+        overwrite: opts.overwrite,
+        quiet: true,
+        progress: false,
+        concurrency: 32,
+      };
+      log(`[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName} over ${dataName}${limit ? ` (first ${limit})` : ''} …`);
+      const t0 = performance.now();
+      if (test.recipe === 'typos-curve') {
+        const s = test.settings ?? {};
+        await typosCurve({
+          ...base,
+          kMax: s.k_max ?? 10,
+          randomSeeds: s.random_seeds ?? 5,
+          ...(s.sources ? { sources: s.sources } : {}),
+          bySource: s.by_source ?? true,
+          minLength: s.min_length ?? 2,
+        });
+      } else {
+        const s = test.settings ?? {};
+        const attackOpts: AttackCliOptions = {
+          ...base,
+          target: ('target' in s && s.target) || 'max',
+          k: ('k' in s && s.k !== undefined ? s.k : undefined) ?? 1,
+          ...('sources' in s && s.sources ? { sources: s.sources } : {}),
+          noise: (('noise' in s && s.noise) || 'swap') as NoiseType,
+          ...(s.field ? { field: s.field } : {}),
+          minLength: s.min_length ?? 2,
+          ...(s.protect ? { protect: s.protect } : {}),
+          ...('max_candidates' in s && s.max_candidates ? { maxCandidates: s.max_candidates } : {}),
+        };
+        let shared = models.get(modelName);
+        if (!shared) {
+          const model = await openModel(modelOpts);
+          shared = { model, engine: new QueryEngine(model, { maxConcurrentFlushes: model.info.id.startsWith('http') ? 4 : 1 }) };
+          models.set(modelName, shared);
+        }
+        await runRecipe(attackOpts, attackBuilder(test.recipe, attackOpts), shared);
+      }
+      const group = loadGroups([join(opts.out, test.name)])[0]!;
+      group.name = test.name;
+      for (const r of group.runs) r.group = test.name;
+      ran.push({ test, group });
+      const h = headlineRun(group).headline;
+      log(`    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    for (const { model } of models.values()) await model.close?.();
+  }
+
+  const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);
+  const baseline = baselineDir ? loadGroups([baselineDir]) : undefined;
+  const checks: CheckResult[] = ran.flatMap(({ test, group }) => checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline));
+  const verdict: Verdict = { ...verdictOf(checks), ...(skipped.length ? { skipped } : {}) };
+  writeFileSync(join(opts.out, VERDICT_FILE), JSON.stringify(verdict, null, 2) + '\n');
+  writeFileSync(join(opts.out, 'suite.json'), JSON.stringify({ file: loaded.file, suite }, null, 2) + '\n');
+  const report = opts.html ?? join(opts.out, 'report.html');
+  const groups = ran.map((r) => r.group);
+  if (groups.length) {
+    await writeHtmlReport([opts.out], report, {
+      verdict,
+      ...(baselineDir ? { baselineDir } : {}),
+      ...(suite.name ? { title: suite.name } : {}),
+      ...(suite.report?.title ? { title: suite.report.title } : {}),
+      ...(suite.report?.max_examples ? { maxExamples: suite.report.max_examples } : {}),
+    });
+  }
+  return { verdict, report, groups };
+}
+
+function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {
+  if (name !== undefined) {
+    if (!names.includes(name)) {
+      throw new TextstressError(`test "${test}" names ${what} "${name}", which the suite does not define.`, { where: file, hint: `Defined ${what}s: ${names.join(', ') || 'none'}.` });
+    }
+    return name;
+  }
+  if (names.length !== 1) {
+    throw new TextstressError(`test "${test}" must say which ${what} to use (the suite defines ${names.length}).`, { where: file });
+  }
+  return names[0]!;
+}
+
+function modelOptions(entry: ModelEntry, dir: string): ModelCliOptions & { labelMap?: string } {
+  const e = typeof entry === 'string' ? { path: entry } : entry;
+  const local = suitePath(dir, e.path);
+  const model = /^https?:\/\//.test(e.path) ? e.path : existsSync(local) ? relative(process.cwd(), local) || '.' : e.path;
+  return {
+    model,
+    ...(e.task ? { task: e.task } : {}),
+    ...(e.batch_size ? { batchSize: e.batch_size } : {}),
+    ...(e.auth_env ? { authEnv: e.auth_env } : {}),
+    ...(e.label_map ? { labelMap: e.label_map } : {}),
+  };
+}
+
+type DataResult = { ok: true; options: DataCliOptions } | { ok: false; optional: boolean; reason: string };
+
+function dataOptions(entry: DatasetEntry, dir: string): DataResult {
+  const e = typeof entry === 'string' ? { path: entry } : entry;
+  const primary = suitePath(dir, e.path);
+  const fallback = e.fallback ? suitePath(dir, e.fallback) : undefined;
+  const file = existsSync(primary) ? primary : fallback && existsSync(fallback) ? fallback : undefined;
+  if (!file) {
+    return { ok: false, optional: e.optional === true, reason: `${relative(process.cwd(), primary)} not found${fallback ? ` (nor the fallback ${relative(process.cwd(), fallback)})` : ''}` };
+  }
+  return {
+    ok: true,
+    options: {
+      data: relative(process.cwd(), file) || file,
+      ...(e.format ? { format: e.format } : {}),
+      ...(e.split ? { split: e.split } : {}),
+      ...(e.limit ? { limit: e.limit } : {}),
+      ...(e.text_column ? { textColumn: e.text_column } : {}),
+      ...(e.text_a_column ? { textAColumn: e.text_a_column } : {}),
+      ...(e.text_b_column ? { textBColumn: e.text_b_column } : {}),
+      ...(e.label_column ? { labelColumn: e.label_column } : {}),
+      ...(e.id_column ? { idColumn: e.id_column } : {}),
+      ...(e.skip_bad_rows ? { skipBadRows: true } : {}),
+    },
+  };
+}
+
+/** One line per test: the headline numbers. */
+export function suiteTable(groups: readonly RunGroup[]): string {
+  const rows = groups.map((g) => {
+    const r = headlineRun(g);
+    const h = r.headline;
+    return [g.name, r.summary.recipe, String(r.summary.n), `${pct(h.clean)}`, pct(h.attacked), pct(h.attack_success_rate), pct(h.stability)];
+  });
+  return formatGrid(['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'], rows);
+}
