@@ -3,6 +3,7 @@ import { errorMessage, TextstressError } from '../util/errors.ts';
 import { attackCommand } from './commands/attack.ts';
 import { demoCommand } from './commands/demo.ts';
 import { evalCommand } from './commands/eval.ts';
+import { grammarCommands } from './commands/grammar.ts';
 import { reportCommand } from './commands/report.ts';
 import { serveCommand } from './commands/serve.ts';
 import { initCommand, runCommand } from './commands/suite.ts';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   for (const cmd of [demoCommand(), attackCommand(), evalCommand(), serveCommand(), typosCurveCommand(), runCommand(), initCommand(), reportCommand()]) {
     program.addCommand(cmd);
   }
+  for (const cmd of grammarCommands()) program.addCommand(cmd);
   return program;
 }
 
