@@ -16,8 +16,8 @@ export interface LoadedSuite {
 export class SuiteError extends TextstressError {
   readonly problems: { line: number; key: string; message: string }[];
   constructor(file: string, problems: { line: number; key: string; message: string }[]) {
-    const text = problems.map((p) => `\n  line ${p.line}: ${p.key ? `${p.key}: ` : ''}${p.message}`).join('');
-    super(`invalid suite:${text}\n`, { where: file, hint: 'See schema/suite.schema.json or `textstress init` for the format.' });
+    const text = problems.map((p) => `line ${p.line}: ${p.key ? `${p.key}: ` : ''}${p.message}`).join('; ');
+    super(`invalid suite: ${text}.`, { where: file, hint: 'See schema/suite.schema.json or `textstress init` for the format.' });
     this.name = 'SuiteError';
     this.problems = problems;
   }

@@ -26,14 +26,20 @@ describe('textstress typos-curve', () => {
 });
 
 describe('textstress demo', () => {
-  it('runs the built-in suite and writes summary, results and a table', async () => {
+  it('runs the built-in suite and writes summaries, results, a table and the report', async () => {
     const out = tmp('demo');
     const r = await runCli(['demo', '--out', out, '--limit', '30', '--no-progress']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/accuracy under attack/);
     expect(r.stdout).toMatch(/K=3/);
+    expect(r.stdout).toMatch(/typos-max-k3 .* 30 /);
+    expect(r.stdout).toMatch(/Gate: PASS/);
+    expect(r.stdout).toContain(`Report: ${join(out, 'report.html')}`);
     const s = JSON.parse(readFileSync(join(out, 'typos-max-k3', 'summary.json'), 'utf8')) as { n: number; complete: boolean };
     expect(s).toMatchObject({ n: 30, complete: true });
     expect(readFileSync(join(out, 'typos-max-k3', 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(30);
+    expect(existsSync(join(out, 'noise-middle-random', 'summary.json'))).toBe(true);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/Keyboard typos/);
+    expect(html).toMatch(/Character noise/);
   });
 });

@@ -81,7 +81,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
     if (s.content.charts.length) body.push(`<div class="charts">${s.content.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
     for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(n)}</p>`);
-    body.push(runsTable(s.runs));
+    body.push(runsTable(s.content.runs ?? s.runs));
     body.push('</section>');
   }
 

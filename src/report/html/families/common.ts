@@ -18,14 +18,15 @@ export function editTypeCounts(runs: readonly LoadedRun[], prefix: string): { ty
 }
 
 /** Horizontal bars of edit-type counts in successful attacks, stacked by a series field. */
-export function editTypeChart(title: string, caption: string, rows: { type: string; count: number }[], series: string, seriesTitle: string): ChartSpec {
+export function editTypeChart(title: string, caption: string, rows: { type: string; count: number }[], series: string, seriesTitle: string, seriesOrder?: string[]): ChartSpec {
   const spec: TopLevelSpec = {
     data: { values: rows },
     mark: { type: 'bar', cornerRadiusEnd: 2 },
     encoding: {
       y: { field: 'type', type: 'nominal', sort: '-x', title: null },
       x: { aggregate: 'sum', field: 'count', type: 'quantitative', title: 'edits in successful attacks' },
-      color: { field: series, type: 'nominal', title: seriesTitle },
+      color: { field: series, type: 'nominal', title: seriesTitle, ...(seriesOrder ? { scale: { domain: seriesOrder } } : {}) },
+      ...(seriesOrder ? { order: { field: 'rank', type: 'quantitative' } } : {}),
     },
     height: { step: 18 },
   };

@@ -123,9 +123,13 @@ export const grammarFamily: ReportFamily = {
         spec,
       });
     }
-    const counts = editTypeCounts(sorted, 'grammar:').map((c) => ({ ...c, search: searchOf(sorted.find((r) => runLabel(r) === c.run)!) }));
+    const counts = editTypeCounts(sorted, 'grammar:').map((c) => {
+      const search = searchOf(sorted.find((r) => runLabel(r) === c.run)!);
+      return { ...c, search, rank: searchSort(search) };
+    });
     if (counts.length) {
-      charts.push(editTypeChart('Error types in successful attacks', 'Table 4 layout: how often each error type occurs in successful attacks, by search.', counts, 'search', 'search'));
+      const searches = [...new Set(counts.map((c) => c.search))].sort((a, b) => searchSort(a) - searchSort(b));
+      charts.push(editTypeChart('Error types in successful attacks', 'Table 4 layout: how often each error type occurs in successful attacks, by search.', counts, 'search', 'search', searches));
     }
     const bars = sorted.map((r) => ({
       search: searchOf(r),
@@ -159,6 +163,6 @@ export const grammarFamily: ReportFamily = {
       charts.push({ title: 'Success by search method', caption: 'Table 3 layout. Label on each bar: mean share of words modified in successful attacks.', spec });
     }
     const headline = [...sorted].reverse().find((r) => r.results.length > 0) ?? sorted[0];
-    return { charts, ...(headline ? { headline } : {}) };
+    return { charts, runs: sorted, ...(headline ? { headline } : {}) };
   },
 };

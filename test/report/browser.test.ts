@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeHtmlReport } from '../../src/report/html/index.ts';
+import { ROOT, tmp } from '../cli/helpers.ts';
+import { writeFixtureRuns, XSS_IMG, XSS_SCRIPT } from './fixtures.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(ROOT, 'test', '.tmp');
+// CI installs chromium (.ci/run); elsewhere the test is skipped when there is no browser.
+const skip = !existsSync(CHROMIUM) && !process.env.CI;
+
+describe.skipIf(skip)('HTML report in a real browser (chromium, file://)', () => {
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    const runs = tmp('report-runs');
+    writeFixtureRuns(runs);
+    const file = join(tmp('report-html'), 'report.html');
+    await writeHtmlReport([runs], file, { title: `Report card ${XSS_SCRIPT}` });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForSelector('html[data-browser="ready"]', { timeout: 10_000 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders headline cards, family sections with SVG charts, and the generic fallback', async () => {
+    expect(await page.locator('.card').count()).toBeGreaterThanOrEqual(4);
+    for (const fam of ['typos', 'noise', 'grammar', 'entity-swap']) {
+      await expect.poll(() => page.locator(`section#fam-${fam}`).count()).toBe(1);
+    }
+    const charts = page.locator('figure.chart svg');
+    expect(await charts.count()).toBeGreaterThanOrEqual(6);
+    // Charts really drew marks (lines/bars), not empty frames.
+    expect(await page.locator('#fam-grammar figure.chart svg path').count()).toBeGreaterThan(10);
+    const titles = await page.locator('#fam-grammar figure h4').allTextContents();
+    expect(titles).toEqual(expect.arrayContaining(['Success vs modification budget', 'Error types in successful attacks', 'Success by search method']));
+    expect(await page.locator('.card .m .l').first().textContent()).toMatch(/clean accuracy/);
+    expect(await page.locator('body').textContent()).toMatch(/stability/);
+  });
+
+  it('shows examples with highlighted, labelled edits, and the filters work', async () => {
+    const all = await page.locator('#eb-list article.ex').count();
+    expect(all).toBeGreaterThan(5);
+    expect(await page.locator('#eb-list mark.e .et').count()).toBeGreaterThan(0);
+    await page.selectOption('#eb-family', { label: 'Grammatical errors' });
+    const chips = await page.locator('#eb-list article.ex .chip').allTextContents();
+    expect(chips.length).toBeGreaterThan(0);
+    expect(new Set(chips)).toEqual(new Set(['Grammatical errors']));
+    await page.selectOption('#eb-type', { label: 'Prep (preposition)  [grammar:Prep]' });
+    const labels = await page.locator('#eb-list mark.e .et').allTextContents();
+    expect(labels).toContain('Prep (preposition)');
+    await page.selectOption('#eb-family', '');
+    await page.selectOption('#eb-type', '');
+    await page.selectOption('#eb-status', '1');
+    const badges = await page.locator('#eb-list .badge').allTextContents();
+    expect(badges.length).toBeGreaterThan(0);
+    expect(new Set(badges)).toEqual(new Set(['attack failed']));
+    await page.selectOption('#eb-status', '');
+    await page.fill('#eb-search', 'window.__pwned');
+    expect(await page.locator('#eb-list article.ex').count()).toBeGreaterThanOrEqual(3);
+  });
+
+  it('shows malicious dataset strings as text and runs none of them', async () => {
+    await page.fill('#eb-search', '');
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator('#eb-list img').count()).toBe(0);
+    expect(await page.locator('img').count()).toBe(0);
+    const listText = (await page.locator('#eb-list').textContent()) ?? '';
+    expect(listText).toContain(XSS_SCRIPT);
+    expect(listText).toContain(XSS_IMG);
+    expect(listText).toContain('</script><!-- end');
+    expect(await page.title()).toContain(XSS_SCRIPT);
+    // Exactly the report's own two script elements (data island + browser script).
+    expect(await page.locator('script').count()).toBe(2);
+    expect(errors).toEqual([]);
+    mkdirSync(SHOTS, { recursive: true });
+    const shot = join(SHOTS, 'report.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+  });
+});
