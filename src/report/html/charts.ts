@@ -16,7 +16,7 @@ const CONFIG = {
 export async function renderChart(chart: ChartSpec): Promise<string> {
   const spec = { width: 360, height: 220, ...chart.spec, config: { ...CONFIG, ...(chart.spec.config ?? {}) } } as TopLevelSpec;
   const compiled = compile(spec).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.Error });
   try {
     const svg = await view.toSVG();
     // The chart's title lives in the page (escaped); CSS scales the SVG to its card via its viewBox.

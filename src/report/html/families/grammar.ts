@@ -139,13 +139,15 @@ export const grammarFamily: ReportFamily = {
       order: searchSort(searchOf(r)),
     }));
     if (bars.length) {
+      const xField = bars.length > new Set(bars.map((b) => b.search)).size ? 'run' : 'search';
+      const xOrder = [...new Set(bars.map((b) => (xField === 'run' ? b.run : b.search)))];
       const spec: TopLevelSpec = {
         data: { values: bars },
         layer: [
           {
             mark: { type: 'bar', cornerRadiusEnd: 2 },
             encoding: {
-              x: { field: bars.length > new Set(bars.map((b) => b.search)).size ? 'run' : 'search', type: 'nominal', title: null, sort: { field: 'order' }, axis: { labelAngle: 0 } },
+              x: { field: xField, type: 'nominal', title: null, sort: xOrder, axis: { labelAngle: 0 } },
               y: { field: 'asr', type: 'quantitative', title: 'attack success rate', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
               color: { field: 'search', type: 'nominal', legend: null, sort: { field: 'order' } },
             },
@@ -153,7 +155,7 @@ export const grammarFamily: ReportFamily = {
           {
             mark: { type: 'text', dy: -7, fontSize: 10, color: '#334155' },
             encoding: {
-              x: { field: bars.length > new Set(bars.map((b) => b.search)).size ? 'run' : 'search', type: 'nominal', sort: { field: 'order' } },
+              x: { field: xField, type: 'nominal', sort: xOrder },
               y: { field: 'asr', type: 'quantitative' },
               text: { field: 'modified', type: 'quantitative', format: '.1%' },
             },
