@@ -109,9 +109,15 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
           ...('sources' in s && s.sources ? { sources: s.sources } : {}),
           noise: (('noise' in s && s.noise) || 'swap') as NoiseType,
           ...(s.field ? { field: s.field } : {}),
-          minLength: s.min_length ?? 2,
+          minLength: ('min_length' in s && s.min_length) || 2,
           ...(s.protect ? { protect: s.protect } : {}),
           ...('max_candidates' in s && s.max_candidates ? { maxCandidates: s.max_candidates } : {}),
+          ...('search' in s && s.search ? { search: s.search } : {}),
+          ...('budget' in s && s.budget ? { budget: s.budget } : {}),
+          ...('error_rate' in s && s.error_rate ? { errorRate: s.error_rate } : {}),
+          ...('error_types' in s && s.error_types ? { errorTypes: s.error_types } : {}),
+          ...('beam_width' in s && s.beam_width ? { beamWidth: s.beam_width } : {}),
+          ...('population' in s && s.population ? { population: s.population } : {}),
         };
         let shared = models.get(modelName);
         if (!shared) {

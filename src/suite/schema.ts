@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOISE_TYPES } from '../perturb/index.ts';
+import { GRAMMAR_SEARCHES } from '../recipes/grammar.ts';
 import { ALL_TYPO_SOURCES } from '../recipes/typos.ts';
 import { GATE_METRICS } from '../report/html/metrics.ts';
 
@@ -64,10 +65,22 @@ export const curveSettings = z.strictObject({
   by_source: z.boolean().optional().describe('also run one curve per typo source (default true)'),
 });
 
+export const grammarSettings = z.strictObject({
+  protect: wordSettings.protect,
+  field: wordSettings.field,
+  search: z.enum(GRAMMAR_SEARCHES).optional().describe('probabilistic | greedy | beam | genetic (default greedy)'),
+  budget: z.number().gt(0).max(1).optional().describe('most words modified, as a fraction of the words (default 0.15)'),
+  error_rate: z.number().gt(0).max(1).optional().describe('probabilistic: errors per word (default: the budget)'),
+  error_types: z.string().optional().describe('error types to use, optionally weighted: "ArtOrDet=3,Prep=1" (default all eight)'),
+  beam_width: z.number().int().min(1).optional().describe('beam: beam size (default 5)'),
+  population: z.number().int().min(2).optional().describe('genetic: population size (default 60)'),
+});
+
 /** One entry per recipe a suite test may name; a new family adds its settings schema here. */
 const testSchemas = [
   z.strictObject({ ...common, recipe: z.literal('typos').describe('Adv-BERT typo attack'), settings: typosSettings.optional() }),
   z.strictObject({ ...common, recipe: z.literal('noise').describe('Belinkov & Bisk noise on every word'), settings: noiseSettings.optional() }),
+  z.strictObject({ ...common, recipe: z.literal('grammar').describe('grammatical errors (Yin et al. 2020)'), settings: grammarSettings.optional() }),
   z.strictObject({ ...common, recipe: z.literal('typos-curve').describe('accuracy vs K typos (max/min/random) and by source'), settings: curveSettings.optional() }),
 ] as const;
 

@@ -98,7 +98,10 @@ function readResults(path: string): ExampleResult[] {
   return out;
 }
 
-/** The run whose numbers stand for a group (test): a lone run, a curve's target-max run, else the first. */
+/**
+ * The run whose numbers stand for a group (test): a lone run; a typos curve's target-max run; else the last run
+ * by name (e.g. a grammar budget curve's largest budget).
+ */
 export function headlineRun(group: RunGroup): LoadedRun {
-  return group.runs.find((r) => r.name === 'target-max') ?? group.runs[0]!;
+  return group.runs.find((r) => r.name === 'target-max') ?? group.runs[group.runs.length - 1]!;
 }

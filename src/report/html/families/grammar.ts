@@ -7,8 +7,8 @@ import { editTypeChart, editTypeCounts, runLabel, settingNumber, settingString }
  * - summary.recipe === "grammar"; summary.settings.search ∈ probabilistic | greedy | beam | genetic;
  * - edit types "grammar:<ErrorType>" (ArtOrDet, Prep, Trans, Nn, SVA, Vform, Wchoice, Worder);
  * - summary.settings.budget: the largest share of tokens the search may modify (0.15 = 15%; a value > 1 is read as %);
- * - a budget curve, in order of preference: a group file budget-curve.json
- *   `{ points: [{ search, budget, attack_success_rate }] }`; else runs of one search that differ only in budget;
+ * - a budget curve, in order of preference: a group's curve.json from `grammar-budget-curve`
+ *   `{ search, points: [{ budget, attack_success_rate }] }` (or budget-curve.json with a search per point); else runs of one search that differ only in budget;
  *   else derived from per-example results (success within a rate r ⇔ succeeded with ≤ r of words modified;
  *   exact for greedy, a lower bound for beam/genetic), up to each run's own budget.
  */
@@ -41,17 +41,28 @@ function budgetOf(r: LoadedRun): number | undefined {
   return b > 1 ? b / 100 : b;
 }
 
-function isBudgetFile(x: unknown): x is { points: { search: string; budget: number; attack_success_rate: number }[] } {
-  return typeof x === 'object' && x !== null && Array.isArray((x as { points?: unknown }).points);
+interface BudgetFile {
+  search?: string;
+  points: { search?: string; budget: number; attack_success_rate: number }[];
+}
+
+/** `grammar-budget-curve`'s curve.json ({ search, points }) or a budget-curve.json with a search per point. */
+function isBudgetFile(x: unknown): x is BudgetFile {
+  if (typeof x !== 'object' || x === null) return false;
+  const pts = (x as { points?: unknown }).points;
+  return Array.isArray(pts) && pts.every((p) => typeof p === 'object' && p !== null && typeof (p as { budget?: unknown }).budget === 'number');
 }
 
 export function budgetCurve(runs: readonly LoadedRun[], groups: readonly RunGroup[]): { points: BudgetPoint[]; derived: boolean } {
   const points: BudgetPoint[] = [];
   const mine = new Set(runs.map((r) => r.group));
   for (const g of groups) {
-    const f = g.files['budget-curve.json'];
-    if (mine.has(g.name) && isBudgetFile(f)) {
-      for (const p of f.points) points.push({ ...p, budget: p.budget > 1 ? p.budget / 100 : p.budget, series: p.search });
+    for (const f of [g.files['budget-curve.json'], g.files['curve.json']]) {
+      if (!mine.has(g.name) || !isBudgetFile(f)) continue;
+      for (const p of f.points) {
+        const search = p.search ?? f.search ?? 'search?';
+        points.push({ search, attack_success_rate: p.attack_success_rate, budget: p.budget > 1 ? p.budget / 100 : p.budget, series: search });
+      }
     }
   }
   if (points.length) return { points, derived: false };
@@ -83,6 +94,11 @@ export function budgetCurve(runs: readonly LoadedRun[], groups: readonly RunGrou
     }
   }
   return { points, derived: true };
+}
+
+function lastOfGroup(runs: readonly LoadedRun[], group: string): LoadedRun | undefined {
+  const inGroup = runs.filter((r) => r.group === group).sort((a, b) => a.name.localeCompare(b.name));
+  return inGroup[inGroup.length - 1];
 }
 
 const searchSort = (s: string): number => {
@@ -123,15 +139,18 @@ export const grammarFamily: ReportFamily = {
         spec,
       });
     }
-    const counts = editTypeCounts(sorted, 'grammar:').map((c) => {
-      const search = searchOf(sorted.find((r) => runLabel(r) === c.run)!);
+    // Search comparisons use single runs (and each budget curve's largest budget only), not every curve point.
+    const curveGroups = new Set(groups.filter((g) => isBudgetFile(g.files['curve.json']) || isBudgetFile(g.files['budget-curve.json'])).map((g) => g.name));
+    const compared = sorted.filter((r) => !curveGroups.has(r.group) || r === lastOfGroup(sorted, r.group));
+    const counts = editTypeCounts(compared, 'grammar:').map((c) => {
+      const search = searchOf(compared.find((r) => runLabel(r) === c.run)!);
       return { ...c, search, rank: searchSort(search) };
     });
     if (counts.length) {
       const searches = [...new Set(counts.map((c) => c.search))].sort((a, b) => searchSort(a) - searchSort(b));
       charts.push(editTypeChart('Error types in successful attacks', 'Table 4 layout: how often each error type occurs in successful attacks, by search.', counts, 'search', 'search', searches));
     }
-    const bars = sorted.map((r) => ({
+    const bars = compared.map((r) => ({
       search: searchOf(r),
       run: runLabel(r),
       asr: r.summary.attack_success_rate,
@@ -147,7 +166,7 @@ export const grammarFamily: ReportFamily = {
           {
             mark: { type: 'bar', cornerRadiusEnd: 2 },
             encoding: {
-              x: { field: xField, type: 'nominal', title: null, sort: xOrder, axis: { labelAngle: 0 } },
+              x: { field: xField, type: 'nominal', title: null, sort: xOrder, axis: { labelAngle: xField === 'run' ? -30 : 0, labelLimit: 160 } },
               y: { field: 'asr', type: 'quantitative', title: 'attack success rate', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
               color: { field: 'search', type: 'nominal', legend: null, sort: { field: 'order' } },
             },
