@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
 
 /** The five forms of a verb. `participle` falls back to the past tense where the library has none. */
 export interface VerbForms {
@@ -45,7 +45,9 @@ export class CompromiseInflector implements Inflector {
   private readonly singulars = new Map<string, string>();
 
   constructor() {
-    const world = (nlp as unknown as { world(): { methods: { two: { transform: CompromiseTransforms } }; model: unknown } }).world();
+    // Loaded here rather than at import, so CLI verbs that never inflect do not pay for it.
+    const nlp = createRequire(import.meta.url)('compromise') as { world(): { methods: { two: { transform: CompromiseTransforms } }; model: unknown } };
+    const world = nlp.world();
     this.transforms = world.methods.two.transform;
     this.model = world.model;
   }

@@ -1,5 +1,5 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type WinkFn from 'wink-nlp';
 import type { WordSeq } from '../../text/word-seq.ts';
 import type { AnalysisResult, Analyzer, SentenceAnalysis, Upos, VerbForm, WordInfo } from './analysis.ts';
 import { MODAL_SET } from './confusion-sets.ts';
@@ -24,7 +24,7 @@ const BASE_TRIGGERS: ReadonlySet<string> = new Set([...MODAL_SET, 'to', 'do', 'd
  * "it 's" is the word "s") gets pos 'X', which no rule edits.
  */
 export class WinkAnalyzer implements Analyzer {
-  private readonly nlp = winkNLP(model, ['pos']);
+  private readonly nlp = loadWink();
   private readonly cache = new Map<string, SentenceAnalysis>();
 
   constructor(
@@ -49,10 +49,13 @@ export class WinkAnalyzer implements Analyzer {
       return { ok: false, reason: seq.toString().trim() === '' ? 'empty text' : 'no words the tagger can analyse' };
     }
     const analysis = this.analyse(seq);
+    const language = languageOf(analysis.words, seq.toString(), this.lexicon);
+    // Script first: a Japanese sentence is "not English", not merely "no words the tagger can analyse".
+    if (language === 'non-latin script') return { ok: false, reason: 'not English' };
     if (!analysis.words.some((w) => w.pos !== 'X' && /\p{L}/u.test(w.lower))) {
       return { ok: false, reason: 'no words the tagger can analyse' };
     }
-    if (languageOf(analysis.words, seq.toString(), this.lexicon) !== 'english') return { ok: false, reason: 'not English' };
+    if (language !== 'english') return { ok: false, reason: 'not English' };
     return { ok: true, analysis };
   }
 
@@ -106,6 +109,17 @@ export class WinkAnalyzer implements Analyzer {
     const form = verbFormOf(w, this.inflector, previousWord(words, i));
     if (form) w.verbForm = form;
   }
+}
+
+/**
+ * Loaded when the first analyzer is made, not at import: the English model takes ~1 s to load, and CLI
+ * verbs that never tag (--help, typos) should not pay for it.
+ */
+function loadWink(): ReturnType<typeof WinkFn> {
+  const require = createRequire(import.meta.url);
+  const winkNLP = require('wink-nlp') as typeof WinkFn;
+  const model = require('wink-eng-lite-web-model') as Parameters<typeof WinkFn>[0];
+  return winkNLP(model, ['pos']);
 }
 
 /** The nearest word before i that is not an adverb ("has really grown"). */

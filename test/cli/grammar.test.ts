@@ -1,0 +1,98 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ExampleResult } from '../../src/attack/result.ts';
+import { collect, openDataset } from '../../src/data/index.ts';
+import { DEMO_SST2, SHARED, SST2_DEV, runCli, tmp } from './helpers.ts';
+
+const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+const readJsonl = (path: string): ExampleResult[] =>
+  readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+
+describe('textstress attack grammar on demo-sst2 (every search)', () => {
+  const root = tmp('grammar');
+  const searches = ['probabilistic', 'greedy', 'beam', 'genetic'] as const;
+
+  it('writes the typo summary fields plus error-type counts and skip reasons, for each search', async () => {
+    for (const search of searches) {
+      const out = join(root, search);
+      const r = await runCli(['attack', 'grammar', '--search', search, '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--out', out, '--no-progress', ...(search === 'genetic' ? ['--population', '20'] : [])]);
+      expect(r.code, r.stderr).toBe(0);
+      const s = readJson(join(out, 'summary.json'));
+      for (const key of ['clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'mean_perturbed_word_pct', 'mean_queries', 'cache_hit_rate', 'n', 'wall_seconds']) {
+        expect(typeof s[key], `${search} ${key}`).toBe('number');
+      }
+      expect(s).toMatchObject({ complete: true, recipe: 'grammar', n: 8 });
+      expect(s.settings).toMatchObject({ search, budget: 0.15 });
+      expect(s.edit_types_in_successes).toBeTypeOf('object');
+      expect(s.edit_types_all).toBeTypeOf('object');
+      expect(s.skip_reasons).toBeTypeOf('object');
+      for (const res of readJsonl(join(out, 'results.jsonl'))) {
+        expect(res.edits.every((e) => e.type.startsWith('grammar:'))).toBe(true);
+        // the 15% budget (at least one edit)
+        expect(res.edits.length).toBeLessThanOrEqual(Math.max(1, Math.floor(0.15 * res.num_words)));
+      }
+    }
+    const worst = readJson(join(root, 'greedy', 'summary.json'));
+    expect(worst.attack_success_rate as number).toBeGreaterThan(0);
+  });
+
+  it('grammar-tables prints Table 3 and Table 4 from the runs', async () => {
+    const r = await runCli(['grammar-tables', ...searches.map((s) => join(root, s))]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Table 3/);
+    expect(r.stdout).toMatch(/demo-sst2\s+probabilistic/);
+    expect(r.stdout).toMatch(/demo-sst2\s+genetic/);
+    expect(r.stdout).toMatch(/sst2\/dev\.tsv/);
+    expect(r.stdout).toMatch(/Table 4[\s\S]*Wchoice/);
+    const bad = await runCli(['grammar-tables', tmp('empty')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/holds no summary\.json/);
+  });
+});
+
+describe('grammar: skips text it cannot read, with reasons in the summary', () => {
+  it('counts non-English and word-less rows by reason', async () => {
+    const dir = tmp('grammar-skip');
+    const data = join(dir, 'mixed.jsonl');
+    const rows = [
+      { text: 'a gorgeous , witty , seductive movie .', label: 'positive' },
+      { text: 'Le chat est sur la table avec les enfants et le chien.', label: 'positive' },
+      { text: '東京は日本の首都です', label: 'negative' },
+      { text: '12 34 56 !!!', label: 'negative' },
+    ];
+    writeFileSync(data, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const out = join(dir, 'out');
+    const r = await runCli(['attack', 'grammar', '--model', DEMO_SST2, '--data', data, '--text-column', 'text', '--label-column', 'label', '--out', out, '--no-progress', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = readJson(join(out, 'summary.json'));
+    const reasons = s.skip_reasons as Record<string, number>;
+    expect(reasons['grammar: not English']).toBe(2);
+    expect((reasons['grammar: no words the tagger can analyse'] ?? 0) + (reasons['the model already misclassifies the clean example'] ?? 0)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('grammar-budget-curve and augment', () => {
+  it('budget curve: success does not fall as the allowed modification rate grows', async () => {
+    const out = tmp('budget');
+    const r = await runCli(['grammar-budget-curve', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '12', '--budgets', '0.15,0.45', '--out', out, '--no-progress', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const curve = readJson(join(out, 'curve.json')) as { points: { budget: number; attack_success_rate: number }[] };
+    expect(curve.points.map((p) => p.budget)).toEqual([0.15, 0.45]);
+    expect(curve.points[1]!.attack_success_rate).toBeGreaterThanOrEqual(curve.points[0]!.attack_success_rate);
+  });
+
+  it('augment exports adversarial examples at proportions, in SST-2 format and JSONL, readable again', async () => {
+    const out = tmp('augment');
+    const r = await runCli(['augment', '--model', DEMO_SST2, '--data', join(SHARED, 'sst2', 'train.tsv'), '--limit', '40', '--proportions', '0.1,0.5', '--out', out, '--no-progress', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const m = readJson(join(out, 'manifest.json')) as { adversarial_examples: number; files: { proportion: number; requested: number; written: number; format_file: string; jsonl: string }[] };
+    expect(m.files.map((f) => [f.proportion, f.requested])).toEqual([[0.1, 4], [0.5, 20]]);
+    expect(m.adversarial_examples).toBeGreaterThan(0);
+    const big = m.files[1]!;
+    expect(big.written).toBe(Math.min(20, m.adversarial_examples));
+    const back = await collect(await openDataset(big.format_file));
+    expect(back).toHaveLength(big.written);
+    expect(readFileSync(big.jsonl, 'utf8').trim().split('\n')).toHaveLength(big.written);
+  });
+});
