@@ -572,7 +572,13 @@ def main():
     ap.add_argument("--max-minutes", type=float, default=None,
                     help="training time budget: the LR decays to 0 by the budget (or the last step) and training stops there")
     ap.add_argument("--parity-json", default=None, help="write sample encodings + torch probabilities here")
+    ap.add_argument("--extra-train", action="append", default=[], metavar="FILE",
+                    help="more training examples, in the task's own format (sst2: TSV sentence/label; sick: SICK "
+                         "TSV, every row used), e.g. adversarial examples from `textstress augment`; repeatable. "
+                         "Dev/test data stay the original ones.")
     args = ap.parse_args()
+    if args.extra_train and args.task == "ner":
+        ap.error("--extra-train is supported for sst2 and sick only")
     hp = dict(TASK_DEFAULTS[args.task])
     for k in list(hp):
         v = getattr(args, k, None)
@@ -592,14 +598,18 @@ def main():
     if task == "sst2":
         train_path, dev_path = os.path.join(D, "sst2", "train.tsv"), os.path.join(D, "sst2", "dev.tsv")
         train_rows, dev_rows = read_sst2(train_path), read_sst2(dev_path)
+        for extra in args.extra_train:
+            train_rows = train_rows + read_sst2(extra)
         train_texts = [s for s, _ in train_rows]
-        data_files = [file_info(train_path), file_info(dev_path)]
+        data_files = [file_info(train_path), file_info(dev_path)] + [file_info(p) for p in args.extra_train]
         labels, token_level = SST2_LABELS, False
     elif task == "sick":
         path = os.path.join(D, "sick", "SICK.txt")
         sick = read_sick(path)
+        for extra in args.extra_train:
+            sick["TRAIN"] = sick["TRAIN"] + [r for rows in read_sick(extra).values() for r in rows]
         train_texts = [t for a, b, _ in sick["TRAIN"] for t in (a, b)]
-        data_files = [file_info(path)]
+        data_files = [file_info(path)] + [file_info(p) for p in args.extra_train]
         labels, token_level = SICK_LABELS, False
     else:
         paths = {k: os.path.join(D, "conll2003", "eng." + k) for k in ("train", "testa", "testb")}

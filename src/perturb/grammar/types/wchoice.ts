@@ -20,18 +20,35 @@ export const wchoice: ErrorRule = {
     if ((pos === 'adj' || pos === 'adv') && w.lemma !== w.lower) return [];
     if (pos === 'verb' && !w.verbForm) return [];
     const out: GrammarCandidate[] = [];
-    const seen = new Set([w.lower]);
-    input.synonyms.synonyms(w.lemma, pos).forEach((syn, rank) => {
-      let form = syn;
-      if (pos === 'noun' && w.plural) form = input.inflector.plural(syn);
-      else if (pos === 'verb') form = inflect(input.inflector.verbForms(syn), w.verbForm!);
-      if (seen.has(form)) return;
-      seen.add(form);
-      out.push(replaceWith('Wchoice', input, i, form, 1 / (rank + 1)));
-    });
+    for (const [form, rank] of inflectedSynonyms(input, w.lemma, pos, pos === 'noun' ? (w.plural ? 'NNS' : 'NN') : (w.verbForm ?? ''))) {
+      if (form !== w.lower) out.push(replaceWith('Wchoice', input, i, form, 1 / (rank + 1)));
+    }
     return out;
   },
 };
+
+/** Inflected synonyms (form, sense rank) per lexicon, lemma, POS and form: a corpus repeats its words. */
+const memo = new WeakMap<object, Map<string, [string, number][]>>();
+
+function inflectedSynonyms(input: RuleInput, lemma: string, pos: WordNetPos, form: string): [string, number][] {
+  let byKey = memo.get(input.synonyms);
+  if (!byKey) memo.set(input.synonyms, (byKey = new Map()));
+  const key = `${pos}|${form}|${lemma}`;
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const out: [string, number][] = [];
+  const seen = new Set<string>();
+  input.synonyms.synonyms(lemma, pos).forEach((syn, rank) => {
+    let f = syn;
+    if (form === 'NNS') f = input.inflector.plural(syn);
+    else if (pos === 'verb') f = inflect(input.inflector.verbForms(syn), form as VerbForm);
+    if (seen.has(f)) return;
+    seen.add(f);
+    out.push([f, rank]);
+  });
+  byKey.set(key, out);
+  return out;
+}
 
 function inflect(f: VerbForms, form: VerbForm): string {
   switch (form) {
