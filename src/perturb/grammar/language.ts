@@ -4,9 +4,10 @@ import type { SynonymSource } from './wordnet.ts';
  * A cheap "is this English?" check so that grammar errors are not put into text the English tagger
  * cannot read. Two signals, both documented heuristics rather than a language model:
  *  - script: most letters outside the Latin script → not English;
- *  - vocabulary: at least 60% of the words are English words (WordNet lemmas or English function words),
- *    and a text of 6+ words contains at least one English function word (WordNet also lists loan words such
- *    as "chat" or "la", so a French sentence can pass the first test but not the second).
+ *  - vocabulary: at least half of the words are English words (WordNet lemmas or English function words),
+ *    and a long text (8+ words) that is not mostly known words contains at least one English function word
+ *    (WordNet also lists loan words such as "chat" or "la"). Words are known by their lemma, their hyphen
+ *    parts or their stem without an English ending ("stultifyingly" → "stultify").
  */
 const FUNCTION_WORDS = new Set(
   (
@@ -16,9 +17,30 @@ const FUNCTION_WORDS = new Set(
     'not n\'t no nor and or but so yet for if then than because although though while when where why how as since until unless ' +
     'of in on at by to from with without about into onto over under between among through during before after above below up down out off ' +
     'there here also too very just only even still already again ever never more most less least much many few such own same other ' +
+    'everything nothing something anything everyone someone anyone nobody everybody somebody ' +
     '\'s s \'re \'ve \'ll \'d \'m it\'s don\'t doesn\'t isn\'t'
   ).split(' '),
 );
+
+/** English derivational/inflectional endings, longest first: "stultifyingly" → "stultify". */
+const SUFFIXES = ['ingly', 'edly', 'ily', 'ly', 'ness', 'ing', 'ed', 'es', 's', 'er', 'est'];
+
+/** WordNet knows the word, its lemma, each part of a hyphenated word, or the word minus an English ending. */
+function isKnown(lower: string, lemma: string, lexicon: SynonymSource): boolean {
+  if (lexicon.knows(lower) || lexicon.knows(lemma)) return true;
+  if (lower.includes('-')) return lower.split('-').every((p) => p === '' || FUNCTION_WORDS.has(p) || isKnown(p, p, lexicon));
+  for (const suf of SUFFIXES) {
+    if (lower.length > suf.length + 2 && lower.endsWith(suf)) {
+      const stem = lower.slice(0, -suf.length);
+      if (lexicon.knows(stem) || lexicon.knows(stem + 'e') || (stem.endsWith('i') && lexicon.knows(stem.slice(0, -1) + 'y'))) return true;
+      // "stultifyingly" → "stultifying" → "stultify"
+      if (suf === 'ly' || suf === 'ingly' || suf === 'edly') {
+        for (const inner of ['ing', 'ed']) if (stem.endsWith(inner) && lexicon.knows(stem.slice(0, -inner.length))) return true;
+      }
+    }
+  }
+  return false;
+}
 
 export type LanguageVerdict = 'english' | 'non-latin script' | 'unknown vocabulary' | 'no english function words';
 
@@ -44,9 +66,12 @@ export function languageOf(
     if (FUNCTION_WORDS.has(w.lower)) {
       known++;
       fn++;
-    } else if (lexicon.knows(w.lower) || lexicon.knows(w.lemma)) known++;
+    } else if (isKnown(w.lower, w.lemma, lexicon)) known++;
   }
-  if (known / alpha.length < 0.6) return 'unknown vocabulary';
-  if (alpha.length >= 6 && fn === 0) return 'no english function words';
+  const share = known / alpha.length;
+  if (share < 0.5) return 'unknown vocabulary';
+  // Lists of content words ("good action , good acting") are English too: only a long text that is
+  // barely known and has no function word at all fails here.
+  if (alpha.length >= 8 && fn === 0 && share < 0.8) return 'no english function words';
   return 'english';
 }

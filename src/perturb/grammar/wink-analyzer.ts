@@ -21,7 +21,8 @@ const BASE_TRIGGERS: ReadonlySet<string> = new Set([...MODAL_SET, 'to', 'do', 'd
  * a search asks for the same sentence again and again.
  *
  * A word the tagger splits ("doesn't" → does + n't) or that covers only part of a token ("'s" in SST-2's
- * "it 's" is the word "s") gets pos 'X', which no rule edits.
+ * "it 's" is the word "s") gets pos 'X', which no rule edits — except hyphenated adjectives and adverbs
+ * ("light-hearted"), which take their last part's tag.
  */
 export class WinkAnalyzer implements Analyzer {
   private readonly nlp = loadWink();
@@ -89,6 +90,16 @@ export class WinkAnalyzer implements Analyzer {
       if (t < values.length && starts[t] === offset && starts[t]! + values[t]!.length === end) {
         const tag = UPOS.has(tags[t]!) ? (tags[t] as Upos) : 'X';
         info = { lower, pos: tag, lemma: (lemmas[t] ?? lower).toLowerCase() };
+      } else if (lower.includes('-') && t < values.length && starts[t] === offset) {
+        // A hyphenated compound the tagger split ("light-hearted" → light - hearted): it acts as its last
+        // part does (here an adjective); its lemma is the whole word.
+        let last = t;
+        while (last + 1 < values.length && starts[last + 1]! >= 0 && starts[last + 1]! + values[last + 1]!.length <= end) last++;
+        if (starts[last]! + values[last]!.length === end && UPOS.has(tags[last]!)) {
+          const tag = tags[last] as Upos;
+          // Nouns and verbs would get inflected by their last part alone ("self-absorbeds"): only modifiers.
+          if (tag === 'ADJ' || tag === 'ADV') info = { lower, pos: tag, lemma: lower };
+        }
       }
       words.push(info);
       offset = end + seq.gaps[i + 1]!.length;
