@@ -124,7 +124,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
 /** One headline card per model × dataset in a family; each is the family's own pick among those runs. */
 function headlines(family: ReportFamily, runs: readonly LoadedRun[], groups: readonly RunGroup[], first: LoadedRun | undefined): LoadedRun[] {
   const key = (r: LoadedRun): string => `${r.summary.model}\u0000${r.summary.dataset}`;
-  const keys = [...new Set(runs.map(key))];
+  const keys = [...new Set([...(first ? [key(first)] : []), ...runs.map(key)])];
   if (keys.length === 1) return [first ?? runs[0]!];
   return keys.map((k) => {
     const subset = runs.filter((r) => key(r) === k);
