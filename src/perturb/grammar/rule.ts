@@ -2,7 +2,7 @@ import type { WordCandidate } from '../../attack/edit.ts';
 import type { WordSeq } from '../../text/word-seq.ts';
 import { capitalise, caseShape, shapeLike } from '../case.ts';
 import type { SentenceAnalysis, Upos, WordInfo } from './analysis.ts';
-import type { GrammarErrorType } from './confusion-sets.ts';
+import { GRAMMAR_ERROR_TYPES, type GrammarErrorType } from './confusion-sets.ts';
 import type { Inflector } from './inflector.ts';
 import type { SynonymSource } from './wordnet.ts';
 
@@ -35,6 +35,11 @@ export interface ErrorRule {
   candidates(input: RuleInput, i: number): GrammarCandidate[];
 }
 
+/** Edit type names, built once (candidates are made by the hundred per sentence). */
+const EDIT_TYPE = Object.fromEntries(GRAMMAR_ERROR_TYPES.map((t) => [t, `grammar:${t}`])) as {
+  [T in GrammarErrorType]: `grammar:${T}`;
+};
+
 export function replaceWith(
   type: GrammarErrorType,
   input: RuleInput,
@@ -43,11 +48,13 @@ export function replaceWith(
   weight = 1,
 ): GrammarCandidate {
   const original = input.seq.words[i]!;
-  return { wordIndex: i, after: shapeLike(lowerAfter, original, caseShape(original)), type: `grammar:${type}`, op: 'replace', weight };
+  const shape = caseShape(original);
+  const after = shape === 'lower' ? lowerAfter : shapeLike(lowerAfter, original, shape);
+  return { wordIndex: i, after, type: EDIT_TYPE[type], op: 'replace', weight };
 }
 
 export function deleteWord(type: GrammarErrorType, i: number, weight = 1): GrammarCandidate {
-  return { wordIndex: i, after: '', type: `grammar:${type}`, op: 'delete', weight };
+  return { wordIndex: i, after: '', type: EDIT_TYPE[type], op: 'delete', weight };
 }
 
 /** Inserts before word i; a word put at the start of a capitalised sentence is capitalised itself. */
@@ -60,7 +67,7 @@ export function insertBefore(
 ): GrammarCandidate {
   const next = input.seq.words[i];
   const atStart = i === 0 && next !== undefined && caseShape(next) === 'title';
-  return { wordIndex: i, after: atStart ? capitalise(lowerWord) : lowerWord, type: `grammar:${type}`, op: 'insert', weight };
+  return { wordIndex: i, after: atStart ? capitalise(lowerWord) : lowerWord, type: EDIT_TYPE[type], op: 'insert', weight };
 }
 
 export const at = (input: RuleInput, i: number): WordInfo | undefined => input.analysis.words[i];
