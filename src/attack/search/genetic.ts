@@ -69,13 +69,18 @@ export class GeneticSearch implements SearchMethod {
       return { genes: kept, state };
     };
 
-    /** Alzantot's Perturb for many members at once: one batch scores every variant. */
-    const mutate = async (members: Genes[]): Promise<Member[]> => {
+    /**
+     * Alzantot's Perturb for many members at once: one batch scores every variant. `spread` gives member k
+     * the k-th position of a shuffled round-robin instead of an independent draw (used for the first
+     * generation, so that 60 members try every position of a sentence of up to 60 words).
+     */
+    const mutate = async (members: Genes[], spread = false): Promise<Member[]> => {
       const variants: { owner: number; genes: Genes; state: AttackState }[] = [];
+      const order = spread ? ctx.rng.shuffle(slots) : [];
       members.forEach((genes, owner) => {
         const built = build(genes);
         variants.push({ owner, ...built });
-        const slot = this.pickSlot(ctx, built, slots);
+        const slot = spread ? order[owner % order.length] : this.pickSlot(ctx, built, slots);
         if (slot === undefined) return;
         for (const cand of options.get(slot)!) {
           const next = new Map(built.genes);
@@ -94,7 +99,10 @@ export class GeneticSearch implements SearchMethod {
       return best.map((m) => m!);
     };
 
-    let pop = await mutate(Array.from({ length: this.population }, () => new Map()));
+    let pop = await mutate(
+      Array.from({ length: this.population }, () => new Map()),
+      true,
+    );
     for (let g = 0; ; g++) {
       const elite = bestOf(pop);
       trace.push(elite.scored);
