@@ -53,8 +53,19 @@ export class GeneticSearch implements SearchMethod {
     const generations = Math.max(1, Math.floor(this.generationRate * initial.seq.length));
     const trace: Scored[] = [];
 
-    /** Replays genes in slot order on the original text; drops genes that no longer apply. */
+    /** Replays genes in slot order on the original text; drops genes that no longer apply. Memoised: the
+     *  elite, unchanged children and repeated mutations rebuild the same gene sets again and again. */
+    const built = new Map<string, { genes: Genes; state: AttackState }>();
     const build = (genes: Genes): { genes: Genes; state: AttackState } => {
+      const key = [...genes.keys()]
+        .sort((a, b) => a - b)
+        .map((slot) => geneKey(slot, genes.get(slot)!))
+        .join('\u0001');
+      let hit = built.get(key);
+      if (!hit) built.set(key, (hit = replay(genes)));
+      return hit;
+    };
+    const replay = (genes: Genes): { genes: Genes; state: AttackState } => {
       let state = initial;
       const kept = new Map<number, WordCandidate>();
       for (const slot of [...genes.keys()].sort((a, b) => a - b)) {
@@ -78,12 +89,12 @@ export class GeneticSearch implements SearchMethod {
       const variants: { owner: number; genes: Genes; state: AttackState }[] = [];
       const order = spread ? ctx.rng.shuffle(slots) : [];
       members.forEach((genes, owner) => {
-        const built = build(genes);
-        variants.push({ owner, ...built });
-        const slot = spread ? order[owner % order.length] : this.pickSlot(ctx, built, slots);
+        const current = build(genes);
+        variants.push({ owner, ...current });
+        const slot = spread ? order[owner % order.length] : this.pickSlot(ctx, current, slots);
         if (slot === undefined) return;
         for (const cand of options.get(slot)!) {
-          const next = new Map(built.genes);
+          const next = new Map(current.genes);
           next.set(slot, cand);
           const b = build(next);
           if (b.genes.has(slot)) variants.push({ owner, ...b });
@@ -147,6 +158,10 @@ function bestOf(pop: readonly Member[]): Member {
   let best = pop[0]!;
   for (const m of pop) if (m.scored.status.score > best.scored.status.score) best = m;
   return best;
+}
+
+function geneKey(slot: number, c: WordCandidate): string {
+  return `${slot}\u0000${c.type}\u0000${c.op ?? 'replace'}\u0000${c.after}`;
 }
 
 function sameEdit(a: WordCandidate, b: WordCandidate): boolean {

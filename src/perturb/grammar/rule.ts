@@ -72,6 +72,11 @@ export function insertBefore(
 
 export const at = (input: RuleInput, i: number): WordInfo | undefined => input.analysis.words[i];
 
+/** Is the word made of letters only? (ASCII fast path first: this runs for every word.) */
+export function lettersOnly(lower: string): boolean {
+  return /^[a-z]+$/.test(lower) || /^\p{L}+$/u.test(lower);
+}
+
 /** Tags that begin a noun phrase's head material (nouns and the adjectives before them). */
 const NP_HEAD: ReadonlySet<Upos> = new Set(['NOUN', 'ADJ']);
 /** Tags after which a noun phrase is already under way (a determiner or modifier precedes it). */

@@ -1,7 +1,7 @@
 import type { VerbForms } from '../inflector.ts';
 import type { VerbForm } from '../analysis.ts';
 import type { WordNetPos } from '../wordnet.ts';
-import { at, replaceWith, type ErrorRule, type GrammarCandidate, type RuleInput } from '../rule.ts';
+import { at, lettersOnly, replaceWith, type ErrorRule, type GrammarCandidate, type RuleInput } from '../rule.ts';
 
 const WORDNET_POS: Partial<Record<string, WordNetPos>> = { NOUN: 'noun', VERB: 'verb', ADJ: 'adj', ADV: 'adv' };
 
@@ -16,7 +16,7 @@ export const wchoice: ErrorRule = {
   candidates(input: RuleInput, i: number): GrammarCandidate[] {
     const w = at(input, i);
     const pos = w ? WORDNET_POS[w.pos] : undefined;
-    if (!w || !pos || !/^\p{L}+$/u.test(w.lower)) return [];
+    if (!w || !pos || !lettersOnly(w.lower)) return [];
     if ((pos === 'adj' || pos === 'adv') && w.lemma !== w.lower) return [];
     if (pos === 'verb' && !w.verbForm) return [];
     const out: GrammarCandidate[] = [];
@@ -27,14 +27,16 @@ export const wchoice: ErrorRule = {
   },
 };
 
-/** Inflected synonyms (form, sense rank) per lexicon, lemma, POS and form: a corpus repeats its words. */
-const memo = new WeakMap<object, Map<string, [string, number][]>>();
+/** Inflected synonyms (form, sense rank) per lexicon, then "pos form" and lemma: a corpus repeats its words. */
+const memo = new WeakMap<object, Map<string, Map<string, [string, number][]>>>();
 
 function inflectedSynonyms(input: RuleInput, lemma: string, pos: WordNetPos, form: string): [string, number][] {
-  let byKey = memo.get(input.synonyms);
-  if (!byKey) memo.set(input.synonyms, (byKey = new Map()));
-  const key = `${pos}|${form}|${lemma}`;
-  const hit = byKey.get(key);
+  let byKind = memo.get(input.synonyms);
+  if (!byKind) memo.set(input.synonyms, (byKind = new Map()));
+  const kind = pos + form;
+  let byLemma = byKind.get(kind);
+  if (!byLemma) byKind.set(kind, (byLemma = new Map()));
+  const hit = byLemma.get(lemma);
   if (hit) return hit;
   const out: [string, number][] = [];
   const seen = new Set<string>();
@@ -46,7 +48,7 @@ function inflectedSynonyms(input: RuleInput, lemma: string, pos: WordNetPos, for
     seen.add(f);
     out.push([f, rank]);
   });
-  byKey.set(key, out);
+  byLemma.set(lemma, out);
   return out;
 }
 
