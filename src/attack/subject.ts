@@ -63,20 +63,8 @@ export function makeSubject(example: Example, opts: SubjectOptions = {}): Attack
     }
     case 'pair': {
       requireField(field, ['textA', 'textB'], example.kind);
-      const editA = field === 'textA';
-      return {
-        example,
-        field,
-        original: WordSeq.parse(editA ? example.textA : example.textB),
-        frozen: NOTHING,
-        occlude: deleteWord,
-        toInput: (seq) =>
-          editA
-            ? { kind: 'pair', textA: seq.toString(), textB: example.textB }
-            : { kind: 'pair', textA: example.textA, textB: seq.toString() },
-        fields: (seq) =>
-          editA ? { textA: seq.toString(), textB: example.textB } : { textA: example.textA, textB: seq.toString() },
-      };
+      const { textA, textB } = example;
+      return twoFieldSubject(example, field, { textA, textB }, (f) => ({ kind: 'pair', textA: f.textA!, textB: f.textB! }));
     }
     case 'tokens': {
       requireField(field, ['tokens'], example.kind);
@@ -99,24 +87,33 @@ export function makeSubject(example: Example, opts: SubjectOptions = {}): Attack
     }
     case 'qa': {
       requireField(field, ['question', 'context'], example.kind);
-      const editQ = field === 'question';
-      return {
-        example,
-        field,
-        original: WordSeq.parse(editQ ? example.question : example.context),
-        frozen: NOTHING,
-        occlude: deleteWord,
-        toInput: (seq) =>
-          editQ
-            ? { kind: 'qa', question: seq.toString(), context: example.context }
-            : { kind: 'qa', question: example.question, context: seq.toString() },
-        fields: (seq) =>
-          editQ
-            ? { question: seq.toString(), context: example.context }
-            : { question: example.question, context: seq.toString() },
-      };
+      const { question, context } = example;
+      return twoFieldSubject(example, field, { question, context }, (f) => ({
+        kind: 'qa',
+        question: f.question!,
+        context: f.context!,
+      }));
     }
   }
+}
+
+/** A subject over an example with two text fields (pairs, QA), one of which is edited. */
+function twoFieldSubject(
+  example: Example,
+  field: EditableField,
+  texts: Record<string, string>,
+  toInput: (fields: Record<string, string>) => ModelInput,
+): AttackSubject {
+  const withEdit = (seq: WordSeq): Record<string, string> => ({ ...texts, [field]: seq.toString() });
+  return {
+    example,
+    field,
+    original: WordSeq.parse(texts[field]!),
+    frozen: NOTHING,
+    occlude: deleteWord,
+    toInput: (seq) => toInput(withEdit(seq)),
+    fields: withEdit,
+  };
 }
 
 function requireField(field: EditableField, allowed: EditableField[], kind: string): void {
