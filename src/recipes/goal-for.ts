@@ -17,10 +17,32 @@ export function goalFor(model: ModelInfo, data: DatasetInfo, labelMap: Record<st
         hint: 'Give config.json an id2label map, or have the endpoint list its labels at GET /info.',
       });
     }
-    return new UntargetedClassification(new LabelAligner(model.labels, data.labelNames ?? [], labelMap));
+    const aligner = new LabelAligner(model.labels, data.labelNames ?? [], labelMap);
+    checkLabels(aligner, model, data);
+    return new UntargetedClassification(aligner);
   }
   throw new TextstressError(
     `attacks on ${data.kind} data (${data.path}) are not available in this recipe yet; use classification or NER data.`,
+  );
+}
+
+/** Fails before any work when the dataset's label set cannot be mapped onto the model's (wrong model?). */
+function checkLabels(aligner: LabelAligner, model: ModelInfo, data: DatasetInfo): void {
+  const unmatched = (data.labelNames ?? []).filter((label) => {
+    try {
+      aligner.indexOf(label);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (unmatched.length === 0) return;
+  throw new TextstressError(
+    `the labels of ${data.path} [${(data.labelNames ?? []).join(', ')}] do not match the labels of the model ` +
+      `${model.id} [${(model.labels ?? []).join(', ')}]: no model label for ${unmatched.map((l) => `"${l}"`).join(', ')}.`,
+    {
+      hint: 'Check that this model was trained for this data, or map the labels with --label-map, e.g. --label-map "equivalent=positive,not_equivalent=negative".',
+    },
   );
 }
 
