@@ -94,5 +94,14 @@ describe('grammar-budget-curve and augment', () => {
     const back = await collect(await openDataset(big.format_file));
     expect(back).toHaveLength(big.written);
     expect(readFileSync(big.jsonl, 'utf8').trim().split('\n')).toHaveLength(big.written);
+    // The attacked set: all 40 examples, the successful adversarial versions in place of their originals.
+    const attacked = m as unknown as { attacked_set: { format_file: string; replaced: number } };
+    expect(attacked.attacked_set.replaced).toBe(m.adversarial_examples);
+    const set = await collect(await openDataset(attacked.attacked_set.format_file));
+    const original = await collect(await openDataset(join(SHARED, 'sst2', 'train.tsv'), { limit: 40 }));
+    expect(set).toHaveLength(40);
+    const changed = set.filter((e, i) => e.kind === 'text' && original[i]!.kind === 'text' && e.text !== original[i]!.text);
+    expect(changed).toHaveLength(m.adversarial_examples);
+    expect(set.map((e) => (e.kind === 'text' ? e.label : ''))).toEqual(original.map((e) => (e.kind === 'text' ? e.label : '')));
   });
 });

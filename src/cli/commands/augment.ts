@@ -29,6 +29,8 @@ export interface AugmentManifest {
   search: string;
   budget: number;
   files: { proportion: number; requested: number; written: number; format_file?: string; jsonl: string }[];
+  /** Every original example, the successful adversarial versions in place of theirs. */
+  attacked_set: { format_file?: string; jsonl: string; replaced: number };
 }
 
 /**
@@ -56,6 +58,8 @@ export function augmentCommand(): Command {
       for (const f of manifest.files) {
         process.stdout.write(`  p=${f.proportion}: ${f.written}/${f.requested} → ${f.format_file ?? '(no writer for this format)'}, ${f.jsonl}\n`);
       }
+      const a = manifest.attacked_set;
+      process.stdout.write(`  attacked set (all examples, ${a.replaced} replaced by their adversarial version): ${a.format_file ?? a.jsonl}\n`);
     }
   });
 }
@@ -86,6 +90,18 @@ export async function augment(opts: AugmentOptions & { out: string }): Promise<A
     if (formatFile) writeFileSync(formatFile, own!);
     files.push({ proportion: p, requested, written: chosen.length, ...(formatFile ? { format_file: formatFile } : {}), jsonl });
   }
+  // The whole set with each successful adversarial version in place of its original: a fixed "transfer" test
+  // set on which any other model (e.g. one retrained on the augmented data) can be evaluated with `eval`.
+  const advById = new Map(results.filter((r) => r.status === 'succeeded').map((r) => [r.id, r]));
+  const attackedSet = [...byId.values()].map((e) => {
+    const r = advById.get(e.id);
+    return r ? { ...adversarialExample(e, r), id: e.id } : e;
+  });
+  const attackedOwn = writeInFormat(format, data.info, attackedSet);
+  const attackedFile = attackedOwn === undefined ? undefined : join(opts.out, `attacked-set.${extensionOf(format)}`);
+  if (attackedFile) writeFileSync(attackedFile, attackedOwn!);
+  writeFileSync(join(opts.out, 'attacked-set.jsonl'), toJsonl(attackedSet));
+
   const manifest: AugmentManifest = {
     model: opts.model,
     dataset: opts.data,
@@ -95,6 +111,7 @@ export async function augment(opts: AugmentOptions & { out: string }): Promise<A
     search: opts.search,
     budget: opts.budget,
     files,
+    attacked_set: { ...(attackedFile ? { format_file: attackedFile } : {}), jsonl: join(opts.out, 'attacked-set.jsonl'), replaced: advById.size },
   };
   writeFileSync(join(opts.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
