@@ -1,5 +1,6 @@
 import type { Example } from '../data/types.ts';
 import type { ClassOutput, ModelOutput, TagOutput } from '../models/types.ts';
+import { entitySpans } from '../data/index.ts';
 import { entityCounts, f1, type EntityCounts } from '../metrics/ner.ts';
 import type { LabelAligner } from './labels.ts';
 
@@ -113,7 +114,12 @@ export class EntityF1Drop implements GoalFactory {
           prediction: { label: `F1=${value.toFixed(3)}`, score: mean, tags: tags.slice(), entities: counts },
         };
       },
-      skipReason: () => (cleanF1 <= 0 ? 'the model finds none of the entities in the clean sentence' : undefined),
+      skipReason: () => {
+        if (cleanF1 > 0) return undefined;
+        return entitySpans(gold.slice()).length === 0
+          ? 'no gold entities, and the model already predicts some in the clean sentence'
+          : 'the model finds none of the entities in the clean sentence';
+      },
     };
   }
 }

@@ -11,7 +11,7 @@ import { goalFor } from '../recipes/goal-for.ts';
 import { exampleLines, summaryTable } from '../report/terminal.ts';
 import { runAttack, type RunSummary } from '../runner/runner.ts';
 import { startProgress } from './progress.ts';
-import { countExamples, openData, openModel, type DataCliOptions, type ModelCliOptions } from './setup.ts';
+import { dataSettings, surveyExamples, openData, openModel, type DataCliOptions, type ModelCliOptions } from './setup.ts';
 
 export interface RunCliOptions extends ModelCliOptions, DataCliOptions {
   out: string;
@@ -43,9 +43,10 @@ export async function runRecipe(
   const model = shared?.model ?? (await openModel(opts));
   try {
     const engine = shared?.engine ?? new QueryEngine(model, { maxConcurrentFlushes: model.info.id.startsWith('http') ? 4 : 1 });
-    const total = await countExamples(await openData(opts));
+    const survey = await surveyExamples(await openData(opts));
+    const total = survey.n;
     const data = await openData(opts);
-    const goal = goalFor(model.info, data.info, parseLabelMap(opts.labelMap));
+    const goal = goalFor(model.info, data.info, parseLabelMap(opts.labelMap), survey.labels);
     const { attack, recipe, options, enrich } = build({ goal, model, data: data.info });
     const progress = startProgress(total, recipe, opts.progress !== false && !opts.quiet && !opts.json);
     let outcome;
@@ -58,7 +59,7 @@ export async function runRecipe(
           dataset: opts.data,
           seed: opts.seed,
           ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
-          options,
+          options: { ...options, ...dataSettings(opts) },
         },
         examples: data.examples(),
         attack,

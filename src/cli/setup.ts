@@ -71,9 +71,33 @@ export async function openData(opts: DataCliOptions): Promise<Dataset> {
   return openDataset(opts.data, dsOpts);
 }
 
-/** Counts a dataset's examples (for the progress bar); cheap next to attacking them. */
-export async function countExamples(ds: Dataset): Promise<number> {
+/**
+ * One cheap pass over the data before the attack: the example count (for the progress bar) and the gold labels
+ * seen (so a label the model lacks fails up front, not halfway through the run).
+ */
+export async function surveyExamples(ds: Dataset): Promise<{ n: number; labels: Set<string> }> {
   let n = 0;
-  for await (const _ of ds.examples()) n++;
-  return n;
+  const labels = new Set<string>();
+  for await (const e of ds.examples()) {
+    n++;
+    if (e.kind === 'text' || e.kind === 'pair') labels.add(e.label);
+  }
+  return { n, labels };
+}
+
+/** The data options that decide which examples and labels a run sees; a resume must use the same. */
+export function dataSettings(opts: DataCliOptions & { labelMap?: string }): Record<string, unknown> {
+  const picked: Record<string, unknown> = {
+    format: opts.format,
+    split: opts.split,
+    text_column: opts.textColumn,
+    text_a_column: opts.textAColumn,
+    text_b_column: opts.textBColumn,
+    label_column: opts.labelColumn,
+    id_column: opts.idColumn,
+    skip_bad_rows: opts.skipBadRows,
+    max_chars: opts.maxChars,
+    label_map: opts.labelMap,
+  };
+  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined && v !== false));
 }

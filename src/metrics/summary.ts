@@ -19,6 +19,12 @@ export interface RunMetrics {
   cache_hit_rate: number;
   /** Accuracy when at most k edits are allowed, k = 0..max edits seen (from the search traces). */
   accuracy_by_edits: number[];
+  /**
+   * Of the examples the model got right and that were attacked, the share whose prediction did not change at
+   * all (same label; for taggers the same tag sequence); 1 when there is none. `stability_n` is that count.
+   */
+  stability: number;
+  stability_n: number;
   /** How often each edit type occurs in successful attacks. */
   edit_types_in_successes: Record<string, number>;
   /** How often each edit type occurs in the final texts of all attacked (non-skipped) examples. */
@@ -70,6 +76,8 @@ export function summarize(results: readonly ExampleResult[]): RunMetrics {
     mean_queries: mean(results.map((r) => r.queries)),
     cache_hit_rate: requests ? hits / requests : 0,
     accuracy_by_edits: accuracyByEdits,
+    stability: stability(results).value,
+    stability_n: stability(results).n,
     edit_types_in_successes: editTypes,
     edit_types_all: editTypesAll,
     skip_reasons: skipReasons,
@@ -82,6 +90,28 @@ export function summarize(results: readonly ExampleResult[]): RunMetrics {
     metrics.attacked_f1 = f1(entities.reduce((c, r) => addCounts(c, r.perturbed_prediction.entities!), zero));
   }
   return metrics;
+}
+
+/**
+ * Stability: of the examples the model got right and that were attacked, the share whose prediction did not
+ * change at all under the perturbation (same label; for taggers, the same tag sequence). 1 when there is none.
+ */
+export function stability(results: readonly ExampleResult[]): { value: number; n: number } {
+  let n = 0;
+  let same = 0;
+  for (const r of results) {
+    if (!r.original_correct || r.status === 'skipped') continue;
+    n++;
+    if (samePrediction(r)) same++;
+  }
+  return { value: n ? same / n : 1, n };
+}
+
+function samePrediction(r: ExampleResult): boolean {
+  const a = r.original_prediction;
+  const b = r.perturbed_prediction;
+  if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
+  return a.label === b.label;
 }
 
 /** Was the model still right on this example when the search could make at most k edits? */

@@ -352,6 +352,12 @@ export async function createHttpModel(url: string, opts: HttpModelOptions = {}):
       hint: 'Put the Authorization header value in an environment variable and pass its name as authEnv (--auth-env).',
     });
   }
+  if (u.search || u.hash) {
+    // Routes are appended to the path, so a query would be dropped; and a key in the URL ends up in reports.
+    throw new ModelError(`the model URL ${u.origin}${u.pathname} carries a query string or fragment, which textstress does not send on.`, {
+      hint: 'Give the endpoint without "?…"; send an API key as a header from an environment variable with --auth-env.',
+    });
+  }
   const base = `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...opts.headers };

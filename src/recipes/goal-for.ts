@@ -5,7 +5,13 @@ import type { ModelInfo } from '../models/types.ts';
 import { TextstressError } from '../util/errors.ts';
 
 /** The default goal for a model/dataset pair: flip the label (classifiers) or lower entity F1 (NER). */
-export function goalFor(model: ModelInfo, data: DatasetInfo, labelMap: Record<string, string> = {}): GoalFactory {
+export function goalFor(
+  model: ModelInfo,
+  data: DatasetInfo,
+  labelMap: Record<string, string> = {},
+  /** Gold labels seen in the data, for formats that do not fix a label set (CSV, JSONL). */
+  observedLabels: Iterable<string> = [],
+): GoalFactory {
   if (data.kind === 'tokens') {
     if (model.task !== 'token-classification') throw mismatch(model, data);
     return new EntityF1Drop();
@@ -18,7 +24,7 @@ export function goalFor(model: ModelInfo, data: DatasetInfo, labelMap: Record<st
       });
     }
     const aligner = new LabelAligner(model.labels, data.labelNames ?? [], labelMap);
-    checkLabels(aligner, model, data);
+    checkLabels(aligner, model, data, [...new Set([...(data.labelNames ?? []), ...observedLabels])]);
     return new UntargetedClassification(aligner);
   }
   throw new TextstressError(
@@ -27,8 +33,8 @@ export function goalFor(model: ModelInfo, data: DatasetInfo, labelMap: Record<st
 }
 
 /** Fails before any work when the dataset's label set cannot be mapped onto the model's (wrong model?). */
-function checkLabels(aligner: LabelAligner, model: ModelInfo, data: DatasetInfo): void {
-  const unmatched = (data.labelNames ?? []).filter((label) => {
+function checkLabels(aligner: LabelAligner, model: ModelInfo, data: DatasetInfo, labels: string[]): void {
+  const unmatched = labels.filter((label) => {
     try {
       aligner.indexOf(label);
       return false;
@@ -38,10 +44,10 @@ function checkLabels(aligner: LabelAligner, model: ModelInfo, data: DatasetInfo)
   });
   if (unmatched.length === 0) return;
   throw new TextstressError(
-    `the labels of ${data.path} [${(data.labelNames ?? []).join(', ')}] do not match the labels of the model ` +
+    `the labels of ${data.path} [${labels.join(', ')}] do not match the labels of the model ` +
       `${model.id} [${(model.labels ?? []).join(', ')}]: no model label for ${unmatched.map((l) => `"${l}"`).join(', ')}.`,
     {
-      hint: 'Check that this model was trained for this data, or map the labels with --label-map, e.g. --label-map "equivalent=positive,not_equivalent=negative".',
+      hint: `Check that this model was trained for this data, or map the labels with --label-map, e.g. --label-map "${unmatched.map((l, i) => `${l}=${model.labels?.[i % (model.labels?.length ?? 1)] ?? 'LABEL'}`).join(',')}".`,
     },
   );
 }

@@ -35,10 +35,13 @@ export function summaryTable(s: RunSummary): string {
   if (s.clean_f1 !== undefined && s.attacked_f1 !== undefined) {
     rows.push(['clean entity F1', s.clean_f1.toFixed(3)], ['entity F1 under attack', s.attacked_f1.toFixed(3)]);
   }
+  // For taggers "accuracy" is whole-sentence exact match (every entity right), so say so.
+  const acc = s.clean_f1 !== undefined ? 'sentences fully right' : 'accuracy';
   rows.push(
-    ['clean accuracy', pct(s.clean_accuracy)],
-    ['accuracy under attack', pct(s.attacked_accuracy)],
+    [`clean ${acc}`, pct(s.clean_accuracy)],
+    [`${acc} under attack`, pct(s.attacked_accuracy)],
     ['attack success rate', pct(s.attack_success_rate)],
+    ['stability', pct(s.stability)],
     ['mean % words perturbed', `${s.mean_perturbed_word_pct.toFixed(1)}%`],
     ['mean queries / example', s.mean_queries.toFixed(1)],
     ['cache hit rate (own repeats / shared)', `${pct(s.cache_hit_rate)} / ${pct(s.process.cache_hit_rate)}`],

@@ -222,14 +222,16 @@ function assertSameSettings(prior: RunSettings, now: RunSettings, where: string)
   const a = JSON.stringify(prior);
   const b = JSON.stringify(now);
   if (a === b) return;
-  const keys = new Set([...Object.keys(prior), ...Object.keys(now), ...Object.keys(prior.options ?? {})]);
-  const differing = [...keys].filter((k) => {
-    const pa = (prior as unknown as Record<string, unknown>)[k] ?? prior.options?.[k];
-    const pb = (now as unknown as Record<string, unknown>)[k] ?? now.options?.[k];
-    return JSON.stringify(pa) !== JSON.stringify(pb);
-  });
+  const top = (x: RunSettings, k: string): unknown => (x as unknown as Record<string, unknown>)[k];
+  const differing = [
+    ...[...new Set([...Object.keys(prior), ...Object.keys(now)])]
+      .filter((k) => k !== 'options' && JSON.stringify(top(prior, k)) !== JSON.stringify(top(now, k))),
+    ...[...new Set([...Object.keys(prior.options ?? {}), ...Object.keys(now.options ?? {})])]
+      .filter((k) => JSON.stringify(prior.options?.[k]) !== JSON.stringify(now.options?.[k])),
+  ];
+  const what = differing.length ? differing.join(', ') : 'the settings';
   throw new TextstressError(
-    `--resume needs the same settings as the interrupted run, but ${differing.join(', ') || 'the settings'} differ.`,
+    `--resume needs the same settings as the interrupted run, but ${what} ${differing.length === 1 ? 'differs' : 'differ'}.`,
     { where, hint: 'Rerun with the original options, or start afresh with --overwrite.' },
   );
 }

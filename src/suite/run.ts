@@ -73,7 +73,7 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
           log(`[${i + 1}/${suite.tests.length}] ${test.name}: skipped (${data.reason})`);
           continue;
         }
-        throw new TextstressError(`dataset "${dataName}": ${data.reason}`, { where: loaded.file, hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.' });
+        throw new TextstressError(`dataset "${dataName}": ${data.reason}.`, { where: loaded.file, hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.' });
       }
       const limit = opts.limit ?? test.limit ?? data.options.limit;
       const base = {

@@ -9,14 +9,14 @@ import { GATE_METRICS } from '../report/html/metrics.ts';
  * metric give or take a margin (`baseline - 2pts`, `baseline - 0.02`). OP is <, <=, >, >= or ==.
  */
 export const THRESHOLD_RE =
-  /^\s*([a-z_]+)\s*(<=|>=|<|>|==)\s*(?:(baseline)\s*(?:([+-])\s*(\d+(?:\.\d+)?)\s*(%|pts?|points?)?)?|(\d+(?:\.\d+)?)\s*(%)?)\s*$/;
+  /^\s*([a-z_][a-z0-9_]*)\s*(<=|>=|<|>|==)\s*(?:(baseline)\s*(?:([+-])\s*(\d+(?:\.\d+)?)\s*(%|pts?|points?)?)?|(\d+(?:\.\d+)?)\s*(%)?)\s*$/;
 
 const threshold = z
   .string()
   .superRefine((s, ctx) => {
     const m = THRESHOLD_RE.exec(s);
     if (!m) {
-      ctx.addIssue({ code: 'custom', message: `"${s}" is not a threshold; write e.g. "attack_success_rate < 0.4", "stability >= 90%" or "attacked_accuracy >= baseline - 2pts".` });
+      ctx.addIssue({ code: 'custom', message: `"${s}" is not a threshold; write e.g. "attack_success_rate < 0.4", "stability >= 90%" or "attacked_accuracy >= baseline - 2pts"` });
       return;
     }
     if (!(m[1]! in GATE_METRICS)) {

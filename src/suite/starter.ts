@@ -24,7 +24,7 @@ gate:                        # CI gate: checks on every test (exit code 1 if one
 
 tests:
   - name: typos-k1           # also the output sub-folder
-    recipe: typos            # typos | noise | typos-curve
+    recipe: typos            # typos | noise | grammar | typos-curve
     model: sentiment
     dataset: dev
     settings: { target: max, k: 1 }

@@ -25,6 +25,20 @@ describe('textstress typos-curve', () => {
   });
 });
 
+describe("Adv-BERT's ordering on demo-sst2", () => {
+  it('accuracy with typos in max-importance words < random words < min-importance words, K = 1..5', async () => {
+    const out = tmp('ordering');
+    const r = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '200', '--k-max', '5', '--random-seeds', '2', '--no-by-source', '--out', out, '--no-progress', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const curve = JSON.parse(r.stdout) as TyposCurve;
+    const row = (name: string): number[] => curve.by_target.find((x) => x.name === name)!.accuracy;
+    for (let k = 1; k <= 5; k++) {
+      expect(row('max')[k]!, `K=${k}`).toBeLessThan(row('random')[k]!);
+      expect(row('random')[k]!, `K=${k}`).toBeLessThan(row('min')[k]!);
+    }
+  });
+});
+
 describe('textstress demo', () => {
   it('runs the built-in suite and writes summaries, results, a table and the report', async () => {
     const out = tmp('demo');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { GATE_METRICS } from '../../src/report/html/metrics.ts';
 import { parseThreshold } from '../../src/suite/gate.ts';
 import { errorMessage } from '../../src/util/errors.ts';
 import { parseSuite, SuiteError } from '../../src/suite/load.ts';
@@ -65,6 +66,10 @@ describe('suite schema', () => {
     expect(parseThreshold('stability >= 90%')).toMatchObject({ metric: 'stability', op: '>=', value: 0.9 });
     expect(parseThreshold('attacked_accuracy >= baseline - 2pts')).toMatchObject({ op: '>=', baseline: { margin: -0.02 } });
     expect(parseThreshold('attacked_accuracy >= baseline - 0.02')).toMatchObject({ baseline: { margin: -0.02 } });
+    // Every documented gate metric parses, digits in names included (clean_f1, attacked_f1).
+    for (const metric of Object.keys(GATE_METRICS)) {
+      expect(parseThreshold(`${metric} > 0.5`)).toMatchObject({ metric, op: '>', value: 0.5 });
+    }
     expect(parseThreshold('clean_metric>baseline')).toMatchObject({ baseline: { margin: 0 } });
   });
 

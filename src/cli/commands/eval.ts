@@ -32,7 +32,7 @@ export function evalCommand(): Command {
         ['model', opts.model],
         ['dataset', opts.data],
         ['examples', String(metrics.n)],
-        ['accuracy', `${(100 * metrics.accuracy).toFixed(2)}%`],
+        [metrics.entity_f1 !== undefined ? 'sentences with every entity right' : 'accuracy', `${(100 * metrics.accuracy).toFixed(2)}%`],
       ];
       if (metrics.entity_f1 !== undefined) rows.push(['entity F1', metrics.entity_f1.toFixed(4)]);
       for (const [label, s] of Object.entries(metrics.per_label ?? {})) {

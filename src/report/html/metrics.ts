@@ -1,28 +1,9 @@
 import type { ExampleResult } from '../../attack/result.ts';
+import { stability } from '../../metrics/summary.ts';
 import type { RunSummary } from '../../runner/runner.ts';
 import type { HeadlineMetrics } from './types.ts';
 
-/**
- * Stability: of the examples the model got right and that were attacked, the share whose prediction did not
- * change at all under the perturbation (same label; for taggers, the same tag sequence). 1 when there is none.
- */
-export function stability(results: readonly ExampleResult[]): { value: number; n: number } {
-  let n = 0;
-  let same = 0;
-  for (const r of results) {
-    if (!r.original_correct || r.status === 'skipped') continue;
-    n++;
-    if (samePrediction(r)) same++;
-  }
-  return { value: n ? same / n : 1, n };
-}
-
-function samePrediction(r: ExampleResult): boolean {
-  const a = r.original_prediction;
-  const b = r.perturbed_prediction;
-  if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
-  return a.label === b.label;
-}
+export { stability };
 
 export function headlineMetrics(summary: RunSummary, results: readonly ExampleResult[]): HeadlineMetrics {
   const st = stability(results);
