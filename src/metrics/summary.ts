@@ -54,6 +54,7 @@ export function summarize(results: readonly ExampleResult[]): RunMetrics {
     accuracyByEdits.push(n ? results.filter((r) => correctWithin(r, k)).length / n : 0);
   }
 
+  const stable = stability(results);
   const editTypes: Record<string, number> = {};
   for (const r of successes) for (const e of r.edits) editTypes[e.type] = (editTypes[e.type] ?? 0) + 1;
   const editTypesAll: Record<string, number> = {};
@@ -76,8 +77,8 @@ export function summarize(results: readonly ExampleResult[]): RunMetrics {
     mean_queries: mean(results.map((r) => r.queries)),
     cache_hit_rate: requests ? hits / requests : 0,
     accuracy_by_edits: accuracyByEdits,
-    stability: stability(results).value,
-    stability_n: stability(results).n,
+    stability: stable.value,
+    stability_n: stable.n,
     edit_types_in_successes: editTypes,
     edit_types_all: editTypesAll,
     skip_reasons: skipReasons,

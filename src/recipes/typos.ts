@@ -5,9 +5,9 @@ import { GreedyWordSearch } from '../attack/search/greedy-word.ts';
 import type { WordTarget } from '../attack/search/word-importance.ts';
 import type { SubjectOptions } from '../attack/subject.ts';
 import type { Transformation } from '../attack/transformation.ts';
-import { TYPO_SOURCES, typoCandidates, type TypoSourceName } from '../perturb/index.ts';
+import { TYPO_SOURCE_NAMES, typoCandidates, type TypoSourceName } from '../perturb/index.ts';
 
-export const ALL_TYPO_SOURCES = Object.keys(TYPO_SOURCES) as TypoSourceName[];
+export const ALL_TYPO_SOURCES: TypoSourceName[] = [...TYPO_SOURCE_NAMES];
 
 export interface TypoAttackOptions {
   goal: GoalFactory;

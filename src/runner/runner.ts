@@ -82,7 +82,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
   mkdirSync(outDir, { recursive: true });
 
   let previousWall = 0;
-  let done: ExampleResult[] = [];
+  let finishedIds: string[] = [];
   if (opts.overwrite) {
     for (const f of [resultsPath, statePath, summaryPath]) rmSync(f, { force: true });
   } else if (existsSync(statePath) || existsSync(resultsPath)) {
@@ -96,7 +96,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
       assertSameSettings(prior.settings, settings, statePath);
       previousWall = prior.wall_seconds;
     }
-    done = readCheckpoint(resultsPath);
+    finishedIds = readCheckpoint(resultsPath).map((r) => r.id);
   }
   rmSync(summaryPath, { force: true });
   const saveState = (status: RunState['status'], error?: string): void => {
@@ -111,7 +111,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
   };
   saveState('running');
 
-  const finished = new Set(done.map((r) => r.id));
+  const finished = new Set(finishedIds);
   const resumed = finished.size;
   const concurrency = Math.max(1, opts.concurrency ?? 32);
   type Settled = { ok: true; result: ExampleResult } | { ok: false; error: unknown; example: Example };
@@ -166,7 +166,6 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
         );
       }
       appendResult(resultsPath, settled.result);
-      done.push(settled.result);
       completedNow++;
       opts.onProgress?.(resumed + completedNow, resumed);
     }

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { EditableField } from '../../attack/subject.ts';
 import type { WordTarget } from '../../attack/search/word-importance.ts';
-import { NOISE_TYPES, type NoiseType, type TypoSourceName } from '../../perturb/index.ts';
+import { isTypoSourceName, NOISE_TYPES, type NoiseType, type TypoSourceName } from '../../perturb/index.ts';
 import { noiseAttack } from '../../recipes/noise.ts';
 import { ALL_TYPO_SOURCES, typoAttack } from '../../recipes/typos.ts';
 import { GRAMMAR_SEARCHES, grammarAttack, type GrammarSearchName } from '../../recipes/grammar.ts';
@@ -119,11 +119,11 @@ export function attackBuilder(recipe: string, opts: AttackCliOptions): AttackBui
 
 function checkSources(sources: string[] | undefined): TypoSourceName[] {
   if (!sources) return ALL_TYPO_SOURCES;
-  const bad = sources.filter((s) => !(ALL_TYPO_SOURCES as string[]).includes(s));
+  const bad = sources.filter((s) => !isTypoSourceName(s));
   if (bad.length) {
     throw new TextstressError(`unknown typo source ${bad.join(', ')}.`, {
       hint: `Choose from ${ALL_TYPO_SOURCES.join(', ')}.`,
     });
   }
-  return sources as TypoSourceName[];
+  return sources.filter(isTypoSourceName);
 }

@@ -26,5 +26,3 @@ export async function renderChart(chart: ChartSpec): Promise<string> {
   }
 }
 
-/** Percent axis for 0–1 values. */
-export const pctAxis = { format: '.0%' } as const;
