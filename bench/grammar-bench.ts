@@ -10,14 +10,14 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UntargetedClassification } from '../src/attack/goal.ts';
+import { UntargetedClassification } from '../src/attack/goals/index.ts';
 import { LabelAligner } from '../src/attack/labels.ts';
 import { collect, openDataset } from '../src/data/index.ts';
 import type { Example } from '../src/data/types.ts';
 import { loadTransformersModel } from '../src/models/index.ts';
 import { allGrammarCandidates, defaultLexicon } from '../src/perturb/grammar/index.ts';
 import { QueryEngine } from '../src/query/engine.ts';
-import { grammarAttack, type GrammarSearchName } from '../src/recipes/grammar.ts';
+import { grammarAttack, type GrammarSearchName } from '../src/recipes/grammar/attack.ts';
 import { runAttack } from '../src/runner/runner.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 

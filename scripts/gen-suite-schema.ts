@@ -1,11 +1,12 @@
-// Writes schema/suite.schema.json from the suite's zod schema:  npx tsx scripts/gen-suite-schema.ts
+// Writes schema/suite.schema.json from the suite schema of the built-in recipes:  npx tsx scripts/gen-suite-schema.ts
 // (test/suite/schema.test.ts fails when the committed file is out of date).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtinRegistry } from '../src/recipes/builtin.ts';
 import { suiteJsonSchema } from '../src/suite/schema.ts';
 
 export const SCHEMA_PATH = join(import.meta.dirname, '..', 'schema', 'suite.schema.json');
-export const schemaText = (): string => JSON.stringify(suiteJsonSchema(), null, 2) + '\n';
+export const schemaText = (): string => JSON.stringify(suiteJsonSchema(builtinRegistry()), null, 2) + '\n';
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   writeFileSync(SCHEMA_PATH, schemaText());

@@ -2,7 +2,7 @@ import type { Example } from '../data/types.ts';
 import type { QuerySession } from '../query/engine.ts';
 import type { Rng } from '../util/rng.ts';
 import { isAllowed, isModifiable, type Constraint } from './constraints.ts';
-import type { GoalFactory } from './goal.ts';
+import type { GoalFactory } from './goals/index.ts';
 import type { ExampleResult } from './result.ts';
 import type { SearchContext, SearchMethod } from './search/types.ts';
 import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
@@ -94,7 +94,8 @@ export async function attackExample(
   };
 }
 
-function goldOf(example: Example): unknown {
+/** The gold annotation of an example, as result records keep it. */
+export function goldOf(example: Example): unknown {
   switch (example.kind) {
     case 'text':
     case 'pair':

@@ -1,4 +1,4 @@
-import type { WordCandidate } from './edit.ts';
+import type { WordCandidate } from '../text/edits.ts';
 import { candidateCost, originOf, type AttackState } from './state.ts';
 import type { AttackSubject } from './subject.ts';
 

@@ -1,5 +1,5 @@
-import type { Edit } from './edit.ts';
-import type { Prediction } from './goal.ts';
+import type { Edit } from '../text/edits.ts';
+import type { Prediction } from './goals/index.ts';
 
 /** How an attack on one example ended. */
 export type AttackStatus = 'succeeded' | 'failed' | 'skipped';
@@ -41,4 +41,24 @@ export interface ExampleResult {
   trace: TracePoint[];
   /** Per-edit extra views, e.g. how the model's tokenizer splits each perturbed word. */
   subwords?: { before: string; after: string; before_pieces: string[]; after_pieces: string[] }[];
+  /** Probes only: B variants evaluated; the worst is `perturbed`, the best is kept here. */
+  probe?: ProbeRecord;
+}
+
+/** What a probe (B variants of one example, worst and best kept) adds to a result. */
+export interface ProbeRecord {
+  /** Variants evaluated (the budget B, or fewer when fewer distinct ones exist). */
+  variants: number;
+  /** Variants whose prediction differs from the clean one. */
+  changed: number;
+  /** The task metric (GoalStatus.metric) of the clean example, the worst and the best variant. */
+  original_metric: number;
+  worst_metric: number;
+  best_metric: number;
+  best: {
+    fields: Record<string, string | string[]>;
+    prediction: Prediction;
+    correct: boolean;
+    edits: Edit[];
+  };
 }

@@ -1,6 +1,6 @@
 import type { WordSeq } from '../text/word-seq.ts';
-import type { Edit, WordCandidate } from './edit.ts';
-import type { GoalStatus } from './goal.ts';
+import type { Edit, WordCandidate } from '../text/edits.ts';
+import type { GoalStatus } from './goals/index.ts';
 
 /** A version of the edited field plus the edits that led to it. Immutable. */
 export interface AttackState {

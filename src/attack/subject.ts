@@ -121,3 +121,31 @@ function requireField(field: EditableField, allowed: EditableField[], kind: stri
     throw new Error(`cannot edit field "${field}" of a ${kind} example; choose one of ${allowed.join(', ')}`);
   }
 }
+
+/** The model input of a whole example, unedited. */
+export function exampleInput(example: Example): ModelInput {
+  switch (example.kind) {
+    case 'text':
+      return { kind: 'text', text: example.text };
+    case 'pair':
+      return { kind: 'pair', textA: example.textA, textB: example.textB };
+    case 'tokens':
+      return { kind: 'tokens', tokens: example.tokens.slice() };
+    case 'qa':
+      return { kind: 'qa', question: example.question, context: example.context };
+  }
+}
+
+/** The example's text fields, as result records keep them. */
+export function exampleFields(example: Example): Record<string, string | string[]> {
+  switch (example.kind) {
+    case 'text':
+      return { text: example.text };
+    case 'pair':
+      return { textA: example.textA, textB: example.textB };
+    case 'tokens':
+      return { tokens: example.tokens.slice() };
+    case 'qa':
+      return { question: example.question, context: example.context };
+  }
+}

@@ -1,4 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { DATA_FORMATS } from '../data/types.ts';
+import { MODEL_TASKS } from '../models/schema.ts';
+
+export { list } from './derive.ts';
 
 export function int(name: string, min = 0): (v: string) => number {
   return (v) => {
@@ -8,25 +12,11 @@ export function int(name: string, min = 0): (v: string) => number {
   };
 }
 
-export function fraction(name: string): (v: string) => number {
-  return (v) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number in (0, 1].`);
-    return n;
-  };
-}
-
-export function list(v: string): string[] {
-  return v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
+/** The model options every run has (a recipe setting may not take these names: see RESERVED_SETTING_KEYS). */
 export function addModelOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('-m, --model <spec>', 'model folder (transformers.js layout), hub id, http(s):// endpoint, or a built-in name (demo-sst2, demo-ner)')
-    .addOption(new Option('--task <task>', 'model task, when config.json or GET /info cannot tell').choices(['text-classification', 'token-classification', 'question-answering']))
+    .requiredOption('-m, --model <spec>', 'model folder (transformers.js layout), hub id, http(s):// endpoint, or a built-in name (demo-sst2, demo-ner, demo-sick)')
+    .addOption(new Option('--task <task>', 'model task, when config.json or GET /info cannot tell').choices([...MODEL_TASKS]))
     .option('--auth-env <VAR>', 'HTTP models: environment variable whose value is sent as the Authorization header')
     .option('--batch-size <n>', 'inputs per model batch / HTTP request', int('--batch-size', 1))
     .option('--timeout <ms>', 'HTTP models: per-request timeout in ms', int('--timeout', 1))
@@ -34,10 +24,12 @@ export function addModelOptions(cmd: Command): Command {
     .option('--request-concurrency <n>', 'HTTP models: requests in flight at once', int('--request-concurrency', 1));
 }
 
-export function addDataOptions(cmd: Command): Command {
-  return cmd
-    .requiredOption('-d, --data <file>', 'dataset file: GLUE TSV (SST-2, MRPC, CoLA, QNLI), SICK, CSV, JSONL, SQuAD JSON, CoNLL-2003')
-    .addOption(new Option('--format <name>', 'file format, when it cannot be told from the file').choices(['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'csv', 'tsv', 'jsonl', 'squad', 'conll']))
+/** The data options every run with a dataset has. */
+export function addDataOptions(cmd: Command, required = true): Command {
+  const data = '-d, --data <file>';
+  const dataHelp = 'dataset file: GLUE TSV (SST-2, MRPC, CoLA, QNLI), SICK, CSV, JSONL, SQuAD JSON, CoNLL-2003';
+  (required ? cmd.requiredOption(data, dataHelp) : cmd.option(data, dataHelp))
+    .addOption(new Option('--format <name>', 'file format, when it cannot be told from the file').choices([...DATA_FORMATS]))
     .option('--split <name>', 'split to read where a file holds several (SICK: TRAIN, TRIAL, TEST)')
     .option('--text-column <name>', 'CSV/JSONL: column holding the text')
     .option('--text-a-column <name>', 'CSV/JSONL: column holding the first text of a pair')
@@ -47,8 +39,10 @@ export function addDataOptions(cmd: Command): Command {
     .option('--skip-bad-rows', 'skip malformed rows (counted and listed in skipped-rows.json) instead of stopping')
     .option('--max-chars <n>', 'longest text accepted (longer rows are bad rows)', int('--max-chars', 1))
     .option('-n, --limit <n>', 'use only the first n examples', int('--limit', 1));
+  return cmd;
 }
 
+/** The options of a run's output and execution. */
 export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('-o, --out <dir>', 'output folder for summary.json and results.jsonl')

@@ -5,69 +5,8 @@
 import { basename } from 'node:path';
 import { DataError } from '../util/errors.ts';
 import { checkFile, checkText, makeDataset, maxCharsOf, readLines, rejectSplit, rowError, type RowItem } from './rows.ts';
+import { iob1ToIob2 } from './entities.ts';
 import type { Dataset, DatasetInfo, LoadOptions, TokenExample } from './types.ts';
-
-/** An entity mention: tokens `start` (inclusive) to `end` (exclusive). */
-export interface EntitySpan {
-  type: string;
-  start: number;
-  end: number;
-}
-
-/** Splits "B-PER" into ["B", "PER"]; "O" and malformed tags give undefined. */
-function splitTag(tag: string): [string, string] | undefined {
-  const m = /^([BI])-(.+)$/.exec(tag);
-  return m ? [m[1]!, m[2]!] : undefined;
-}
-
-/**
- * IOB1 → IOB2: an `I-X` that starts an entity (the previous tag is not of type X) becomes `B-X`.
- * `B-X` (IOB1's marker between two adjacent X entities) and `O` are kept; already-IOB2 input comes back
- * unchanged. Tags that are neither `O` nor `B-`/`I-` prefixed are copied as they are.
- */
-export function iob1ToIob2(tags: readonly string[]): string[] {
-  const out: string[] = [];
-  let prevType: string | undefined;
-  for (const tag of tags) {
-    const t = splitTag(tag);
-    if (t === undefined) {
-      out.push(tag);
-      prevType = undefined;
-      continue;
-    }
-    const [prefix, type] = t;
-    out.push(prefix === 'I' && prevType !== type ? `B-${type}` : tag);
-    prevType = type;
-  }
-  return out;
-}
-
-/**
- * Entity spans of an IOB2 tag sequence, in order, `end` exclusive. Lenient like seqeval's default mode:
- * an `I-X` that does not continue an X entity starts a new one; any tag other than `B-`/`I-` ends the
- * current entity.
- */
-export function entitySpans(tags: readonly string[]): EntitySpan[] {
-  const spans: EntitySpan[] = [];
-  let cur: EntitySpan | undefined;
-  for (let i = 0; i < tags.length; i++) {
-    const t = splitTag(tags[i]!);
-    if (t === undefined) {
-      if (cur) spans.push(cur);
-      cur = undefined;
-      continue;
-    }
-    const [prefix, type] = t;
-    if (prefix === 'B' || cur === undefined || cur.type !== type) {
-      if (cur) spans.push(cur);
-      cur = { type, start: i, end: i + 1 };
-    } else {
-      cur.end = i + 1;
-    }
-  }
-  if (cur) spans.push(cur);
-  return spans;
-}
 
 const TAG = /^(O|[BI]-\S+)$/;
 

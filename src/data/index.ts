@@ -4,4 +4,6 @@ export * from './glue.ts';
 export * from './tabular.ts';
 export * from './squad.ts';
 export * from './conll.ts';
+export * from './entities.ts';
+export * from './answers.ts';
 export * from './open.ts';

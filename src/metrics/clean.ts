@@ -1,7 +1,7 @@
-import type { Goal, GoalFactory } from '../attack/goal.ts';
+import type { Goal, GoalFactory } from '../attack/goals/index.ts';
 import { makeSubject, type SubjectOptions } from '../attack/subject.ts';
 import type { Example } from '../data/types.ts';
-import { addCounts, f1, type EntityCounts } from './ner.ts';
+import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 import type { QueryEngine } from '../query/engine.ts';
 
 export interface CleanMetrics {

@@ -1,5 +1,5 @@
 import type { ExampleResult } from '../attack/result.ts';
-import { addCounts, f1, type EntityCounts } from './ner.ts';
+import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 
 /** The headline metrics of a run, computed from its per-example results only (so resumes agree). */
 export interface RunMetrics {
@@ -36,76 +36,150 @@ export interface RunMetrics {
   attacked_f1?: number;
 }
 
-export function summarize(results: readonly ExampleResult[]): RunMetrics {
-  const n = results.length;
-  const count = (s: string): number => results.filter((r) => r.status === s).length;
-  const succeeded = count('succeeded');
-  const failed = count('failed');
-  const skipped = count('skipped');
-  const successes = results.filter((r) => r.status === 'succeeded');
-  const attacked = results.filter((r) => r.status !== 'skipped');
-  const mean = (xs: number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
-  const requests = results.reduce((s, r) => s + r.requests, 0);
-  const hits = results.reduce((s, r) => s + r.cache_hits, 0);
+/** summary.json of a finished run: what identifies it, and its metrics. */
+export interface RunSummary extends RunMetrics {
+  complete: true;
+  recipe: string;
+  model: string;
+  dataset: string;
+  seed: number;
+  settings: Record<string, unknown>;
+  wall_seconds: number;
+  /** Rows of the data file skipped as malformed (only with --skip-bad-rows). */
+  skipped_rows: number;
+  /**
+   * This process's traffic (differs between a resumed and an uninterrupted run): inputs requested, served
+   * from the shared cache (also across examples and earlier runs in the process), and really computed.
+   */
+  process: { requests: number; cache_hits: number; cache_hit_rate: number; model_inferences: number };
+}
 
-  const maxEdits = Math.max(0, ...results.flatMap((r) => r.trace.map((t) => t.edits)));
-  const accuracyByEdits: number[] = [];
-  for (let k = 0; k <= maxEdits; k++) {
-    accuracyByEdits.push(n ? results.filter((r) => correctWithin(r, k)).length / n : 0);
+/** Running sums for one mean, added in file order (so a streamed mean equals the mean of the array). */
+class Mean {
+  private sum = 0;
+  private n = 0;
+  add(x: number): void {
+    this.sum += x;
+    this.n++;
+  }
+  get value(): number {
+    return this.n ? this.sum / this.n : 0;
+  }
+}
+
+/**
+ * Computes RunMetrics from results fed one at a time, in bounded memory: counters and sums only (the
+ * accuracy-by-edits curve keeps one counter per edit count).
+ */
+export class SummaryAccumulator {
+  private n = 0;
+  private succeeded = 0;
+  private failed = 0;
+  private skipped = 0;
+  private cleanCorrect = 0;
+  private attackedCorrect = 0;
+  private readonly pctSuccess = new Mean();
+  private readonly pctAll = new Mean();
+  private readonly queries = new Mean();
+  private requests = 0;
+  private hits = 0;
+  private stableN = 0;
+  private stableSame = 0;
+  private readonly editTypes: Record<string, number> = {};
+  private readonly editTypesAll: Record<string, number> = {};
+  private readonly skipReasons: Record<string, number> = {};
+  /** correctWithin(r, k) summed for k ≤ r's own largest trace edit count … */
+  private readonly byEdits: number[] = [];
+  /** … and, for every larger k, the result's value at its largest count, filed under that count. */
+  private readonly tailFrom: number[] = [];
+  private maxEdits = 0;
+  private cleanEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
+  private attackedEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
+  private sawEntities = false;
+
+  add(r: ExampleResult): void {
+    this.n++;
+    if (r.status === 'succeeded') this.succeeded++;
+    else if (r.status === 'failed') this.failed++;
+    else this.skipped++;
+    if (r.original_correct) this.cleanCorrect++;
+    if (r.perturbed_correct) this.attackedCorrect++;
+    if (r.status === 'succeeded') this.pctSuccess.add(r.perturbed_word_pct);
+    if (r.status !== 'skipped') this.pctAll.add(r.perturbed_word_pct);
+    this.queries.add(r.queries);
+    this.requests += r.requests;
+    this.hits += r.cache_hits;
+
+    const own = Math.max(0, ...r.trace.map((t) => t.edits));
+    this.maxEdits = Math.max(this.maxEdits, own);
+    for (let k = 0; k <= own; k++) if (correctWithin(r, k)) this.byEdits[k] = (this.byEdits[k] ?? 0) + 1;
+    if (correctWithin(r, own)) this.tailFrom[own] = (this.tailFrom[own] ?? 0) + 1;
+
+    if (r.original_correct && r.status !== 'skipped') {
+      this.stableN++;
+      if (samePrediction(r)) this.stableSame++;
+    }
+    if (r.status === 'succeeded') for (const e of r.edits) this.editTypes[e.type] = (this.editTypes[e.type] ?? 0) + 1;
+    if (r.status !== 'skipped') for (const e of r.edits) this.editTypesAll[e.type] = (this.editTypesAll[e.type] ?? 0) + 1;
+    if (r.status === 'skipped') {
+      const why = r.skip_reason ?? 'unknown';
+      this.skipReasons[why] = (this.skipReasons[why] ?? 0) + 1;
+    }
+    if (r.original_prediction.entities && r.perturbed_prediction.entities) {
+      this.sawEntities = true;
+      this.cleanEntities = addCounts(this.cleanEntities, r.original_prediction.entities);
+      this.attackedEntities = addCounts(this.attackedEntities, r.perturbed_prediction.entities);
+    }
   }
 
-  const stable = stability(results);
-  const editTypes: Record<string, number> = {};
-  for (const r of successes) for (const e of r.edits) editTypes[e.type] = (editTypes[e.type] ?? 0) + 1;
-  const editTypesAll: Record<string, number> = {};
-  for (const r of attacked) for (const e of r.edits) editTypesAll[e.type] = (editTypesAll[e.type] ?? 0) + 1;
-  const skipReasons: Record<string, number> = {};
-  for (const r of results) {
-    if (r.status === 'skipped') skipReasons[r.skip_reason ?? 'unknown'] = (skipReasons[r.skip_reason ?? 'unknown'] ?? 0) + 1;
+  finish(): RunMetrics {
+    const n = this.n;
+    const accuracyByEdits: number[] = [];
+    let tail = 0;
+    for (let k = 0; k <= this.maxEdits; k++) {
+      accuracyByEdits.push(n ? ((this.byEdits[k] ?? 0) + tail) / n : 0);
+      tail += this.tailFrom[k] ?? 0;
+    }
+    const metrics: RunMetrics = {
+      n,
+      succeeded: this.succeeded,
+      failed: this.failed,
+      skipped: this.skipped,
+      clean_accuracy: n ? this.cleanCorrect / n : 0,
+      attacked_accuracy: n ? this.attackedCorrect / n : 0,
+      attack_success_rate: this.succeeded + this.failed ? this.succeeded / (this.succeeded + this.failed) : 0,
+      mean_perturbed_word_pct: this.pctSuccess.value,
+      mean_perturbed_word_pct_all: this.pctAll.value,
+      mean_queries: this.queries.value,
+      cache_hit_rate: this.requests ? this.hits / this.requests : 0,
+      accuracy_by_edits: accuracyByEdits,
+      stability: this.stableN ? this.stableSame / this.stableN : 1,
+      stability_n: this.stableN,
+      edit_types_in_successes: this.editTypes,
+      edit_types_all: this.editTypesAll,
+      skip_reasons: this.skipReasons,
+    };
+    if (this.sawEntities) {
+      metrics.clean_f1 = f1(this.cleanEntities);
+      metrics.attacked_f1 = f1(this.attackedEntities);
+    }
+    return metrics;
   }
+}
 
-  const metrics: RunMetrics = {
-    n,
-    succeeded,
-    failed,
-    skipped,
-    clean_accuracy: n ? results.filter((r) => r.original_correct).length / n : 0,
-    attacked_accuracy: n ? results.filter((r) => r.perturbed_correct).length / n : 0,
-    attack_success_rate: succeeded + failed ? succeeded / (succeeded + failed) : 0,
-    mean_perturbed_word_pct: mean(successes.map((r) => r.perturbed_word_pct)),
-    mean_perturbed_word_pct_all: mean(attacked.map((r) => r.perturbed_word_pct)),
-    mean_queries: mean(results.map((r) => r.queries)),
-    cache_hit_rate: requests ? hits / requests : 0,
-    accuracy_by_edits: accuracyByEdits,
-    stability: stable.value,
-    stability_n: stable.n,
-    edit_types_in_successes: editTypes,
-    edit_types_all: editTypesAll,
-    skip_reasons: skipReasons,
-  };
-
-  const entities = results.filter((r) => r.original_prediction.entities && r.perturbed_prediction.entities);
-  if (entities.length > 0) {
-    const zero: EntityCounts = { tp: 0, fp: 0, fn: 0 };
-    metrics.clean_f1 = f1(entities.reduce((c, r) => addCounts(c, r.original_prediction.entities!), zero));
-    metrics.attacked_f1 = f1(entities.reduce((c, r) => addCounts(c, r.perturbed_prediction.entities!), zero));
-  }
-  return metrics;
+export function summarize(results: Iterable<ExampleResult>): RunMetrics {
+  const acc = new SummaryAccumulator();
+  for (const r of results) acc.add(r);
+  return acc.finish();
 }
 
 /**
  * Stability: of the examples the model got right and that were attacked, the share whose prediction did not
  * change at all under the perturbation (same label; for taggers, the same tag sequence). 1 when there is none.
  */
-export function stability(results: readonly ExampleResult[]): { value: number; n: number } {
-  let n = 0;
-  let same = 0;
-  for (const r of results) {
-    if (!r.original_correct || r.status === 'skipped') continue;
-    n++;
-    if (samePrediction(r)) same++;
-  }
-  return { value: n ? same / n : 1, n };
+export function stability(results: Iterable<ExampleResult>): { value: number; n: number } {
+  const m = summarize(results);
+  return { value: m.stability, n: m.stability_n };
 }
 
 function samePrediction(r: ExampleResult): boolean {

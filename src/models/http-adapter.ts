@@ -13,6 +13,7 @@ import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelError } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
+import { errorCode, innermostMessage, parseRetryAfter, seconds } from './http-errors.ts';
 import { Limiter } from './limiter.ts';
 import {
   checkInputKind,
@@ -51,6 +52,8 @@ export interface HttpModelOptions {
   seed?: number | string;
 }
 
+export { parseRetryAfter };
+
 export interface HttpModelAdapter extends ModelAdapter {
   readonly info: ModelInfo;
   readonly url: string;
@@ -64,49 +67,11 @@ type Attempt =
   | { ok: false; fatal: ModelError }
   | { ok: false; fatal?: undefined; describe: string; refused: boolean; retryAfterMs?: number; serverText?: string };
 
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
-}
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; depth < 4 && e; depth++) {
-    const obj = e as { code?: unknown; cause?: unknown; errors?: unknown[] };
-    if (typeof obj.code === 'string') return obj.code;
-    if (Array.isArray(obj.errors)) {
-      const codes = obj.errors.map(errorCode).filter((c): c is string => !!c);
-      if (codes.length) return codes.includes('ECONNREFUSED') ? 'ECONNREFUSED' : codes[0];
-    }
-    e = obj.cause;
-  }
-  return undefined;
-}
-
-/** The message of the deepest `cause` (fetch wraps everything in "fetch failed"). */
-function innermostMessage(err: unknown): string {
-  let e: unknown = err;
-  let msg = '';
-  for (let depth = 0; depth < 5 && e; depth++) {
-    if (e instanceof Error && e.message) msg = e.message;
-    else if (typeof e === 'string') msg = e;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return msg;
-}
-
-/** Retry-After as milliseconds: delay-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
-}
-
 class HttpModel implements HttpModelAdapter {
   info: ModelInfo;
   readonly url: string;
   readonly maxBatchSize: number;
+  readonly concurrency: number;
   tokenize?: (text: string) => Promise<string[]>;
   private readonly headers: Record<string, string>;
   private readonly secrets: string[];
@@ -128,6 +93,7 @@ class HttpModel implements HttpModelAdapter {
     this.limiter = new Limiter(opts.concurrency);
     this.rng = new Rng(`http-backoff\u0001${opts.seed ?? 0}`);
     this.maxBatchSize = opts.batchSize * opts.concurrency;
+    this.concurrency = opts.concurrency;
     this.info = { id: url, task: opts.task ?? 'text-classification', ...(opts.labels ? { labels: opts.labels } : {}) };
   }
 
@@ -176,6 +142,7 @@ class HttpModel implements HttpModelAdapter {
             ok: false,
             fatal: new ModelError(`cannot reach ${url}: the host ${new URL(url).hostname} is unknown (DNS lookup failed).`, {
               hint: 'Check the model URL.',
+              affectsAll: true,
             }),
           };
         }
@@ -185,6 +152,7 @@ class HttpModel implements HttpModelAdapter {
             ok: false,
             fatal: new ModelError(`cannot reach ${url}: fetch refuses to connect to port ${new URL(url).port} (a port browsers block).`, {
               hint: 'Serve the model on another port, e.g. 8080.',
+              affectsAll: true,
             }),
           };
         }
@@ -227,7 +195,9 @@ class HttpModel implements HttpModelAdapter {
         hint = `Lower the batch size (now ${this.opts.batchSize}).`;
       }
       const said = serverText ? `: "${serverText}"` : '';
-      return { ok: false, fatal: new ModelError(`the endpoint ${url} refused the request with ${status}${said}.`, hint ? { hint } : {}) };
+      // Credentials and routes are wrong for every input; a 400 or 413 may be one input's (or batch size's) fault.
+      const affectsAll = [401, 403, 404, 405].includes(res.status);
+      return { ok: false, fatal: new ModelError(`the endpoint ${url} refused the request with ${status}${said}.`, { ...(hint ? { hint } : {}), affectsAll }) };
     } finally {
       clearTimeout(timer);
     }
@@ -239,6 +209,7 @@ class HttpModel implements HttpModelAdapter {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     const failures: string[] = [];
     let refusedOnly = true;
+    let statusSeen = false;
     let lastServerText = '';
     const attempts = this.opts.retries + 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -247,6 +218,7 @@ class HttpModel implements HttpModelAdapter {
       if (r.fatal) throw r.fatal;
       failures.push(r.describe);
       refusedOnly &&= r.refused;
+      statusSeen ||= r.serverText !== undefined;
       if (r.serverText) lastServerText = r.serverText;
       if (attempt < attempts) await sleep(r.retryAfterMs ?? this.backoff(attempt));
     }
@@ -256,11 +228,13 @@ class HttpModel implements HttpModelAdapter {
       const port = u.port || (u.protocol === 'https:' ? '443' : '80');
       throw new ModelError(`nothing is listening at ${u.origin} (connection refused, ${n}).`, {
         hint: `Start the model server first, e.g. \`textstress serve --model <folder> --port ${port}\`, or check the URL.`,
+        affectsAll: true,
       });
     }
     const steps = failures.filter((f, i) => i === 0 || f !== failures[i - 1]);
     const last = lastServerText ? `; the server last said: "${lastServerText}"` : '';
-    throw new ModelError(`the endpoint ${url} did not answer: ${steps.join(', then ')} (${n})${last}.`);
+    // Only timeouts and network errors: the endpoint is down or hung, and smaller batches would only wait longer.
+    throw new ModelError(`the endpoint ${url} did not answer: ${steps.join(', then ')} (${n})${last}.`, { affectsAll: !statusSeen });
   }
 
   async fetchInfo(): Promise<void> {

@@ -1,49 +1,62 @@
 /**
- * One entry point for every model spec the CLI accepts:
+ * One entry point for every model spec: an ordered list of adapter factories, the first whose `test` accepts
+ * the spec opens it (promptfoo's provider registry). Heavy adapters are imported on demand: transformers.js
+ * and onnxruntime take about a second to import, which `--help` and HTTP models should not pay.
  *   http://… or https://…   → the HTTP adapter (task from GET /info unless given)
  *   anything else           → transformers.js: a local folder, or a Hugging Face hub id
  */
-import { createHttpModel, type HttpModelOptions } from './http-adapter.ts';
-import type { TransformersModelOptions } from './transformers-adapter.ts';
+import type { HttpModelOptions } from './http-adapter.ts';
+import type { TransformersModelOptions } from './transformers/load.ts';
 import type { ModelAdapter } from './types.ts';
 
 export type LoadModelOptions = TransformersModelOptions & Omit<HttpModelOptions, 'task'>;
+
+/** Opens the model kinds whose spec it recognises. */
+export interface AdapterFactory {
+  /** Short name for messages ("http", "transformers.js"). */
+  name: string;
+  test(spec: string): boolean;
+  open(spec: string, opts: LoadModelOptions): Promise<ModelAdapter>;
+}
 
 export function isHttpSpec(spec: string): boolean {
   return /^https?:\/\//i.test(spec.trim());
 }
 
-export async function loadModel(spec: string, opts: LoadModelOptions = {}): Promise<ModelAdapter> {
-  if (isHttpSpec(spec)) {
-    const { task, labels, batchSize, concurrency, timeoutMs, retries, backoffMs, maxBackoffMs, maxRetryAfterMs, authEnv, headers, seed } =
-      opts;
-    return createHttpModel(spec.trim(), {
-      ...(task ? { task } : {}),
-      ...(labels ? { labels } : {}),
-      ...(batchSize !== undefined ? { batchSize } : {}),
-      ...(concurrency !== undefined ? { concurrency } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(retries !== undefined ? { retries } : {}),
-      ...(backoffMs !== undefined ? { backoffMs } : {}),
-      ...(maxBackoffMs !== undefined ? { maxBackoffMs } : {}),
-      ...(maxRetryAfterMs !== undefined ? { maxRetryAfterMs } : {}),
-      ...(authEnv ? { authEnv } : {}),
-      ...(headers ? { headers } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-    });
-  }
-  const { task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride } = opts;
-  // Loaded on demand: transformers.js + onnxruntime take about a second to import, which `--help` and
-  // HTTP models should not pay.
-  const { loadTransformersModel } = await import('./transformers-adapter.ts');
-  return loadTransformersModel(spec, {
-    ...(task ? { task } : {}),
-    ...(device ? { device } : {}),
-    ...(dtype ? { dtype } : {}),
-    ...(maxBatchSize !== undefined ? { maxBatchSize } : {}),
-    ...(maxLength !== undefined ? { maxLength } : {}),
-    ...(topK !== undefined ? { topK } : {}),
-    ...(maxAnswerTokens !== undefined ? { maxAnswerTokens } : {}),
-    ...(docStride !== undefined ? { docStride } : {}),
-  });
+/** Keeps only the options that are set, so adapters see their own defaults for the rest. */
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
+  {
+    name: 'http',
+    test: isHttpSpec,
+    async open(spec, o) {
+      const { createHttpModel } = await import('./http-adapter.ts');
+      const { task, labels, batchSize, concurrency, timeoutMs, retries, backoffMs, maxBackoffMs, maxRetryAfterMs, authEnv, headers, seed } = o;
+      return createHttpModel(
+        spec.trim(),
+        defined({ task, labels, batchSize, concurrency, timeoutMs, retries, backoffMs, maxBackoffMs, maxRetryAfterMs, authEnv: authEnv || undefined, headers, seed }),
+      );
+    },
+  },
+  {
+    name: 'transformers.js',
+    test: () => true,
+    async open(spec, o) {
+      const { loadTransformersModel } = await import('./transformers/load.ts');
+      const { task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride } = o;
+      return loadTransformersModel(spec, defined({ task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride }));
+    },
+  },
+];
+
+export async function loadModel(
+  spec: string,
+  opts: LoadModelOptions = {},
+  factories: readonly AdapterFactory[] = ADAPTER_FACTORIES,
+): Promise<ModelAdapter> {
+  const factory = factories.find((f) => f.test(spec))!;
+  return factory.open(spec, opts);
 }

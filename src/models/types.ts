@@ -58,6 +58,11 @@ export interface ModelAdapter {
   tokenize?(text: string): Promise<string[]>;
   /** Largest batch the adapter wants at once. */
   readonly maxBatchSize?: number;
+  /**
+   * predict() calls worth having in flight at once (default 1): 1 for an in-process model that runs one
+   * batch at a time, more for a remote endpoint that answers requests in parallel.
+   */
+  readonly concurrency?: number;
   close?(): Promise<void>;
 }
 

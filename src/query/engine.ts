@@ -1,4 +1,5 @@
 import { inputKey, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
+import { ModelError } from '../util/errors.ts';
 
 /**
  * The one layer between attacks and a model adapter. It
@@ -13,7 +14,7 @@ export interface QueryEngineOptions {
   maxFlushSize?: number;
   /** Cached answers kept (LRU). */
   cacheSize?: number;
-  /** predict() calls allowed at once; 1 suits a local model, remote adapters parallelise internally. */
+  /** predict() calls allowed at once (default: what the adapter declares as its `concurrency`, else 1). */
   maxConcurrentFlushes?: number;
 }
 
@@ -46,7 +47,7 @@ export class QueryEngine {
     this.adapter = adapter;
     this.maxFlushSize = opts.maxFlushSize ?? 1024;
     this.cacheSize = opts.cacheSize ?? 200_000;
-    this.maxConcurrentFlushes = opts.maxConcurrentFlushes ?? 1;
+    this.maxConcurrentFlushes = opts.maxConcurrentFlushes ?? adapter.concurrency ?? 1;
   }
 
   /** Answers for the inputs, in order. Resolves once every one of them is answered. */
@@ -119,6 +120,17 @@ export class QueryEngine {
 
   private async flush(batch: [string, Pending][]): Promise<void> {
     this.stats.flushes++;
+    await this.answer(batch);
+  }
+
+  /**
+   * Sends a batch; when it fails, splits it in halves and retries each, so that only the inputs that really
+   * fail are rejected (with their own error) and every other query of the batch is answered. An error that
+   * says the whole model is unusable (`affectsAll`, e.g. nothing listening, or only timeouts) is not bisected:
+   * the rest of the batch fails with the first error seen (the more telling one), and the model-wide error is
+   * returned so the caller stops splitting too.
+   */
+  private async answer(batch: [string, Pending][], first?: unknown): Promise<unknown> {
     this.stats.inferences += batch.length;
     let outputs: ModelOutput[];
     try {
@@ -127,11 +139,19 @@ export class QueryEngine {
         throw new Error(`model adapter returned ${outputs.length} outputs for ${batch.length} inputs`);
       }
     } catch (err) {
-      for (const [key, p] of batch) {
-        this.inFlight.delete(key);
-        p.reject(err);
+      const fatal = affectsAll(err);
+      if (batch.length > 1 && !fatal) {
+        const half = Math.ceil(batch.length / 2);
+        const dead = await this.answer(batch.slice(0, half), first ?? err);
+        if (dead !== undefined) {
+          this.reject(batch.slice(half), dead);
+          return dead;
+        }
+        return this.answer(batch.slice(half), first ?? err);
       }
-      return;
+      const reason = fatal && first !== undefined ? first : err;
+      this.reject(batch, reason);
+      return fatal ? reason : undefined;
     }
     batch.forEach(([key, p], i) => {
       const out = outputs[i]!;
@@ -139,6 +159,14 @@ export class QueryEngine {
       this.inFlight.delete(key);
       p.resolve(out);
     });
+    return undefined;
+  }
+
+  private reject(batch: [string, Pending][], err: unknown): void {
+    for (const [key, p] of batch) {
+      this.inFlight.delete(key);
+      p.reject(err);
+    }
   }
 
   private remember(key: string, out: ModelOutput): void {
@@ -176,4 +204,9 @@ export class QuerySession {
     }
     return this.engine.query(inputs);
   }
+}
+
+/** An error that no smaller batch would avoid (the model or endpoint as a whole is unusable). */
+function affectsAll(err: unknown): boolean {
+  return err instanceof ModelError && err.affectsAll;
 }

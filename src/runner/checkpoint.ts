@@ -1,54 +1,103 @@
-import { existsSync, openSync, readFileSync, ftruncateSync, closeSync, appendFileSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, existsSync, ftruncateSync, openSync } from 'node:fs';
 import type { ExampleResult } from '../attack/result.ts';
 import { TextstressError } from '../util/errors.ts';
 
 /**
  * results.jsonl is the checkpoint: one complete line per finished example, appended as soon as it is
- * known. A run killed mid-write leaves at most one torn last line, which resume cuts off.
+ * known. A run killed mid-write leaves at most one torn last line, which resume cuts off. Everything here
+ * streams the file, so a run of any size is read in bounded memory.
  */
-export function readCheckpoint(path: string): ExampleResult[] {
-  if (!existsSync(path)) return [];
-  const buf = readFileSync(path);
-  const text = buf.toString('utf8');
-  const results: ExampleResult[] = [];
-  let goodBytes = 0;
+
+/** Complete lines of a JSONL file with their 1-based line numbers; `tornAt` is the byte offset of a torn tail. */
+async function* completeLines(path: string): AsyncGenerator<{ line: string; lineNo: number }, { tornAt?: number }> {
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
   let offset = 0;
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const isLast = i === lines.length - 1;
-    const lineBytes = Buffer.byteLength(line, 'utf8') + (isLast ? 0 : 1);
-    if (line.trim() === '') {
-      offset += lineBytes;
-      if (!isLast) goodBytes = offset;
-      continue;
+  let lineNo = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
+      const piece = chunk.subarray(from, nl);
+      const bytes = carry.length ? Buffer.concat([...carry, piece]) : piece;
+      offset += carryBytes + piece.length + 1;
+      carry = [];
+      carryBytes = 0;
+      lineNo++;
+      yield { line: bytes.toString('utf8'), lineNo };
+      from = nl + 1;
     }
-    let parsed: ExampleResult;
-    try {
-      parsed = JSON.parse(line) as ExampleResult;
-    } catch {
-      if (isLast) break; // torn final write from an interrupted run
-      throw new TextstressError(`line ${i + 1} is not valid JSON, so the run cannot be resumed safely.`, {
-        where: path,
-        hint: 'Remove that line (its example will be attacked again) or start a fresh run with --overwrite.',
-      });
-    }
-    if (isLast) break; // no newline yet: the write may be incomplete, redo that example
-    results.push(parsed);
-    offset += lineBytes;
-    goodBytes = offset;
-  }
-  if (goodBytes < buf.length) {
-    const fd = openSync(path, 'r+');
-    try {
-      ftruncateSync(fd, goodBytes);
-    } finally {
-      closeSync(fd);
+    if (from < chunk.length) {
+      carry.push(chunk.subarray(from));
+      carryBytes += chunk.length - from;
     }
   }
-  return results;
+  // Bytes after the last newline: a write that never finished.
+  return carryBytes > 0 ? { tornAt: offset } : {};
 }
 
-export function appendResult(path: string, result: ExampleResult): void {
+/**
+ * Reads the finished example ids of a checkpoint, cutting a torn final line. A malformed line in the middle
+ * or an id that appears twice (two processes wrote to one folder) stops with the line named.
+ */
+export async function readCheckpointIds(path: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  if (!existsSync(path)) return ids;
+  const lines = completeLines(path);
+  for (;;) {
+    const next = await lines.next();
+    if (next.done) {
+      if (next.value.tornAt !== undefined) truncate(path, next.value.tornAt);
+      return ids;
+    }
+    const { line, lineNo } = next.value;
+    if (line.trim() === '') continue;
+    let id: unknown;
+    try {
+      id = (JSON.parse(line) as { id?: unknown }).id;
+    } catch {
+      // A torn write has no newline (cut above); a complete line that does not parse is damage.
+      throw badLine(path, lineNo);
+    }
+    if (typeof id !== 'string') throw badLine(path, lineNo, 'has no example id');
+    if (ids.has(id)) {
+      throw new TextstressError(`line ${lineNo} holds the example "${id}" a second time, so the run cannot be resumed safely.`, {
+        where: path,
+        hint: 'Two processes may have written to this folder at once. Start a fresh run with --overwrite.',
+      });
+    }
+    ids.add(id);
+  }
+}
+
+function badLine(path: string, lineNo: number, why = 'is not valid JSON'): TextstressError {
+  return new TextstressError(`line ${lineNo} ${why}, so the run cannot be resumed safely.`, {
+    where: path,
+    hint: 'Remove that line (its example will be attacked again) or start a fresh run with --overwrite.',
+  });
+}
+
+function truncate(path: string, bytes: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Every result of a finished (or checkpointed) run, one at a time, in file order. */
+export async function* readResults<R = ExampleResult>(path: string): AsyncGenerator<R> {
+  if (!existsSync(path)) return;
+  for await (const { line, lineNo } of completeLines(path)) {
+    if (line.trim() === '') continue;
+    try {
+      yield JSON.parse(line) as R;
+    } catch (err) {
+      throw new TextstressError(`line ${lineNo} is not valid JSON: ${(err as Error).message}`, { where: path });
+    }
+  }
+}
+
+export function appendResult(path: string, result: unknown): void {
   appendFileSync(path, JSON.stringify(result) + '\n');
 }

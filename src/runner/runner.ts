@@ -3,11 +3,14 @@ import { join } from 'node:path';
 import { attackExample, type Attack } from '../attack/attack.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import type { Example } from '../data/types.ts';
-import { summarize, type RunMetrics } from '../metrics/summary.ts';
-import type { QueryEngine, QueryEngineStats } from '../query/engine.ts';
+import { SummaryAccumulator, type RunSummary } from '../metrics/summary.ts';
+import type { QueryEngine, QueryEngineStats, QuerySession } from '../query/engine.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
-import { appendResult, readCheckpoint } from './checkpoint.ts';
+import { appendResult, readCheckpointIds, readResults } from './checkpoint.ts';
+import { orderedPool } from './pool.ts';
+
+export type { RunSummary } from '../metrics/summary.ts';
 
 /** What identifies a run: a resume must match it exactly. */
 export interface RunSettings {
@@ -19,34 +22,22 @@ export interface RunSettings {
   options: Record<string, unknown>;
 }
 
-export interface RunSummary extends RunMetrics {
-  complete: true;
-  recipe: string;
-  model: string;
-  dataset: string;
-  seed: number;
-  settings: Record<string, unknown>;
-  wall_seconds: number;
-  /** Rows of the data file skipped as malformed (only with --skip-bad-rows). */
-  skipped_rows: number;
-  /**
-   * This process's traffic (differs between a resumed and an uninterrupted run): inputs requested, served
-   * from the shared cache (also across examples and earlier runs in the process), and really computed.
-   */
-  process: { requests: number; cache_hits: number; cache_hit_rate: number; model_inferences: number };
-}
+/** The work done on one example: an attack's search, a probe's variants, … Model queries go through `session`. */
+export type ExampleWork = (example: Example, session: QuerySession, rng: Rng) => Promise<ExampleResult>;
 
 export interface RunOptions {
   outDir: string;
   settings: RunSettings;
   examples: AsyncIterable<Example>;
-  attack: Attack;
+  /** The per-example work; or give `attack` (its search is the work). */
+  work?: ExampleWork;
+  attack?: Attack;
   engine: QueryEngine;
   /** Continue a run in outDir instead of refusing to touch it. */
   resume?: boolean;
   /** Replace whatever outDir holds. */
   overwrite?: boolean;
-  /** Examples attacked at the same time; their queries share model batches. */
+  /** Examples worked on at the same time; their queries share model batches. */
   concurrency?: number;
   /** Extra per-result work after the attack (e.g. the subword view). */
   enrich?: (result: ExampleResult) => Promise<void>;
@@ -68,13 +59,16 @@ export const SUMMARY_FILE = 'summary.json';
 export const STATE_FILE = 'run.json';
 
 /**
- * Streams a dataset through an attack. Results are appended to results.jsonl in dataset order as they
- * finish; summary.json is written only when every example is done, so a partial run is never presented
- * as complete. An interrupted run (even kill -9) continues with `resume`.
+ * Streams a dataset through per-example work. Results are appended to results.jsonl in dataset order as they
+ * finish (a slow example does not hold the others up: they run past it and wait in a bounded buffer);
+ * summary.json is written only when every example is done, so a partial run is never presented as complete. An
+ * interrupted run (even kill -9) continues with `resume`. When an example fails (its own model query failed),
+ * no new example starts, the ones running finish and are kept, and the error names the failed examples.
  */
-export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary; results: ExampleResult[] }> {
+export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary }> {
   const started = Date.now();
   const { outDir, settings } = opts;
+  const work = workOf(opts);
   const stats0 = { ...opts.engine.stats };
   const resultsPath = join(outDir, RESULTS_FILE);
   const statePath = join(outDir, STATE_FILE);
@@ -82,7 +76,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
   mkdirSync(outDir, { recursive: true });
 
   let previousWall = 0;
-  let finishedIds: string[] = [];
+  let finished = new Set<string>();
   if (opts.overwrite) {
     for (const f of [resultsPath, statePath, summaryPath]) rmSync(f, { force: true });
   } else if (existsSync(statePath) || existsSync(resultsPath)) {
@@ -96,7 +90,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
       assertSameSettings(prior.settings, settings, statePath);
       previousWall = prior.wall_seconds;
     }
-    finishedIds = readCheckpoint(resultsPath).map((r) => r.id);
+    finished = await readCheckpointIds(resultsPath);
   }
   rmSync(summaryPath, { force: true });
   const saveState = (status: RunState['status'], error?: string): void => {
@@ -111,71 +105,47 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
   };
   saveState('running');
 
-  const finished = new Set(finishedIds);
   const resumed = finished.size;
-  const concurrency = Math.max(1, opts.concurrency ?? 32);
-  type Settled = { ok: true; result: ExampleResult } | { ok: false; error: unknown; example: Example };
-  const queue: Promise<Settled>[] = [];
-  const iterator = opts.examples[Symbol.asyncIterator]();
-  let exhausted = false;
   let completedNow = 0;
+  const failures: { example: Example; error: unknown }[] = [];
   const seen = new Set<string>();
-
-  const launch = (example: Example): Promise<Settled> =>
-    (async (): Promise<Settled> => {
-      const result = await attackExample(
-        opts.attack,
-        example,
-        opts.engine.session(),
-        Rng.derive(settings.seed, example.id),
-      );
-      if (opts.enrich) await opts.enrich(result);
-      return { ok: true, result };
-    })().catch((error: unknown) => ({ ok: false, error, example }));
+  async function* pending(): AsyncGenerator<Example> {
+    for await (const example of opts.examples) {
+      if (seen.has(example.id)) {
+        throw new TextstressError(`two examples share the id "${example.id}".`, {
+          where: example.source,
+          hint: 'Ids must be unique for results and resume to be reliable; map a unique id column.',
+        });
+      }
+      seen.add(example.id);
+      if (!finished.has(example.id)) yield example;
+    }
+  }
+  const job = async (example: Example): Promise<ExampleResult> => {
+    const result = await work(example, opts.engine.session(), Rng.derive(settings.seed, example.id));
+    if (opts.enrich) await opts.enrich(result);
+    return result;
+  };
 
   try {
-    for (;;) {
-      while (!exhausted && queue.length < concurrency) {
-        const next = await iterator.next();
-        if (next.done) {
-          exhausted = true;
-          break;
-        }
-        const example = next.value;
-        if (seen.has(example.id)) {
-          throw new TextstressError(`two examples share the id "${example.id}".`, {
-            where: example.source,
-            hint: 'Ids must be unique for results and resume to be reliable; map a unique id column.',
-          });
-        }
-        seen.add(example.id);
-        if (finished.has(example.id)) continue;
-        queue.push(launch(example));
+    for await (const outcome of orderedPool(pending(), job, { concurrency: opts.concurrency ?? 32 })) {
+      if (!outcome.ok) {
+        failures.push({ example: outcome.item, error: outcome.error });
+        continue;
       }
-      const head = queue.shift();
-      if (!head) break;
-      const settled = await head;
-      if (!settled.ok) {
-        await Promise.all(queue); // let in-flight attacks settle; their results are not written
-        const where = settled.example.source ?? settled.example.id;
-        throw new TextstressError(
-          `the run stopped at example ${where}: ${errorMessage(settled.error)} ` +
-            `${resumed + completedNow} finished results are kept in ${resultsPath}; ` +
-            `fix the cause and rerun the same command with --resume to continue.`,
-          { cause: settled.error },
-        );
-      }
-      appendResult(resultsPath, settled.result);
+      appendResult(resultsPath, outcome.value);
       completedNow++;
       opts.onProgress?.(resumed + completedNow, resumed);
     }
+    if (failures.length) throw failureError(failures, resumed + completedNow, resultsPath);
   } catch (err) {
     saveState('failed', errorMessage(err));
     throw err;
   }
 
-  // Re-read the checkpoint: the summary depends on the file's content only, resumed or not.
-  const results = readCheckpoint(resultsPath);
+  // The summary depends on the file's content only, resumed or not; it is read back in one streaming pass.
+  const acc = new SummaryAccumulator();
+  for await (const r of readResults(resultsPath)) acc.add(r);
   const wall = previousWall + (Date.now() - started) / 1000;
   const summary: RunSummary = {
     complete: true,
@@ -184,14 +154,33 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
     dataset: settings.dataset,
     seed: settings.seed,
     settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
-    ...summarize(results),
+    ...acc.finish(),
     wall_seconds: round(wall, 3),
     skipped_rows: opts.skippedRows?.() ?? 0,
     process: processStats(stats0, opts.engine.stats),
   };
   writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');
   saveState('complete');
-  return { summary, results };
+  return { summary };
+}
+
+function workOf(opts: RunOptions): ExampleWork {
+  if (opts.work) return opts.work;
+  const attack = opts.attack;
+  if (!attack) throw new Error('runAttack needs `work` or `attack`');
+  return (example, session, rng) => attackExample(attack, example, session, rng);
+}
+
+function failureError(failures: { example: Example; error: unknown }[], kept: number, resultsPath: string): TextstressError {
+  const where = (e: Example): string => e.source ?? e.id;
+  const first = failures[0]!;
+  const others = failures.length > 1 ? ` (and ${failures.length - 1} more: ${failures.slice(1, 4).map((f) => where(f.example)).join(', ')}${failures.length > 4 ? ', …' : ''})` : '';
+  return new TextstressError(
+    `the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ` +
+      `${kept} finished results are kept in ${resultsPath}; ` +
+      `fix the cause and rerun the same command with --resume to continue.`,
+    { cause: first.error },
+  );
 }
 
 function processStats(before: QueryEngineStats, after: QueryEngineStats): RunSummary['process'] {

@@ -1,12 +1,14 @@
 import type { RunGroup } from '../report/html/types.ts';
 import type { CheckResult, Verdict } from '../report/html/types.ts';
 import { headlineRun } from '../report/html/load.ts';
-import { GATE_METRICS, metricValue, type GateMetric } from '../report/html/metrics.ts';
+import type { RecipeMetric } from '../recipes/registry/define.ts';
+import { GATE_METRICS, metricValue, type GateMetric } from './metrics.ts';
 import { THRESHOLD_RE } from './schema.ts';
 
 export interface Threshold {
   expr: string;
-  metric: GateMetric;
+  /** A built-in gate metric or one a recipe adds. */
+  metric: string;
   op: '<' | '<=' | '>' | '>=' | '==';
   /** A fixed bound, or the baseline's value plus `margin`. */
   value?: number;
@@ -14,10 +16,10 @@ export interface Threshold {
 }
 
 /** "attack_success_rate < 0.4", "stability > 90%", "attacked_accuracy >= baseline - 2pts". Percent and points are /100. */
-export function parseThreshold(expr: string): Threshold {
+export function parseThreshold(expr: string, extra: Record<string, RecipeMetric> = {}): Threshold {
   const m = THRESHOLD_RE.exec(expr);
-  if (!m || !(m[1]! in GATE_METRICS)) throw new Error(`not a threshold: "${expr}"`);
-  const metric = m[1] as GateMetric;
+  if (!m || !(m[1]! in GATE_METRICS || m[1]! in extra)) throw new Error(`not a threshold: "${expr}"`);
+  const metric = m[1]!;
   const op = m[2] as Threshold['op'];
   if (m[3]) {
     const size = m[5] ? Number(m[5]) / (m[6] ? 100 : 1) : 0;
@@ -42,14 +44,27 @@ function holds(op: Threshold['op'], a: number, b: number): boolean {
   }
 }
 
-const fmt = (metric: GateMetric, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
+const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
+
+/** A metric of a run: a built-in one, or one its recipe adds (read from the summary). */
+function valueOf(metric: string, run: ReturnType<typeof headlineRun>, extra: Record<string, RecipeMetric>): number | undefined {
+  if (metric in GATE_METRICS) return metricValue(metric as GateMetric, run.summary, run.headline);
+  const v = extra[metric]?.read(run.summary as unknown as Record<string, unknown>);
+  return typeof v === 'number' ? v : undefined;
+}
 
 /** Evaluates one test's thresholds on its headline run (and on the baseline's test of the same name). */
-export function checkTest(test: string, group: RunGroup, exprs: readonly string[], baseline: readonly RunGroup[] | undefined): CheckResult[] {
+export function checkTest(
+  test: string,
+  group: RunGroup,
+  exprs: readonly string[],
+  baseline: readonly RunGroup[] | undefined,
+  extra: Record<string, RecipeMetric> = {},
+): CheckResult[] {
   const run = headlineRun(group);
   return exprs.map((expr) => {
-    const t = parseThreshold(expr);
-    const actual = metricValue(t.metric, run.summary, run.headline);
+    const t = parseThreshold(expr, extra);
+    const actual = valueOf(t.metric, run, extra);
     if (actual === undefined) {
       return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is not reported by this run` };
     }
@@ -58,7 +73,7 @@ export function checkTest(test: string, group: RunGroup, exprs: readonly string[
       const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
       if (!b) return { test, expr, passed: false, actual, message: `${test}: ${expr} — no baseline run for this test (pass --baseline DIR)` };
       const br = headlineRun(b);
-      const bv = metricValue(t.metric, br.summary, br.headline);
+      const bv = valueOf(t.metric, br, extra);
       if (bv === undefined) return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline does not report ${t.metric}` };
       bound = bv + t.baseline.margin;
     }

@@ -2,8 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
+import { camelKeys, snake } from '../recipes/registry/casing.ts';
+import type { Registry } from '../recipes/registry/registry.ts';
+import { closest } from '../recipes/registry/registry.ts';
+import { settingProblems } from '../recipes/registry/settings.ts';
 import { TextstressError } from '../util/errors.ts';
-import { suiteJsonSchema, suiteSchema, type Suite } from './schema.ts';
+import { suiteJsonSchema, suiteSchemaFor, type Suite } from './schema.ts';
 
 export interface LoadedSuite {
   file: string;
@@ -23,13 +27,13 @@ export class SuiteError extends TextstressError {
   }
 }
 
-export function loadSuite(file: string): LoadedSuite {
+export function loadSuite(file: string, registry: Registry): LoadedSuite {
   if (!existsSync(file)) throw new TextstressError(`no suite file at ${file}.`, { hint: 'Create one with `textstress init`.' });
-  return parseSuite(readFileSync(file, 'utf8'), resolve(file));
+  return parseSuite(readFileSync(file, 'utf8'), resolve(file), registry);
 }
 
-/** Parses and validates suite YAML; errors name the line and the key at fault. */
-export function parseSuite(text: string, file: string): LoadedSuite {
+/** Parses and validates suite YAML against a registry's recipes; errors name the line and the key at fault. */
+export function parseSuite(text: string, file: string, registry: Registry): LoadedSuite {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const lineOf = (offset: number): number => lc.linePos(offset).line;
@@ -39,18 +43,35 @@ export function parseSuite(text: string, file: string): LoadedSuite {
       doc.errors.map((e) => ({ line: lineOf(e.pos[0]), key: '', message: e.message.split('\n')[0]! })),
     );
   }
-  const result = suiteSchema.safeParse(doc.toJS());
+  const result = suiteSchemaFor(registry).safeParse(doc.toJS());
+  const suggest = suggester(registry);
   if (!result.success) {
-    const problems = result.error.issues.flatMap((issue) => describeIssue(issue, doc.contents, lineOf));
+    const problems = result.error.issues.flatMap((issue) => describeIssue(issue, doc.contents, lineOf, suggest));
     problems.sort((a, b) => a.line - b.line);
     throw new SuiteError(file, problems);
   }
+  // Each test's settings once more through its recipe's own schema: cross-setting rules live there.
+  const problems = result.data.tests.flatMap((test, i) => {
+    const def = registry.get(test.recipe);
+    const parsed = def.settings.safeParse(camelKeys(test.settings ?? {}));
+    if (parsed.success) return [];
+    return settingProblems(def, parsed.error).map((p) => {
+      const path = ['tests', i, 'settings', ...p.key.split('.').filter(Boolean).map(snake)];
+      return { line: nearestLine(doc.contents, path, lineOf), key: keyPath(path), message: p.message };
+    });
+  });
+  if (problems.length) throw new SuiteError(file, problems);
   return { file, dir: dirname(file), suite: result.data };
 }
 
 type Path = readonly PropertyKey[];
 
-function describeIssue(issue: z.core.$ZodIssue, root: unknown, lineOf: (offset: number) => number): { line: number; key: string; message: string }[] {
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  root: unknown,
+  lineOf: (offset: number) => number,
+  suggest: (key: string) => string | undefined,
+): { line: number; key: string; message: string }[] {
   const path = issue.path as Path;
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((k) => {
@@ -121,21 +142,13 @@ function findKeyNode(root: unknown, parentPath: Path, key: PropertyKey): YamlNod
   return undefined;
 }
 
-let knownKeys: string[] | undefined;
-
-/** The closest key the schema knows (edit distance ≤ 2), for "did you mean". */
-function suggest(key: string): string | undefined {
-  knownKeys ??= collectKeys(suiteJsonSchema());
-  let best: string | undefined;
-  let bestD = 3;
-  for (const k of knownKeys) {
-    const d = distance(key.toLowerCase(), k.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  return best;
+/** The closest key the registry's suite schema knows (edit distance ≤ 2), for "did you mean". */
+function suggester(registry: Registry): (key: string) => string | undefined {
+  let knownKeys: string[] | undefined;
+  return (key) => {
+    knownKeys ??= collectKeys(suiteJsonSchema(registry));
+    return closest(key, knownKeys);
+  };
 }
 
 function collectKeys(schema: unknown, out = new Set<string>()): string[] {
@@ -147,20 +160,6 @@ function collectKeys(schema: unknown, out = new Set<string>()): string[] {
     }
   }
   return [...out];
-}
-
-function distance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
 }
 
 /** A path from the suite, relative to the suite file's folder (URLs and absolute paths as they are). */

@@ -1,21 +1,22 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { typosCurve } from '../cli/commands/typos-curve.ts';
-import { attackBuilder, type AttackCliOptions } from '../cli/commands/attack.ts';
-import { runRecipe } from '../cli/run-recipe.ts';
-import { openModel, type DataCliOptions, type ModelCliOptions } from '../cli/setup.ts';
 import type { ModelAdapter } from '../models/types.ts';
-import type { NoiseType } from '../perturb/index.ts';
 import { QueryEngine } from '../query/engine.ts';
-import { formatGrid } from '../report/terminal.ts';
+import { camelKeys } from '../recipes/registry/casing.ts';
+import type { Registry } from '../recipes/registry/registry.ts';
+import { formatGrid } from '../util/table.ts';
 import { loadGroups, headlineRun, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
+import { runRecipe, type ProgressSink } from '../runner/recipe-run.ts';
+import { openModel, type DataSpec, type ModelSpec } from '../runner/setup.ts';
 import { TextstressError } from '../util/errors.ts';
 import { checkTest, verdictOf } from './gate.ts';
 import { suitePath, type LoadedSuite } from './load.ts';
 import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
 
 export interface SuiteRunOptions {
+  /** The recipes the suite's tests name (the one its file was validated against). */
+  registry: Registry;
   out: string;
   resume?: boolean;
   overwrite?: boolean;
@@ -27,6 +28,8 @@ export interface SuiteRunOptions {
   progress?: boolean;
   /** Limit every test to n examples (for quick tries). */
   limit?: number;
+  /** Progress bars for each test's examples. */
+  bars?: ProgressSink;
 }
 
 export interface SuiteOutcome {
@@ -76,7 +79,18 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
         throw new TextstressError(`dataset "${dataName}": ${data.reason}.`, { where: loaded.file, hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.' });
       }
       const limit = opts.limit ?? test.limit ?? data.options.limit;
-      const base = {
+      log(`[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName} over ${dataName}${limit ? ` (first ${limit})` : ''} …`);
+      const t0 = performance.now();
+      let shared = models.get(modelName);
+      if (!shared) {
+        const model = await openModel(modelOpts);
+        shared = { model, engine: new QueryEngine(model) };
+        models.set(modelName, shared);
+      }
+      await runRecipe({
+        registry: opts.registry,
+        recipe: test.recipe,
+        settings: camelKeys(test.settings ?? {}),
         ...modelOpts,
         ...data.options,
         ...(limit !== undefined ? { limit } : {}),
@@ -84,49 +98,10 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
         seed: test.seed ?? suite.seed ?? 0,
         resume: opts.resume,
         overwrite: opts.overwrite,
-        quiet: true,
-        progress: false,
         concurrency: 32,
-      };
-      log(`[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName} over ${dataName}${limit ? ` (first ${limit})` : ''} …`);
-      const t0 = performance.now();
-      if (test.recipe === 'typos-curve') {
-        const s = test.settings ?? {};
-        await typosCurve({
-          ...base,
-          kMax: s.k_max ?? 10,
-          randomSeeds: s.random_seeds ?? 5,
-          ...(s.sources ? { sources: s.sources } : {}),
-          bySource: s.by_source ?? true,
-          minLength: s.min_length ?? 2,
-        });
-      } else {
-        const s = test.settings ?? {};
-        const attackOpts: AttackCliOptions = {
-          ...base,
-          target: ('target' in s && s.target) || 'max',
-          k: ('k' in s && s.k !== undefined ? s.k : undefined) ?? 1,
-          ...('sources' in s && s.sources ? { sources: s.sources } : {}),
-          noise: (('noise' in s && s.noise) || 'swap') as NoiseType,
-          ...(s.field ? { field: s.field } : {}),
-          minLength: ('min_length' in s && s.min_length) || 2,
-          ...(s.protect ? { protect: s.protect } : {}),
-          ...('max_candidates' in s && s.max_candidates ? { maxCandidates: s.max_candidates } : {}),
-          ...('search' in s && s.search ? { search: s.search } : {}),
-          ...('budget' in s && s.budget ? { budget: s.budget } : {}),
-          ...('error_rate' in s && s.error_rate ? { errorRate: s.error_rate } : {}),
-          ...('error_types' in s && s.error_types ? { errorTypes: s.error_types } : {}),
-          ...('beam_width' in s && s.beam_width ? { beamWidth: s.beam_width } : {}),
-          ...('population' in s && s.population ? { population: s.population } : {}),
-        };
-        let shared = models.get(modelName);
-        if (!shared) {
-          const model = await openModel(modelOpts);
-          shared = { model, engine: new QueryEngine(model, { maxConcurrentFlushes: model.info.id.startsWith('http') ? 4 : 1 }) };
-          models.set(modelName, shared);
-        }
-        await runRecipe(attackOpts, attackBuilder(test.recipe, attackOpts), shared);
-      }
+        shared,
+        ...(opts.bars ? { progress: opts.bars } : {}),
+      });
       const group = loadGroups([join(opts.out, test.name)])[0]!;
       group.name = test.name;
       for (const r of group.runs) r.group = test.name;
@@ -140,7 +115,8 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
 
   const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);
   const baseline = baselineDir ? loadGroups([baselineDir]) : undefined;
-  const checks: CheckResult[] = ran.flatMap(({ test, group }) => checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline));
+  const metrics = opts.registry.metrics();
+  const checks: CheckResult[] = ran.flatMap(({ test, group }) => checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline, metrics));
   const verdict: Verdict = { ...verdictOf(checks), ...(skipped.length ? { skipped } : {}) };
   writeFileSync(join(opts.out, VERDICT_FILE), JSON.stringify(verdict, null, 2) + '\n');
   writeFileSync(join(opts.out, 'suite.json'), JSON.stringify({ file: loaded.file, suite }, null, 2) + '\n');
@@ -149,6 +125,7 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
   if (groups.length) {
     await writeHtmlReport([opts.out], report, {
       verdict,
+      families: opts.registry.families(),
       ...(baselineDir ? { baselineDir } : {}),
       ...(suite.name ? { title: suite.name } : {}),
       ...(suite.report?.title ? { title: suite.report.title } : {}),
@@ -171,7 +148,7 @@ function pick(what: 'model' | 'dataset', name: string | undefined, names: string
   return names[0]!;
 }
 
-function modelOptions(entry: ModelEntry, dir: string): ModelCliOptions & { labelMap?: string } {
+function modelOptions(entry: ModelEntry, dir: string): ModelSpec & { labelMap?: string } {
   const e = typeof entry === 'string' ? { path: entry } : entry;
   const local = suitePath(dir, e.path);
   const model = /^https?:\/\//.test(e.path) ? e.path : existsSync(local) ? relative(process.cwd(), local) || '.' : e.path;
@@ -184,7 +161,7 @@ function modelOptions(entry: ModelEntry, dir: string): ModelCliOptions & { label
   };
 }
 
-type DataResult = { ok: true; options: DataCliOptions } | { ok: false; optional: boolean; reason: string };
+type DataResult = { ok: true; options: DataSpec } | { ok: false; optional: boolean; reason: string };
 
 function dataOptions(entry: DatasetEntry, dir: string): DataResult {
   const e = typeof entry === 'string' ? { path: entry } : entry;

@@ -36,9 +36,16 @@ export class DataError extends TextstressError {
 
 /** Raised when a model cannot be loaded or does not answer (missing folder/file, dead endpoint). */
 export class ModelError extends TextstressError {
-  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown } = {}) {
+  /**
+   * True when the failure is the model's as a whole (nothing listening, credentials refused, no such route), so
+   * retrying part of a batch cannot help; false when some input of the batch may be what failed.
+   */
+  readonly affectsAll: boolean;
+
+  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown; affectsAll?: boolean } = {}) {
     super(message, opts);
     this.name = 'ModelError';
+    this.affectsAll = opts.affectsAll ?? false;
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attackExample, type Attack } from '../../src/attack/attack.ts';
 import { editZone, maxEdits, noRepeatEdits } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goal.ts';
+import { UntargetedClassification } from '../../src/attack/goals/index.ts';
 import { LabelAligner } from '../../src/attack/labels.ts';
 import { BeamSearch } from '../../src/attack/search/beam.ts';
 import { GeneticSearch } from '../../src/attack/search/genetic.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attackExample, type Attack } from '../../src/attack/attack.ts';
 import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goal.ts';
+import { UntargetedClassification } from '../../src/attack/goals/index.ts';
 import { LabelAligner } from '../../src/attack/labels.ts';
 import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
 import type { WordTarget } from '../../src/attack/search/word-importance.ts';

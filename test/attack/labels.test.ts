@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LabelAligner, parseLabelMap } from '../../src/attack/labels.ts';
-import { goalFor } from '../../src/recipes/goal-for.ts';
+import { goalFor } from '../../src/recipes/context.ts';
 import { TextstressError } from '../../src/util/errors.ts';
 
 describe('LabelAligner', () => {
@@ -23,12 +23,12 @@ describe('goalFor', () => {
   it('refuses, before any work, a dataset whose labels the model does not have', () => {
     const mrpc = { name: 'mrpc', path: 'mrpc/dev.tsv', kind: 'pair' as const, labelNames: ['not_equivalent', 'equivalent'] };
     expect(() => goalFor(sst2Model, mrpc)).toThrow(/labels of mrpc\/dev\.tsv \[not_equivalent, equivalent\] do not match/);
-    expect(goalFor(sst2Model, mrpc, { equivalent: 'positive', not_equivalent: 'negative' }).name).toBe('untargeted-classification');
+    expect(goalFor(sst2Model, mrpc, { equivalent: 'positive', not_equivalent: 'negative' }).goal.name).toBe('untargeted-classification');
   });
 
   it('refuses a task mismatch and picks the entity-F1 goal for NER', () => {
     const conll = { name: 'conll', path: 'eng.testb', kind: 'tokens' as const };
     expect(() => goalFor(sst2Model, conll)).toThrow(/text-classification model, but eng\.testb holds tokens examples/);
-    expect(goalFor({ id: 'ner', task: 'token-classification' }, conll).name).toBe('entity-f1-drop');
+    expect(goalFor({ id: 'ner', task: 'token-classification' }, conll).goal.name).toBe('entity-f1-drop');
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TyposCurve } from '../../src/cli/commands/typos-curve.ts';
+import type { TyposCurve } from '../../src/recipes/typos/curve.ts';
 import { DEMO_SST2, SST2_DEV, runCli, tmp } from './helpers.ts';
 
 describe('textstress typos-curve', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { attackExample } from '../../src/attack/attack.ts';
-import { UntargetedClassification } from '../../src/attack/goal.ts';
+import { UntargetedClassification } from '../../src/attack/goals/index.ts';
 import { LabelAligner } from '../../src/attack/labels.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { DEFAULT_ERROR_DISTRIBUTION, NUCLE_COUNTS, sampleGrammarError } from '../../src/perturb/grammar/index.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { grammarAttack } from '../../src/recipes/grammar.ts';
+import { grammarAttack } from '../../src/recipes/grammar/attack.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { lexiconModel } from '../attack/helpers.ts';
 

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attackExample } from '../../src/attack/attack.ts';
-import { EntityF1Drop, UntargetedClassification } from '../../src/attack/goal.ts';
+import { EntityF1Drop, UntargetedClassification } from '../../src/attack/goals/index.ts';
 import { LabelAligner } from '../../src/attack/labels.ts';
 import { collect, openDataset } from '../../src/data/index.ts';
 import type { Example, PairExample, TokenExample } from '../../src/data/types.ts';
 import type { ModelAdapter, ModelOutput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { grammarAttack, GRAMMAR_SEARCHES } from '../../src/recipes/grammar.ts';
+import { grammarAttack, GRAMMAR_SEARCHES } from '../../src/recipes/grammar/attack.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { SHARED } from '../cli/helpers.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
-import { loadTransformersModel, splitsOnSpaces } from '../../src/models/transformers-adapter.ts';
+import { loadTransformersModel, splitsOnSpaces, transformersInternals } from '../../src/models/transformers/index.ts';
 import { TYPO_SOURCE_NAMES, typoCandidates } from '../../src/perturb/index.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
 import { Rng } from '../../src/util/rng.ts';
@@ -43,7 +43,7 @@ describe('chunk-cached WordPiece encoding', () => {
     }
     expect(texts.length).toBeGreaterThan(1000);
     for (const text of texts) {
-      const ours = model.encode({ kind: 'text', text })[0]!.inputIds;
+      const ours = transformersInternals(model).encode({ kind: 'text', text })[0]!.inputIds;
       const theirs = tok.encode(text);
       expect(ours, text).toEqual(theirs);
     }

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpModel, parseRetryAfter } from '../../src/models/http-adapter.ts';
 import { loadModel } from '../../src/models/load.ts';
 import { startModelServer, type ModelServer } from '../../src/models/serve.ts';
-import { loadTransformersModel, type TransformersAdapter } from '../../src/models/transformers-adapter.ts';
+import { loadTransformersModel, type TransformersModel } from '../../src/models/transformers/index.ts';
 import type { ClassOutput, ModelInput } from '../../src/models/types.ts';
 import { ModelError } from '../../src/util/errors.ts';
 import { SEQ, TOK, json, rejection, startTestServer, type TestServer } from './helpers.ts';
@@ -10,7 +10,7 @@ import { SEQ, TOK, json, rejection, startTestServer, type TestServer } from './h
 const fast = { timeoutMs: 200, backoffMs: 5, maxBackoffMs: 20 };
 
 describe('HTTP adapter against a real textstress model server (tiny-bert-seq)', () => {
-  let local: TransformersAdapter;
+  let local: TransformersModel;
   let server: ModelServer;
   beforeAll(async () => {
     local = await loadTransformersModel(SEQ);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as models from '../../src/models/index.ts';
 import { isHttpSpec, loadModel } from '../../src/models/load.ts';
-import { isLocalSpec } from '../../src/models/transformers-adapter.ts';
+import { isLocalSpec } from '../../src/models/transformers/index.ts';
 import type { ClassOutput, ModelAdapter, TagOutput } from '../../src/models/types.ts';
 import { ModelError } from '../../src/util/errors.ts';
 import { ROOT, SEQ, rejection } from './helpers.ts';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alignPieces, loadTransformersModel, longestFirst, type TransformersAdapter } from '../../src/models/transformers-adapter.ts';
+import { alignPieces, loadTransformersModel, longestFirst, transformersInternals } from '../../src/models/transformers/index.ts';
+import type { TransformersModel } from '../../src/models/transformers/index.ts';
 import type { ClassOutput, SpanOutput, TagOutput } from '../../src/models/types.ts';
 import { ModelError } from '../../src/util/errors.ts';
 import { QA, SEQ, TOK, expectClose, reference, rejection, softmax, vocab } from './helpers.ts';
@@ -14,7 +15,7 @@ const words = (dir: string, row: number[]) => {
 };
 
 describe('transformers adapter: sequence classification (tiny-bert-seq)', () => {
-  let seq: TransformersAdapter;
+  let seq: TransformersModel;
   const ref = reference(SEQ);
   beforeAll(async () => {
     seq = await loadTransformersModel(SEQ);
@@ -25,19 +26,19 @@ describe('transformers adapter: sequence classification (tiny-bert-seq)', () => 
     expect(seq.info.task).toBe('text-classification');
     expect(seq.info.labels).toEqual(['NEGATIVE', 'POSITIVE']);
     expect(seq.info.id).toBe(SEQ);
-    expect(seq.maxLength).toBe(128);
-    expect(seq.usesTokenTypeIds).toBe(true);
+    expect(transformersInternals(seq).maxLength).toBe(128);
+    expect(transformersInternals(seq).usesTokenTypeIds).toBe(true);
   });
 
   it('raw logits match the torch reference to 1e-4', async () => {
-    const out = await seq.forward(ref.input_ids, ref.attention_mask);
+    const out = await transformersInternals(seq).forward(ref.input_ids, ref.attention_mask);
     expectClose(out.logits, ref.logits, 1e-4, 'logits');
   });
 
   it('predict() tokenizes like the reference and returns softmax(reference logits)', async () => {
     const texts = ref.input_ids.map((row) => words(SEQ, row).join(' '));
     texts.forEach((text, r) => {
-      const [row] = seq.encode({ kind: 'text', text });
+      const [row] = transformersInternals(seq).encode({ kind: 'text', text });
       expect(row!.inputIds).toEqual(ref.input_ids[r]!.filter((_, t) => ref.attention_mask[r]![t] === 1));
     });
     const outs = (await seq.predict(texts.map((text) => ({ kind: 'text', text })))) as ClassOutput[];
@@ -60,7 +61,7 @@ describe('transformers adapter: sequence classification (tiny-bert-seq)', () => 
   it('encodes pairs with segment ids 1 on the second text, exactly like the tokenizer (BertTokenizer config)', async () => {
     const cfg = JSON.parse(readFileSync(path.join(SEQ, 'tokenizer_config.json'), 'utf8')) as { tokenizer_class: string };
     expect(cfg.tokenizer_class).toBe('BertTokenizer');
-    const [row] = seq.encode({ kind: 'pair', textA: 'the movie', textB: 'was very good' });
+    const [row] = transformersInternals(seq).encode({ kind: 'pair', textA: 'the movie', textB: 'was very good' });
     const id = (w: string) => vocab(SEQ).indexOf(w);
     expect(row!.inputIds).toEqual([2, id('the'), id('movie'), 3, id('was'), id('very'), id('good'), 3]);
     expect(row!.tokenTypeIds).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
@@ -73,7 +74,7 @@ describe('transformers adapter: sequence classification (tiny-bert-seq)', () => 
     ];
     for (const [a, b] of pairs) {
       const native = tok(a, { text_pair: b, return_token_type_ids: true });
-      const [mine] = seq.encode({ kind: 'pair', textA: a, textB: b });
+      const [mine] = transformersInternals(seq).encode({ kind: 'pair', textA: a, textB: b });
       expect(mine!.inputIds).toEqual((native.input_ids.tolist() as bigint[][])[0]!.map(Number));
       expect(mine!.tokenTypeIds).toEqual((native.token_type_ids!.tolist() as bigint[][])[0]!.map(Number));
     }
@@ -91,17 +92,17 @@ describe('transformers adapter: sequence classification (tiny-bert-seq)', () => 
 
   it('truncates long texts but keeps the final [SEP]; long pairs keep both texts (longest_first)', async () => {
     const long = Array.from({ length: 300 }, () => 'good').join(' ');
-    const [single] = seq.encode({ kind: 'text', text: long });
+    const [single] = transformersInternals(seq).encode({ kind: 'text', text: long });
     expect(single!.inputIds).toHaveLength(128);
     expect(single!.inputIds[0]).toBe(2);
     expect(single!.inputIds[127]).toBe(3);
 
-    const [pair] = seq.encode({ kind: 'pair', textA: long, textB: 'bad movie' });
+    const [pair] = transformersInternals(seq).encode({ kind: 'pair', textA: long, textB: 'bad movie' });
     expect(pair!.inputIds).toHaveLength(128);
     expect(pair!.inputIds.slice(-4)).toEqual([3, vocab(SEQ).indexOf('bad'), vocab(SEQ).indexOf('movie'), 3]);
     expect(pair!.tokenTypeIds.slice(-3)).toEqual([1, 1, 1]);
 
-    const [both] = seq.encode({ kind: 'pair', textA: long, textB: long });
+    const [both] = transformersInternals(seq).encode({ kind: 'pair', textA: long, textB: long });
     const sepAt = both!.inputIds.indexOf(3);
     expect(both!.inputIds).toHaveLength(128);
     expect(sepAt).toBe(1 + 63); // 125 content tokens: 63 for A, 62 for B
@@ -128,7 +129,7 @@ describe('transformers adapter: sequence classification (tiny-bert-seq)', () => 
 });
 
 describe('transformers adapter: token classification (tiny-bert-tok)', () => {
-  let tok: TransformersAdapter;
+  let tok: TransformersModel;
   const ref = reference(TOK);
   const labels = ['O', 'B-PER', 'I-PER', 'B-ORG', 'I-ORG', 'B-LOC', 'I-LOC', 'B-MISC', 'I-MISC'];
   beforeAll(async () => {
@@ -142,7 +143,7 @@ describe('transformers adapter: token classification (tiny-bert-tok)', () => {
   });
 
   it('raw logits match the torch reference to 1e-4', async () => {
-    const out = await tok.forward(ref.input_ids, ref.attention_mask);
+    const out = await transformersInternals(tok).forward(ref.input_ids, ref.attention_mask);
     const logits = out.logits as number[][][];
     // Padding positions of row 2 differ by design (masked); compare the real ones.
     ref.input_ids.forEach((row, r) =>
@@ -168,12 +169,12 @@ describe('transformers adapter: token classification (tiny-bert-tok)', () => {
 
   it('maps multi-piece words to their first piece', async () => {
     // "jumping" → j ##u ##m ##p ##ing: the word's tag comes from position 2 ([CLS] john j …)
-    const [row] = tok.encode({ kind: 'tokens', tokens: ['john', 'jumping', 'paris'] });
+    const [row] = transformersInternals(tok).encode({ kind: 'tokens', tokens: ['john', 'jumping', 'paris'] });
     const id = (w: string) => vocab(TOK).indexOf(w);
     const jumping = ['j', '##u', '##m', '##p', '##ing'].map(id);
     expect(row!.inputIds).toEqual([2, id('john'), ...jumping, id('paris'), 3]);
     const [out] = await tok.predict([{ kind: 'tokens', tokens: ['john', 'jumping', 'paris'] }]);
-    const raw = (await tok.forward([row!.inputIds])).logits as number[][][];
+    const raw = (await transformersInternals(tok).forward([row!.inputIds])).logits as number[][][];
     const at = (t: number) => {
       const p = softmax(raw[0]![t]!);
       return labels[p.indexOf(Math.max(...p))];
@@ -187,14 +188,14 @@ describe('transformers adapter: token classification (tiny-bert-tok)', () => {
     const [out] = (await tok.predict([{ kind: 'tokens', tokens: sentence }])) as TagOutput[];
     expect(out!.tags).toHaveLength(300);
     expect(out!.scores.every((s) => s > 0 && s <= 1)).toBe(true);
-    expect(tok.encode({ kind: 'tokens', tokens: sentence }).map((r) => r.inputIds.length)).toEqual([128, 128, 50]);
+    expect(transformersInternals(tok).encode({ kind: 'tokens', tokens: sentence }).map((r) => r.inputIds.length)).toEqual([128, 128, 50]);
   });
 
   it('a chunked sentence gets the same tags as its chunks sent one by one', async () => {
     const small = await loadTransformersModel(TOK, { maxLength: 16 });
     const v = vocab(TOK);
     const sentence = Array.from({ length: 30 }, (_, i) => v[5 + i * 3]!); // single-piece words
-    const rows = small.encode({ kind: 'tokens', tokens: sentence });
+    const rows = transformersInternals(small).encode({ kind: 'tokens', tokens: sentence });
     expect(rows.map((r) => r.inputIds.length)).toEqual([16, 16, 4]);
     const [whole] = (await small.predict([{ kind: 'tokens', tokens: sentence }])) as TagOutput[];
     const parts = (await small.predict([
@@ -220,7 +221,7 @@ describe('transformers adapter: token classification (tiny-bert-tok)', () => {
 });
 
 describe('transformers adapter: question answering (rule-based tiny-qa, no token_type_ids input)', () => {
-  let qa: TransformersAdapter;
+  let qa: TransformersModel;
   beforeAll(async () => {
     qa = await loadTransformersModel(QA);
   });
@@ -228,7 +229,7 @@ describe('transformers adapter: question answering (rule-based tiny-qa, no token
 
   it('loads a graph without token_type_ids and does not feed them', () => {
     expect(qa.info.task).toBe('question-answering');
-    expect(qa.usesTokenTypeIds).toBe(false);
+    expect(transformersInternals(qa).usesTokenTypeIds).toBe(false);
   });
 
   it('returns the best spans with character offsets into the context, best first', async () => {
@@ -252,7 +253,7 @@ describe('transformers adapter: question answering (rule-based tiny-qa, no token
     const small = await loadTransformersModel(QA, { maxLength: 32, topK: 1 });
     const filler = Array.from({ length: 80 }, () => 'the dog ran').join(' ');
     const context = `${filler} then we saw London at last.`;
-    expect(small.encode({ kind: 'qa', question: 'where?', context }).length).toBeGreaterThan(5);
+    expect(transformersInternals(small).encode({ kind: 'qa', question: 'where?', context }).length).toBeGreaterThan(5);
     const [out] = (await small.predict([{ kind: 'qa', question: 'where?', context }])) as SpanOutput[];
     expect(out!.spans).toHaveLength(1);
     expect(out!.spans[0]).toMatchObject({ text: 'London', start: context.indexOf('London') });

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Edit } from '../../src/attack/edit.ts';
+import type { Edit } from '../../src/text/edits.ts';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import type { RunSummary } from '../../src/runner/runner.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textSegments, tokenSegments, type Segment } from '../../src/report/html/highlight.ts';
-import type { Edit } from '../../src/attack/edit.ts';
+import type { Edit } from '../../src/text/edits.ts';
 
 const types: string[] = [];
 const idx = (t: string): number => {

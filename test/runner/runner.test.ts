@@ -2,12 +2,13 @@ import { mkdtempSync, readFileSync, appendFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Attack } from '../../src/attack/attack.ts';
+import { attackExample, type Attack } from '../../src/attack/attack.ts';
 import { editZone, maxEdits, noRepeatEdits } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goal.ts';
+import { UntargetedClassification } from '../../src/attack/goals/index.ts';
 import { LabelAligner } from '../../src/attack/labels.ts';
 import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
 import type { TextExample } from '../../src/data/types.ts';
+import type { ExampleResult } from '../../src/attack/result.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { runAttack, type RunSettings } from '../../src/runner/runner.ts';
@@ -45,6 +46,14 @@ function dyingModel(okCalls: number): ModelAdapter {
   };
 }
 
+/** The results a run wrote, in file order. */
+function resultsOf(dir: string): ExampleResult[] {
+  return readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ExampleResult);
+}
+
 const stable = (s: Record<string, unknown>): Record<string, unknown> => {
   const { wall_seconds: _w, process: _p, ...rest } = s;
   return rest;
@@ -53,7 +62,7 @@ const stable = (s: Record<string, unknown>): Record<string, unknown> => {
 describe('runAttack', () => {
   it('writes every example once, in dataset order, and a complete summary', async () => {
     const out = mkdtempSync(join(tmpdir(), 'ts-run-'));
-    const { summary, results } = await runAttack({
+    const { summary } = await runAttack({
       outDir: out,
       settings,
       examples: stream(),
@@ -61,6 +70,7 @@ describe('runAttack', () => {
       engine: new QueryEngine(lexiconModel),
       concurrency: 7,
     });
+    const results = resultsOf(out);
     expect(results.map((r) => r.id)).toEqual(examples.map((e) => e.id));
     expect(summary.complete).toBe(true);
     expect(summary.n).toBe(30);
@@ -126,12 +136,106 @@ describe('runAttack', () => {
       concurrency: 5,
       resume: true,
     });
-    const ids = resumed.results.map((r) => r.id);
+    const ids = resultsOf(out).map((r) => r.id);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
     expect(stable({ ...resumed.summary })).toEqual(stable({ ...uninterrupted.summary }));
-    expect(resumed.results.slice().sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-      uninterrupted.results.slice().sort((a, b) => a.id.localeCompare(b.id)),
+    const byId = (rs: ExampleResult[]) => rs.slice().sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(resultsOf(out))).toEqual(byId(resultsOf(full)));
+  });
+});
+
+describe('runAttack scheduling and failures', () => {
+  it('starts the next example whenever one finishes: a slow head does not hold the others, and the output order stays the data order', async () => {
+    const started: string[] = [];
+    const finishedBeforeHead: string[] = [];
+    let headDone = false;
+    const items: TextExample[] = Array.from({ length: 12 }, (_, i) => ({ kind: 'text', id: `ex${i}`, text: `good film ${i}`, label: 'positive' }));
+    const out = mkdtempSync(join(tmpdir(), 'ts-slow-'));
+    await runAttack({
+      outDir: out,
+      settings: { ...settings, options: {} },
+      examples: (async function* () {
+        yield* items;
+      })(),
+      work: async (example, session, rng) => {
+        started.push(example.id);
+        // ex0 stands for an example whose search takes long (a long sentence, many candidates).
+        if (example.id === 'ex0') await new Promise((r) => setTimeout(r, 400));
+        const r = await attackExample(attack, example, session, rng);
+        if (example.id === 'ex0') headDone = true;
+        else if (!headDone) finishedBeforeHead.push(example.id);
+        return r;
+      },
+      engine: new QueryEngine(lexiconModel),
+      concurrency: 4,
+    });
+    // With concurrency 4, examples 4–7 can only start once earlier ones finish: they ran (and finished) while ex0 was still running.
+    expect(finishedBeforeHead).toEqual(expect.arrayContaining(['ex4', 'ex5', 'ex6', 'ex7']));
+    expect(started).toEqual(items.map((e) => e.id));
+    expect(resultsOf(out).map((r) => r.id)).toEqual(items.map((e) => e.id));
+  });
+
+  it('keeps at most its window of finished results waiting behind a slow head', async () => {
+    const { orderedPool } = await import('../../src/runner/pool.ts');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const startedIds: number[] = [];
+    const pool = orderedPool(
+      Array.from({ length: 40 }, (_, i) => i),
+      async (i) => {
+        startedIds.push(i);
+        if (i === 0) await gate;
+        return i * 10;
+      },
+      { concurrency: 2, window: 6 },
+    );
+    const first = pool.next();
+    await new Promise((r) => setTimeout(r, 20));
+    // Item 0 blocks; at most 6 items may be started and not yet handed back.
+    expect(startedIds).toEqual([0, 1, 2, 3, 4, 5]);
+    release();
+    expect((await first).value).toEqual({ item: 0, ok: true, value: 0 });
+    const rest: number[] = [];
+    for await (const o of pool) if (o.ok) rest.push(o.value);
+    expect(rest).toEqual(Array.from({ length: 39 }, (_, i) => (i + 1) * 10));
+  });
+
+  it('a failing input fails its own example only: the batch is split, the others are answered and kept, the error names the example', async () => {
+    const poisoned: ModelAdapter = {
+      info: lexiconModel.info,
+      async predict(inputs) {
+        if (inputs.some((i) => i.kind === 'text' && i.text.includes('poison'))) throw new Error('the server choked on a token');
+        return lexiconModel.predict(inputs);
+      },
+    };
+    const items: TextExample[] = Array.from({ length: 8 }, (_, i) => ({
+      kind: 'text',
+      id: `ex${i}`,
+      source: `mem:${i + 1}`,
+      text: i === 5 ? 'good poison film' : `good nice film ${i}`,
+      label: 'positive',
+    }));
+    const engine = new QueryEngine(poisoned);
+    const out = mkdtempSync(join(tmpdir(), 'ts-poison-'));
+    const run = runAttack({ outDir: out, settings: { ...settings, options: {} }, examples: (async function* () { yield* items; })(), attack, engine, concurrency: 8 });
+    await expect(run).rejects.toThrow(/stopped at example mem:6: the server choked on a token 7 finished results are kept/);
+    // All eight clean queries went out in one batch; only ex5's example failed.
+    expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex6', 'ex7']);
+    expect(existsSync(join(out, 'summary.json'))).toBe(false);
+    // Resume after "fixing" the model: only ex5 is attacked again.
+    const fixed = await runAttack({ outDir: out, settings: { ...settings, options: {} }, examples: (async function* () { yield* items; })(), attack, engine: new QueryEngine(lexiconModel), resume: true });
+    expect(fixed.summary.n).toBe(8);
+    expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex6', 'ex7', 'ex5']);
+  });
+
+  it('refuses to resume from a checkpoint that holds an example twice', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'ts-dup-'));
+    await runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel) });
+    const first = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n')[0]!;
+    appendFileSync(join(out, 'results.jsonl'), first + '\n');
+    await expect(runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel), resume: true })).rejects.toThrow(
+      /line 31 holds the example "ex0" a second time/,
     );
   });
 });

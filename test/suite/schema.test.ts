@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GATE_METRICS } from '../../src/report/html/metrics.ts';
+import { GATE_METRICS } from '../../src/suite/metrics.ts';
 import { parseThreshold } from '../../src/suite/gate.ts';
 import { errorMessage } from '../../src/util/errors.ts';
 import { parseSuite, SuiteError } from '../../src/suite/load.ts';
 import { STARTER_SUITE } from '../../src/suite/starter.ts';
+import { builtinRegistry } from '../../src/recipes/builtin.ts';
+
+const registry = builtinRegistry();
 import { SCHEMA_PATH, schemaText } from '../../scripts/gen-suite-schema.ts';
 
 const base = `models:
@@ -18,7 +21,7 @@ tests:
 
 function problems(yaml: string): SuiteError['problems'] {
   try {
-    parseSuite(yaml, '/suites/s.yaml');
+    parseSuite(yaml, '/suites/s.yaml', registry);
   } catch (err) {
     if (err instanceof SuiteError) return err.problems;
     throw err;
@@ -28,8 +31,8 @@ function problems(yaml: string): SuiteError['problems'] {
 
 describe('suite schema', () => {
   it('accepts the starter suite and the example suite', () => {
-    expect(parseSuite(STARTER_SUITE, '/x/textstress.yaml').suite.tests.length).toBeGreaterThan(0);
-    expect(parseSuite(readFileSync('examples/suite.yaml', 'utf8'), '/x/examples/suite.yaml').suite.tests.map((t) => t.name)).toContain('typos-max-k2');
+    expect(parseSuite(STARTER_SUITE, '/x/textstress.yaml', registry).suite.tests.length).toBeGreaterThan(0);
+    expect(parseSuite(readFileSync('examples/suite.yaml', 'utf8'), '/x/examples/suite.yaml', registry).suite.tests.map((t) => t.name)).toContain('typos-max-k2');
   });
 
   it('names the line and the key of a misspelled key, with a suggestion', () => {
@@ -43,12 +46,12 @@ describe('suite schema', () => {
   it('reports the whole error in one message naming file, line and key', () => {
     let message = '';
     try {
-      parseSuite(base + '    setings: {}\n', '/suites/s.yaml');
+      parseSuite(base + '    setings: {}\n', '/suites/s.yaml', registry);
     } catch (err) {
       message = errorMessage(err);
     }
     expect(message).toMatch(/^\/suites\/s\.yaml: invalid suite: line 8: tests\[0\]\.setings: unknown key "setings"/);
-    expect(() => parseSuite(base + '    setings: {}\n', '/suites/s.yaml')).toThrow(/invalid suite: line 8: tests\[0\]\.setings: unknown key "setings" \(did you mean "settings"\?\)/);
+    expect(() => parseSuite(base + '    setings: {}\n', '/suites/s.yaml', registry)).toThrow(/invalid suite: line 8: tests\[0\]\.setings: unknown key "setings" \(did you mean "settings"\?\)/);
   });
 
   it('rejects wrong values, unknown recipes, unknown metrics and YAML syntax errors with their lines', () => {

@@ -1,4 +1,4 @@
-import type { WordCandidate } from '../edit.ts';
+import type { WordCandidate } from '../../text/edits.ts';
 import { currentIndexOf, type AttackState, type Scored } from '../state.ts';
 import type { SearchContext, SearchMethod, SearchOutcome } from './types.ts';
 

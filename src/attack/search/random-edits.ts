@@ -1,5 +1,5 @@
 import type { Rng } from '../../util/rng.ts';
-import type { WordCandidate } from '../edit.ts';
+import type { WordCandidate } from '../../text/edits.ts';
 import type { AttackState } from '../state.ts';
 import type { SearchContext, SearchMethod, SearchOutcome } from './types.ts';
 

@@ -1,7 +1,8 @@
 import type { Scored } from '../state.ts';
 import type { SearchContext } from './types.ts';
 
-export type WordTarget = 'max' | 'min' | 'random';
+export const WORD_TARGETS = ['max', 'min', 'random'] as const;
+export type WordTarget = (typeof WORD_TARGETS)[number];
 
 /**
  * Orders the editable words of the initial state. max/min: by occlusion importance = how much the goal

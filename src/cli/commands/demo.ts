@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command } from 'commander';
-import { formatGrid } from '../../report/terminal.ts';
+import { formatGrid } from '../../util/table.ts';
 import { headlineRun } from '../../report/html/load.ts';
 import type { Suite } from '../../suite/schema.ts';
 import { runSuite } from '../../suite/run.ts';
 import { int } from '../options.ts';
-import { PACKAGE_ROOT } from '../setup.ts';
+import { PACKAGE_ROOT } from '../../util/package-root.ts';
+import type { Registry } from '../../recipes/registry/registry.ts';
 import { printOutcome } from './suite.ts';
 
 /** SST-2 dev beside the checkout when it is there; otherwise the project's own small review set. */
@@ -40,7 +41,7 @@ export function demoSuite(opts: { k: number; limit?: number; seed: number }): Su
   };
 }
 
-export function demoCommand(): Command {
+export function demoCommand(registry: Registry): Command {
   return new Command('demo')
     .description('run the built-in suite (typos and noise on demo-sst2, typos on demo-ner) and write its HTML report')
     .option('-o, --out <dir>', 'output folder', 'textstress-demo')
@@ -53,7 +54,7 @@ export function demoCommand(): Command {
       process.stdout.write(`textstress demo: typos (K ≤ ${opts.k}) and noise on demo-sst2 over ${relative(process.cwd(), data) || data}; typos on demo-ner\n`);
       const t0 = performance.now();
       const suite = demoSuite(opts);
-      const outcome = await runSuite({ file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite }, { out: opts.out, overwrite: true, progress: opts.progress });
+      const outcome = await runSuite({ file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite }, { registry, out: opts.out, overwrite: true, progress: opts.progress });
       const typos = outcome.groups.find((g) => g.name === `typos-max-k${opts.k}`);
       if (typos) {
         const acc = headlineRun(typos).summary.accuracy_by_edits;

@@ -2,12 +2,12 @@ import { Command } from 'commander';
 import { parseLabelMap } from '../../attack/labels.ts';
 import { evaluateClean } from '../../metrics/clean.ts';
 import { QueryEngine } from '../../query/engine.ts';
-import { goalFor } from '../../recipes/goal-for.ts';
-import { formatTable } from '../../report/terminal.ts';
+import { goalFor } from '../../recipes/context.ts';
+import { formatTable } from '../../util/table.ts';
+import { openData, openModel, type DataSpec, type ModelSpec } from '../../runner/setup.ts';
 import { addDataOptions, addModelOptions } from '../options.ts';
-import { openData, openModel, type DataCliOptions, type ModelCliOptions } from '../setup.ts';
 
-interface EvalOptions extends ModelCliOptions, DataCliOptions {
+interface EvalOptions extends ModelSpec, DataSpec {
   labelMap?: string;
   json?: boolean;
 }
@@ -21,7 +21,7 @@ export function evalCommand(): Command {
     const model = await openModel(opts);
     try {
       const data = await openData(opts);
-      const goal = goalFor(model.info, data.info, parseLabelMap(opts.labelMap));
+      const { goal } = goalFor(model.info, data.info, parseLabelMap(opts.labelMap));
       const metrics = await evaluateClean(data.examples(), new QueryEngine(model), goal);
       const report = { model: opts.model, dataset: opts.data, ...metrics, skipped_rows: data.skipped.length };
       if (opts.json) {

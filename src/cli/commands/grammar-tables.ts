@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { table3, table4, type GrammarRunSummary } from '../../metrics/grammar-tables.ts';
-import { formatGrid } from '../../report/terminal.ts';
+import { table3, table4, type GrammarRunSummary } from '../../recipes/grammar/tables.ts';
+import { formatGrid } from '../../util/table.ts';
 import { TextstressError } from '../../util/errors.ts';
 
 export function grammarTablesCommand(): Command {

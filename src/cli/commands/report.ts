@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { writeHtmlReport } from '../../report/html/index.ts';
+import type { Registry } from '../../recipes/registry/registry.ts';
 import { int } from '../options.ts';
 import { shortPath } from './suite.ts';
 
@@ -10,7 +11,7 @@ interface ReportCliOptions {
   maxExamples: number;
 }
 
-export function reportCommand(): Command {
+export function reportCommand(registry: Registry): Command {
   return new Command('report')
     .description('write one self-contained HTML report card from run folders (attack, typos-curve or run outputs)')
     .argument('<dirs...>', 'run folders, or folders holding runs')
@@ -22,6 +23,7 @@ export function reportCommand(): Command {
       const t0 = performance.now();
       const r = await writeHtmlReport(dirs, opts.html, {
         maxExamples: opts.maxExamples,
+        families: registry.families(),
         ...(opts.baseline ? { baselineDir: opts.baseline } : {}),
         ...(opts.title ? { title: opts.title } : {}),
       });

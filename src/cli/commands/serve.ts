@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { startModelServer } from '../../models/serve.ts';
 import type { ModelTask } from '../../models/types.ts';
 import { int } from '../options.ts';
-import { openModel } from '../setup.ts';
+import { openModel } from '../../runner/setup.ts';
 
 export function serveCommand(): Command {
   return new Command('serve')

@@ -5,6 +5,7 @@ import { verdictText } from '../../suite/gate.ts';
 import { loadSuite } from '../../suite/load.ts';
 import { runSuite, suiteTable } from '../../suite/run.ts';
 import { STARTER_SUITE } from '../../suite/starter.ts';
+import type { Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { int } from '../options.ts';
 
@@ -18,7 +19,7 @@ interface RunSuiteCliOptions {
   progress: boolean;
 }
 
-export function runCommand(): Command {
+export function runCommand(registry: Registry): Command {
   return new Command('run')
     .description('run every test of a suite file into one folder, apply its gate (exit 1 on a failed check), write one report')
     .argument('<suite>', 'suite file (YAML)')
@@ -30,8 +31,9 @@ export function runCommand(): Command {
     .option('-n, --limit <n>', 'use only the first n examples of every dataset (quick tries)', int('--limit', 1))
     .option('--no-progress', 'no progress lines')
     .action(async (file: string, opts: RunSuiteCliOptions) => {
-      const loaded = loadSuite(file);
+      const loaded = loadSuite(file, registry);
       const outcome = await runSuite(loaded, {
+        registry,
         out: opts.out,
         resume: opts.resume,
         overwrite: opts.overwrite,

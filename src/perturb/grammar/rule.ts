@@ -1,4 +1,4 @@
-import type { WordCandidate } from '../../attack/edit.ts';
+import type { WordCandidate } from '../../text/edits.ts';
 import type { WordSeq } from '../../text/word-seq.ts';
 import { capitalise, caseShape, shapeLike } from '../case.ts';
 import type { SentenceAnalysis, Upos, WordInfo } from './analysis.ts';

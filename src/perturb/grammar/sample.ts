@@ -1,4 +1,4 @@
-import type { WordCandidate } from '../../attack/edit.ts';
+import type { WordCandidate } from '../../text/edits.ts';
 import type { Rng } from '../../util/rng.ts';
 import { GRAMMAR_ERROR_TYPES } from './confusion-sets.ts';
 import { DEFAULT_ERROR_DISTRIBUTION, normalise, type ErrorDistribution } from './distribution.ts';

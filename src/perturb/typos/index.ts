@@ -1,4 +1,4 @@
-import type { WordCandidate } from '../../attack/edit.ts';
+import type { WordCandidate } from '../../text/edits.ts';
 import type { WordSeq } from '../../text/word-seq.ts';
 import type { Rng } from '../../util/rng.ts';
 import { deletionTypos } from './deletion.ts';
@@ -14,6 +14,7 @@ export { SOUND_RULES, type SoundRule } from './pronounce.ts';
 export {
   DEFAULT_MAX_CANDIDATES,
   DEFAULT_MIN_LENGTH,
+  TYPO_SOURCE_NAMES,
   type TypoOptions,
   type TypoSource,
   type TypoSourceName,
@@ -38,7 +39,6 @@ const TYPE_LABELS: Readonly<Record<TypoSourceName, string>> = {
   'replace-word': 'typo:replace-word',
 };
 
-export const TYPO_SOURCE_NAMES = Object.keys(TYPO_SOURCES) as readonly TypoSourceName[];
 
 export function isTypoSourceName(name: string): name is TypoSourceName {
   return Object.prototype.hasOwnProperty.call(TYPO_SOURCES, name);

@@ -1,6 +1,8 @@
 import type { Rng } from '../../util/rng.ts';
 
-export type TypoSourceName = 'insertion' | 'deletion' | 'swap' | 'mistype' | 'pronounce' | 'replace-word';
+/** Adv-BERT's six typo sources, in the order they are tried. */
+export const TYPO_SOURCE_NAMES = ['insertion', 'deletion', 'swap', 'mistype', 'pronounce', 'replace-word'] as const;
+export type TypoSourceName = (typeof TYPO_SOURCE_NAMES)[number];
 
 /** Options shared by all typo sources; each source reads the ones that concern it. */
 export interface TypoOptions {

@@ -1,7 +1,7 @@
 import type { ExampleResult } from '../../attack/result.ts';
 import { textSegments, tokenSegments, type Segment } from './highlight.ts';
 import type { LoadedRun, ReportFamily } from './types.ts';
-import { runLabel } from './families/common.ts';
+import { runLabel } from '../../recipes/report/charts.ts';
 
 /** One example as the page's script draws it (short keys: the data island is the bulk of the file). */
 export interface BrowserExample {

@@ -1,4 +1,4 @@
-import type { Edit } from '../../attack/edit.ts';
+import type { Edit } from '../../text/edits.ts';
 
 /** Unchanged text, or one change: [before, after, index of the edit type in the report's type list]. */
 export type Segment = string | [string, string, number];

@@ -7,7 +7,7 @@ import type { Verdict } from './types.ts';
 export { loadGroups, headlineRun } from './load.ts';
 export { renderReport, type HtmlReportOptions } from './render.ts';
 export { FAMILIES, assignFamilies } from './families/index.ts';
-export { stability, headlineMetrics, GATE_METRICS, metricValue, type GateMetric } from './metrics.ts';
+export { headlineMetrics } from './headline.ts';
 export type * from './types.ts';
 
 export const VERDICT_FILE = 'verdict.json';

@@ -1,13 +1,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { ExampleResult } from '../../attack/result.ts';
-import { RESULTS_FILE, SUMMARY_FILE, type RunSummary } from '../../runner/runner.ts';
+import type { RunSummary } from '../../metrics/summary.ts';
+import { EXPERIMENT_FILE } from '../../runner/recipe-run.ts';
+import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/runner.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
-import { headlineMetrics } from './metrics.ts';
+import { headlineMetrics } from './headline.ts';
 import type { LoadedRun, RunGroup } from './types.ts';
 
-/** Group-level files a family may read (see the families). */
-export const GROUP_FILES = ['curve.json', 'budget-curve.json'] as const;
+/** Group-level files a family may read (see the families); an experiment's manifest names its own. */
+export const GROUP_FILES = [EXPERIMENT_FILE, 'curve.json', 'budget-curve.json'] as const;
 
 const MAX_DEPTH = 4;
 
@@ -62,6 +64,14 @@ function groupFiles(dir: string): Record<string, unknown> {
     const p = join(dir, f);
     if (existsSync(p)) files[f] = readJson(p);
   }
+  const listed = (files[EXPERIMENT_FILE] as { files?: unknown } | undefined)?.files;
+  if (Array.isArray(listed)) {
+    for (const f of listed) {
+      if (typeof f !== 'string' || f.includes('/') || f.includes('\\') || f in files) continue;
+      const p = join(dir, f);
+      if (existsSync(p)) files[f] = readJson(p);
+    }
+  }
   return files;
 }
 
@@ -99,9 +109,12 @@ function readResults(path: string): ExampleResult[] {
 }
 
 /**
- * The run whose numbers stand for a group (test): a lone run; a typos curve's target-max run; else the last run
- * by name (e.g. a grammar budget curve's largest budget).
+ * The run whose numbers stand for a group (test): a lone run; the sub-run an experiment names as its headline
+ * (a typos curve's target-max run); else the last run by name (e.g. a grammar budget curve's largest budget).
  */
 export function headlineRun(group: RunGroup): LoadedRun {
-  return group.runs.find((r) => r.name === 'target-max') ?? group.runs[group.runs.length - 1]!;
+  const named = (group.files[EXPERIMENT_FILE] as { headline?: unknown } | undefined)?.headline;
+  return (
+    group.runs.find((r) => r.name === named) ?? group.runs.find((r) => r.name === 'target-max') ?? group.runs[group.runs.length - 1]!
+  );
 }

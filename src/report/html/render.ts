@@ -5,7 +5,7 @@ import { renderChart } from './charts.ts';
 import { escapeHtml as esc, jsonForScript } from './escape.ts';
 import { browserData } from './examples.ts';
 import { assignFamilies, FAMILIES } from './families/index.ts';
-import { runLabel } from './families/common.ts';
+import { runLabel } from '../../recipes/report/charts.ts';
 import { headlineRun } from './load.ts';
 import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
 

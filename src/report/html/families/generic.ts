@@ -1,5 +1,5 @@
 import type { ReportFamily } from '../types.ts';
-import { cleanVsAttackedChart, editTypeChart, editTypeCounts, runLabel } from './common.ts';
+import { cleanVsAttackedChart, editTypeChart, editTypeCounts, runLabel } from '../../../recipes/report/charts.ts';
 
 /** The section for a recipe no family claims: clean vs attacked per run and the edit types that worked. */
 export function genericFamily(recipe: string): ReportFamily {

@@ -1,11 +1,12 @@
+import { builtinRegistry } from '../../../recipes/builtin.ts';
 import type { LoadedRun, ReportFamily } from '../types.ts';
 import { genericFamily } from './generic.ts';
-import { grammarFamily } from './grammar.ts';
-import { noiseFamily } from './noise.ts';
-import { typosFamily } from './typos.ts';
 
-/** Every family with its own report section, in page order. A new family adds itself here. */
-export const FAMILIES: readonly ReportFamily[] = [typosFamily, noiseFamily, grammarFamily];
+/**
+ * The report sections of the built-in recipes, in page order. A recipe brings its own section (RecipeDef.report);
+ * callers with their own registry pass `registry.families()` instead.
+ */
+export const FAMILIES: readonly ReportFamily[] = builtinRegistry().families();
 
 /** Assigns each run to its family; recipes nobody claims get a generic section each. */
 export function assignFamilies(runs: readonly LoadedRun[], families: readonly ReportFamily[] = FAMILIES): { family: ReportFamily; runs: LoadedRun[] }[] {

@@ -1,0 +1,36 @@
+/**
+ * Generators: search spaces with no source example (an evolving population of sentences, for instance). A
+ * generator runs in steps (epochs); after each step the runner checkpoints its state, so a run resumes at the
+ * step where it stopped, with the same random draws. Every model query goes through the query engine.
+ */
+import type { ModelInfo, ModelInput, ModelOutput } from '../models/types.ts';
+import type { Rng } from '../util/rng.ts';
+
+export interface GenerateContext {
+  model: ModelInfo;
+  /** Model answers for many inputs, in order (batched, cached and counted by the query engine). */
+  query(inputs: readonly ModelInput[]): Promise<ModelOutput[]>;
+  /** This step's generator: derived from the run's seed and the step index, so a resumed run draws the same. */
+  rng: Rng;
+  /** 0-based step index (init sees -1). */
+  step: number;
+}
+
+export interface GeneratorStep<S> {
+  /** The state after the step (JSON-serialisable: it is the checkpoint). */
+  state: S;
+  /** Records this step produced (results.jsonl lines; the runner adds the step index). */
+  records: Record<string, unknown>[];
+  /** Numbers describing the step (steps.jsonl, charts), e.g. mean score. */
+  stats: Record<string, number>;
+}
+
+export interface Generator<S = unknown> {
+  readonly name: string;
+  /** Steps to run. */
+  readonly steps: number;
+  init(ctx: GenerateContext): S | Promise<S>;
+  step(state: S, ctx: GenerateContext): Promise<GeneratorStep<S>>;
+  /** Summary metrics from every step's stats (e.g. the final mean score). */
+  summarize(stats: readonly Record<string, number>[]): Record<string, number | null>;
+}

@@ -1,0 +1,50 @@
+/**
+ * The ModelAdapter over a transformers.js tokenizer and ONNX session. Only the tokenizer's vocabulary work
+ * (normalise, pre-tokenise, WordPiece/BPE) and the ONNX session come from transformers.js; textstress builds
+ * the model inputs itself (see template.ts and the task codecs), because the library's own paths go wrong in
+ * ways that are silent (../shared/README.md "transformers.js pitfalls", docs/http-model-api.md).
+ */
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
+import { ModelError } from '../../util/errors.ts';
+import { checkInputKind } from '../schema.ts';
+import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput } from '../types.ts';
+import type { Collector, PlannedRow, TaskCodec } from './codec.ts';
+import type { OnnxSession } from './session.ts';
+
+export class TransformersModel implements ModelAdapter {
+  /** One ONNX run at a time: callers gain nothing from handing it more than one batch at once. */
+  readonly concurrency = 1;
+
+  constructor(
+    readonly info: ModelInfo,
+    readonly maxBatchSize: number,
+    private readonly tok: PreTrainedTokenizer,
+    private readonly session: OnnxSession,
+    private readonly codec: TaskCodec<unknown>,
+  ) {}
+
+  async tokenize(text: string): Promise<string[]> {
+    return this.tok.tokenize(text);
+  }
+
+  async predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
+    inputs.forEach((input, i) => {
+      const problem = checkInputKind(this.info.task, input, i);
+      if (problem) throw new ModelError(`${this.info.id}: ${problem}.`);
+    });
+    const planned: PlannedRow<unknown>[] = inputs.flatMap((input, i) => this.codec.plan(input, i));
+    // Similar lengths together: less padding per run.
+    const order = planned.map((_, i) => i).sort((x, y) => planned[x]!.row.inputIds.length - planned[y]!.row.inputIds.length);
+    const collector: Collector<unknown> = this.codec.collector(inputs);
+    for (let b = 0; b < order.length; b += this.maxBatchSize) {
+      const batch = order.slice(b, b + this.maxBatchSize).map((i) => planned[i]!);
+      const out = await this.session.run(batch.map((p) => p.row));
+      batch.forEach(({ job }, r) => collector.take(job, out, r));
+    }
+    return inputs.map((_, i) => collector.result(i));
+  }
+
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Loads a model folder (config.json, tokenizer.json, onnx/model.onnx) or a Hugging Face hub id.
+ * Every failure the user can cause (missing folder or file, unknown task, download failure) is a ModelError.
+ */
+import path from 'node:path';
+import {
+  AutoConfig,
+  AutoModelForQuestionAnswering,
+  AutoModelForSequenceClassification,
+  AutoModelForTokenClassification,
+  AutoTokenizer,
+  type DataType,
+  type DeviceType,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+} from '@huggingface/transformers';
+import { ModelError } from '../../util/errors.ts';
+import type { ModelInfo, ModelTask } from '../types.ts';
+import { TransformersModel } from './adapter.ts';
+import { classificationCodec } from './classify.ts';
+import type { CodecContext, TaskCodec } from './codec.ts';
+import { checkLocalFolder, detectTask, EXPORT_HINT, isLocalSpec, labelsFrom, modelLengthLimit, readJson } from './folder.ts';
+import { registerInternals } from './internals.ts';
+import { PieceEncoder, splitsOnSpaces } from './pieces.ts';
+import { qaCodec } from './qa.ts';
+import { OnnxSession } from './session.ts';
+import { taggingCodec } from './tag.ts';
+import { parseTemplate, specialCount } from './template.ts';
+
+export interface TransformersModelOptions {
+  /** Overrides the task read from config.json `architectures`. */
+  task?: ModelTask;
+  /** onnxruntime device, e.g. 'cpu' (default) or 'cuda'. */
+  device?: DeviceType;
+  /** Weight type for hub models (local folders always load onnx/model.onnx as fp32). */
+  dtype?: DataType;
+  /** Rows per ONNX run (default 64). */
+  maxBatchSize?: number;
+  /** Tokens per row, special tokens included (default: the model's limit, tokenizer_config or config.json). */
+  maxLength?: number;
+  /** Question answering: spans returned per question (default 3). */
+  topK?: number;
+  /** Question answering: longest answer, in tokens (default 30). */
+  maxAnswerTokens?: number;
+  /** Question answering: tokens shared by consecutive windows over a long context (default 128, at most half a window). */
+  docStride?: number;
+}
+
+const DEFAULT_BATCH = 64;
+
+export async function loadTransformersModel(idOrPath: string, opts: TransformersModelOptions = {}): Promise<TransformersModel> {
+  const local = isLocalSpec(idOrPath);
+  const dir = path.resolve(idOrPath);
+  const id = local ? dir : idOrPath;
+  let config: Record<string, unknown>;
+  let externalData = false;
+  if (local) {
+    ({ config, externalData } = checkLocalFolder(dir));
+  } else {
+    try {
+      config = (await AutoConfig.from_pretrained(idOrPath)) as unknown as Record<string, unknown>;
+    } catch (err) {
+      throw new ModelError(
+        `cannot load the model "${idOrPath}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`,
+        {
+          cause: err,
+          hint: `It is not a local folder either (no ${dir}). Check the name and your internet connection, or give a folder.`,
+        },
+      );
+    }
+  }
+  const where = local ? path.join(dir, 'config.json') : `the config.json of ${idOrPath}`;
+  const task = detectTask(config, where, opts.task);
+
+  const fromOpts = { local_files_only: local };
+  let tok: PreTrainedTokenizer;
+  try {
+    tok = await AutoTokenizer.from_pretrained(id, fromOpts);
+  } catch (err) {
+    throw new ModelError(`cannot load the tokenizer of ${id}: ${(err as Error).message.split('\n')[0]}`, {
+      cause: err,
+      hint: 'transformers.js reads tokenizer.json and tokenizer_config.json; re-save them with a fast tokenizer (`tokenizer.save_pretrained(folder)`).',
+    });
+  }
+  const Auto =
+    task === 'text-classification'
+      ? AutoModelForSequenceClassification
+      : task === 'token-classification'
+        ? AutoModelForTokenClassification
+        : AutoModelForQuestionAnswering;
+  let model: PreTrainedModel;
+  try {
+    model = await Auto.from_pretrained(id, {
+      ...fromOpts,
+      ...(local ? { dtype: 'fp32' as const } : opts.dtype ? { dtype: opts.dtype } : {}),
+      ...(opts.device ? { device: opts.device } : {}),
+      ...(externalData ? { use_external_data_format: true } : {}),
+    });
+  } catch (err) {
+    const what = local ? path.join(dir, 'onnx', 'model.onnx') : `the ONNX weights of ${idOrPath}`;
+    throw new ModelError(`cannot load ${what} as a ${task} model: ${(err as Error).message.split('\n')[0]}`, {
+      cause: err,
+      hint: `config.json says model_type "${String(config.model_type)}"; transformers.js must support that type for ${task}. ${EXPORT_HINT}`,
+    });
+  }
+
+  const tokJson =
+    (tok as unknown as { _tokenizerJSON?: Record<string, unknown> })._tokenizerJSON ??
+    (local ? readJson(path.join(dir, 'tokenizer.json'), 'tokenizer') : {});
+  const template = parseTemplate(tokJson.post_processor, tok, local ? path.join(dir, 'tokenizer.json') : idOrPath);
+  const wpModel = (tokJson.model ?? {}) as Record<string, unknown>;
+  const subwordPrefix = typeof wpModel.continuing_subword_prefix === 'string' ? wpModel.continuing_subword_prefix : '##';
+
+  const modelLimit = modelLengthLimit(config, tok.model_max_length);
+  const maxLength = opts.maxLength ?? modelLimit;
+  if (!Number.isInteger(maxLength) || maxLength > modelLimit) {
+    throw new ModelError(`maxLength ${opts.maxLength} does not fit the model ${id}, which takes at most ${modelLimit} tokens.`);
+  }
+  if (maxLength < specialCount(template.pair) + 4) {
+    throw new ModelError(`maxLength ${maxLength} is too small: the model's special tokens alone take ${specialCount(template.pair)}.`);
+  }
+  const maxBatchSize = opts.maxBatchSize ?? DEFAULT_BATCH;
+  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) throw new ModelError(`maxBatchSize must be a positive integer, got ${opts.maxBatchSize}.`);
+
+  const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
+  const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;
+  const unkRaw = (tok as unknown as { unk_token_id?: number }).unk_token_id;
+  const labels = task === 'question-answering' ? undefined : labelsFrom(config);
+  const info: ModelInfo = { id, task, ...(labels ? { labels } : {}) };
+
+  const pieces = new PieceEncoder(tok, splitsOnSpaces(tokJson), typeof unkRaw === 'number' ? unkRaw : 0);
+  const ctx: CodecContext = { id, template, pieces, maxLength, labels: labels ?? [], subwordPrefix };
+  const codec: TaskCodec<unknown> = (
+    task === 'text-classification'
+      ? classificationCodec(ctx)
+      : task === 'token-classification'
+        ? taggingCodec(ctx)
+        : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 })
+  ) as TaskCodec<unknown>;
+  const session = new OnnxSession(model, id, padId);
+  const adapter = new TransformersModel(info, maxBatchSize, tok, session, codec);
+  registerInternals(adapter, {
+    maxLength,
+    usesTokenTypeIds: session.usesTokenTypeIds,
+    encode: (input) => codec.plan(input, 0).map(({ row }) => ({ inputIds: row.inputIds, tokenTypeIds: row.tokenTypeIds })),
+    forward: (ids, mask, types) => session.forward(ids, mask, types),
+  });
+  return adapter;
+}

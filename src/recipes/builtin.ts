@@ -1,0 +1,23 @@
+/** The recipes textstress ships, in the order the CLI, docs and report list them. */
+import { augmentRecipe } from './grammar/augment.ts';
+import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
+import { grammarRecipe } from './grammar/recipe.ts';
+import { noiseRecipe } from './noise/recipe.ts';
+import type { AnyRecipe } from './registry/define.ts';
+import { createRegistry, type Registry } from './registry/registry.ts';
+import { typosCurveRecipe } from './typos/curve.ts';
+import { typosRecipe } from './typos/recipe.ts';
+
+export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
+  typosRecipe,
+  noiseRecipe,
+  grammarRecipe,
+  typosCurveRecipe,
+  grammarBudgetCurveRecipe,
+  augmentRecipe,
+];
+
+/** A fresh registry holding the built-in recipes (add your own to it). */
+export function builtinRegistry(): Registry {
+  return createRegistry(BUILTIN_RECIPES);
+}

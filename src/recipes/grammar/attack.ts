@@ -1,0 +1,104 @@
+import type { Attack } from '../../attack/attack.ts';
+import { editZone, maxEditRate, noRepeatEdits, protectWords, type Constraint } from '../../attack/constraints.ts';
+import type { GoalFactory } from '../../attack/goals/index.ts';
+import { BeamSearch } from '../../attack/search/beam.ts';
+import { GeneticSearch } from '../../attack/search/genetic.ts';
+import { GreedyWordSearch } from '../../attack/search/greedy-word.ts';
+import { RandomEditsSearch } from '../../attack/search/random-edits.ts';
+import type { SearchMethod } from '../../attack/search/types.ts';
+import type { SubjectOptions } from '../../attack/subject.ts';
+import type { Transformation } from '../../attack/transformation.ts';
+import {
+  DEFAULT_ERROR_DISTRIBUTION,
+  GRAMMAR_ERROR_TYPES,
+  defaultLexicon,
+  grammarCandidates,
+  sampleGrammarError,
+  type ErrorDistribution,
+  type GrammarErrorType,
+  type GrammarLexicon,
+} from '../../perturb/grammar/index.ts';
+
+export const GRAMMAR_SEARCHES = ['probabilistic', 'greedy', 'beam', 'genetic'] as const;
+export type GrammarSearchName = (typeof GRAMMAR_SEARCHES)[number];
+
+export interface GrammarAttackOptions {
+  goal: GoalFactory;
+  search: GrammarSearchName;
+  /** Most words modified, as a fraction of the original's words (the paper: 15%). */
+  budget?: number;
+  /** Probabilistic: errors per word (rounded, at least 1); defaults to the budget. */
+  errorRate?: number;
+  /** Error types used (default all eight). */
+  types?: readonly GrammarErrorType[];
+  /** Probabilistic: error-type weights (default: NUCLE's, see perturb/grammar/distribution.ts). */
+  distribution?: ErrorDistribution;
+  /** May a replacement be two words ("has grown")? false for token tasks. Default true. */
+  multiWord?: boolean;
+  protect?: string[];
+  beamWidth?: number;
+  population?: number;
+  generationRate?: number;
+  subject?: SubjectOptions;
+  lexicon?: GrammarLexicon;
+}
+
+export const DEFAULT_GRAMMAR_BUDGET = 0.15;
+
+export function grammarTransformation(opts: {
+  types?: readonly GrammarErrorType[];
+  multiWord?: boolean;
+  lexicon?: GrammarLexicon;
+}): Transformation {
+  const types = opts.types ?? GRAMMAR_ERROR_TYPES;
+  return {
+    name: `grammar(${types.join(',')})`,
+    candidates: (state, indices) =>
+      grammarCandidates(state.seq, indices, { types, multiWord: opts.multiWord, lexicon: opts.lexicon }),
+  };
+}
+
+export function grammarSearch(opts: GrammarAttackOptions): SearchMethod {
+  switch (opts.search) {
+    case 'probabilistic': {
+      const rate = opts.errorRate ?? opts.budget ?? DEFAULT_GRAMMAR_BUDGET;
+      const distribution = opts.distribution ?? DEFAULT_ERROR_DISTRIBUTION;
+      return new RandomEditsSearch(
+        `probabilistic(rate=${rate})`,
+        (words) => Math.max(1, Math.round(rate * words)),
+        (cands, rng) => sampleGrammarError(cands, rng, distribution),
+      );
+    }
+    case 'greedy':
+      // The paper's Algorithm 1: importance = drop in P(true label) when the word is deleted (occlusion).
+      return new GreedyWordSearch('max');
+    case 'beam':
+      return new BeamSearch(opts.beamWidth ?? 5);
+    case 'genetic':
+      return new GeneticSearch({ population: opts.population, generationRate: opts.generationRate });
+  }
+}
+
+/**
+ * Grammar-error attack (Yin et al. 2020): the eight error types as candidates, a shared budget of at most
+ * `budget` of the words modified, the task's edit zone, and one of four searches. Text the tagger cannot
+ * read (empty, no words, not English) is skipped with the reason.
+ */
+export function grammarAttack(opts: GrammarAttackOptions): Attack {
+  const budget = opts.budget ?? DEFAULT_GRAMMAR_BUDGET;
+  const lexicon = opts.lexicon ?? defaultLexicon();
+  const constraints: Constraint[] = [editZone(), noRepeatEdits, maxEditRate(budget)];
+  if (opts.protect?.length) constraints.push(protectWords(opts.protect));
+  return {
+    name: `grammar(search=${opts.search}, budget=${budget})`,
+    transformation: grammarTransformation({ types: opts.types, multiWord: opts.multiWord, lexicon }),
+    constraints,
+    goal: opts.goal,
+    search: grammarSearch(opts),
+    subject: opts.subject,
+    skipReason: (subject) => {
+      const verdict = lexicon.analyzer.check(subject.original);
+      return verdict.ok ? undefined : `grammar: ${verdict.reason}`;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/** The grammar-error paper's Figure 1: attack success as the allowed share of modified words grows. */
+import { z } from 'zod';
+import { formatGrid } from '../../util/table.ts';
+import { defineRecipe } from '../registry/define.ts';
+import { errorTypesSetting, searchSetting } from './recipe.ts';
+
+export interface BudgetPoint {
+  budget: number;
+  attack_success_rate: number;
+  mean_perturbed_word_pct: number;
+  attacked_accuracy: number;
+  mean_queries: number;
+}
+
+export const grammarBudgetCurveRecipe = defineRecipe({
+  name: 'grammar-budget-curve',
+  summary: "reproduces the grammar-error paper's Figure 1: attack success rate as the allowed share of modified words grows (15% → 45%)",
+  paper: 'Yin et al. 2020, Figure 1',
+  kind: 'experiment',
+  tasks: ['text-classification', 'pair-classification', 'token-classification'],
+  settings: z.strictObject({
+    search: searchSetting,
+    budgets: z.array(z.number().gt(0).max(1)).min(1).default([0.15, 0.25, 0.35, 0.45]).describe('modification rates to try'),
+    errorTypes: errorTypesSetting,
+  }),
+  build(s) {
+    const runs = s.budgets.map((b) => ({
+      dir: `budget-${b}`,
+      recipe: 'grammar',
+      settings: { search: s.search, budget: b, errorTypes: s.errorTypes },
+    }));
+    return {
+      kind: 'experiment',
+      runs,
+      async combine(c) {
+        const points: BudgetPoint[] = s.budgets.map((budget, i) => {
+          const summary = c.runs.find((r) => r.run.dir === runs[i]!.dir)!.summary;
+          return {
+            budget,
+            attack_success_rate: summary.attack_success_rate,
+            mean_perturbed_word_pct: summary.mean_perturbed_word_pct,
+            attacked_accuracy: summary.attacked_accuracy,
+            mean_queries: summary.mean_queries,
+          };
+        });
+        const curve = { model: c.model, dataset: c.dataset, search: s.search, points };
+        const text =
+          `Attack success vs allowed modification rate — ${s.search} on ${c.model}, ${c.dataset} (Figure 1)\n` +
+          formatGrid(
+            ['max modified', 'success %', 'mean % modified', 'accuracy %', 'queries'],
+            points.map((p) => [
+              `${(100 * p.budget).toFixed(0)}%`,
+              (100 * p.attack_success_rate).toFixed(1),
+              p.mean_perturbed_word_pct.toFixed(1),
+              (100 * p.attacked_accuracy).toFixed(1),
+              p.mean_queries.toFixed(0),
+            ]),
+          );
+        return { files: { 'curve.json': curve }, json: curve, text };
+      },
+    };
+  },
+});

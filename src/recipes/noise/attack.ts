@@ -1,0 +1,42 @@
+import type { Attack } from '../../attack/attack.ts';
+import { editZone, minWordLength, protectWords, type Constraint } from '../../attack/constraints.ts';
+import type { Edit } from '../../text/edits.ts';
+import type { GoalFactory } from '../../attack/goals/index.ts';
+import { OneShotSearch } from '../../attack/search/one-shot.ts';
+import type { SubjectOptions } from '../../attack/subject.ts';
+import { applyNoise, type NoiseType } from '../../perturb/index.ts';
+
+export interface NoiseAttackOptions {
+  goal: GoalFactory;
+  noise: NoiseType;
+  minLength?: number;
+  protect?: string[];
+  subject?: SubjectOptions;
+}
+
+/** The stress-test noise setting: every eligible word gets the noise at once, the model answers once. */
+export function noiseAttack(opts: NoiseAttackOptions): Attack {
+  const constraints: Constraint[] = [editZone(), minWordLength(opts.minLength ?? 2)];
+  if (opts.protect?.length) constraints.push(protectWords(opts.protect));
+  const type = `noise:${opts.noise}`;
+  return {
+    name: `noise(${opts.noise})`,
+    // Candidates are not proposed word by word here; the one-shot search rewrites the whole text.
+    transformation: { name: type, candidates: () => [] },
+    constraints,
+    goal: opts.goal,
+    subject: opts.subject,
+    search: new OneShotSearch(type, (state, rng, modifiable, field) => {
+      const { seq, changed } = applyNoise(state.seq, opts.noise, rng, { protect: (i) => !modifiable(i) });
+      const edits: Edit[] = changed.map((c) => ({
+        type,
+        field,
+        wordIndex: c.wordIndex,
+        start: state.seq.offsetOf(c.wordIndex),
+        before: c.before,
+        after: c.after,
+      }));
+      return { seq, edits: [...state.edits, ...edits], modified: new Set(changed.map((c) => c.wordIndex)) };
+    }),
+  };
+}

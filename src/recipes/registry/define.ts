@@ -1,0 +1,136 @@
+/**
+ * A recipe is declared once, here: its name, what it does, the tasks it runs on, its settings as one zod schema
+ * (the only home of defaults, bounds and descriptions) and a builder. The CLI flags, the suite schema and its
+ * published JSON Schema, the settings recorded in summary.json (and checked on --resume), the docs' recipes table
+ * and the report section are all derived from this declaration (see registry.ts and the walkers beside it).
+ */
+import type { z } from 'zod';
+import type { Attack } from '../../attack/attack.ts';
+import type { GoalFactory } from '../../attack/goals/index.ts';
+import type { LabelAligner } from '../../attack/labels.ts';
+import type { Probe } from '../../attack/probe.ts';
+import type { Generator } from '../../attack/generate.ts';
+import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
+import type { ExampleResult } from '../../attack/result.ts';
+import type { ModelInfo } from '../../models/types.ts';
+import type { RunSummary } from '../../metrics/summary.ts';
+import type { ReportFamily } from '../report/types.ts';
+
+/** What a model + data pair is, as far as recipes care. */
+export const TASK_KINDS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
+
+/** Where a recipe sits: per-example attacks and probes, multi-run experiments, or generators with no source examples. */
+export const RECIPE_KINDS = ['attack', 'probe', 'experiment', 'generate'] as const;
+export type RecipeKind = (typeof RECIPE_KINDS)[number];
+
+/** How a setting appears on the command line: a short flag, a parser for values zod cannot read from text, or `null` for a suite-only setting. */
+export type FlagHint = { short?: string; parse?: (raw: string) => unknown; arg?: string } | null;
+
+/** What a builder gets to know about the run it builds for. */
+export interface BuildContext {
+  model: ModelInfo;
+  /** The dataset, when the run has one (generators may have none). */
+  data?: DatasetInfo;
+  /** The task kind, from the model's task and the data's example kind. */
+  task: TaskKind;
+  /** The default goal for this model and data: flip the gold label (classifiers), lower entity F1 (taggers). */
+  goal: GoalFactory;
+  /** Dataset label → model label index (classifiers), for recipes that aim at a class. */
+  labels?: LabelAligner;
+  seed: number;
+}
+
+/** One run of an experiment: a normal, resumable run of a registered recipe in a sub-folder. */
+export interface SubRun {
+  /** Sub-folder of the experiment's folder. */
+  dir: string;
+  recipe: string;
+  settings: Record<string, unknown>;
+  /** Seed of this run (default: the experiment's). */
+  seed?: number;
+}
+
+/** A finished sub-run, as an experiment's `combine` sees it. */
+export interface SubRunOutcome {
+  run: SubRun;
+  /** Folder of the run (summary.json, results.jsonl). */
+  dir: string;
+  summary: RunSummary;
+}
+
+export interface CombineContext {
+  /** The experiment's folder. */
+  outDir: string;
+  runs: SubRunOutcome[];
+  /** The model and data specs as the user gave them (for the experiment's own files). */
+  model: string;
+  dataset: string;
+  /** Streams a sub-run's results in dataset order. */
+  results(run: SubRunOutcome): AsyncIterable<ExampleResult>;
+  /** Streams the run's examples again (e.g. to export adversarial versions in the data's own format). */
+  examples(): AsyncIterable<Example>;
+  data: DatasetInfo;
+  /** The data file's format (as read), for writing data back in it. */
+  format: DataFormat;
+  /** Writes a text file under the experiment's folder (folders are created); returns its path. */
+  writeText(relativePath: string, text: string): string;
+}
+
+/** What an experiment leaves behind once its runs are combined. */
+export interface ExperimentOutput {
+  /** JSON files for the experiment's folder (e.g. curve.json); the report reads them back. */
+  files: Record<string, unknown>;
+  /** What `--json` prints. */
+  json: unknown;
+  /** What the terminal shows. */
+  text: string;
+  /** The sub-run whose numbers stand for the experiment in tables, cards and the gate (default: the last). */
+  headline?: string;
+}
+
+export type Built =
+  | { kind: 'attack'; attack: Attack }
+  | { kind: 'probe'; probe: Probe }
+  | { kind: 'experiment'; runs: SubRun[]; combine(ctx: CombineContext): Promise<ExperimentOutput> }
+  | { kind: 'generate'; generator: Generator };
+
+/** A metric a recipe adds to the CI gate, read from its runs' summary.json. */
+export interface RecipeMetric {
+  description: string;
+  read(summary: Record<string, unknown>): number | null | undefined;
+}
+
+export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.ZodObject> {
+  name: N;
+  /** One line: the help text, the suite schema's description of `recipe: <name>`, the docs row. */
+  summary: string;
+  /** The paper it follows, cited in the docs. */
+  paper?: string;
+  kind: RecipeKind;
+  /** Task kinds it runs on; checked against the model and data before the first query. */
+  tasks: readonly TaskKind[];
+  /** Whether a run needs a dataset (default 'required'; generators may take 'optional' or 'none'). */
+  data?: 'required' | 'optional' | 'none';
+  /** The settings: defaults, bounds and descriptions live here and nowhere else. */
+  settings: S;
+  /** How settings appear as flags; every setting zod cannot read from text needs a `parse` or `null`. */
+  cli?: { [K in keyof z.input<S>]?: FlagHint };
+  /** The top-level verb of an experiment or generator (default: its name); attacks and probes live under `attack`. */
+  verb?: string;
+  build(settings: z.output<S>, ctx: BuildContext): Built | Promise<Built>;
+  /** Its section of the report card (runs whose summary names this recipe); absent = the generic section. */
+  report?: ReportFamily;
+  /** Metrics it adds to the CI gate. */
+  metrics?: Record<string, RecipeMetric>;
+}
+
+/** Identity with inference: `build` receives the settings with defaults applied (z.output). */
+export function defineRecipe<const N extends string, S extends z.ZodObject>(def: RecipeDef<N, S>): RecipeDef<N, S> {
+  return def;
+}
+
+/** A recipe of any name and settings, as registries hold them. */
+// The registry stores heterogeneous recipes; each one's build is only ever called with its own parse output.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRecipe = RecipeDef<string, any>;

@@ -1,0 +1,131 @@
+/**
+ * The registry is a value, not a module global: `createRegistry(BUILTIN_RECIPES)` makes the built-in one, and a
+ * program, test or plugin adds its own recipes to a registry of its own without touching src/.
+ */
+import { TextstressError } from '../../util/errors.ts';
+import type { ReportFamily } from '../report/types.ts';
+import { kebab, roundTrips } from './casing.ts';
+import { RECIPE_KINDS, TASK_KINDS, type AnyRecipe, type RecipeMetric } from './define.ts';
+import { settingFields } from './fields.ts';
+
+/**
+ * Setting names taken by the option groups every run has (model, data, run); a recipe setting may not use
+ * one, or its flag would clash (`--seed`, `--limit`, `--out`, …).
+ */
+export const RESERVED_SETTING_KEYS: readonly string[] = [
+  'model', 'task', 'authEnv', 'batchSize', 'timeout', 'retries', 'requestConcurrency',
+  'data', 'format', 'split', 'textColumn', 'textAColumn', 'textBColumn', 'labelColumn', 'idColumn', 'skipBadRows', 'maxChars', 'limit',
+  'out', 'seed', 'resume', 'overwrite', 'concurrency', 'labelMap', 'json', 'progress', 'help', 'version', 'name', 'recipe', 'thresholds', 'dataset',
+];
+
+export interface Registry {
+  /** Adds a recipe; throws when its name is taken or its declaration cannot be derived (see assertDerivable). */
+  add(def: AnyRecipe): Registry;
+  /** The recipe of that name; a TextstressError naming the known ones (and the closest) otherwise. */
+  get(name: string): AnyRecipe;
+  has(name: string): boolean;
+  /** Every recipe, in the order added. */
+  all(): AnyRecipe[];
+  /** Report sections of the recipes that have one, in the order added. */
+  families(): ReportFamily[];
+  /** Gate metrics the recipes add, by name. */
+  metrics(): Record<string, RecipeMetric>;
+}
+
+export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
+  const byName = new Map<string, AnyRecipe>();
+  const reg: Registry = {
+    add(def) {
+      if (byName.has(def.name)) throw new Error(`recipe "${def.name}" registered twice`);
+      const verb = def.verb ?? def.name;
+      for (const other of byName.values()) {
+        if ((other.verb ?? other.name) === verb && isTopLevel(other) && isTopLevel(def)) {
+          throw new Error(`recipes "${other.name}" and "${def.name}" both claim the verb "${verb}"`);
+        }
+      }
+      assertDerivable(def);
+      byName.set(def.name, def);
+      return reg;
+    },
+    get(name) {
+      const def = byName.get(name);
+      if (def) return def;
+      const known = [...byName.keys()];
+      const close = closest(name, known);
+      throw new TextstressError(`unknown recipe "${name}"${close ? ` (did you mean "${close}"?)` : ''}.`, {
+        hint: `Known recipes: ${known.join(', ')}.`,
+      });
+    },
+    has: (name) => byName.has(name),
+    all: () => [...byName.values()],
+    families: () => [...byName.values()].flatMap((d) => (d.report ? [d.report] : [])),
+    metrics: () => Object.assign({}, ...[...byName.values()].map((d) => d.metrics ?? {})) as Record<string, RecipeMetric>,
+  };
+  for (const d of initial) reg.add(d);
+  return reg;
+}
+
+/** Experiments and generators get a verb of their own; attacks and probes live under `attack`. */
+export function isTopLevel(def: AnyRecipe): boolean {
+  return def.kind === 'experiment' || def.kind === 'generate';
+}
+
+/**
+ * Everything derived from a declaration must be derivable: a kebab-case name, known kinds and tasks, setting keys
+ * that round-trip camel ↔ snake ↔ kebab and do not clash with shared flags, and a flag form (or an explicit
+ * `null`) for every setting whose value is not a number, boolean, string or list.
+ */
+export function assertDerivable(def: AnyRecipe): void {
+  const fail = (why: string): never => {
+    throw new Error(`recipe "${def.name}": ${why}`);
+  };
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(def.name)) fail('the name must be kebab-case (letters, digits and single hyphens)');
+  if (def.verb !== undefined && !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(def.verb)) fail(`the verb "${def.verb}" must be kebab-case`);
+  if (!RECIPE_KINDS.includes(def.kind)) fail(`unknown kind "${String(def.kind)}"; use ${RECIPE_KINDS.join(', ')}`);
+  if (!def.summary || /\n/.test(def.summary)) fail('the summary must be one line');
+  if (def.tasks.length === 0) fail('it must name the task kinds it supports');
+  for (const t of def.tasks) if (!TASK_KINDS.includes(t)) fail(`unknown task kind "${t}"; use ${TASK_KINDS.join(', ')}`);
+  const fields = settingFields(def);
+  for (const f of fields) {
+    if (!roundTrips(f.key)) fail(`the setting "${f.key}" must be camelCase that round-trips to snake_case and back (${kebab(f.key)})`);
+    if (RESERVED_SETTING_KEYS.includes(f.key)) fail(`the setting "${f.key}" would clash with the shared --${kebab(f.key)} option`);
+    if (f.shape.type === 'other' && f.hint === undefined) {
+      fail(`the setting "${f.key}" has no flag form: give cli.${f.key} a parse function, or null for a suite-only setting`);
+    }
+    if (f.hint && f.hint.short && !/^[a-zA-Z]$/.test(f.hint.short)) fail(`the short flag of "${f.key}" must be one letter`);
+  }
+  for (const key of Object.keys(def.cli ?? {})) {
+    if (!fields.some((f) => f.key === key)) fail(`cli.${key} names no setting`);
+  }
+  for (const name of Object.keys(def.metrics ?? {})) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) fail(`the metric "${name}" must be snake_case`);
+  }
+}
+
+/** The closest name (edit distance ≤ 2), for "did you mean". */
+export function closest(word: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const n of names) {
+    const d = editDistance(word.toLowerCase(), n.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+export function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length]!;
+}

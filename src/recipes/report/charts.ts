@@ -1,0 +1,65 @@
+/** Chart specs (vega-lite, rendered to SVG by the report) that several families share. */
+import type { TopLevelSpec } from 'vega-lite';
+import type { ChartSpec, LoadedRun } from './types.ts';
+
+/** "test/run" when a run sits in a multi-run group, else its name. */
+export function runLabel(r: LoadedRun): string {
+  return r.group === r.name ? r.name : `${r.group}/${r.name}`;
+}
+
+/** Sums edit_types_in_successes over runs, with each type's prefix ("typo:") stripped. */
+export function editTypeCounts(runs: readonly LoadedRun[], prefix: string): { type: string; count: number; run: string }[] {
+  const rows: { type: string; count: number; run: string }[] = [];
+  for (const r of runs) {
+    for (const [type, count] of Object.entries(r.summary.edit_types_in_successes ?? {})) {
+      rows.push({ type: type.startsWith(prefix) ? type.slice(prefix.length) : type, count, run: runLabel(r) });
+    }
+  }
+  return rows;
+}
+
+/** Horizontal bars of edit-type counts in successful attacks, stacked by a series field. */
+export function editTypeChart(title: string, caption: string, rows: { type: string; count: number }[], series: string, seriesTitle: string, seriesOrder?: string[]): ChartSpec {
+  const spec: TopLevelSpec = {
+    data: { values: rows },
+    mark: { type: 'bar', cornerRadiusEnd: 2 },
+    encoding: {
+      y: { field: 'type', type: 'nominal', sort: '-x', title: null },
+      x: { aggregate: 'sum', field: 'count', type: 'quantitative', title: 'edits in successful attacks' },
+      color: { field: series, type: 'nominal', title: seriesTitle, ...(seriesOrder ? { scale: { domain: seriesOrder } } : {}) },
+      ...(seriesOrder ? { order: { field: 'rank', type: 'quantitative' } } : {}),
+    },
+    height: { step: 18 },
+  };
+  return { title, caption, spec };
+}
+
+/** Grouped bars: clean vs under-attack metric per run (or per setting). */
+export function cleanVsAttackedChart(title: string, caption: string, runs: readonly LoadedRun[], label: (r: LoadedRun) => string): ChartSpec {
+  const values = runs.flatMap((r) => [
+    { run: label(r), measure: `clean ${r.headline.metric}`, value: r.headline.clean, order: 0 },
+    { run: label(r), measure: `${r.headline.metric} under attack`, value: r.headline.attacked, order: 1 },
+  ]);
+  const spec: TopLevelSpec = {
+    data: { values },
+    mark: { type: 'bar', cornerRadiusEnd: 2 },
+    encoding: {
+      x: { field: 'run', type: 'nominal', title: null, axis: { labelAngle: runs.length > 4 ? -30 : 0, labelLimit: 140 } },
+      xOffset: { field: 'measure', sort: { field: 'order' } },
+      y: { field: 'value', type: 'quantitative', title: null, axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+      color: { field: 'measure', type: 'nominal', title: null, sort: { field: 'order' }, scale: { range: ['#94a3b8', '#dc2626'] } },
+    },
+  };
+  return { title, caption, spec };
+}
+
+/** A number from a run's settings, if present. */
+export function settingNumber(r: LoadedRun, key: string): number | undefined {
+  const v = r.summary.settings?.[key];
+  return typeof v === 'number' ? v : undefined;
+}
+
+export function settingString(r: LoadedRun, key: string): string | undefined {
+  const v = r.summary.settings?.[key];
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,80 @@
+/**
+ * What a recipe's report section sees and returns. Declared beside the recipes (not in report/) so that a recipe
+ * module can carry its own section; report/ renders it.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { ExampleResult } from '../../attack/result.ts';
+import type { RunSummary } from '../../metrics/summary.ts';
+
+/** One finished run folder (summary.json + results.jsonl), as the report reads it. */
+export interface LoadedRun {
+  /** Folder of the run. */
+  dir: string;
+  /** Short name: the folder relative to its group, e.g. "target-max", or the group's name for lone runs. */
+  name: string;
+  /** The group (test) this run belongs to. */
+  group: string;
+  summary: RunSummary;
+  results: ExampleResult[];
+  headline: HeadlineMetrics;
+}
+
+/**
+ * A test's output folder: one run, or several runs that belong together (e.g. a typos-curve folder with
+ * curve.json and its target-/source- runs). Group-level JSON files (curve.json, budget-curve.json, …) are kept
+ * in `files` for the family that understands them.
+ */
+export interface RunGroup {
+  name: string;
+  dir: string;
+  runs: LoadedRun[];
+  files: Record<string, unknown>;
+}
+
+/**
+ * The four numbers of a headline card. "Clean/attacked metric" is accuracy, or entity F1 for taggers.
+ * Stability: of the examples the model got right before the attack (and that were attacked), the share whose
+ * prediction is exactly the same after it (same label; for taggers the same tag sequence).
+ */
+export interface HeadlineMetrics {
+  metric: 'accuracy' | 'entity F1';
+  clean: number;
+  attacked: number;
+  attack_success_rate: number;
+  stability: number;
+  /** Originally-correct, attacked examples (stability's denominator). */
+  stability_n: number;
+}
+
+export interface ChartSpec {
+  title: string;
+  caption?: string;
+  spec: TopLevelSpec;
+}
+
+/** What a family adds to its section of the report. Cards, run tables and the example browser are generic. */
+export interface FamilySectionContent {
+  /** The run whose numbers fill the family's headline card (default: the first). */
+  headline?: LoadedRun;
+  charts: ChartSpec[];
+  /** The family's runs in the order its runs table lists them (default: as found). */
+  runs?: LoadedRun[];
+  /** Short plain-text notes shown under the charts (escaped). */
+  notes?: string[];
+}
+
+/**
+ * A family of attacks (typos, noise, grammar, …) as the report sees it. A new family plugs in by adding one
+ * object to the registry in families/index.ts: which runs it owns, and what its section shows.
+ */
+export interface ReportFamily {
+  id: string;
+  title: string;
+  /** One sentence on what the family does (and the paper it follows). */
+  blurb: string;
+  owns(run: LoadedRun): boolean;
+  section(runs: LoadedRun[], groups: RunGroup[]): FamilySectionContent;
+  /** Human label of an edit type, e.g. "grammar:Prep" → "Prep (preposition)". */
+  editTypeLabel?(type: string): string;
+}
+

@@ -1,0 +1,105 @@
+/**
+ * Adv-BERT's Table 1 (accuracy for K = 0..k_max typos in max / min / random words) and Figure 2 (accuracy by
+ * typo source) as one experiment: one greedy typo run with budget k_max per setting; each run's search trace
+ * gives the accuracy for every K ≤ k_max.
+ */
+import { z } from 'zod';
+import { TYPO_SOURCE_NAMES } from '../../perturb/index.ts';
+import { formatGrid } from '../../util/table.ts';
+import { defineRecipe, type SubRun } from '../registry/define.ts';
+import { minLengthSetting } from '../shared.ts';
+
+export interface CurveRow {
+  name: string;
+  accuracy: number[];
+  std?: number[];
+}
+
+export interface TyposCurve {
+  model: string;
+  dataset: string;
+  k_max: number;
+  /** Adv-BERT Table 1: accuracy for K = 0..k_max with typos in max / min / random words. */
+  by_target: CurveRow[];
+  /** Adv-BERT Figure 2: accuracy for K = 0..k_max per typo source (typos in max-importance words). */
+  by_source: CurveRow[];
+}
+
+export const typosCurveRecipe = defineRecipe({
+  name: 'typos-curve',
+  summary: "reproduces Adv-BERT's Table 1 (accuracy vs K typos in max / min / random words) and Figure 2 (accuracy by typo source)",
+  paper: 'Sun et al. 2020, Adv-BERT, Table 1 and Figure 2',
+  kind: 'experiment',
+  tasks: ['text-classification', 'pair-classification', 'token-classification'],
+  settings: z.strictObject({
+    kMax: z.number().int().min(1).default(10).describe('largest K'),
+    randomSeeds: z.number().int().min(1).default(5).describe('seeds for random targeting (mean ± std)'),
+    sources: z.array(z.enum(TYPO_SOURCE_NAMES)).min(1).default([...TYPO_SOURCE_NAMES]).describe('typo sources combined for the target rows'),
+    bySource: z.boolean().default(true).describe('also run one curve per typo source (Figure 2)'),
+    minLength: minLengthSetting,
+  }),
+  build(s, ctx) {
+    const typos = (dir: string, target: string, seed: number, sources: readonly string[]): SubRun => ({
+      dir,
+      recipe: 'typos',
+      seed,
+      settings: { target, k: s.kMax, sources: [...sources], minLength: s.minLength },
+    });
+    const runs: SubRun[] = [typos('target-max', 'max', ctx.seed, s.sources), typos('target-min', 'min', ctx.seed, s.sources)];
+    for (let k = 0; k < s.randomSeeds; k++) runs.push(typos(`target-random-seed${ctx.seed + k}`, 'random', ctx.seed + k, s.sources));
+    if (s.bySource) for (const source of TYPO_SOURCE_NAMES) runs.push(typos(`source-${source}`, 'max', ctx.seed, [source]));
+    return {
+      kind: 'experiment',
+      runs,
+      async combine(c) {
+        const accuracy = (dir: string): number[] => padTo(c.runs.find((r) => r.run.dir === dir)!.summary.accuracy_by_edits, s.kMax + 1);
+        const randoms = runs.filter((r) => r.dir.startsWith('target-random-')).map((r) => accuracy(r.dir));
+        const curve: TyposCurve = {
+          model: c.model,
+          dataset: c.dataset,
+          k_max: s.kMax,
+          by_target: [
+            { name: 'max', accuracy: accuracy('target-max') },
+            { name: 'min', accuracy: accuracy('target-min') },
+            { name: 'random', ...meanStd(randoms) },
+          ],
+          by_source: s.bySource ? TYPO_SOURCE_NAMES.map((source) => ({ name: source, accuracy: accuracy(`source-${source}`) })) : [],
+        };
+        return { files: { 'curve.json': curve }, json: curve, text: curveTables(curve), headline: 'target-max' };
+      },
+    };
+  },
+});
+
+function padTo(xs: readonly number[], n: number): number[] {
+  const out = xs.slice(0, n);
+  while (out.length < n) out.push(out[out.length - 1] ?? 0);
+  return out;
+}
+
+function meanStd(rows: number[][]): { accuracy: number[]; std: number[] } {
+  const n = rows.length;
+  const width = rows[0]?.length ?? 0;
+  const accuracy: number[] = [];
+  const std: number[] = [];
+  for (let k = 0; k < width; k++) {
+    const xs = rows.map((r) => r[k]!);
+    const m = xs.reduce((sum, x) => sum + x, 0) / n;
+    accuracy.push(m);
+    std.push(Math.sqrt(xs.reduce((sum, x) => sum + (x - m) ** 2, 0) / n));
+  }
+  return { accuracy, std };
+}
+
+export function curveTables(curve: TyposCurve): string {
+  const header = ['words', ...Array.from({ length: curve.k_max + 1 }, (_, k) => `K=${k}`)];
+  const cell = (row: CurveRow, k: number): string =>
+    `${(100 * row.accuracy[k]!).toFixed(1)}${row.std ? `±${(100 * row.std[k]!).toFixed(1)}` : ''}`;
+  const fmt = (rows: CurveRow[]): string[][] => rows.map((r) => [r.name, ...r.accuracy.map((_, k) => cell(r, k))]);
+  const parts = [`Accuracy (%) under K typos — ${curve.model} on ${curve.dataset} (Adv-BERT Table 1)`, formatGrid(header, fmt(curve.by_target))];
+  if (curve.by_source.length) {
+    parts.push('', 'Accuracy (%) by typo source, typos in max-importance words (Adv-BERT Figure 2)');
+    parts.push(formatGrid(['source', ...header.slice(1)], fmt(curve.by_source)));
+  }
+  return parts.join('\n');
+}

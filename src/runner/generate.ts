@@ -1,0 +1,177 @@
+/**
+ * Runs a generator step by step into a resumable folder: each step's records go to results.jsonl and its stats to
+ * steps.jsonl; then state.json (the checkpoint: the generator's state and how many bytes of both files belong to
+ * the finished steps) is replaced atomically. A run killed mid-step resumes from the last checkpoint, cutting
+ * whatever the unfinished step had appended; every step draws from an rng derived from the seed and the step
+ * index, so a resumed run writes exactly what an uninterrupted one would have.
+ */
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GenerateContext, Generator } from '../attack/generate.ts';
+import type { QueryEngine } from '../query/engine.ts';
+import { TextstressError, errorMessage } from '../util/errors.ts';
+import { Rng } from '../util/rng.ts';
+import { appendResult, readResults } from './checkpoint.ts';
+import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from './runner.ts';
+
+export const STEPS_FILE = 'steps.jsonl';
+const CHECKPOINT_FILE = 'state.json';
+
+export interface GenerateSettings {
+  recipe: string;
+  model: string;
+  dataset: string | null;
+  seed: number;
+  options: Record<string, unknown>;
+}
+
+/** summary.json of a generator run. */
+export interface GenerateSummary {
+  complete: true;
+  kind: 'generate';
+  recipe: string;
+  model: string;
+  dataset: string | null;
+  seed: number;
+  settings: Record<string, unknown>;
+  /** Steps run and records written. */
+  steps: number;
+  n: number;
+  /** The generator's own summary metrics (gate thresholds may name them). */
+  metrics: Record<string, number | null>;
+  /** Model inputs sent, over the whole run (resumed parts included). */
+  queries: number;
+  wall_seconds: number;
+}
+
+interface Checkpoint {
+  settings: GenerateSettings;
+  /** Steps finished. */
+  done: number;
+  state: unknown;
+  results_bytes: number;
+  steps_bytes: number;
+  queries: number;
+  wall_seconds: number;
+}
+
+export interface GenerateOptions {
+  outDir: string;
+  generator: Generator;
+  engine: QueryEngine;
+  settings: GenerateSettings;
+  resume?: boolean;
+  overwrite?: boolean;
+  onStep?: (done: number) => void;
+}
+
+export async function runGenerator(opts: GenerateOptions): Promise<GenerateSummary> {
+  const started = Date.now();
+  const { outDir, generator, settings } = opts;
+  const paths = {
+    results: join(outDir, RESULTS_FILE),
+    steps: join(outDir, STEPS_FILE),
+    checkpoint: join(outDir, CHECKPOINT_FILE),
+    state: join(outDir, STATE_FILE),
+    summary: join(outDir, SUMMARY_FILE),
+  };
+  mkdirSync(outDir, { recursive: true });
+  let cp: Checkpoint | undefined;
+  if (opts.overwrite) {
+    for (const p of Object.values(paths)) rmSync(p, { force: true });
+  } else if (existsSync(paths.checkpoint) || existsSync(paths.results)) {
+    if (!opts.resume) {
+      throw new TextstressError(`${outDir} already holds a run.`, { hint: 'Pass --resume to continue it, --overwrite to replace it, or choose another --out.' });
+    }
+    cp = readCheckpoint(paths.checkpoint);
+    if (cp && JSON.stringify(cp.settings) !== JSON.stringify(settings)) {
+      throw new TextstressError('--resume needs the same settings as the interrupted run.', { where: paths.checkpoint, hint: 'Rerun with the original options, or start afresh with --overwrite.' });
+    }
+    // Cut what an unfinished step appended after the last checkpoint.
+    cutTo(paths.results, cp?.results_bytes ?? 0);
+    cutTo(paths.steps, cp?.steps_bytes ?? 0);
+  }
+  rmSync(paths.summary, { force: true });
+  const queries0 = opts.engine.stats.requests;
+  const previousQueries = cp?.queries ?? 0;
+  const previousWall = cp?.wall_seconds ?? 0;
+  const writeState = (status: string, error?: string): void =>
+    writeFileSync(paths.state, JSON.stringify({ settings, status, ...(error ? { error } : {}), updated_at: new Date().toISOString() }, null, 2) + '\n');
+  writeState('running');
+
+  const ctxFor = (step: number): GenerateContext => ({
+    model: opts.engine.adapter.info,
+    query: (inputs) => opts.engine.query(inputs),
+    rng: Rng.derive(settings.seed, generator.name, step < 0 ? 'init' : `step-${step}`),
+    step,
+  });
+  try {
+    let state = cp ? cp.state : await generator.init(ctxFor(-1));
+    for (let step = cp?.done ?? 0; step < generator.steps; step++) {
+      const out = await generator.step(state, ctxFor(step));
+      for (const r of out.records) appendResult(paths.results, { step, ...r });
+      appendResult(paths.steps, { step, ...out.stats });
+      state = out.state;
+      const next: Checkpoint = {
+        settings,
+        done: step + 1,
+        state,
+        results_bytes: sizeOf(paths.results),
+        steps_bytes: sizeOf(paths.steps),
+        queries: previousQueries + opts.engine.stats.requests - queries0,
+        wall_seconds: previousWall + (Date.now() - started) / 1000,
+      };
+      writeFileSync(`${paths.checkpoint}.tmp`, JSON.stringify(next));
+      renameSync(`${paths.checkpoint}.tmp`, paths.checkpoint);
+      opts.onStep?.(step + 1);
+    }
+  } catch (err) {
+    writeState('failed', errorMessage(err));
+    throw err;
+  }
+
+  const stats: Record<string, number>[] = [];
+  for await (const s of readResults<Record<string, number>>(paths.steps)) stats.push(s);
+  let n = 0;
+  for await (const _ of readResults(paths.results)) n++;
+  const summary: GenerateSummary = {
+    complete: true,
+    kind: 'generate',
+    recipe: settings.recipe,
+    model: settings.model,
+    dataset: settings.dataset,
+    seed: settings.seed,
+    settings: settings.options,
+    steps: stats.length,
+    n,
+    metrics: generator.summarize(stats),
+    queries: previousQueries + opts.engine.stats.requests - queries0,
+    wall_seconds: Math.round((previousWall + (Date.now() - started) / 1000) * 1000) / 1000,
+  };
+  writeFileSync(paths.summary, JSON.stringify(summary, null, 2) + '\n');
+  writeState('complete');
+  return summary;
+}
+
+function readCheckpoint(path: string): Checkpoint | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
+  } catch (err) {
+    throw new TextstressError(`cannot read the generator checkpoint: ${errorMessage(err)}`, { where: path, hint: 'Start a fresh run with --overwrite.' });
+  }
+}
+
+function sizeOf(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
+}
+
+function cutTo(path: string, bytes: number): void {
+  if (!existsSync(path) || statSync(path).size <= bytes) return;
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+}

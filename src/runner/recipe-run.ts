@@ -1,0 +1,209 @@
+/**
+ * Assembling and running a recipe, the same way for a program, a suite and the CLI: validate the settings, open
+ * the model and the data, survey the labels, pick the goal, check the task, build, then run (per-example work,
+ * an experiment's sub-runs, or a generator) into a resumable output folder.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { attackExample } from '../attack/attack.ts';
+import { parseLabelMap } from '../attack/labels.ts';
+import { probeExample } from '../attack/probe.ts';
+import { detectFormat, parseFormat } from '../data/open.ts';
+import type { ModelAdapter } from '../models/types.ts';
+import type { RunSummary } from '../metrics/summary.ts';
+import { QueryEngine } from '../query/engine.ts';
+import { checkRecipeTask, goalFor, noDefaultGoal, taskKindOf } from '../recipes/context.ts';
+import type { AnyRecipe, BuildContext, Built, ExperimentOutput, SubRunOutcome } from '../recipes/registry/define.ts';
+import type { Registry } from '../recipes/registry/registry.ts';
+import { parseSettings } from '../recipes/registry/settings.ts';
+import { TextstressError } from '../util/errors.ts';
+import { readResults } from './checkpoint.ts';
+import { runGenerator, type GenerateSummary } from './generate.ts';
+import { RESULTS_FILE, runAttack, type ExampleWork } from './runner.ts';
+import { dataSettings, openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
+import { subwordEnricher } from './subwords.ts';
+
+/** Progress of one run: examples (or steps) done of a total. */
+export interface ProgressSink {
+  start(label: string, total: number): { update(done: number): void; stop(): void };
+}
+
+export interface RunRequest extends ModelSpec, Partial<DataSpec> {
+  registry: Registry;
+  recipe: string;
+  /** The recipe's settings, camelCase; validated against its schema (defaults applied). */
+  settings: Record<string, unknown>;
+  out: string;
+  seed: number;
+  resume?: boolean;
+  overwrite?: boolean;
+  /** Examples worked on at once (default 32). */
+  concurrency?: number;
+  labelMap?: string;
+  progress?: ProgressSink;
+  /** One line about what runs now (experiments announce each sub-run). */
+  log?: (line: string) => void;
+  /** A model and engine already open (suites, experiments): used and left open. */
+  shared?: { model: ModelAdapter; engine: QueryEngine };
+}
+
+export type RecipeOutcome =
+  | { kind: 'run'; recipe: AnyRecipe; dir: string; summary: RunSummary }
+  | { kind: 'experiment'; recipe: AnyRecipe; dir: string; output: ExperimentOutput; runs: SubRunOutcome[] }
+  | { kind: 'generate'; recipe: AnyRecipe; dir: string; summary: GenerateSummary };
+
+/** The manifest an experiment leaves in its folder; the report reads it to group the sub-runs. */
+export const EXPERIMENT_FILE = 'experiment.json';
+
+export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
+  const def = req.registry.get(req.recipe);
+  const settings = parseSettings(def, req.settings) as Record<string, unknown>;
+  const model = req.shared?.model ?? (await openModel(req));
+  try {
+    const engine = req.shared?.engine ?? new QueryEngine(model);
+    const shared = { model, engine };
+    if (def.kind === 'generate') return await generate(def, settings, req, shared);
+    if (!req.data) {
+      throw new TextstressError(`the ${def.name} recipe needs a dataset.`, { hint: 'Pass --data <file>.' });
+    }
+    const data = req as RunRequest & DataSpec;
+    const survey = await surveyExamples(await openData(data));
+    const dataset = await openData(data);
+    const task = taskKindOf(model.info, dataset.info);
+    checkRecipeTask(def, task, dataset.info);
+    const { goal, labels } = goalFor(model.info, dataset.info, parseLabelMap(req.labelMap), survey.labels);
+    const ctx: BuildContext = { model: model.info, data: dataset.info, task, goal, ...(labels ? { labels } : {}), seed: req.seed };
+    const built: Built = await def.build(settings, ctx);
+    if (built.kind !== def.kind) throw new Error(`recipe "${def.name}" is declared ${def.kind} but built ${built.kind}`);
+
+    if (built.kind === 'experiment') {
+      mkdirSync(req.out, { recursive: true });
+      const runs: SubRunOutcome[] = [];
+      for (const run of built.runs) {
+        req.log?.(`${def.verb ?? def.name} ${run.dir} …`);
+        const outcome = await runRecipe({
+          ...req,
+          recipe: run.recipe,
+          settings: run.settings,
+          out: join(req.out, run.dir),
+          seed: run.seed ?? req.seed,
+          shared,
+          log: undefined,
+        });
+        if (outcome.kind !== 'run') throw new Error(`experiment "${def.name}": sub-run ${run.dir} must be an attack or probe`);
+        runs.push({ run, dir: outcome.dir, summary: outcome.summary });
+      }
+      const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
+      const output = await built.combine({
+        outDir: req.out,
+        runs,
+        model: req.model,
+        dataset: data.data,
+        data: dataset.info,
+        format,
+        results: (r) => readResults(join(r.dir, RESULTS_FILE)),
+        examples: () => (async function* () {
+          yield* (await openData(data)).examples();
+        })(),
+        writeText: (rel, text) => {
+          const path = join(req.out, rel);
+          mkdirSync(dirname(path), { recursive: true });
+          writeFileSync(path, text);
+          return path;
+        },
+      });
+      for (const [name, value] of Object.entries(output.files)) writeFileSync(join(req.out, name), JSON.stringify(value, null, 2) + '\n');
+      const manifest = {
+        recipe: def.name,
+        settings,
+        runs: built.runs.map((r) => r.dir),
+        files: Object.keys(output.files),
+        headline: output.headline ?? built.runs[built.runs.length - 1]?.dir,
+      };
+      writeFileSync(join(req.out, EXPERIMENT_FILE), JSON.stringify(manifest, null, 2) + '\n');
+      return { kind: 'experiment', recipe: def, dir: req.out, output, runs };
+    }
+
+    const work: ExampleWork =
+      built.kind === 'attack'
+        ? (example, session, rng) => attackExample(built.attack, example, session, rng)
+        : (example, session, rng) => probeExample(built.probe, example, session, rng);
+    const progress = req.progress?.start(def.name, survey.n);
+    let summary: RunSummary;
+    try {
+      ({ summary } = await runAttack({
+        outDir: req.out,
+        settings: {
+          recipe: def.name,
+          model: req.model,
+          dataset: data.data,
+          seed: req.seed,
+          ...(data.limit !== undefined ? { limit: data.limit } : {}),
+          options: { ...settings, ...dataSettings(data) },
+        },
+        examples: dataset.examples(),
+        work,
+        engine,
+        resume: req.resume,
+        overwrite: req.overwrite,
+        concurrency: req.concurrency,
+        enrich: subwordEnricher(model),
+        onProgress: (done) => progress?.update(done),
+        skippedRows: () => dataset.skipped.length,
+      }));
+    } finally {
+      progress?.stop();
+    }
+    if (dataset.skipped.length) writeFileSync(join(req.out, 'skipped-rows.json'), JSON.stringify(dataset.skipped, null, 2) + '\n');
+    return { kind: 'run', recipe: def, dir: req.out, summary };
+  } finally {
+    if (!req.shared) await model.close?.();
+  }
+}
+
+async function generate(
+  def: AnyRecipe,
+  settings: Record<string, unknown>,
+  req: RunRequest,
+  shared: { model: ModelAdapter; engine: QueryEngine },
+): Promise<RecipeOutcome> {
+  const model = shared.model.info;
+  const task = model.task;
+  const ctx: BuildContext = { model, task, goal: noDefaultGoal(def.name), seed: req.seed };
+  if (req.data) {
+    const dataset = await openData(req as RunRequest & DataSpec);
+    ctx.data = dataset.info;
+    ctx.task = taskKindOf(model, dataset.info);
+    const survey = await surveyExamples(dataset);
+    const { goal, labels } = goalFor(model, dataset.info, parseLabelMap(req.labelMap), survey.labels);
+    ctx.goal = goal;
+    if (labels) ctx.labels = labels;
+  }
+  if (!def.tasks.includes(ctx.task)) {
+    throw new TextstressError(`the ${def.name} recipe runs on ${def.tasks.join(', ')} models, but ${model.id} is ${ctx.task}.`);
+  }
+  const built = await def.build(settings, ctx);
+  if (built.kind !== 'generate') throw new Error(`recipe "${def.name}" is declared generate but built ${built.kind}`);
+  const progress = req.progress?.start(def.name, built.generator.steps);
+  try {
+    const summary = await runGenerator({
+      outDir: req.out,
+      generator: built.generator,
+      engine: shared.engine,
+      settings: { recipe: def.name, model: req.model, dataset: req.data ?? null, seed: req.seed, options: settings },
+      resume: req.resume,
+      overwrite: req.overwrite,
+      onStep: (done) => progress?.update(done),
+    });
+    return { kind: 'generate', recipe: def, dir: req.out, summary };
+  } finally {
+    progress?.stop();
+  }
+}
+
+/** Reads an experiment's manifest, if the folder holds one. */
+export function readExperiment(dir: string): { recipe: string; runs: string[]; files: string[]; headline?: string } | undefined {
+  const p = join(dir, EXPERIMENT_FILE);
+  if (!existsSync(p)) return undefined;
+  return JSON.parse(readFileSync(p, 'utf8')) as { recipe: string; runs: string[]; files: string[]; headline?: string };
+}

@@ -1,0 +1,108 @@
+/**
+ * Opening what a run needs from the specs a user gives (CLI flags, suite entries, library calls): the model (a
+ * folder, built-in name, hub id or URL) and the dataset (a file with format and column options).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
+import type { Dataset } from '../data/types.ts';
+import { loadModel } from '../models/load.ts';
+import type { ModelAdapter, ModelTask } from '../models/types.ts';
+import { PACKAGE_ROOT } from '../util/package-root.ts';
+
+export { PACKAGE_ROOT };
+
+/** A bare name like "demo-sst2" means a built-in model; anything else is a path, hub id or URL. */
+export function resolveModelSpec(spec: string): string {
+  if (/^https?:\/\//.test(spec) || existsSync(spec)) return spec;
+  const builtIn = join(PACKAGE_ROOT, 'models', spec);
+  return existsSync(builtIn) ? builtIn : spec;
+}
+
+/** A model as a run names it. */
+export interface ModelSpec {
+  model: string;
+  task?: ModelTask;
+  authEnv?: string;
+  batchSize?: number;
+  timeout?: number;
+  retries?: number;
+  requestConcurrency?: number;
+}
+
+export async function openModel(opts: ModelSpec): Promise<ModelAdapter> {
+  return loadModel(resolveModelSpec(opts.model), {
+    task: opts.task,
+    authEnv: opts.authEnv,
+    batchSize: opts.batchSize,
+    maxBatchSize: opts.batchSize,
+    timeoutMs: opts.timeout,
+    retries: opts.retries,
+    concurrency: opts.requestConcurrency,
+  });
+}
+
+/** A dataset as a run names it. */
+export interface DataSpec {
+  data: string;
+  format?: string;
+  split?: string;
+  limit?: number;
+  skipBadRows?: boolean;
+  maxChars?: number;
+  textColumn?: string;
+  textAColumn?: string;
+  textBColumn?: string;
+  labelColumn?: string;
+  idColumn?: string;
+}
+
+export async function openData(opts: DataSpec): Promise<Dataset> {
+  const columns = {
+    ...(opts.textColumn ? { text: opts.textColumn } : {}),
+    ...(opts.textAColumn ? { textA: opts.textAColumn } : {}),
+    ...(opts.textBColumn ? { textB: opts.textBColumn } : {}),
+    ...(opts.labelColumn ? { label: opts.labelColumn } : {}),
+    ...(opts.idColumn ? { id: opts.idColumn } : {}),
+  };
+  const dsOpts: OpenDatasetOptions = {
+    format: opts.format as OpenDatasetOptions['format'],
+    split: opts.split,
+    limit: opts.limit,
+    skipBadRows: opts.skipBadRows,
+    ...(opts.maxChars ? { maxChars: opts.maxChars } : {}),
+    ...(Object.keys(columns).length ? { columns } : {}),
+  };
+  return openDataset(opts.data, dsOpts);
+}
+
+/**
+ * One cheap pass over the data before the attack: the example count (for the progress bar) and the gold labels
+ * seen (so a label the model lacks fails up front, not halfway through the run).
+ */
+export async function surveyExamples(ds: Dataset): Promise<{ n: number; labels: Set<string> }> {
+  let n = 0;
+  const labels = new Set<string>();
+  for await (const e of ds.examples()) {
+    n++;
+    if (e.kind === 'text' || e.kind === 'pair') labels.add(e.label);
+  }
+  return { n, labels };
+}
+
+/** The data options that decide which examples and labels a run sees; a resume must use the same. */
+export function dataSettings(opts: DataSpec & { labelMap?: string }): Record<string, unknown> {
+  const picked: Record<string, unknown> = {
+    format: opts.format,
+    split: opts.split,
+    text_column: opts.textColumn,
+    text_a_column: opts.textAColumn,
+    text_b_column: opts.textBColumn,
+    label_column: opts.labelColumn,
+    id_column: opts.idColumn,
+    skip_bad_rows: opts.skipBadRows,
+    max_chars: opts.maxChars,
+    label_map: opts.labelMap,
+  };
+  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined && v !== false));
+}

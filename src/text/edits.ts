@@ -1,0 +1,38 @@
+/**
+ * One change made to an example's text, typed and positioned so reports can highlight and label it.
+ * Positions refer to the text the edit was applied to (edits apply in order).
+ *
+ * An edit may span several words: a sentence appended to a hypothesis ("and true is true"), a distractor
+ * sentence inserted into a QA context, or one mention of a name replaced by a two-word name. Edits that
+ * belong together (every mention of one name replaced the same way) share a `group`.
+ */
+export interface Edit {
+  /** Family-qualified type, e.g. "typo:swap", "noise:middle-random", "grammar:Prep", "entity:PER". */
+  type: string;
+  /** Which field of the example changed: "text", "textA", "textB", "question", "context", "tokens". */
+  field: string;
+  /** Index of the (first) word or token changed; for an insertion, the word it was put before. */
+  wordIndex: number;
+  /** Character offset of the changed text in the field's text before this edit. */
+  start: number;
+  /** The text replaced ('' for an insertion); may hold several words. */
+  before: string;
+  /** The new text ('' for a deletion); may hold several words. */
+  after: string;
+  /** Edits made together as one change (e.g. every mention of one name), sharing this id. */
+  group?: string;
+}
+
+/** A candidate word-level change proposed by a transformation, before the model has seen it. */
+export interface WordCandidate {
+  wordIndex: number;
+  /** The new word (replace, insert); ignored for delete. */
+  after: string;
+  type: string;
+  /**
+   * Default "replace". "insert" puts `after` before word `wordIndex`; "delete" removes the word; "swap"
+   * exchanges words `wordIndex` and `wordIndex + 1` (word-order errors) and is recorded as two replace
+   * edits, since two words change.
+   */
+  op?: 'replace' | 'insert' | 'delete' | 'swap';
+}
