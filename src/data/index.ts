@@ -6,4 +6,5 @@ export * from './squad.ts';
 export * from './conll.ts';
 export * from './entities.ts';
 export * from './answers.ts';
+export * from './rewrite.ts';
 export * from './open.ts';

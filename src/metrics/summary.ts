@@ -34,6 +34,11 @@ export interface RunMetrics {
   /** NER only: corpus entity F1 before and after. */
   clean_f1?: number;
   attacked_f1?: number;
+  /**
+   * Probes only (B variants per example, worst and best kept): the mean task metric of the original, the worst
+   * and the best variant over the probed examples, and the share of them whose prediction never changed.
+   */
+  probe?: { n: number; original_metric: number; worst_metric: number; best_metric: number; stability: number };
 }
 
 /** summary.json of a finished run: what identifies it, and its metrics. */
@@ -52,6 +57,25 @@ export interface RunSummary extends RunMetrics {
    * from the shared cache (also across examples and earlier runs in the process), and really computed.
    */
   process: { requests: number; cache_hits: number; cache_hit_rate: number; model_inferences: number };
+}
+
+/** summary.json of a generator run. */
+export interface GenerateSummary {
+  complete: true;
+  kind: 'generate';
+  recipe: string;
+  model: string;
+  dataset: string | null;
+  seed: number;
+  settings: Record<string, unknown>;
+  /** Steps run and records written. */
+  steps: number;
+  n: number;
+  /** The generator's own summary metrics (gate thresholds may name them). */
+  metrics: Record<string, number | null>;
+  /** Model inputs sent, over the whole run (resumed parts included). */
+  queries: number;
+  wall_seconds: number;
 }
 
 /** Running sums for one mean, added in file order (so a streamed mean equals the mean of the array). */
@@ -96,8 +120,20 @@ export class SummaryAccumulator {
   private cleanEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
   private attackedEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
   private sawEntities = false;
+  private probed = 0;
+  private probeNeverChanged = 0;
+  private readonly probeOriginal = new Mean();
+  private readonly probeWorst = new Mean();
+  private readonly probeBest = new Mean();
 
   add(r: ExampleResult): void {
+    if (r.probe) {
+      this.probed++;
+      if (r.probe.changed === 0) this.probeNeverChanged++;
+      this.probeOriginal.add(r.probe.original_metric);
+      this.probeWorst.add(r.probe.worst_metric);
+      this.probeBest.add(r.probe.best_metric);
+    }
     this.n++;
     if (r.status === 'succeeded') this.succeeded++;
     else if (r.status === 'failed') this.failed++;
@@ -162,6 +198,15 @@ export class SummaryAccumulator {
     if (this.sawEntities) {
       metrics.clean_f1 = f1(this.cleanEntities);
       metrics.attacked_f1 = f1(this.attackedEntities);
+    }
+    if (this.probed) {
+      metrics.probe = {
+        n: this.probed,
+        original_metric: this.probeOriginal.value,
+        worst_metric: this.probeWorst.value,
+        best_metric: this.probeBest.value,
+        stability: this.probeNeverChanged / this.probed,
+      };
     }
     return metrics;
   }

@@ -8,7 +8,10 @@
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GenerateContext, Generator } from '../attack/generate.ts';
+import type { GenerateSummary } from '../metrics/summary.ts';
 import type { QueryEngine } from '../query/engine.ts';
+
+export type { GenerateSummary };
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
 import { appendResult, readResults } from './checkpoint.ts';
@@ -23,25 +26,6 @@ export interface GenerateSettings {
   dataset: string | null;
   seed: number;
   options: Record<string, unknown>;
-}
-
-/** summary.json of a generator run. */
-export interface GenerateSummary {
-  complete: true;
-  kind: 'generate';
-  recipe: string;
-  model: string;
-  dataset: string | null;
-  seed: number;
-  settings: Record<string, unknown>;
-  /** Steps run and records written. */
-  steps: number;
-  n: number;
-  /** The generator's own summary metrics (gate thresholds may name them). */
-  metrics: Record<string, number | null>;
-  /** Model inputs sent, over the whole run (resumed parts included). */
-  queries: number;
-  wall_seconds: number;
 }
 
 interface Checkpoint {

@@ -1,6 +1,6 @@
 import type { RunGroup } from '../report/html/types.ts';
 import type { CheckResult, Verdict } from '../report/html/types.ts';
-import { headlineRun } from '../report/html/load.ts';
+import { groupSubject } from '../report/html/load.ts';
 import type { RecipeMetric } from '../recipes/registry/define.ts';
 import { GATE_METRICS, metricValue, type GateMetric } from './metrics.ts';
 import { THRESHOLD_RE } from './schema.ts';
@@ -47,9 +47,12 @@ function holds(op: Threshold['op'], a: number, b: number): boolean {
 const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
 
 /** A metric of a run: a built-in one, or one its recipe adds (read from the summary). */
-function valueOf(metric: string, run: ReturnType<typeof headlineRun>, extra: Record<string, RecipeMetric>): number | undefined {
-  if (metric in GATE_METRICS) return metricValue(metric as GateMetric, run.summary, run.headline);
-  const v = extra[metric]?.read(run.summary as unknown as Record<string, unknown>);
+function valueOf(metric: string, subject: ReturnType<typeof groupSubject>, extra: Record<string, RecipeMetric>): number | undefined {
+  if (metric in GATE_METRICS) {
+    // Generator runs have no clean/attacked examples: the built-in metrics are not theirs.
+    return subject.kind === 'run' ? metricValue(metric as GateMetric, subject.run.summary, subject.run.headline) : undefined;
+  }
+  const v = extra[metric]?.read(subject.run.summary as unknown as Record<string, unknown>);
   return typeof v === 'number' ? v : undefined;
 }
 
@@ -61,7 +64,7 @@ export function checkTest(
   baseline: readonly RunGroup[] | undefined,
   extra: Record<string, RecipeMetric> = {},
 ): CheckResult[] {
-  const run = headlineRun(group);
+  const run = groupSubject(group);
   return exprs.map((expr) => {
     const t = parseThreshold(expr, extra);
     const actual = valueOf(t.metric, run, extra);
@@ -72,7 +75,7 @@ export function checkTest(
     if (t.baseline) {
       const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
       if (!b) return { test, expr, passed: false, actual, message: `${test}: ${expr} — no baseline run for this test (pass --baseline DIR)` };
-      const br = headlineRun(b);
+      const br = groupSubject(b);
       const bv = valueOf(t.metric, br, extra);
       if (bv === undefined) return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline does not report ${t.metric}` };
       bound = bv + t.baseline.margin;

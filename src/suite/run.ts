@@ -5,7 +5,8 @@ import { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../recipes/registry/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { formatGrid } from '../util/table.ts';
-import { loadGroups, headlineRun, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
+import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
+import { groupSubject } from '../report/html/load.ts';
 import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
 import { runRecipe, type ProgressSink } from '../runner/recipe-run.ts';
 import { openModel, type DataSpec, type ModelSpec } from '../runner/setup.ts';
@@ -67,10 +68,11 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
   try {
     for (const [i, test] of suite.tests.entries()) {
       const modelName = pick('model', test.model, Object.keys(suite.models), test.name, loaded.file);
-      const dataName = pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
+      const needsData = opts.registry.get(test.recipe).data ?? 'required';
+      const dataName = needsData === 'none' && test.dataset === undefined ? undefined : pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
       const modelOpts = modelOptions(suite.models[modelName]!, dir);
-      const data = dataOptions(suite.datasets[dataName]!, dir);
-      if (!data.ok) {
+      const data: DataResult | undefined = dataName === undefined ? undefined : dataOptions(suite.datasets[dataName]!, dir);
+      if (data && !data.ok) {
         if (data.optional) {
           skipped.push({ test: test.name, reason: data.reason });
           log(`[${i + 1}/${suite.tests.length}] ${test.name}: skipped (${data.reason})`);
@@ -78,8 +80,8 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
         }
         throw new TextstressError(`dataset "${dataName}": ${data.reason}.`, { where: loaded.file, hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.' });
       }
-      const limit = opts.limit ?? test.limit ?? data.options.limit;
-      log(`[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName} over ${dataName}${limit ? ` (first ${limit})` : ''} …`);
+      const limit = opts.limit ?? test.limit ?? (data?.ok ? data.options.limit : undefined);
+      log(`[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`);
       const t0 = performance.now();
       let shared = models.get(modelName);
       if (!shared) {
@@ -92,8 +94,8 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
         recipe: test.recipe,
         settings: camelKeys(test.settings ?? {}),
         ...modelOpts,
-        ...data.options,
-        ...(limit !== undefined ? { limit } : {}),
+        ...(data?.ok ? data.options : {}),
+        ...(limit !== undefined && data ? { limit } : {}),
         out: join(opts.out, test.name),
         seed: test.seed ?? suite.seed ?? 0,
         resume: opts.resume,
@@ -106,8 +108,14 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
       group.name = test.name;
       for (const r of group.runs) r.group = test.name;
       ran.push({ test, group });
-      const h = headlineRun(group).headline;
-      log(`    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      const took = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+      const subject = groupSubject(group);
+      if (subject.kind === 'run') {
+        const h = subject.run.headline;
+        log(`    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${took})`);
+      } else {
+        log(`    ${test.name}: ${Object.entries(subject.run.summary.metrics).map(([k, v]) => `${k} ${v ?? 'n/a'}`).join(', ')} (${took})`);
+      }
     }
   } finally {
     for (const { model } of models.values()) await model.close?.();
@@ -191,7 +199,12 @@ function dataOptions(entry: DatasetEntry, dir: string): DataResult {
 /** One line per test: the headline numbers. */
 export function suiteTable(groups: readonly RunGroup[]): string {
   const rows = groups.map((g) => {
-    const r = headlineRun(g);
+    const subject = groupSubject(g);
+    if (subject.kind === 'generated') {
+      const m = Object.entries(subject.run.summary.metrics).slice(0, 2).map(([k, v]) => `${k}=${v ?? 'n/a'}`).join(' ');
+      return [g.name, subject.run.summary.recipe, String(subject.run.summary.n), m, '', '', ''];
+    }
+    const r = subject.run;
     const h = r.headline;
     return [g.name, r.summary.recipe, String(r.summary.n), `${pct(h.clean)}`, pct(h.attacked), pct(h.attack_success_rate), pct(h.stability)];
   });

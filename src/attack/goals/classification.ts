@@ -9,7 +9,7 @@ export class UntargetedClassification implements GoalFactory {
 
   constructor(private readonly aligner: LabelAligner) {}
 
-  create(example: Example): Goal {
+  create(example: Example, _clean?: ModelOutput): Goal {
     if (example.kind !== 'text' && example.kind !== 'pair') {
       throw new Error(`untargeted classification needs text or pair examples, got ${example.kind}`);
     }
@@ -52,7 +52,7 @@ export class TargetConfidence implements GoalFactory {
     return { score: p, done: p >= this.threshold, correct: gold === undefined ? top !== this.target : top === gold, metric: p, prediction };
   }
 
-  create(example: Example): Goal {
+  create(example: Example, _clean?: ModelOutput): Goal {
     const gold = (example.kind === 'text' || example.kind === 'pair') && this.aligner ? this.aligner.indexOf(example.label) : undefined;
     return {
       evaluate: (output) => this.status(output, gold),

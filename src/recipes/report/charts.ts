@@ -3,7 +3,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ChartSpec, LoadedRun } from './types.ts';
 
 /** "test/run" when a run sits in a multi-run group, else its name. */
-export function runLabel(r: LoadedRun): string {
+export function runLabel(r: { name: string; group: string }): string {
   return r.group === r.name ? r.name : `${r.group}/${r.name}`;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ExampleResult } from '../../attack/result.ts';
-import type { RunSummary } from '../../metrics/summary.ts';
+import type { GenerateSummary, RunSummary } from '../../metrics/summary.ts';
 
 /** One finished run folder (summary.json + results.jsonl), as the report reads it. */
 export interface LoadedRun {
@@ -28,7 +28,21 @@ export interface RunGroup {
   name: string;
   dir: string;
   runs: LoadedRun[];
+  /** Generator runs (no source examples): their steps and a sample of what they generated. */
+  generated: GeneratedRun[];
   files: Record<string, unknown>;
+}
+
+/** A finished generator run (summary.json with kind "generate", steps.jsonl, results.jsonl). */
+export interface GeneratedRun {
+  dir: string;
+  name: string;
+  group: string;
+  summary: GenerateSummary;
+  /** One entry per step, as the generator reported it. */
+  steps: Record<string, number>[];
+  /** The first records it generated (at most SAMPLE_RECORDS). */
+  sample: Record<string, unknown>[];
 }
 
 /**
@@ -76,5 +90,9 @@ export interface ReportFamily {
   section(runs: LoadedRun[], groups: RunGroup[]): FamilySectionContent;
   /** Human label of an edit type, e.g. "grammar:Prep" → "Prep (preposition)". */
   editTypeLabel?(type: string): string;
+  /** Generator runs it owns (by default none: they get the generic generator section). */
+  ownsGenerated?(run: GeneratedRun): boolean;
+  /** Its section for generator runs: charts and notes (the metrics tiles and the sample table are generic). */
+  generatedSection?(runs: GeneratedRun[]): Pick<FamilySectionContent, 'charts' | 'notes'>;
 }
 

@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { ExampleResult } from '../../attack/result.ts';
-import type { RunSummary } from '../../metrics/summary.ts';
+import type { GenerateSummary, RunSummary } from '../../metrics/summary.ts';
+import { STEPS_FILE } from '../../runner/generate.ts';
 import { EXPERIMENT_FILE } from '../../runner/recipe-run.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/runner.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
 import { headlineMetrics } from './headline.ts';
-import type { LoadedRun, RunGroup } from './types.ts';
+import type { GeneratedRun, LoadedRun, RunGroup } from './types.ts';
 
 /** Group-level files a family may read (see the families); an experiment's manifest names its own. */
 export const GROUP_FILES = [EXPERIMENT_FILE, 'curve.json', 'budget-curve.json'] as const;
@@ -41,8 +42,8 @@ export function loadGroups(paths: readonly string[]): RunGroup[] {
 function collect(dir: string, root: string, depth: number, prefix: string | undefined): RunGroup[] {
   const name = [prefix, relative(root, dir).split('\\').join('/')].filter(Boolean).join('/') || basename(dir);
   if (existsSync(join(dir, SUMMARY_FILE))) {
-    const run = loadRun(dir, name, name);
-    return [{ name, dir, runs: [run], files: {} }];
+    const run = loadAnyRun(dir, name, name);
+    return [{ name, dir, files: {}, ...split([run]) }];
   }
   const subdirs = readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
@@ -52,7 +53,7 @@ function collect(dir: string, root: string, depth: number, prefix: string | unde
   const runsHere = subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE)));
   // A folder with group files (curve.json …) is one group made of its runs.
   if (Object.keys(files).length > 0 && runsHere.length > 0) {
-    return [{ name, dir, files, runs: runsHere.map((d) => loadRun(join(dir, d), d, name)) }];
+    return [{ name, dir, files, ...split(runsHere.map((d) => loadAnyRun(join(dir, d), d, name))) }];
   }
   if (depth >= MAX_DEPTH) return [];
   return subdirs.flatMap((d) => collect(join(dir, d), root, depth + 1, prefix));
@@ -83,6 +84,33 @@ function readJson(path: string): unknown {
   }
 }
 
+/** Records of a generator run the report carries (the sample table and family charts). */
+export const SAMPLE_RECORDS = 200;
+
+function split(runs: (LoadedRun | GeneratedRun)[]): { runs: LoadedRun[]; generated: GeneratedRun[] } {
+  return {
+    runs: runs.filter((r): r is LoadedRun => !isGenerated(r)),
+    generated: runs.filter(isGenerated),
+  };
+}
+
+function isGenerated(r: LoadedRun | GeneratedRun): r is GeneratedRun {
+  return (r.summary as { kind?: unknown }).kind === 'generate';
+}
+
+function loadAnyRun(dir: string, name: string, group: string): LoadedRun | GeneratedRun {
+  const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary | GenerateSummary;
+  if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
+    throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
+  }
+  if ((summary as GenerateSummary).kind === 'generate') {
+    const steps = readResults(join(dir, STEPS_FILE)) as unknown as Record<string, number>[];
+    const sample = (readResults(join(dir, RESULTS_FILE), SAMPLE_RECORDS) as unknown as Record<string, unknown>[]);
+    return { dir, name, group, summary: summary as GenerateSummary, steps, sample };
+  }
+  return loadRun(dir, name, group);
+}
+
 export function loadRun(dir: string, name: string, group: string): LoadedRun {
   const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary;
   if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
@@ -92,11 +120,11 @@ export function loadRun(dir: string, name: string, group: string): LoadedRun {
   return { dir, name, group, summary, results, headline: headlineMetrics(summary, results) };
 }
 
-function readResults(path: string): ExampleResult[] {
+function readResults(path: string, max = Infinity): ExampleResult[] {
   if (!existsSync(path)) return [];
   const out: ExampleResult[] = [];
   const lines = readFileSync(path, 'utf8').split('\n');
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < lines.length && out.length < max; i++) {
     const line = lines[i]!;
     if (!line.trim()) continue;
     try {
@@ -113,8 +141,14 @@ function readResults(path: string): ExampleResult[] {
  * (a typos curve's target-max run); else the last run by name (e.g. a grammar budget curve's largest budget).
  */
 export function headlineRun(group: RunGroup): LoadedRun {
+  if (group.runs.length === 0) throw new TextstressError(`${group.name} holds only generator runs, which have no headline attack run.`, { where: group.dir });
   const named = (group.files[EXPERIMENT_FILE] as { headline?: unknown } | undefined)?.headline;
   return (
     group.runs.find((r) => r.name === named) ?? group.runs.find((r) => r.name === 'target-max') ?? group.runs[group.runs.length - 1]!
   );
+}
+
+/** What stands for a group in tables and the gate: its headline attack run, or its (first) generator run. */
+export function groupSubject(group: RunGroup): { kind: 'run'; run: LoadedRun } | { kind: 'generated'; run: GeneratedRun } {
+  return group.runs.length ? { kind: 'run', run: headlineRun(group) } : { kind: 'generated', run: group.generated[0]! };
 }

@@ -4,6 +4,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { renderChart } from './charts.ts';
 import { escapeHtml as esc, jsonForScript } from './escape.ts';
 import { browserData } from './examples.ts';
+import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
 import { assignFamilies, FAMILIES } from './families/index.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { headlineRun } from './load.ts';
@@ -38,7 +39,8 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
       groups.filter((g) => g.runs.some((r) => s.runs.includes(r))),
     ),
   }));
-  const allCharts: ChartSpec[] = sections.flatMap((s) => s.content.charts);
+  const genSlots = generatedSlots(groups, opts.families ?? FAMILIES);
+  const allCharts: ChartSpec[] = [...sections.flatMap((s) => s.content.charts), ...genSlots.flatMap((s) => s.charts)];
   const comparison = opts.baseline ? compare(groups, opts.baseline) : [];
   const baselineChart = comparison.length ? comparisonChart(comparison) : undefined;
   const svgs = await Promise.all([...allCharts, ...(baselineChart ? [baselineChart] : [])].map(renderChart));
@@ -46,18 +48,19 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   allCharts.forEach((c, i) => svgOf.set(c, svgs[i]!));
   const data = browserData(slots, opts.maxExamples ?? 3000);
   const title = opts.title ?? 'textstress robustness report';
-  const models = [...new Set(runs.map((r) => r.summary.model))];
-  const datasets = [...new Set(runs.map((r) => r.summary.dataset))];
+  const generatedRuns = genSlots.flatMap((s) => s.runs);
+  const models = [...new Set([...runs, ...generatedRuns].map((r) => r.summary.model))];
+  const datasets = [...new Set([...runs.map((r) => r.summary.dataset), ...generatedRuns.flatMap((r) => (r.summary.dataset ? [r.summary.dataset] : []))])];
   const generated = (opts.now ?? new Date()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
   const body: string[] = [];
   body.push(`<header class="top"><h1>${esc(title)}</h1>`);
   body.push(
-    `<div class="meta">${runs.length} run${runs.length === 1 ? '' : 's'} · model${models.length === 1 ? '' : 's'}: ${models.map(esc).join(', ')} · data: ${datasets.map(esc).join(', ')} · generated ${esc(generated)}</div>`,
+    `<div class="meta">${runs.length + generatedRuns.length} run${runs.length + generatedRuns.length === 1 ? '' : 's'} · model${models.length === 1 ? '' : 's'}: ${models.map(esc).join(', ')} · data: ${datasets.map(esc).join(', ')} · generated ${esc(generated)}</div>`,
   );
   body.push('<nav><a href="#overview">Overview</a>');
   if (comparison.length) body.push('<a href="#baseline">Baseline</a>');
-  for (const s of sections) body.push(`<a href="#fam-${esc(s.family.id)}">${esc(s.family.title)}</a>`);
+  for (const s of [...sections, ...genSlots]) body.push(`<a href="#fam-${esc(s.family.id)}">${esc(s.family.title)}</a>`);
   body.push('<a href="#examples">Examples</a><a href="#definitions">Definitions</a></nav></header><main>');
 
   body.push('<section id="overview"><h2>Overview</h2>');
@@ -65,6 +68,15 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   body.push('<p class="blurb">One card per attack family: its headline run’s numbers and what produced them.</p><div class="cards">');
   for (const s of sections) {
     for (const run of headlines(s.family, s.runs, groups, s.content.headline)) body.push(cardHtml(s.family, run, s.runs.length));
+  }
+  for (const s of genSlots) {
+    for (const run of s.runs) {
+      body.push(
+        `<section class="card" data-family="${esc(s.family.id)}"><h3>${esc(s.family.title)}</h3><div class="sub">run: ${esc(runLabel(run))} · ${run.summary.steps} steps · ${run.summary.n} generated</div>` +
+          generatedTiles(run) +
+          `<dl class="meta"><dt>model</dt><dd>${esc(run.summary.model)}</dd><dt>seed</dt><dd>${esc(String(run.summary.seed))}</dd><dt>settings</dt><dd>${esc(formatSettings(run.summary.settings, true))}</dd></dl></section>`,
+      );
+    }
   }
   body.push('</div></section>');
 
@@ -82,6 +94,15 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     if (s.content.charts.length) body.push(`<div class="charts">${s.content.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
     for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(n)}</p>`);
     body.push(runsTable(s.content.runs ?? s.runs));
+    body.push('</section>');
+  }
+
+  for (const s of genSlots) {
+    body.push(`<section class="family" id="fam-${esc(s.family.id)}" data-family="${esc(s.family.id)}"><h2>${esc(s.family.title)}</h2>`);
+    body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
+    if (s.charts.length) body.push(`<div class="charts">${s.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
+    for (const n of s.notes) body.push(`<p class="notes">${esc(n)}</p>`);
+    for (const run of s.runs) body.push(`<h4>${esc(runLabel(run))}: first records</h4>${sampleTable(run)}`);
     body.push('</section>');
   }
 
@@ -213,7 +234,10 @@ interface Comparison {
 }
 
 /** Pairs each test with the baseline's test of the same name (or the only ones, when each side has one). */
-export function compare(groups: readonly RunGroup[], baseline: readonly RunGroup[]): Comparison[] {
+export function compare(allGroups: readonly RunGroup[], allBaseline: readonly RunGroup[]): Comparison[] {
+  // Generator runs have no headline attack run to compare.
+  const groups = allGroups.filter((g) => g.runs.length);
+  const baseline = allBaseline.filter((g) => g.runs.length);
   if (groups.length === 1 && baseline.length === 1) return [{ test: groups[0]!.name, cur: headlineRun(groups[0]!), base: headlineRun(baseline[0]!) }];
   const out: Comparison[] = [];
   for (const g of groups) {

@@ -1,0 +1,92 @@
+/**
+ * The recipes' documentation, generated from their declarations: the table in README.md and the settings
+ * reference in docs/recipes.md (scripts/gen-docs.ts writes both; a test fails when they are stale).
+ */
+import { kebab, snake } from './casing.ts';
+import type { AnyRecipe } from './define.ts';
+import { settingFields, showDefault, type SettingField } from './fields.ts';
+import { isTopLevel, type Registry } from './registry.ts';
+
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** How to run a recipe from the command line. */
+export function usageOf(def: AnyRecipe): string {
+  return isTopLevel(def) ? `textstress ${def.verb ?? def.name}` : `textstress attack ${def.name}`;
+}
+
+/** README's recipes table: one row per recipe. */
+export function recipesTable(registry: Registry): string {
+  const rows = registry.all().map((d) => `| \`${d.name}\` | \`${usageOf(d)}\` | ${cell(d.summary)} | ${cell(d.paper ?? '')} |`);
+  return ['| recipe | command | what it does | paper |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+function typeOf(f: SettingField): string {
+  const s = f.shape;
+  const base =
+    s.type === 'number'
+      ? s.integer
+        ? 'integer'
+        : 'number'
+      : s.type === 'string'
+        ? s.choices
+          ? s.choices.map((c) => `\`${c}\``).join(' \\| ')
+          : 'text'
+        : s.type === 'list'
+          ? `list of ${s.choices ? s.choices.map((c) => `\`${c}\``).join(' \\| ') : s.of === 'number' ? 'numbers' : 'text'}`
+          : s.type === 'boolean'
+            ? 'true / false'
+            : 'see description';
+  const bounds = [
+    f.minimum !== undefined ? `≥ ${f.minimum}` : '',
+    f.exclusiveMinimum !== undefined ? `> ${f.exclusiveMinimum}` : '',
+    f.maximum !== undefined ? `≤ ${f.maximum}` : '',
+  ].filter(Boolean);
+  return bounds.length ? `${base} (${bounds.join(', ')})` : base;
+}
+
+function flagOf(f: SettingField): string {
+  if (f.hint === null) return '(suite only)';
+  const long = f.shape.type === 'boolean' && f.default === true ? `--no-${kebab(f.key)}` : `--${kebab(f.key)}`;
+  return f.hint?.short ? `-${f.hint.short}, ${long}` : long;
+}
+
+/** docs/recipes.md: every recipe with every setting, as flag, suite key, type, default and description. */
+export function recipesReference(registry: Registry): string {
+  const parts = [
+    '# Recipes',
+    '',
+    '<!-- Generated from the recipe declarations by `npx tsx scripts/gen-docs.ts`; do not edit by hand. -->',
+    '',
+    'Every recipe is declared once (`src/recipes/<family>/`); its flags, the suite keys below and the defaults all come',
+    'from that declaration. In a suite file a test names the recipe and gives `settings:` with the suite keys.',
+    '',
+  ];
+  for (const d of registry.all()) {
+    parts.push(`## \`${d.name}\``, '', d.summary + (d.paper ? ` — ${d.paper}.` : '.'), '');
+    parts.push(`Run: \`${usageOf(d)}\` · kind: ${d.kind} · tasks: ${d.tasks.join(', ')}${d.data && d.data !== 'required' ? ` · data: ${d.data}` : ''}`, '');
+    const fields = settingFields(d);
+    if (fields.length) {
+      parts.push('| flag | suite key | type | default | description |', '|---|---|---|---|---|');
+      for (const f of fields) {
+        const def = f.hasDefault ? `\`${showDefault(f.default)}\`` : 'required';
+        parts.push(`| \`${flagOf(f)}\` | \`${snake(f.key)}\` | ${typeOf(f)} | ${def} | ${cell(f.description ?? '')} |`);
+      }
+      parts.push('');
+    }
+    const metrics = Object.entries(d.metrics ?? {});
+    if (metrics.length) {
+      parts.push('Gate metrics: ' + metrics.map(([k, m]) => `\`${k}\` (${m.description})`).join('; ') + '.', '');
+    }
+  }
+  return parts.join('\n');
+}
+
+/** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
+export function replaceBetweenMarkers(text: string, name: string, body: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`no ${start} … ${end} markers`);
+  return text.slice(0, i + start.length) + '\n' + body + '\n' + text.slice(j);
+}

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.ts';
+import { addRecipeOptions, recipeSettingsFrom } from '../../src/cli/derive.ts';
+import { BUILTIN_RECIPES, builtinRegistry } from '../../src/recipes/builtin.ts';
+import { defineRecipe, type AnyRecipe } from '../../src/recipes/registry/define.ts';
+import { createRegistry } from '../../src/recipes/registry/registry.ts';
+import { settingFields } from '../../src/recipes/registry/fields.ts';
+import { kebab } from '../../src/recipes/registry/casing.ts';
+import type { LoadedRun } from '../../src/recipes/report/types.ts';
+import { README, REFERENCE, readmeText, referenceText } from '../../scripts/gen-docs.ts';
+
+const registry = builtinRegistry();
+const program = buildProgram({ registry });
+const commandOf = (def: AnyRecipe): Command =>
+  def.kind === 'experiment' || def.kind === 'generate'
+    ? program.commands.find((c) => c.name() === (def.verb ?? def.name))!
+    : program.commands.find((c) => c.name() === 'attack')!.commands.find((c) => c.name() === def.name)!;
+
+const fixture = (over: Partial<AnyRecipe> & { settings?: z.ZodObject }): AnyRecipe =>
+  defineRecipe({
+    name: 'fixture',
+    summary: 'a test recipe',
+    kind: 'attack',
+    tasks: ['text-classification'],
+    settings: z.strictObject({ depth: z.number().int().default(1) }),
+    build: () => {
+      throw new Error('not built');
+    },
+    ...over,
+  } as AnyRecipe);
+
+describe('the built-in recipes', () => {
+  it.each(BUILTIN_RECIPES.map((d) => [d.name, d] as const))('%s: settings parse from nothing, and --help lists every setting', (_name, def) => {
+    expect(() => def.settings.parse({})).not.toThrow();
+    const help = commandOf(def).helpInformation();
+    for (const f of settingFields(def)) {
+      if (f.hint === null) continue;
+      const flag = f.shape.type === 'boolean' && f.default === true ? `--no-${kebab(f.key)}` : `--${kebab(f.key)}`;
+      expect(help).toContain(flag);
+    }
+    expect(help).toContain('--model');
+  });
+
+  it('attack grammar --help lists grammar options and not typo sources', () => {
+    const help = commandOf(registry.get('grammar')).helpInformation();
+    expect(help).toMatch(/--search <name>/);
+    expect(help).toMatch(/--beam-width <n>/);
+    expect(help).not.toMatch(/--sources/);
+    expect(help).not.toMatch(/--target/);
+    expect(help).not.toMatch(/--noise/);
+  });
+
+  it('report sections claim only the runs of their own recipe', () => {
+    const runOf = (recipe: string): LoadedRun => ({ summary: { recipe } } as unknown as LoadedRun);
+    for (const def of registry.all()) {
+      if (!def.report) continue;
+      for (const other of registry.all()) expect([def.name, other.name, def.report.owns(runOf(other.name))]).toEqual([def.name, other.name, other.name === def.name]);
+    }
+  });
+
+  it('the generated docs are up to date (regenerate: npx tsx scripts/gen-docs.ts)', () => {
+    expect(readFileSync(README, 'utf8')).toBe(readmeText());
+    expect(readFileSync(REFERENCE, 'utf8')).toBe(referenceText());
+  });
+});
+
+describe('derivation', () => {
+  it('forwards only the flags the user typed, parsed and checked by the schema', () => {
+    const def = registry.get('typos');
+    const cmd = addRecipeOptions(new Command('typos').exitOverride(), def);
+    cmd.parse(['--k', '3', '--sources', 'swap,mistype', '--max-candidates', '4'], { from: 'user' });
+    expect(recipeSettingsFrom(cmd, def)).toEqual({ k: 3, sources: ['swap', 'mistype'], maxCandidates: 4 });
+    const bad = addRecipeOptions(new Command('typos').exitOverride(), def);
+    bad.parse(['--k', '1.5'], { from: 'user' });
+    expect(() => recipeSettingsFrom(bad, def)).toThrow(/invalid settings for the typos recipe: --k: /);
+    const curve = registry.get('typos-curve');
+    const c = addRecipeOptions(new Command('c').exitOverride(), curve);
+    c.parse(['--no-by-source'], { from: 'user' });
+    expect(recipeSettingsFrom(c, curve)).toEqual({ bySource: false });
+    const budgets = registry.get('grammar-budget-curve');
+    const b = addRecipeOptions(new Command('b').exitOverride(), budgets);
+    b.parse(['--budgets', '0.1,0.2'], { from: 'user' });
+    expect(recipeSettingsFrom(b, budgets)).toEqual({ budgets: [0.1, 0.2] });
+  });
+
+  it('refuses declarations it cannot derive everything from', () => {
+    const reg = () => createRegistry(BUILTIN_RECIPES);
+    expect(() => reg().add(fixture({ name: 'Bad_Name' }))).toThrow(/kebab-case/);
+    expect(() => reg().add(fixture({ settings: z.strictObject({ useHTTP: z.boolean().default(false) }) }))).toThrow(/"useHTTP" must be camelCase that round-trips/);
+    expect(() => reg().add(fixture({ settings: z.strictObject({ seed: z.number().default(1) }) }))).toThrow(/clash with the shared --seed option/);
+    expect(() => reg().add(fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }) }))).toThrow(/"weights" has no flag form/);
+    expect(() => reg().add(fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }), cli: { weights: null } }))).not.toThrow();
+    expect(() => reg().add(fixture({ cli: { nope: null } as never }))).toThrow(/cli\.nope names no setting/);
+    expect(() => reg().add(fixture({ name: 'typos' }))).toThrow(/registered twice/);
+    expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(/both claim the verb "typos-curve"/);
+    expect(() => reg().add(fixture({ tasks: [] }))).toThrow(/task kinds/);
+    expect(() => reg().get('typo')).toThrow(/unknown recipe "typo" \(did you mean "typos"\?\)/);
+  });
+
+  it('a suite-only setting has no flag but is accepted in suites', () => {
+    const def = fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }), cli: { weights: null } });
+    const cmd = addRecipeOptions(new Command('fixture'), def);
+    expect(cmd.options.map((o) => o.long)).toEqual([]);
+  });
+});
