@@ -8,6 +8,7 @@ import type { SearchContext, SearchMethod } from './search/types.ts';
 import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
 import { makeSubject, type AttackSubject, type SubjectOptions } from './subject.ts';
 import type { Transformation } from './transformation.ts';
+import type { WordCandidate } from '../text/edits.ts';
 
 /** The four parts of an attack, composed. Knows nothing about which model answers. */
 export interface Attack {
@@ -22,6 +23,11 @@ export interface Attack {
    * undefined. Checked after the clean query, before the goal's own skip reason; the example is skipped.
    */
   skipReason?(subject: AttackSubject): string | undefined;
+  /**
+   * The most words it may edit, from the start of the field: the subject keeps the rest as a fixed suffix, so
+   * the work per example is bounded for any length. Results of longer texts are marked `window_capped`.
+   */
+  window?: number;
 }
 
 /** Runs one attack on one example; all model queries go through the example's own session. */
@@ -31,36 +37,36 @@ export async function attackExample(
   session: QuerySession,
   rng: Rng,
 ): Promise<ExampleResult> {
-  const subject = makeSubject(example, attack.subject);
+  const subject = makeSubject(example, { ...attack.subject, ...(attack.window !== undefined ? { window: attack.window } : {}) });
   const [clean] = await session.query([subject.toInput(subject.original)]);
   const goal = attack.goal.create(example, clean!);
   const initial: Scored = { state: initialState(subject.original), status: goal.evaluate(clean!) };
 
+  const allowed = (state: AttackState, indices: readonly number[]): WordCandidate[] =>
+    attack.transformation.candidates(state, indices, rng).filter(
+      (candidate) =>
+        // A swap changes two words: the second must be editable too.
+        !(candidate.op === 'swap' && !isModifiable(attack.constraints, state, candidate.wordIndex + 1, subject)) &&
+        isAllowed(attack.constraints, state, candidate, subject),
+    );
   const ctx: SearchContext = {
     subject,
     initial,
     rng,
     modifiable: (state, i) => isModifiable(attack.constraints, state, i, subject),
-    expand: (state: AttackState, indices) => {
-      const out = [];
-      for (const candidate of attack.transformation.candidates(state, indices, rng)) {
-        // A swap changes two words: the second must be editable too.
-        if (candidate.op === 'swap' && !isModifiable(attack.constraints, state, candidate.wordIndex + 1, subject)) continue;
-        if (!isAllowed(attack.constraints, state, candidate, subject)) continue;
-        out.push({ candidate, state: applyCandidate(state, candidate, subject.field) });
-      }
-      return out;
-    },
+    candidates: (state, indices) => allowed(state, indices),
+    apply: (state, candidate) => applyCandidate(state, candidate, subject.field),
+    expand: (state: AttackState, indices) => allowed(state, indices).map((candidate) => ({ candidate, state: applyCandidate(state, candidate, subject.field) })),
     evaluate: async (states) => {
       const outputs = await session.query(states.map((s) => subject.toInput(s.seq)));
-      return states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!, state.origin) }));
+      return states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!, subject.fullOrigin(state.origin)) }));
     },
   };
 
   const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status);
   const outcome = skip ? { final: initial, trace: [] } : await attack.search.search(ctx);
   const final = outcome.final;
-  const numWords = subject.original.length;
+  const numWords = subject.totalWords;
   // Each edit changes one word (a swap is recorded as two edits); searches never edit a word twice, but
   // after inserts/deletes the same wordIndex can name different words, so count edits, not indices.
   const perturbed = final.state.edits.length;
@@ -81,6 +87,7 @@ export async function attackExample(
     num_words: numWords,
     words_perturbed: perturbed,
     perturbed_word_pct: numWords ? (100 * perturbed) / numWords : 0,
+    ...(numWords > subject.original.length ? { window_capped: true as const } : {}),
     queries: session.queries,
     requests: session.requests,
     cache_hits: session.cacheHits,

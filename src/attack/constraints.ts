@@ -22,15 +22,19 @@ export function editBudget(fraction: number, words: number): number {
   return Math.max(1, Math.floor(fraction * words));
 }
 
-/** At most `fraction` of the original words edited (rounded down, at least 1); a swap costs two. */
+/**
+ * At most `fraction` of the original words edited (rounded down, at least 1); a swap costs two. Of the editable
+ * words: a text longer than the attack's window gets the budget of the window.
+ */
 export function maxEditRate(fraction: number): Constraint {
+  const budget = (subject: AttackSubject): number => editBudget(fraction, subject.original.length);
   return {
     name: `max-edit-rate(${fraction})`,
-    modifiable: (state, _i, subject) => state.edits.length < editBudget(fraction, subject.original.length),
-    allows: (state, cand, subject) =>
-      state.edits.length + candidateCost(cand) <= editBudget(fraction, subject.original.length),
+    modifiable: (state, _i, subject) => state.edits.length < budget(subject),
+    allows: (state, cand, subject) => state.edits.length + candidateCost(cand) <= budget(subject),
   };
 }
+
 
 /** Words produced by an earlier edit are not edited again. */
 export const noRepeatEdits: Constraint = {

@@ -8,11 +8,18 @@ export type EditableField = 'text' | 'textA' | 'textB' | 'tokens' | 'question' |
 /**
  * An example seen by an attack: the one field it may edit (as words), how to turn an edited version back
  * into a model input, and the words no edit may touch (e.g. NER entity tokens).
+ *
+ * With a window, `original` holds only the first `window` words of the field; the rest is a fixed suffix that
+ * every input and result record carries unchanged. Work per example (states, tagging, occlusion) then stays
+ * bounded whatever the text's length, and models read a bounded number of tokens from the start anyway.
  */
 export interface AttackSubject {
   example: Example;
   field: EditableField;
+  /** The editable words (the whole field, or its first `window` words). */
   original: WordSeq;
+  /** Words of the whole field (more than original.length when the window cut it). */
+  totalWords: number;
   frozen: ReadonlySet<number>;
   /** Original word indices before which nothing may be inserted (NER: inside a multi-token entity). */
   noInsertBefore?: ReadonlySet<number>;
@@ -21,6 +28,8 @@ export interface AttackSubject {
   occlude(seq: WordSeq, index: number): WordSeq;
   /** The example's fields with `seq` in place of the edited one, for result records. */
   fields(seq: WordSeq): Record<string, string | string[]>;
+  /** A state's origin map over the whole field (window words, then the suffix's), for goals that align gold tags. */
+  fullOrigin(origin: readonly number[] | undefined): readonly number[] | undefined;
 }
 
 export interface SubjectOptions {
@@ -28,6 +37,8 @@ export interface SubjectOptions {
   field?: EditableField;
   /** Dataset name, used for pair defaults (MRPC edits sentence 1). */
   dataset?: string;
+  /** Edit only the first `window` words; the rest is kept as a fixed suffix. */
+  window?: number;
 }
 
 export function defaultField(example: Example, dataset?: string): EditableField {
@@ -46,49 +57,69 @@ export function defaultField(example: Example, dataset?: string): EditableField 
 const NOTHING: ReadonlySet<number> = new Set();
 const deleteWord = (seq: WordSeq, i: number): WordSeq => seq.delete(i);
 
+/** A word sequence cut after `window` words: the head (editable) and the text that follows it. */
+function cut(seq: WordSeq, window: number | undefined): { head: WordSeq; suffix: string } {
+  if (window === undefined || seq.length <= window) return { head: seq, suffix: '' };
+  const head = new WordSeq(seq.words.slice(0, window), seq.gaps.slice(0, window + 1));
+  const rest = new WordSeq(seq.words.slice(window), ['', ...seq.gaps.slice(window + 1)]);
+  return { head, suffix: rest.toString() };
+}
+
 export function makeSubject(example: Example, opts: SubjectOptions = {}): AttackSubject {
   const field = opts.field ?? defaultField(example, opts.dataset);
   switch (example.kind) {
     case 'text': {
       requireField(field, ['text'], example.kind);
+      const whole = WordSeq.parse(example.text);
+      const { head, suffix } = cut(whole, opts.window);
       return {
         example,
         field,
-        original: WordSeq.parse(example.text),
+        original: head,
+        totalWords: whole.length,
         frozen: NOTHING,
         occlude: deleteWord,
-        toInput: (seq) => ({ kind: 'text', text: seq.toString() }),
-        fields: (seq) => ({ text: seq.toString() }),
+        toInput: (seq) => ({ kind: 'text', text: seq.toString() + suffix }),
+        fields: (seq) => ({ text: seq.toString() + suffix }),
+        fullOrigin: extendOrigin(head.length, whole.length),
       };
     }
     case 'pair': {
       requireField(field, ['textA', 'textB'], example.kind);
       const { textA, textB } = example;
-      return twoFieldSubject(example, field, { textA, textB }, (f) => ({ kind: 'pair', textA: f.textA!, textB: f.textB! }));
+      return twoFieldSubject(example, field, { textA, textB }, opts.window, (f) => ({ kind: 'pair', textA: f.textA!, textB: f.textB! }));
     }
     case 'tokens': {
       requireField(field, ['tokens'], example.kind);
+      const whole = WordSeq.fromTokens(example.tokens);
+      const { head } = cut(whole, opts.window);
+      const rest = example.tokens.slice(head.length);
       const frozen = new Set<number>();
       const noInsertBefore = new Set<number>();
       example.tags.forEach((tag, i) => {
+        if (i >= head.length) return;
         if (tag !== 'O') frozen.add(i);
         if (tag.startsWith('I-')) noInsertBefore.add(i);
       });
+      // An insertion right after the window would split an entity that continues into the suffix.
+      if (example.tags[head.length]?.startsWith('I-')) noInsertBefore.add(head.length);
       return {
         example,
         field,
-        original: WordSeq.fromTokens(example.tokens),
+        original: head,
+        totalWords: whole.length,
         frozen,
         noInsertBefore,
-        toInput: (seq) => ({ kind: 'tokens', tokens: seq.words.slice() }),
+        toInput: (seq) => ({ kind: 'tokens', tokens: [...seq.words, ...rest] }),
         occlude: (seq, i) => seq.replace(i, '[UNK]'),
-        fields: (seq) => ({ tokens: seq.words.slice() }),
+        fields: (seq) => ({ tokens: [...seq.words, ...rest] }),
+        fullOrigin: extendOrigin(head.length, whole.length),
       };
     }
     case 'qa': {
       requireField(field, ['question', 'context'], example.kind);
       const { question, context } = example;
-      return twoFieldSubject(example, field, { question, context }, (f) => ({
+      return twoFieldSubject(example, field, { question, context }, opts.window, (f) => ({
         kind: 'qa',
         question: f.question!,
         context: f.context!,
@@ -97,22 +128,34 @@ export function makeSubject(example: Example, opts: SubjectOptions = {}): Attack
   }
 }
 
+/** Origin over window + suffix: the suffix's words keep their original indices. */
+function extendOrigin(headLength: number, total: number): (origin: readonly number[] | undefined) => readonly number[] | undefined {
+  if (total <= headLength) return (origin) => origin;
+  const tail = Array.from({ length: total - headLength }, (_, k) => headLength + k);
+  return (origin) => [...(origin ?? Array.from({ length: headLength }, (_, k) => k)), ...tail];
+}
+
 /** A subject over an example with two text fields (pairs, QA), one of which is edited. */
 function twoFieldSubject(
   example: Example,
   field: EditableField,
   texts: Record<string, string>,
+  window: number | undefined,
   toInput: (fields: Record<string, string>) => ModelInput,
 ): AttackSubject {
-  const withEdit = (seq: WordSeq): Record<string, string> => ({ ...texts, [field]: seq.toString() });
+  const whole = WordSeq.parse(texts[field]!);
+  const { head, suffix } = cut(whole, window);
+  const withEdit = (seq: WordSeq): Record<string, string> => ({ ...texts, [field]: seq.toString() + suffix });
   return {
     example,
     field,
-    original: WordSeq.parse(texts[field]!),
+    original: head,
+    totalWords: whole.length,
     frozen: NOTHING,
     occlude: deleteWord,
     toInput: (seq) => toInput(withEdit(seq)),
     fields: withEdit,
+    fullOrigin: extendOrigin(head.length, whole.length),
   };
 }
 

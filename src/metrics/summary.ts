@@ -1,29 +1,36 @@
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 
-/** The headline metrics of a run, computed from its per-example results only (so resumes agree). */
+/**
+ * The headline metrics of a run, computed from its per-example results only (so resumes agree). A metric over zero
+ * examples is undefined and written as null ("n/a"), never as a number that could pass a gate: its count is the
+ * field named beside it (n, attacked, succeeded, stability_n).
+ */
 export interface RunMetrics {
   n: number;
   succeeded: number;
   failed: number;
   skipped: number;
-  clean_accuracy: number;
-  attacked_accuracy: number;
+  /** Examples attacked: succeeded + failed (the denominator of attack_success_rate). */
+  attacked: number;
+  clean_accuracy: number | null;
+  attacked_accuracy: number | null;
   /** Successes over examples the model got right before the attack (skipped ones excluded). */
-  attack_success_rate: number;
+  attack_success_rate: number | null;
   /** Mean % of words edited, over successful attacks (TextAttack's convention). */
-  mean_perturbed_word_pct: number;
+  mean_perturbed_word_pct: number | null;
   /** Mean % of words edited over every attacked (non-skipped) example. */
-  mean_perturbed_word_pct_all: number;
-  mean_queries: number;
-  cache_hit_rate: number;
+  mean_perturbed_word_pct_all: number | null;
+  mean_queries: number | null;
+  /** Requests served from each example's own repeats; null when no request was made. */
+  cache_hit_rate: number | null;
   /** Accuracy when at most k edits are allowed, k = 0..max edits seen (from the search traces). */
   accuracy_by_edits: number[];
   /**
    * Of the examples the model got right and that were attacked, the share whose prediction did not change at
    * all (same label; for taggers the same tag sequence); 1 when there is none. `stability_n` is that count.
    */
-  stability: number;
+  stability: number | null;
   stability_n: number;
   /** How often each edit type occurs in successful attacks. */
   edit_types_in_successes: Record<string, number>;
@@ -39,6 +46,8 @@ export interface RunMetrics {
    * and the best variant over the probed examples, and the share of them whose prediction never changed.
    */
   probe?: { n: number; original_metric: number; worst_metric: number; best_metric: number; stability: number };
+  /** Examples longer than the attack's edit window (maxWords): only their first words were attacked. */
+  window_capped?: number;
 }
 
 /** summary.json of a finished run: what identifies it, and its metrics. */
@@ -86,8 +95,8 @@ class Mean {
     this.sum += x;
     this.n++;
   }
-  get value(): number {
-    return this.n ? this.sum / this.n : 0;
+  get value(): number | null {
+    return this.n ? this.sum / this.n : null;
   }
 }
 
@@ -120,6 +129,7 @@ export class SummaryAccumulator {
   private cleanEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
   private attackedEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
   private sawEntities = false;
+  private capped = 0;
   private probed = 0;
   private probeNeverChanged = 0;
   private readonly probeOriginal = new Mean();
@@ -127,6 +137,7 @@ export class SummaryAccumulator {
   private readonly probeBest = new Mean();
 
   add(r: ExampleResult): void {
+    if (r.window_capped) this.capped++;
     if (r.probe) {
       this.probed++;
       if (r.probe.changed === 0) this.probeNeverChanged++;
@@ -173,7 +184,8 @@ export class SummaryAccumulator {
     const accuracyByEdits: number[] = [];
     let tail = 0;
     for (let k = 0; k <= this.maxEdits; k++) {
-      accuracyByEdits.push(n ? ((this.byEdits[k] ?? 0) + tail) / n : 0);
+      if (!n) break;
+      accuracyByEdits.push(((this.byEdits[k] ?? 0) + tail) / n);
       tail += this.tailFrom[k] ?? 0;
     }
     const metrics: RunMetrics = {
@@ -181,15 +193,16 @@ export class SummaryAccumulator {
       succeeded: this.succeeded,
       failed: this.failed,
       skipped: this.skipped,
-      clean_accuracy: n ? this.cleanCorrect / n : 0,
-      attacked_accuracy: n ? this.attackedCorrect / n : 0,
-      attack_success_rate: this.succeeded + this.failed ? this.succeeded / (this.succeeded + this.failed) : 0,
+      attacked: this.succeeded + this.failed,
+      clean_accuracy: n ? this.cleanCorrect / n : null,
+      attacked_accuracy: n ? this.attackedCorrect / n : null,
+      attack_success_rate: this.succeeded + this.failed ? this.succeeded / (this.succeeded + this.failed) : null,
       mean_perturbed_word_pct: this.pctSuccess.value,
       mean_perturbed_word_pct_all: this.pctAll.value,
       mean_queries: this.queries.value,
-      cache_hit_rate: this.requests ? this.hits / this.requests : 0,
+      cache_hit_rate: this.requests ? this.hits / this.requests : null,
       accuracy_by_edits: accuracyByEdits,
-      stability: this.stableN ? this.stableSame / this.stableN : 1,
+      stability: this.stableN ? this.stableSame / this.stableN : null,
       stability_n: this.stableN,
       edit_types_in_successes: this.editTypes,
       edit_types_all: this.editTypesAll,
@@ -199,12 +212,13 @@ export class SummaryAccumulator {
       metrics.clean_f1 = f1(this.cleanEntities);
       metrics.attacked_f1 = f1(this.attackedEntities);
     }
+    if (this.capped) metrics.window_capped = this.capped;
     if (this.probed) {
       metrics.probe = {
         n: this.probed,
-        original_metric: this.probeOriginal.value,
-        worst_metric: this.probeWorst.value,
-        best_metric: this.probeBest.value,
+        original_metric: this.probeOriginal.value!,
+        worst_metric: this.probeWorst.value!,
+        best_metric: this.probeBest.value!,
         stability: this.probeNeverChanged / this.probed,
       };
     }
@@ -220,9 +234,9 @@ export function summarize(results: Iterable<ExampleResult>): RunMetrics {
 
 /**
  * Stability: of the examples the model got right and that were attacked, the share whose prediction did not
- * change at all under the perturbation (same label; for taggers, the same tag sequence). 1 when there is none.
+ * change at all under the perturbation (same label; for taggers, the same tag sequence); null when there is none.
  */
-export function stability(results: Iterable<ExampleResult>): { value: number; n: number } {
+export function stability(results: Iterable<ExampleResult>): { value: number | null; n: number } {
   const m = summarize(results);
   return { value: m.stability, n: m.stability_n };
 }

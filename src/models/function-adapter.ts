@@ -42,10 +42,11 @@ export function createFunctionModel(fn: ModelFunction, info: ModelInfo, opts: Fu
         if (err instanceof TextstressError) throw err;
         throw new ModelError(`the model function ${name} failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
       }
-      const checked = checkOutputs(info.task, batch, raw);
+      const checked = checkOutputs(info.task, batch, raw, info.labels);
       if (!checked.ok) {
         throw new ModelError(`the model function ${name} returned a malformed answer: ${checked.problem}.`, {
           hint: 'It must return one output per input, in order (see ModelOutput in src/models/types.ts).',
+          affectsAll: checked.modelWide,
         });
       }
       all.push(...checked.outputs);

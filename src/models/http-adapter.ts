@@ -290,16 +290,18 @@ class HttpModel implements HttpModelAdapter {
 
   private checkBatch(raw: unknown, batch: ModelInput[], offset: number, several: boolean): ModelOutput[] {
     const where = several ? ` (batch of inputs ${offset}–${offset + batch.length - 1})` : '';
-    const fail = (why: string) =>
+    const fail = (why: string, modelWide: boolean) =>
       new ModelError(`the endpoint ${this.url}/predict answered with a malformed response${where}: ${why}.`, {
-        hint: 'POST /predict must answer {"outputs": [...]} with one output per input, in order (docs/http-model-api.md).',
+        hint: 'POST /predict must answer {"outputs": [...]} with one output per input, in order, of the model\'s labels, with probabilities in [0, 1] that sum to 1 (docs/http-model-api.md).',
+        affectsAll: modelWide,
       });
     const parsed = PredictResponseSchema.safeParse(raw);
-    if (!parsed.success) throw fail(describeZodError(parsed.error, 'response'));
-    const checked = checkOutputs(this.info.task, batch, parsed.data.outputs);
-    if (!checked.ok) throw fail(checked.problem);
+    if (!parsed.success) throw fail(describeZodError(parsed.error, 'response'), true);
+    const checked = checkOutputs(this.info.task, batch, parsed.data.outputs, this.info.labels);
+    if (!checked.ok) throw fail(checked.problem, checked.modelWide);
     return checked.outputs;
   }
+
 }
 
 function positiveInt(name: string, v: number, min = 1): number {

@@ -82,50 +82,74 @@ export function checkInputKind(task: ModelTask, input: ModelInput, index: number
   return `input ${index} is a '${input.kind}' input, but a ${task} model takes only ${kinds.map((k) => `'${k}'`).join(' or ')} inputs`;
 }
 
+/** Tolerances of the probability checks: rounding in JSON and float32 softmax stays well inside them. */
+const PROB_EPS = 1e-6;
+const SUM_EPS = 1e-3;
+
+export type OutputCheck = { ok: true; outputs: ModelOutput[] } | { ok: false; problem: string; modelWide: boolean };
+
 /**
- * Checks a model's answers against its inputs: one output per input, each of the task's kind, well formed.
- * `raw` may be anything (parsed JSON); returns the typed outputs or a one-line description of the first problem.
+ * Checks a model's answers against its inputs and its declared labels: one output per input, each of the task's
+ * kind and well formed. Class outputs are aligned by their own label names onto the model's label order (an
+ * endpoint may list them in any order, as the API says probs follow the output's labels); an unknown, missing or
+ * repeated label, or probabilities that are not finite, not in [0, 1] or do not sum to 1, are refused. Tags must
+ * come from the model's tag set, with scores in [0, 1]; answer spans must lie inside the context and their text
+ * must be what the offsets select. `raw` may be anything (parsed JSON); returns the typed outputs or the first
+ * problem in one line (`modelWide`: the answer's shape is wrong for every input, not just this one).
  */
-export function checkOutputs(
-  task: ModelTask,
-  inputs: readonly ModelInput[],
-  raw: unknown,
-): { ok: true; outputs: ModelOutput[] } | { ok: false; problem: string } {
-  if (!Array.isArray(raw)) return { ok: false, problem: `outputs is ${raw === null ? 'null' : typeof raw}, not a list` };
-  if (raw.length !== inputs.length) {
-    return { ok: false, problem: `outputs has ${raw.length} item(s) for ${inputs.length} input(s)` };
-  }
+export function checkOutputs(task: ModelTask, inputs: readonly ModelInput[], raw: unknown, labels?: readonly string[]): OutputCheck {
+  const fail = (problem: string, modelWide = false): OutputCheck => ({ ok: false, problem, modelWide });
+  if (!Array.isArray(raw)) return fail(`outputs is ${raw === null ? 'null' : typeof raw}, not a list`, true);
+  if (raw.length !== inputs.length) return fail(`outputs has ${raw.length} item(s) for ${inputs.length} input(s)`, true);
   const want = TASK_OUTPUT_KIND[task];
+  const known = labels && labels.length ? labels : undefined;
   const outputs: ModelOutput[] = [];
   for (let i = 0; i < raw.length; i++) {
     const parsed = ModelOutputSchema.safeParse(raw[i]);
-    if (!parsed.success) return { ok: false, problem: describeZodError(parsed.error, `outputs[${i}]`) };
-    const out = parsed.data as ModelOutput;
-    if (out.kind !== want) {
-      return { ok: false, problem: `outputs[${i}] has kind '${out.kind}', but a ${task} model must answer '${want}'` };
-    }
+    if (!parsed.success) return fail(describeZodError(parsed.error, `outputs[${i}]`));
+    let out = parsed.data as ModelOutput;
+    if (out.kind !== want) return fail(`outputs[${i}] has kind '${out.kind}', but a ${task} model must answer '${want}'`, true);
     const input = inputs[i]!;
     if (out.kind === 'classes') {
-      if (out.labels.length === 0) return { ok: false, problem: `outputs[${i}].labels is empty` };
-      if (out.labels.length !== out.probs.length) {
-        return { ok: false, problem: `outputs[${i}] has ${out.probs.length} probs for ${out.labels.length} labels` };
+      const c = out;
+      if (c.labels.length === 0) return fail(`outputs[${i}].labels is empty`, true);
+      if (out.labels.length !== out.probs.length) return fail(`outputs[${i}] has ${out.probs.length} probs for ${out.labels.length} labels`, true);
+      if (new Set(out.labels).size !== out.labels.length) return fail(`outputs[${i}].labels names a label twice: [${out.labels.join(', ')}]`, true);
+      if (known) {
+        const unknown = out.labels.filter((l) => !known.includes(l));
+        const missing = known.filter((l) => !c.labels.includes(l));
+        if (unknown.length || missing.length) {
+          return fail(
+            `outputs[${i}].labels [${out.labels.join(', ')}] is not the model's label set [${known.join(', ')}]` +
+              `${unknown.length ? `: unknown ${unknown.map((l) => `"${l}"`).join(', ')}` : ''}${missing.length ? `${unknown.length ? ';' : ':'} missing ${missing.map((l) => `"${l}"`).join(', ')}` : ''}`,
+            true,
+          );
+        }
       }
+      const bad = out.probs.findIndex((p) => !Number.isFinite(p) || p < -PROB_EPS || p > 1 + PROB_EPS);
+      if (bad >= 0) return fail(`outputs[${i}].probs[${bad}] = ${out.probs[bad]} is not a probability (finite, in [0, 1])`);
+      const sum = out.probs.reduce((a, b) => a + b, 0);
+      if (Math.abs(sum - 1) > SUM_EPS) return fail(`outputs[${i}].probs sum to ${sum}, not 1`);
+      if (known) out = { kind: 'classes', labels: known.slice(), probs: known.map((l) => c.probs[c.labels.indexOf(l)]!) };
     } else if (out.kind === 'tags') {
-      if (out.tags.length !== out.scores.length) {
-        return { ok: false, problem: `outputs[${i}] has ${out.scores.length} scores for ${out.tags.length} tags` };
-      }
+      if (out.tags.length !== out.scores.length) return fail(`outputs[${i}] has ${out.scores.length} scores for ${out.tags.length} tags`, true);
       if (input.kind === 'tokens' && out.tags.length !== input.tokens.length) {
-        return { ok: false, problem: `outputs[${i}].tags has ${out.tags.length} tag(s) for ${input.tokens.length} word(s)` };
+        return fail(`outputs[${i}].tags has ${out.tags.length} tag(s) for ${input.tokens.length} word(s)`);
       }
+      const unknown = known ? out.tags.find((t) => !known.includes(t)) : undefined;
+      if (unknown !== undefined) return fail(`outputs[${i}].tags holds "${unknown}", which is not in the model's tag set [${known!.join(', ')}]`, true);
+      const bad = out.scores.findIndex((p) => !Number.isFinite(p) || p < -PROB_EPS || p > 1 + PROB_EPS);
+      if (bad >= 0) return fail(`outputs[${i}].scores[${bad}] = ${out.scores[bad]} is not a probability (finite, in [0, 1])`);
     } else {
       for (let j = 0; j < out.spans.length; j++) {
         const s = out.spans[j]!;
-        if (s.end < s.start) return { ok: false, problem: `outputs[${i}].spans[${j}] ends (${s.end}) before it starts (${s.start})` };
+        if (s.end < s.start) return fail(`outputs[${i}].spans[${j}] ends (${s.end}) before it starts (${s.start})`);
+        if (!Number.isFinite(s.score)) return fail(`outputs[${i}].spans[${j}].score is ${s.score}, not a finite number`);
         if (input.kind === 'qa' && s.end > input.context.length) {
-          return {
-            ok: false,
-            problem: `outputs[${i}].spans[${j}] ends at ${s.end}, past the end of the ${input.context.length}-character context`,
-          };
+          return fail(`outputs[${i}].spans[${j}] ends at ${s.end}, past the end of the ${input.context.length}-character context`);
+        }
+        if (input.kind === 'qa' && input.context.slice(s.start, s.end) !== s.text) {
+          return fail(`outputs[${i}].spans[${j}].text "${s.text.slice(0, 40)}" is not the context's text at ${s.start}–${s.end}`);
         }
       }
     }

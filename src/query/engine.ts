@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { inputKey, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
 import { ModelError } from '../util/errors.ts';
 
@@ -62,7 +63,7 @@ export class QueryEngine {
 
   queryOne(input: ModelInput): Promise<ModelOutput> {
     this.stats.requests++;
-    const key = inputKey(input);
+    const key = queryKey(input);
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.stats.cacheHits++;
@@ -195,7 +196,7 @@ export class QuerySession {
   query(inputs: readonly ModelInput[]): Promise<ModelOutput[]> {
     for (const input of inputs) {
       this.requests++;
-      const key = inputKey(input);
+      const key = queryKey(input);
       if (this.seen.has(key)) this.cacheHits++;
       else {
         this.seen.add(key);
@@ -209,4 +210,13 @@ export class QuerySession {
 /** An error that no smaller batch would avoid (the model or endpoint as a whole is unusable). */
 function affectsAll(err: unknown): boolean {
   return err instanceof ModelError && err.affectsAll;
+}
+
+/**
+ * The cache key of an input: the input itself when short, its SHA-1 when long (a 100,000-character text would
+ * otherwise be kept once per map and set that tracks it).
+ */
+export function queryKey(input: ModelInput): string {
+  const key = inputKey(input);
+  return key.length <= 1024 ? key : `#${createHash('sha1').update(key).digest('base64')}`;
 }

@@ -15,6 +15,13 @@ export const protectSetting = z.array(z.string()).default([]).describe('words ne
 
 export const minLengthSetting = z.number().int().min(1).default(2).describe('shortest word that may be perturbed');
 
+export const maxWordsSetting = z
+  .number()
+  .int()
+  .min(1)
+  .default(512)
+  .describe('only the first N words of a text are ranked and edited, which bounds the work per example (results of longer texts are marked window_capped)');
+
 /** Which field of the examples an attack edits. */
 export function subjectOf(field: (typeof EDITABLE_FIELDS)[number] | null, ctx: BuildContext): SubjectOptions {
   return { ...(field ? { field } : {}), ...(ctx.data ? { dataset: ctx.data.name } : {}) };

@@ -1,11 +1,11 @@
 import type { ExampleResult } from '../attack/result.ts';
 import type { RunSummary } from '../runner/runner.ts';
 
+import { fixed, NA, pct } from '../util/format.ts';
 import { formatGrid, formatTable } from '../util/table.ts';
 
 export { formatGrid, formatTable };
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
 export function summaryTable(s: RunSummary): string {
   const rows: [string, string][] = [
@@ -25,8 +25,8 @@ export function summaryTable(s: RunSummary): string {
     [`${acc} under attack`, pct(s.attacked_accuracy)],
     ['attack success rate', pct(s.attack_success_rate)],
     ['stability', pct(s.stability)],
-    ['mean % words perturbed', `${s.mean_perturbed_word_pct.toFixed(1)}%`],
-    ['mean queries / example', s.mean_queries.toFixed(1)],
+    ['mean % words perturbed', s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`],
+    ['mean queries / example', fixed(s.mean_queries)],
     ['cache hit rate (own repeats / shared)', `${pct(s.cache_hit_rate)} / ${pct(s.process.cache_hit_rate)}`],
     ['wall time', `${s.wall_seconds.toFixed(1)} s`],
   );

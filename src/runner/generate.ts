@@ -15,6 +15,7 @@ export type { GenerateSummary };
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
 import { appendResult, readResults } from './checkpoint.ts';
+import { lockFolder } from './lock.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from './runner.ts';
 
 export const STEPS_FILE = 'steps.jsonl';
@@ -50,6 +51,15 @@ export interface GenerateOptions {
 }
 
 export async function runGenerator(opts: GenerateOptions): Promise<GenerateSummary> {
+  const release = lockFolder(opts.outDir);
+  try {
+    return await generateLocked(opts);
+  } finally {
+    release();
+  }
+}
+
+async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
   const started = Date.now();
   const { outDir, generator, settings } = opts;
   const paths = {

@@ -9,6 +9,7 @@ import { attackExample } from '../attack/attack.ts';
 import { parseLabelMap } from '../attack/labels.ts';
 import { probeExample } from '../attack/probe.ts';
 import { detectFormat, parseFormat } from '../data/open.ts';
+import type { DatasetInfo } from '../data/types.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { RunSummary } from '../metrics/summary.ts';
 import { QueryEngine } from '../query/engine.ts';
@@ -20,7 +21,8 @@ import { TextstressError } from '../util/errors.ts';
 import { readResults } from './checkpoint.ts';
 import { runGenerator, type GenerateSummary } from './generate.ts';
 import { RESULTS_FILE, runAttack, type ExampleWork } from './runner.ts';
-import { dataSettings, openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
+import { dataSettings, fileFingerprint, openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
+import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
 
 /** Progress of one run: examples (or steps) done of a total. */
@@ -77,51 +79,12 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
     if (built.kind !== def.kind) throw new Error(`recipe "${def.name}" is declared ${def.kind} but built ${built.kind}`);
 
     if (built.kind === 'experiment') {
-      mkdirSync(req.out, { recursive: true });
-      const runs: SubRunOutcome[] = [];
-      for (const run of built.runs) {
-        req.log?.(`${def.verb ?? def.name} ${run.dir} …`);
-        const outcome = await runRecipe({
-          ...req,
-          recipe: run.recipe,
-          settings: run.settings,
-          out: join(req.out, run.dir),
-          seed: run.seed ?? req.seed,
-          shared,
-          log: undefined,
-        });
-        if (outcome.kind !== 'run') throw new Error(`experiment "${def.name}": sub-run ${run.dir} must be an attack or probe`);
-        runs.push({ run, dir: outcome.dir, summary: outcome.summary });
+      const release = lockFolder(req.out);
+      try {
+        return await experiment(def, built, settings, req, data, dataset.info, shared);
+      } finally {
+        release();
       }
-      const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
-      const output = await built.combine({
-        outDir: req.out,
-        runs,
-        model: req.model,
-        dataset: data.data,
-        data: dataset.info,
-        format,
-        results: (r) => readResults(join(r.dir, RESULTS_FILE)),
-        examples: () => (async function* () {
-          yield* (await openData(data)).examples();
-        })(),
-        writeText: (rel, text) => {
-          const path = join(req.out, rel);
-          mkdirSync(dirname(path), { recursive: true });
-          writeFileSync(path, text);
-          return path;
-        },
-      });
-      for (const [name, value] of Object.entries(output.files)) writeFileSync(join(req.out, name), JSON.stringify(value, null, 2) + '\n');
-      const manifest = {
-        recipe: def.name,
-        settings,
-        runs: built.runs.map((r) => r.dir),
-        files: Object.keys(output.files),
-        headline: output.headline ?? built.runs[built.runs.length - 1]?.dir,
-      };
-      writeFileSync(join(req.out, EXPERIMENT_FILE), JSON.stringify(manifest, null, 2) + '\n');
-      return { kind: 'experiment', recipe: def, dir: req.out, output, runs };
     }
 
     const work: ExampleWork =
@@ -150,6 +113,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         enrich: subwordEnricher(model),
         onProgress: (done) => progress?.update(done),
         skippedRows: () => dataset.skipped.length,
+        dataFingerprint: await fileFingerprint(data.data),
       }));
     } finally {
       progress?.stop();
@@ -159,6 +123,64 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
   } finally {
     if (!req.shared) await model.close?.();
   }
+}
+
+async function experiment(
+  def: AnyRecipe,
+  built: Extract<Built, { kind: 'experiment' }>,
+  settings: Record<string, unknown>,
+  req: RunRequest,
+  data: RunRequest & DataSpec,
+  info: DatasetInfo,
+  shared: { model: ModelAdapter; engine: QueryEngine },
+): Promise<RecipeOutcome> {
+  const runs: SubRunOutcome[] = [];
+    for (const run of built.runs) {
+      req.log?.(`${def.verb ?? def.name} ${run.dir} …`);
+      const outcome = await runRecipe({
+        ...req,
+        recipe: run.recipe,
+        settings: run.settings,
+        out: join(req.out, run.dir),
+        seed: run.seed ?? req.seed,
+        shared,
+        log: undefined,
+      });
+      if (outcome.kind !== 'run') throw new Error(`experiment "${def.name}": sub-run ${run.dir} must be an attack or probe`);
+      if (outcome.summary.n === 0) {
+        throw new TextstressError(`no examples tested: the data gave 0 examples, so ${def.name} has nothing to combine.`, { where: outcome.dir });
+      }
+      runs.push({ run, dir: outcome.dir, summary: outcome.summary });
+    }
+    const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
+    const output = await built.combine({
+      outDir: req.out,
+      runs,
+      model: req.model,
+      dataset: data.data,
+      data: info,
+      format,
+      results: (r) => readResults(join(r.dir, RESULTS_FILE)),
+      examples: () => (async function* () {
+        yield* (await openData(data)).examples();
+      })(),
+      writeText: (rel, text) => {
+        const path = join(req.out, rel);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, text);
+        return path;
+      },
+    });
+    for (const [name, value] of Object.entries(output.files)) writeFileSync(join(req.out, name), JSON.stringify(value, null, 2) + '\n');
+    const manifest = {
+      recipe: def.name,
+      settings,
+      runs: built.runs.map((r) => r.dir),
+      files: Object.keys(output.files),
+      headline: output.headline ?? built.runs[built.runs.length - 1]?.dir,
+    };
+    writeFileSync(join(req.out, EXPERIMENT_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    return { kind: 'experiment', recipe: def, dir: req.out, output, runs };
 }
 
 async function generate(

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attackExample, type Attack } from '../attack/attack.ts';
 import type { ExampleResult } from '../attack/result.ts';
@@ -8,6 +8,7 @@ import type { QueryEngine, QueryEngineStats, QuerySession } from '../query/engin
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
 import { appendResult, readCheckpointIds, readResults } from './checkpoint.ts';
+import { lockFolder } from './lock.ts';
 import { orderedPool } from './pool.ts';
 
 export type { RunSummary } from '../metrics/summary.ts';
@@ -44,10 +45,13 @@ export interface RunOptions {
   onProgress?: (done: number, resumed: number) => void;
   /** Counted bad rows, read after the examples are exhausted. */
   skippedRows?: () => number;
+  /** The data file's fingerprint (size and hash): a resume refuses a data file that changed since the run started. */
+  dataFingerprint?: string;
 }
 
 interface RunState {
   settings: RunSettings;
+  data_fingerprint?: string;
   status: 'running' | 'complete' | 'failed';
   wall_seconds: number;
   error?: string;
@@ -66,6 +70,15 @@ export const STATE_FILE = 'run.json';
  * no new example starts, the ones running finish and are kept, and the error names the failed examples.
  */
 export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary }> {
+  const release = lockFolder(opts.outDir);
+  try {
+    return await runLocked(opts);
+  } finally {
+    release();
+  }
+}
+
+async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
   const started = Date.now();
   const { outDir, settings } = opts;
   const work = workOf(opts);
@@ -73,8 +86,6 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
   const resultsPath = join(outDir, RESULTS_FILE);
   const statePath = join(outDir, STATE_FILE);
   const summaryPath = join(outDir, SUMMARY_FILE);
-  mkdirSync(outDir, { recursive: true });
-
   let previousWall = 0;
   let finished = new Set<string>();
   if (opts.overwrite) {
@@ -86,16 +97,26 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
       });
     }
     const prior = readState(statePath);
-    if (prior) {
-      assertSameSettings(prior.settings, settings, statePath);
-      previousWall = prior.wall_seconds;
+    if (!prior) {
+      throw new TextstressError(`cannot resume: ${statePath} is missing, so nothing says which settings produced ${resultsPath}.`, {
+        hint: 'Start a fresh run with --overwrite (or another --out).',
+      });
     }
+    assertSameSettings(prior.settings, settings, statePath);
+    if (prior.data_fingerprint && opts.dataFingerprint && prior.data_fingerprint !== opts.dataFingerprint) {
+      throw new TextstressError(`cannot resume: the data file ${settings.dataset} changed since the run started (its size or content differs).`, {
+        where: statePath,
+        hint: 'Resume with the data the run started with, or start afresh with --overwrite.',
+      });
+    }
+    previousWall = prior.wall_seconds;
     finished = await readCheckpointIds(resultsPath);
   }
   rmSync(summaryPath, { force: true });
   const saveState = (status: RunState['status'], error?: string): void => {
     const state: RunState = {
       settings,
+      ...(opts.dataFingerprint ? { data_fingerprint: opts.dataFingerprint } : {}),
       status,
       wall_seconds: previousWall + (Date.now() - started) / 1000,
       ...(error ? { error } : {}),

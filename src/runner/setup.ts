@@ -2,7 +2,8 @@
  * Opening what a run needs from the specs a user gives (CLI flags, suite entries, library calls): the model (a
  * folder, built-in name, hub id or URL) and the dataset (a file with format and column options).
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
@@ -105,4 +106,11 @@ export function dataSettings(opts: DataSpec & { labelMap?: string }): Record<str
     label_map: opts.labelMap,
   };
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined && v !== false));
+}
+
+/** What identifies a data file's content: its size and SHA-256 (a resume refuses a file that changed). */
+export async function fileFingerprint(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) hash.update(chunk);
+  return `${statSync(path).size}:${hash.digest('hex')}`;
 }

@@ -47,13 +47,24 @@ function holds(op: Threshold['op'], a: number, b: number): boolean {
 const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
 
 /** A metric of a run: a built-in one, or one its recipe adds (read from the summary). */
-function valueOf(metric: string, subject: ReturnType<typeof groupSubject>, extra: Record<string, RecipeMetric>): number | undefined {
+function valueOf(metric: string, subject: ReturnType<typeof groupSubject>, extra: Record<string, RecipeMetric>): number | null | undefined {
   if (metric in GATE_METRICS) {
     // Generator runs have no clean/attacked examples: the built-in metrics are not theirs.
     return subject.kind === 'run' ? metricValue(metric as GateMetric, subject.run.summary, subject.run.headline) : undefined;
   }
   const v = extra[metric]?.read(subject.run.summary as unknown as Record<string, unknown>);
-  return typeof v === 'number' ? v : undefined;
+  return typeof v === 'number' || v === null ? v : undefined;
+}
+
+/** Why a metric is n/a: the count it is taken over is zero. */
+function naReason(metric: string, subject: ReturnType<typeof groupSubject>): string {
+  if (subject.kind === 'generated') return 'the generator reported no value';
+  const s = subject.run.summary;
+  if (s.n === 0) return 'no examples tested (0 examples)';
+  if (metric === 'stability') return `no example the model got right was attacked (${s.n} examples, ${s.skipped} skipped)`;
+  if (metric === 'attack_success_rate') return `no example was attacked (${s.n} examples, all ${s.skipped} skipped)`;
+  if (metric === 'mean_perturbed_word_pct') return 'no attack succeeded';
+  return `it is taken over zero examples (${s.n} examples)`;
 }
 
 /** Evaluates one test's thresholds on its headline run (and on the baseline's test of the same name). */
@@ -71,6 +82,9 @@ export function checkTest(
     if (actual === undefined) {
       return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is not reported by this run` };
     }
+    if (actual === null) {
+      return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is n/a: ${naReason(t.metric, run)}` };
+    }
     let bound = t.value;
     if (t.baseline) {
       const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
@@ -78,6 +92,7 @@ export function checkTest(
       const br = groupSubject(b);
       const bv = valueOf(t.metric, br, extra);
       if (bv === undefined) return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline does not report ${t.metric}` };
+      if (bv === null) return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline's ${t.metric} is n/a: ${naReason(t.metric, br)}` };
       bound = bv + t.baseline.margin;
     }
     const passed = holds(t.op, actual, bound!);

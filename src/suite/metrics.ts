@@ -18,7 +18,8 @@ export const GATE_METRICS = {
 
 export type GateMetric = keyof typeof GATE_METRICS;
 
-export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMetrics): number | undefined {
+/** A run's value of a gate metric: null = over zero examples (n/a), undefined = the run does not report it. */
+export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMetrics): number | null | undefined {
   switch (name) {
     case 'clean_accuracy':
       return summary.clean_accuracy;
@@ -33,13 +34,13 @@ export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMe
     case 'attacked_metric':
       return h.attacked;
     case 'metric_drop':
-      return h.clean - h.attacked;
+      return h.clean === null || h.attacked === null ? null : h.clean - h.attacked;
     case 'clean_f1':
       return summary.clean_f1;
     case 'attacked_f1':
       return summary.attacked_f1;
     case 'mean_perturbed_word_pct':
-      return summary.mean_perturbed_word_pct / 100;
+      return summary.mean_perturbed_word_pct === null ? null : summary.mean_perturbed_word_pct / 100;
     case 'mean_queries':
       return summary.mean_queries;
   }

@@ -8,9 +8,11 @@ import { formatGrid } from '../util/table.ts';
 import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
 import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
+import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../runner/recipe-run.ts';
 import { openModel, type DataSpec, type ModelSpec } from '../runner/setup.ts';
 import { TextstressError } from '../util/errors.ts';
+import { pct } from '../util/format.ts';
 import { checkTest, verdictOf } from './gate.ts';
 import { suitePath, type LoadedSuite } from './load.ts';
 import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
@@ -39,10 +41,19 @@ export interface SuiteOutcome {
   groups: RunGroup[];
 }
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
 /** Runs every test of a suite into OUT/<test>, resumably; then the gate and one report. */
 export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Promise<SuiteOutcome> {
+  mkdirSync(opts.out, { recursive: true });
+  const release = lockFolder(opts.out);
+  try {
+    return await runSuiteLocked(loaded, opts);
+  } finally {
+    release();
+  }
+}
+
+async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promise<SuiteOutcome> {
   const { suite, dir } = loaded;
   const log = (s: string): void => {
     if (opts.progress !== false) process.stderr.write(`textstress: ${s}\n`);
@@ -124,7 +135,10 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
   const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);
   const baseline = baselineDir ? loadGroups([baselineDir]) : undefined;
   const metrics = opts.registry.metrics();
-  const checks: CheckResult[] = ran.flatMap(({ test, group }) => checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline, metrics));
+  const checks: CheckResult[] = ran.flatMap(({ test, group }) => [
+    ...emptyRunChecks(test.name, group),
+    ...checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline, metrics),
+  ]);
   const verdict: Verdict = { ...verdictOf(checks), ...(skipped.length ? { skipped } : {}) };
   writeFileSync(join(opts.out, VERDICT_FILE), JSON.stringify(verdict, null, 2) + '\n');
   writeFileSync(join(opts.out, 'suite.json'), JSON.stringify({ file: loaded.file, suite }, null, 2) + '\n');
@@ -141,6 +155,14 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
     });
   }
   return { verdict, report, groups };
+}
+
+/** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
+function emptyRunChecks(test: string, group: RunGroup): CheckResult[] {
+  const empty = group.runs.filter((r) => r.summary.n === 0);
+  if (!empty.length) return [];
+  const where = empty.map((r) => r.name).join(', ');
+  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no examples tested (0 examples in ${where}) — nothing was measured` }];
 }
 
 function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {

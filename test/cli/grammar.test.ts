@@ -19,9 +19,12 @@ describe('textstress attack grammar on demo-sst2 (every search)', () => {
       const r = await runCli(['attack', 'grammar', '--search', search, '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--out', out, '--no-progress', ...(search === 'genetic' ? ['--population', '20'] : [])]);
       expect(r.code, r.stderr).toBe(0);
       const s = readJson(join(out, 'summary.json'));
-      for (const key of ['clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'mean_perturbed_word_pct', 'mean_queries', 'cache_hit_rate', 'n', 'wall_seconds']) {
+      for (const key of ['clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'mean_queries', 'cache_hit_rate', 'n', 'wall_seconds']) {
         expect(typeof s[key], `${search} ${key}`).toBe('number');
       }
+      // A mean over successful attacks is n/a (null) when none succeeded, never 0.
+      if (s.succeeded === 0) expect(s.mean_perturbed_word_pct, search).toBeNull();
+      else expect(typeof s.mean_perturbed_word_pct, search).toBe('number');
       expect(s).toMatchObject({ complete: true, recipe: 'grammar', n: 8 });
       expect(s.settings).toMatchObject({ search, budget: 0.15 });
       expect(s.edit_types_in_successes).toBeTypeOf('object');

@@ -62,7 +62,11 @@ export class GeneticSearch implements SearchMethod {
         .map((slot) => geneKey(slot, genes.get(slot)!))
         .join('\u0001');
       let hit = built.get(key);
-      if (!hit) built.set(key, (hit = replay(genes)));
+      if (!hit) {
+        // Bounded: a long run of generations over a long text would otherwise keep every state it ever built.
+        if (built.size >= MEMO_LIMIT) built.clear();
+        built.set(key, (hit = replay(genes)));
+      }
       return hit;
     };
     const replay = (genes: Genes): { genes: Genes; state: AttackState } => {
@@ -153,6 +157,8 @@ export class GeneticSearch implements SearchMethod {
     return undefined;
   }
 }
+
+const MEMO_LIMIT = 20_000;
 
 function bestOf(pop: readonly Member[]): Member {
   let best = pop[0]!;

@@ -24,13 +24,11 @@ export class RandomEditsSearch implements SearchMethod {
     for (let e = 0; e < wanted; e++) {
       const positions: number[] = [];
       for (let i = 0; i < state.seq.length; i++) if (ctx.modifiable(state, i)) positions.push(i);
-      const options = ctx.expand(state, positions);
-      const k = this.pick(
-        options.map((o) => o.candidate),
-        ctx.rng,
-      );
+      // Only the chosen candidate is applied: a long text has many candidates, each a full copy once applied.
+      const options = ctx.candidates(state, positions);
+      const k = this.pick(options, ctx.rng);
       if (k < 0) break;
-      state = options[k]!.state;
+      state = ctx.apply(state, options[k]!);
     }
     if (state.edits.length === 0) return { final: ctx.initial, trace: [] };
     const [scored] = await ctx.evaluate([state]);

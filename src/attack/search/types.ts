@@ -15,6 +15,11 @@ export interface SearchContext {
   modifiable(state: AttackState, index: number): boolean;
   /** Allowed candidate edits at these word positions, each applied to the state. */
   expand(state: AttackState, indices: readonly number[]): { candidate: WordCandidate; state: AttackState }[];
+  /** The same candidates, not applied (cheap for long texts: apply only the ones chosen). */
+  candidates(state: AttackState, indices: readonly number[]): WordCandidate[];
+  /** Applies one candidate (as expand does). */
+  apply(state: AttackState, candidate: WordCandidate): AttackState;
+
   /** Goal-function verdicts for many states, answered as one batch. */
   evaluate(states: readonly AttackState[]): Promise<Scored[]>;
 }
@@ -29,4 +34,12 @@ export interface SearchOutcome {
 export interface SearchMethod {
   readonly name: string;
   search(ctx: SearchContext): Promise<SearchOutcome>;
+}
+
+/**
+ * How many versions of a text to score per model batch: up to 4,096 (full batches for sentences), fewer for long
+ * texts so that a batch holds at most ~8 million characters (each version is a whole copy of the text).
+ */
+export function statesPerBatch(textLength: number): number {
+  return Math.max(1, Math.min(4096, Math.floor(8_000_000 / Math.max(1, textLength))));
 }

@@ -1,5 +1,5 @@
 import type { Scored } from '../state.ts';
-import type { SearchContext } from './types.ts';
+import { statesPerBatch, type SearchContext } from './types.ts';
 
 export const WORD_TARGETS = ['max', 'min', 'random'] as const;
 export type WordTarget = (typeof WORD_TARGETS)[number];
@@ -18,13 +18,14 @@ export async function rankWords(
   for (let i = 0; i < initial.state.seq.length; i++) if (ctx.modifiable(initial.state, i)) eligible.push(i);
   const importance = new Map<number, number>();
   if (target === 'random') return { order: ctx.rng.shuffle(eligible), importance };
-  const occluded = eligible.map((i) => ({
-    seq: subject.occlude(initial.state.seq, i),
-    edits: initial.state.edits,
-    modified: initial.state.modified,
-  }));
-  const scored: Scored[] = await ctx.evaluate(occluded);
-  eligible.forEach((i, k) => importance.set(i, scored[k]!.status.score - initial.status.score));
+  // Occluded copies are scored a batch at a time: a copy is the whole text, so long texts get smaller batches.
+  const size = statesPerBatch(initial.state.seq.toString().length);
+  for (let from = 0; from < eligible.length; from += size) {
+    const chunk = eligible.slice(from, from + size);
+    const occluded = chunk.map((i) => ({ seq: subject.occlude(initial.state.seq, i), edits: initial.state.edits, modified: initial.state.modified }));
+    const scored: Scored[] = await ctx.evaluate(occluded);
+    chunk.forEach((i, k) => importance.set(i, scored[k]!.status.score - initial.status.score));
+  }
   const sign = target === 'max' ? -1 : 1;
   const order = eligible
     .map((i, pos) => ({ i, pos }))

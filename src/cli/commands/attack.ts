@@ -86,12 +86,22 @@ async function printOutcome(outcome: RecipeOutcome, json: boolean): Promise<void
   }
   if (outcome.kind === 'generate' || json) {
     process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
+    if (outcome.kind === 'run') warnIfEmpty(outcome);
     return;
   }
   process.stdout.write(summaryTable(outcome.summary) + '\n');
   const ex = exampleLines(await firstSuccesses(join(outcome.dir, RESULTS_FILE), 3));
   if (ex) process.stdout.write(ex + '\n');
   process.stdout.write(`Results: ${join(outcome.dir, 'summary.json')}, ${join(outcome.dir, RESULTS_FILE)}\n`);
+  warnIfEmpty(outcome);
+}
+
+/** A run over zero examples measured nothing: say so, and fail, so no script mistakes it for a result. */
+function warnIfEmpty(outcome: Extract<RecipeOutcome, { kind: 'run' }>): void {
+  if (outcome.summary.n > 0) return;
+  const skipped = outcome.summary.skipped_rows ? ` (${outcome.summary.skipped_rows} bad rows skipped)` : '';
+  process.stderr.write(`textstress: error: no examples tested: the data gave 0 examples${skipped}, so every metric is n/a.\n`);
+  process.exitCode = 1;
 }
 
 /** The first n successful attacks of a results file, read until found. */

@@ -12,13 +12,15 @@ export function classificationCodec(ctx: CodecContext): TaskCodec<ClassJob> {
   return {
     plan(input: ModelInput, index: number): PlannedRow<ClassJob>[] {
       if (input.kind === 'text') {
-        const ids = ctx.pieces.textIds(input.text).slice(0, ctx.maxLength - specialCount(single));
+        const ids = ctx.pieces.textIds(input.text, ctx.maxLength - specialCount(single));
         return [{ row: assemble(single, ids), job: { input: index } }];
       }
       if (input.kind === 'pair') {
-        const a = ctx.pieces.textIds(input.textA);
-        const b = ctx.pieces.textIds(input.textB);
-        const [nA, nB] = longestFirst(a.length, b.length, ctx.maxLength - specialCount(pair));
+        // Each side capped at the whole budget first: longest_first truncation comes out the same.
+        const budget = ctx.maxLength - specialCount(pair);
+        const a = ctx.pieces.textIds(input.textA, budget);
+        const b = ctx.pieces.textIds(input.textB, budget);
+        const [nA, nB] = longestFirst(a.length, b.length, budget);
         return [{ row: assemble(pair, a.slice(0, nA), b.slice(0, nB)), job: { input: index } }];
       }
       throw new ModelError(`${ctx.id}: a text-classification model cannot take a '${input.kind}' input.`);

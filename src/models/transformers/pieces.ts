@@ -67,10 +67,15 @@ export class PieceEncoder {
    * and attack candidates share all chunks but one with the text they came from: a chunk cache makes
    * tokenization almost free. Other tokenizers (byte-level BPE, SentencePiece) encode the whole text.
    */
-  textIds(text: string): number[] {
-    if (!this.chunkable) return this.tok.encode(text, { add_special_tokens: false });
+  textIds(text: string, limit = Number.POSITIVE_INFINITY): number[] {
+    if (!this.chunkable) return this.tok.encode(text, { add_special_tokens: false }).slice(0, limit);
     const ids: number[] = [];
-    for (const chunk of text.split(' ')) {
+    // Stop once the model's input is full: a 100,000-character text costs no more than its first ~limit tokens.
+    for (let from = 0; from < text.length && ids.length < limit; ) {
+      let to = text.indexOf(' ', from);
+      if (to < 0) to = text.length;
+      const chunk = text.slice(from, to);
+      from = to + 1;
       if (!chunk) continue;
       let chunkIds = this.chunkCache.get(chunk);
       if (!chunkIds) {
@@ -80,7 +85,7 @@ export class PieceEncoder {
       }
       for (const id of chunkIds) ids.push(id);
     }
-    return ids;
+    return ids.length > limit ? ids.slice(0, limit) : ids;
   }
 }
 

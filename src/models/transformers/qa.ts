@@ -29,7 +29,7 @@ export function qaCodec(ctx: CodecContext, opts: QaOptions): TaskCodec<QaJob> {
     plan(input: ModelInput, index: number): PlannedRow<QaJob>[] {
       if (input.kind !== 'qa') throw new ModelError(`${ctx.id}: a question-answering model cannot take a '${input.kind}' input.`);
       const { question, context } = input;
-      const q = ctx.pieces.textIds(question).slice(0, MAX_QUESTION_TOKENS);
+      const q = ctx.pieces.textIds(question, MAX_QUESTION_TOKENS);
       const ids: number[] = [];
       const offsets: [number, number][] = [];
       for (const m of context.matchAll(/\S+/g)) {

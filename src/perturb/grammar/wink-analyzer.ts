@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type WinkFn from 'wink-nlp';
 import type { WordSeq } from '../../text/word-seq.ts';
@@ -27,21 +28,29 @@ const BASE_TRIGGERS: ReadonlySet<string> = new Set([...MODAL_SET, 'to', 'do', 'd
 export class WinkAnalyzer implements Analyzer {
   private readonly nlp = loadWink();
   private readonly cache = new Map<string, SentenceAnalysis>();
+  private cachedWords = 0;
 
   constructor(
     private readonly inflector: Inflector,
     private readonly lexicon: SynonymSource,
-    private readonly cacheSize = 50_000,
+    /** Most words (over all cached sentences) kept: bounds memory whatever the text lengths. */
+    private readonly cacheWords = 1_000_000,
   ) {}
 
   analyse(seq: WordSeq): SentenceAnalysis {
     const text = seq.toString();
-    const key = `${seq.length}\u0000${text}`;
+    // Long texts are keyed by a hash, so the cache does not keep a second copy of each.
+    const key = text.length > 1024 ? `#${seq.length}\u0000${createHash('sha1').update(text).digest('base64')}` : `${seq.length}\u0000${text}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const analysis = this.compute(seq, text);
-    if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    while (this.cache.size && this.cachedWords + analysis.words.length > this.cacheWords) {
+      const oldest = this.cache.keys().next().value!;
+      this.cachedWords -= this.cache.get(oldest)!.words.length;
+      this.cache.delete(oldest);
+    }
     this.cache.set(key, analysis);
+    this.cachedWords += analysis.words.length;
     return analysis;
   }
 

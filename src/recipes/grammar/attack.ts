@@ -36,6 +36,8 @@ export interface GrammarAttackOptions {
   /** May a replacement be two words ("has grown")? false for token tasks. Default true. */
   multiWord?: boolean;
   protect?: string[];
+  /** Only the first maxWords words are edited, and the budget is a share of them (bounds the work on long texts). */
+  maxWords?: number;
   beamWidth?: number;
   population?: number;
   generationRate?: number;
@@ -90,6 +92,7 @@ export function grammarAttack(opts: GrammarAttackOptions): Attack {
   const constraints: Constraint[] = [editZone(), noRepeatEdits, maxEditRate(budget)];
   if (opts.protect?.length) constraints.push(protectWords(opts.protect));
   return {
+    ...(opts.maxWords !== undefined ? { window: opts.maxWords } : {}),
     name: `grammar(search=${opts.search}, budget=${budget})`,
     transformation: grammarTransformation({ types: opts.types, multiWord: opts.multiWord, lexicon }),
     constraints,

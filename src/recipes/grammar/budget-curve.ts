@@ -1,15 +1,16 @@
 /** The grammar-error paper's Figure 1: attack success as the allowed share of modified words grows. */
 import { z } from 'zod';
+import { fixed, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';
 import { defineRecipe } from '../registry/define.ts';
 import { errorTypesSetting, searchSetting } from './recipe.ts';
 
 export interface BudgetPoint {
   budget: number;
-  attack_success_rate: number;
-  mean_perturbed_word_pct: number;
-  attacked_accuracy: number;
-  mean_queries: number;
+  attack_success_rate: number | null;
+  mean_perturbed_word_pct: number | null;
+  attacked_accuracy: number | null;
+  mean_queries: number | null;
 }
 
 export const grammarBudgetCurveRecipe = defineRecipe({
@@ -50,10 +51,10 @@ export const grammarBudgetCurveRecipe = defineRecipe({
             ['max modified', 'success %', 'mean % modified', 'accuracy %', 'queries'],
             points.map((p) => [
               `${(100 * p.budget).toFixed(0)}%`,
-              (100 * p.attack_success_rate).toFixed(1),
-              p.mean_perturbed_word_pct.toFixed(1),
-              (100 * p.attacked_accuracy).toFixed(1),
-              p.mean_queries.toFixed(0),
+              pct(p.attack_success_rate).replace('%', ''),
+              fixed(p.mean_perturbed_word_pct),
+              pct(p.attacked_accuracy).replace('%', ''),
+              fixed(p.mean_queries, 0),
             ]),
           );
         return { files: { 'curve.json': curve }, json: curve, text };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GRAMMAR_SEARCHES, grammarAttack } from './attack.ts';
 import { defineRecipe } from '../registry/define.ts';
-import { fieldSetting, protectSetting, subjectOf } from '../shared.ts';
+import { fieldSetting, maxWordsSetting, protectSetting, subjectOf } from '../shared.ts';
 import { parseErrorTypes, type ParsedErrorTypes } from './error-types.ts';
 import { grammarFamily } from './report.ts';
 
@@ -48,6 +48,7 @@ export const grammarRecipe = defineRecipe({
     errorTypes: errorTypesSetting,
     beamWidth: z.number().int().min(1).default(5).describe('beam: beam size'),
     population: z.number().int().min(2).default(60).describe('genetic: population size'),
+    maxWords: maxWordsSetting,
   }),
   build(s, ctx) {
     const { types, distribution } = errorTypesOf(s.errorTypes);
@@ -63,6 +64,7 @@ export const grammarRecipe = defineRecipe({
         // One token must stay one token for NER gold tags to stay aligned.
         multiWord: ctx.task !== 'token-classification',
         protect: s.protect,
+        maxWords: s.maxWords,
         beamWidth: s.beamWidth,
         population: s.population,
         subject: subjectOf(s.field, ctx),

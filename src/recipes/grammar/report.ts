@@ -77,7 +77,8 @@ export function budgetCurve(runs: readonly LoadedRun[], groups: readonly RunGrou
     for (const rs of multi) {
       for (const r of rs) {
         const b = budgetOf(r);
-        if (b !== undefined) points.push({ search: searchOf(r), budget: b, attack_success_rate: r.summary.attack_success_rate, series: searchOf(r) });
+        const asr = r.summary.attack_success_rate;
+        if (b !== undefined && asr !== null) points.push({ search: searchOf(r), budget: b, attack_success_rate: asr, series: searchOf(r) });
       }
     }
     return { points, derived: false };
@@ -154,7 +155,7 @@ export const grammarFamily: ReportFamily = {
       search: searchOf(r),
       run: runLabel(r),
       asr: r.summary.attack_success_rate,
-      modified: r.summary.mean_perturbed_word_pct / 100,
+      modified: r.summary.mean_perturbed_word_pct === null ? null : r.summary.mean_perturbed_word_pct / 100,
       order: searchSort(searchOf(r)),
     }));
     if (bars.length) {

@@ -7,8 +7,8 @@ export interface GrammarRunSummary {
   model: string;
   dataset: string;
   settings: Record<string, unknown>;
-  attack_success_rate: number;
-  mean_perturbed_word_pct: number;
+  attack_success_rate: number | null;
+  mean_perturbed_word_pct: number | null;
   edit_types_in_successes: Record<string, number>;
   n: number;
 }
@@ -28,7 +28,7 @@ export function shortDataset(path: string): string {
 }
 
 const searchOf = (s: GrammarRunSummary): string => String(s.settings.search ?? '?');
-const pct = (x: number): string => (100 * x).toFixed(1);
+const pct = (x: number | null): string => (x === null ? 'n/a' : (100 * x).toFixed(1));
 
 /**
  * The paper's Table 3: rows model × search, columns datasets; each cell "success % (mean % modified words)"
@@ -46,7 +46,7 @@ export function table3(runs: readonly GrammarRunSummary[]): Grid {
     const [model, search] = key.split('\u0000') as [string, string];
     const cells = datasets.map((d) => {
       const r = runs.find((x) => shortModel(x.model) === model && searchOf(x) === search && shortDataset(x.dataset) === d);
-      return r ? `${pct(r.attack_success_rate)} (${r.mean_perturbed_word_pct.toFixed(1)})` : '–';
+      return r ? `${pct(r.attack_success_rate)} (${r.mean_perturbed_word_pct === null ? 'n/a' : r.mean_perturbed_word_pct.toFixed(1)})` : '–';
     });
     return [model, search, ...cells];
   });

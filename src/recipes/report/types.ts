@@ -52,10 +52,11 @@ export interface GeneratedRun {
  */
 export interface HeadlineMetrics {
   metric: 'accuracy' | 'entity F1';
-  clean: number;
-  attacked: number;
-  attack_success_rate: number;
-  stability: number;
+  /** null: over zero examples (shown "n/a"). */
+  clean: number | null;
+  attacked: number | null;
+  attack_success_rate: number | null;
+  stability: number | null;
   /** Originally-correct, attacked examples (stability's denominator). */
   stability_n: number;
 }

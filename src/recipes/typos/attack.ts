@@ -22,6 +22,8 @@ export interface TypoAttackOptions {
   protect?: string[];
   /** Cap on candidates per source and word (insertion/mistype can propose many). */
   maxCandidates?: number;
+  /** Only the first maxWords words are ranked and edited (bounds the work on long texts). */
+  maxWords?: number;
   subject?: SubjectOptions;
 }
 
@@ -44,6 +46,7 @@ export function typoAttack(opts: TypoAttackOptions): Attack {
   ];
   if (opts.protect?.length) constraints.push(protectWords(opts.protect));
   return {
+    ...(opts.maxWords !== undefined ? { window: opts.maxWords } : {}),
     name: `typos(target=${opts.target}, k=${opts.k})`,
     transformation: typoTransformation(sources, opts.maxCandidates),
     constraints,

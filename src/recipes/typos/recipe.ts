@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WORD_TARGETS } from '../../attack/search/word-importance.ts';
 import { TYPO_SOURCE_NAMES } from '../../perturb/index.ts';
 import { defineRecipe } from '../registry/define.ts';
-import { fieldSetting, minLengthSetting, protectSetting, subjectOf } from '../shared.ts';
+import { fieldSetting, maxWordsSetting, minLengthSetting, protectSetting, subjectOf } from '../shared.ts';
 import { typoAttack } from './attack.ts';
 import { typosFamily } from './report.ts';
 
@@ -14,6 +14,7 @@ export const typosSettings = z.strictObject({
   k: z.number().int().min(0).default(1).describe('budget of typos per text (one per word)'),
   sources: z.array(z.enum(TYPO_SOURCE_NAMES)).min(1).default([...TYPO_SOURCE_NAMES]).describe('typo sources to use'),
   maxCandidates: z.number().int().min(1).nullable().default(null).describe('cap on candidates per source and word (none: the sources\' own caps)'),
+  maxWords: maxWordsSetting,
 });
 
 export const typosRecipe = defineRecipe({
@@ -35,6 +36,7 @@ export const typosRecipe = defineRecipe({
       minLength: s.minLength,
       protect: s.protect,
       ...(s.maxCandidates !== null ? { maxCandidates: s.maxCandidates } : {}),
+      maxWords: s.maxWords,
       subject: subjectOf(s.field, ctx),
     }),
   }),

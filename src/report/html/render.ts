@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderChart } from './charts.ts';
 import { escapeHtml as esc, jsonForScript } from './escape.ts';
+import { NA, fixed, pct } from '../../util/format.ts';
 import { browserData } from './examples.ts';
 import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
 import { assignFamilies, FAMILIES } from './families/index.ts';
@@ -24,8 +25,8 @@ export interface HtmlReportOptions {
   now?: Date;
 }
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const pts = (d: number): string => `${d > 0 ? '+' : d < 0 ? '−' : '±'}${Math.abs(100 * d).toFixed(1)} pts`;
+const pts = (d: number | null): string =>
+  d === null ? NA : `${d > 0 ? '+' : d < 0 ? '−' : '±'}${Math.abs(100 * d).toFixed(1)} pts`;
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
 
 /** Renders the self-contained HTML report card for a set of run groups. */
@@ -159,8 +160,13 @@ function figure(c: ChartSpec, svg: string): string {
   return `<figure class="chart"><h4>${esc(c.title)}</h4>${svg}${c.caption ? `<figcaption>${esc(c.caption)}</figcaption>` : ''}</figure>`;
 }
 
-function grade(x: number, goodAbove: number, badBelow: number): string {
+function grade(x: number | null, goodAbove: number, badBelow: number): string {
+  if (x === null) return 'na';
   return x >= goodAbove ? 'good' : x < badBelow ? 'bad' : 'warn';
+}
+
+function diff(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a - b;
 }
 
 function metricTiles(h: HeadlineMetrics): string {
@@ -168,8 +174,8 @@ function metricTiles(h: HeadlineMetrics): string {
   return (
     '<div class="metrics">' +
     tile(pct(h.clean), `clean ${h.metric}`) +
-    tile(pct(h.attacked), `${h.metric} under attack`, '', `<div class="d">${esc(pts(h.attacked - h.clean))}</div>`) +
-    tile(pct(h.attack_success_rate), 'attack success rate', grade(1 - h.attack_success_rate, 0.8, 0.5)) +
+    tile(pct(h.attacked), `${h.metric} under attack`, '', `<div class="d">${esc(pts(diff(h.attacked, h.clean)))}</div>`) +
+    tile(pct(h.attack_success_rate), 'attack success rate', grade(h.attack_success_rate === null ? null : 1 - h.attack_success_rate, 0.8, 0.5)) +
     tile(pct(h.stability), `stability (n=${h.stability_n})`, grade(h.stability, 0.9, 0.6)) +
     '</div>'
   );
@@ -206,8 +212,8 @@ function runsTable(runs: readonly LoadedRun[]): string {
     return (
       `<tr><td class="nowrap">${esc(runLabel(r))}</td><td class="nowrap">${esc(s.model)}</td><td>${esc(s.dataset)}</td><td class="n">${esc(String(s.seed))}</td>` +
       `<td class="set" title="${esc(formatSettings(s.settings ?? {}, true))}">${esc(formatSettings(s.settings ?? {}))}</td><td class="n">${s.n}</td><td class="n">${pct(h.clean)}</td><td class="n">${pct(h.attacked)}</td>` +
-      `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">${s.mean_perturbed_word_pct.toFixed(1)}%</td>` +
-      `<td class="n">${s.mean_queries.toFixed(1)}</td><td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
+      `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">${s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`}</td>` +
+      `<td class="n">${fixed(s.mean_queries)}</td><td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
     );
   });
   return (
@@ -262,10 +268,10 @@ function comparisonTable(rows: readonly Comparison[]): string {
   const body = rows.map((c) => {
     const cells = keys
       .map(([k, , higherIsBetter]) => {
-        const a = c.base.headline[k] as number;
-        const b = c.cur.headline[k] as number;
-        const d = b - a;
-        const cls = Math.abs(d) < 0.0005 ? '' : (d > 0) === higherIsBetter ? 'up' : 'down';
+        const a = c.base.headline[k] as number | null;
+        const b = c.cur.headline[k] as number | null;
+        const d = diff(b, a);
+        const cls = d === null || Math.abs(d) < 0.0005 ? '' : (d > 0) === higherIsBetter ? 'up' : 'down';
         return `<td class="n">${pct(a)}</td><td class="n">${pct(b)}</td><td class="n ${cls}">${esc(pts(d))}</td>`;
       })
       .join('');
