@@ -12,7 +12,6 @@ export interface CodecContext {
   maxLength: number;
   /** Model label names by output index. */
   labels: readonly string[];
-  subwordPrefix: string;
 }
 
 /** A row the model sees, and the task's note on where its output goes. */

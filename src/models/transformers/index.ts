@@ -1,6 +1,6 @@
 export { loadTransformersModel, type TransformersModelOptions } from './load.ts';
 export { isLocalSpec } from './folder.ts';
-export { alignPieces, splitsOnSpaces } from './pieces.ts';
+export { alignBytePieces, alignPieces, isByteLevel, splitsOnSpaces } from './pieces.ts';
 export { longestFirst, type EncodedRow } from './template.ts';
 export { transformersInternals, type TransformersInternals } from './internals.ts';
 export type { TransformersModel } from './adapter.ts';

@@ -21,7 +21,7 @@ import { classificationCodec } from './classify.ts';
 import type { CodecContext, TaskCodec } from './codec.ts';
 import { checkLocalFolder, detectTask, EXPORT_HINT, isLocalSpec, labelsFrom, modelLengthLimit, readJson } from './folder.ts';
 import { registerInternals } from './internals.ts';
-import { PieceEncoder, splitsOnSpaces } from './pieces.ts';
+import { pieceEncoderFor } from './pieces.ts';
 import { qaCodec } from './qa.ts';
 import { OnnxSession } from './session.ts';
 import { taggingCodec } from './tag.ts';
@@ -108,8 +108,6 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     (tok as unknown as { _tokenizerJSON?: Record<string, unknown> })._tokenizerJSON ??
     (local ? readJson(path.join(dir, 'tokenizer.json'), 'tokenizer') : {});
   const template = parseTemplate(tokJson.post_processor, tok, local ? path.join(dir, 'tokenizer.json') : idOrPath);
-  const wpModel = (tokJson.model ?? {}) as Record<string, unknown>;
-  const subwordPrefix = typeof wpModel.continuing_subword_prefix === 'string' ? wpModel.continuing_subword_prefix : '##';
 
   const modelLimit = modelLengthLimit(config, tok.model_max_length);
   const maxLength = opts.maxLength ?? modelLimit;
@@ -124,12 +122,11 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
 
   const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
   const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;
-  const unkRaw = (tok as unknown as { unk_token_id?: number }).unk_token_id;
   const labels = task === 'question-answering' ? undefined : labelsFrom(config);
   const info: ModelInfo = { id, task, ...(labels ? { labels } : {}) };
 
-  const pieces = new PieceEncoder(tok, splitsOnSpaces(tokJson), typeof unkRaw === 'number' ? unkRaw : 0);
-  const ctx: CodecContext = { id, template, pieces, maxLength, labels: labels ?? [], subwordPrefix };
+  const pieces = pieceEncoderFor(tok, tokJson);
+  const ctx: CodecContext = { id, template, pieces, maxLength, labels: labels ?? [] };
   const codec: TaskCodec<unknown> = (
     task === 'text-classification'
       ? classificationCodec(ctx)

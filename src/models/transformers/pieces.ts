@@ -16,12 +16,26 @@ function fold(s: string): string {
   return out;
 }
 
-/** Character offsets of a word's pieces inside the word; a piece that cannot be found spans to the word's end. */
+/** Markers a tokenizer puts on a word's first piece for the space before it (byte-level BPE, SentencePiece). */
+const SPACE_MARKERS = ['Ġ', '▁'];
+
+/**
+ * Character offsets of a word's pieces inside the word; a piece that cannot be found spans to the word's end.
+ * A leading space marker on the first piece is not a character of the word: a piece that is only the marker
+ * gets an empty span.
+ */
 export function alignPieces(word: string, pieces: readonly string[], prefix = '##'): [number, number][] {
   const folded = fold(word);
   let cursor = 0;
   return pieces.map((piece, k) => {
-    const bare = fold(k > 0 && prefix && piece.startsWith(prefix) ? piece.slice(prefix.length) : piece);
+    let text = piece;
+    if (k > 0 && prefix && text.startsWith(prefix)) text = text.slice(prefix.length);
+    const marker = k === 0 ? SPACE_MARKERS.find((m) => text.startsWith(m) && !word.startsWith(m)) : undefined;
+    if (marker) {
+      text = text.slice(marker.length);
+      if (!text) return [0, 0];
+    }
+    const bare = fold(text);
     const idx = bare ? folded.indexOf(bare, cursor) : -1;
     if (idx < 0) return [Math.min(cursor, word.length), word.length];
     cursor = idx + bare.length;
@@ -29,10 +43,70 @@ export function alignPieces(word: string, pieces: readonly string[], prefix = '#
   });
 }
 
+/** The 256 symbols of GPT-2's bytes_to_unicode: each stands for one byte in a byte-level BPE piece. */
+const BYTE_SYMBOLS: ReadonlySet<string> = (() => {
+  const keep = (b: number): boolean => (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
+  const out = new Set<string>();
+  let shifted = 0;
+  for (let b = 0; b < 256; b++) out.add(String.fromCharCode(keep(b) ? b : 256 + shifted++));
+  return out;
+})();
+
+/**
+ * Character offsets of a byte-level BPE word's pieces inside the word. Pieces spell the word's UTF-8 bytes (after
+ * a space byte when the word was encoded with one), so offsets are counted in bytes and mapped back to
+ * characters: the space is no character of the word, and a piece holding part of a character's bytes spans the
+ * whole character. Falls back to matching text when the pieces do not spell the word (a normalizer changed it).
+ */
+export function alignBytePieces(word: string, pieces: readonly string[], spaceBefore: boolean): [number, number][] {
+  const lead = spaceBefore ? 1 : 0;
+  const lengths = pieces.map((p) => ([...p].every((c) => BYTE_SYMBOLS.has(c)) ? [...p].length : -1));
+  // Start and end (UTF-16) of the character each UTF-8 byte of the word belongs to.
+  const charStart: number[] = [];
+  const charEnd: number[] = [];
+  let i = 0;
+  for (const ch of word) {
+    const n = Buffer.byteLength(ch, 'utf8');
+    for (let k = 0; k < n; k++) {
+      charStart.push(i);
+      charEnd.push(i + ch.length);
+    }
+    i += ch.length;
+  }
+  const spelled = lengths.reduce((a, b) => (a < 0 || b < 0 ? -1 : a + b), 0);
+  if (spelled !== lead + charStart.length) return alignPieces(word, pieces, '');
+  let cursor = -lead;
+  return lengths.map((n) => {
+    const from = Math.max(cursor, 0);
+    cursor += n;
+    if (cursor <= from) return [charStart[from] ?? word.length, charStart[from] ?? word.length];
+    return [charStart[from]!, charEnd[cursor - 1]!];
+  });
+}
+
 /** A word's subword pieces and their ids. */
 export interface Piece {
   ids: number[];
   pieces: string[];
+}
+
+export interface WordOptions {
+  /**
+   * The word follows a space. Byte-level BPE encodes that space into the word's first piece ('Ġword'); other
+   * tokenizers ignore it (WordPiece splits on spaces, SentencePiece marks every word itself).
+   */
+  prefixSpace?: boolean;
+}
+
+/** How the tokenizer splits words, read from tokenizer.json (see pieceEncoderFor). */
+export interface PieceEncoderOptions {
+  /** encode(text) equals the concatenation of its space-separated chunks' encodings (see splitsOnSpaces). */
+  chunkable: boolean;
+  /** Byte-level pre-tokenization (see isByteLevel): the space before a word is part of its first piece. */
+  byteLevel: boolean;
+  /** WordPiece's continuing-subword prefix ('##'), which is no character of the word. */
+  subwordPrefix: string;
+  unkId: number;
 }
 
 /**
@@ -45,20 +119,28 @@ export class PieceEncoder {
 
   constructor(
     private readonly tok: PreTrainedTokenizer,
-    /** encode(text) equals the concatenation of its space-separated chunks' encodings (see splitsOnSpaces). */
-    private readonly chunkable: boolean,
-    private readonly unkId: number,
+    private readonly opts: PieceEncoderOptions,
   ) {}
 
   /** Pieces of one word (never empty: a word the tokenizer drops becomes the unknown token). */
-  word(w: string): Piece {
-    let p = this.pieceCache.get(w);
+  word(w: string, opts: WordOptions = {}): Piece {
+    // Byte-level BPE gives "the" and " the" different pieces ('t' 'he' vs 'Ġthe'): encode the space with the word.
+    const text = opts.prefixSpace && this.opts.byteLevel ? ` ${w}` : w;
+    let p = this.pieceCache.get(text);
     if (p) return p;
-    const pieces = this.tok.tokenize(w);
-    p = pieces.length ? { pieces, ids: this.tok.convert_tokens_to_ids(pieces) } : { pieces: [''], ids: [this.unkId] };
+    const pieces = this.tok.tokenize(text);
+    p = pieces.length ? { pieces, ids: this.tok.convert_tokens_to_ids(pieces) } : { pieces: [''], ids: [this.opts.unkId] };
     if (this.pieceCache.size > 100_000) this.pieceCache.clear();
-    this.pieceCache.set(w, p);
+    this.pieceCache.set(text, p);
     return p;
+  }
+
+  /** Character offsets inside w of the pieces word(w, opts) gives. */
+  offsets(w: string, opts: WordOptions = {}): [number, number][] {
+    const { pieces } = this.word(w, opts);
+    return this.opts.byteLevel
+      ? alignBytePieces(w, pieces, opts.prefixSpace === true)
+      : alignPieces(w, pieces, this.opts.subwordPrefix);
   }
 
   /**
@@ -68,7 +150,7 @@ export class PieceEncoder {
    * tokenization almost free. Other tokenizers (byte-level BPE, SentencePiece) encode the whole text.
    */
   textIds(text: string, limit = Number.POSITIVE_INFINITY): number[] {
-    if (!this.chunkable) return this.tok.encode(text, { add_special_tokens: false }).slice(0, limit);
+    if (!this.opts.chunkable) return this.tok.encode(text, { add_special_tokens: false }).slice(0, limit);
     const ids: number[] = [];
     // Stop once the model's input is full: a 100,000-character text costs no more than its first ~limit tokens.
     for (let from = 0; from < text.length && ids.length < limit; ) {
@@ -109,3 +191,26 @@ export function splitsOnSpaces(tokJson: Record<string, unknown>): boolean {
   return kinds.every((k) => k !== undefined && CHAR_LOCAL_NORMALIZERS.has(k));
 }
 
+
+/** True when tokenizer.json pre-tokenizes byte-level (GPT-2, RoBERTa): alone or inside a Sequence. */
+export function isByteLevel(tokJson: Record<string, unknown>): boolean {
+  const has = (pre: unknown): boolean => {
+    if (!pre || typeof pre !== 'object') return false;
+    const p = pre as { type?: unknown; pretokenizers?: unknown };
+    if (p.type === 'ByteLevel') return true;
+    return p.type === 'Sequence' && Array.isArray(p.pretokenizers) && p.pretokenizers.some(has);
+  };
+  return has(tokJson.pre_tokenizer);
+}
+
+/** The PieceEncoder for a tokenizer and its tokenizer.json. */
+export function pieceEncoderFor(tok: PreTrainedTokenizer, tokJson: Record<string, unknown>): PieceEncoder {
+  const model = (tokJson.model ?? {}) as Record<string, unknown>;
+  const unkId = (tok as unknown as { unk_token_id?: unknown }).unk_token_id;
+  return new PieceEncoder(tok, {
+    chunkable: splitsOnSpaces(tokJson),
+    byteLevel: isByteLevel(tokJson),
+    subwordPrefix: typeof model.continuing_subword_prefix === 'string' ? model.continuing_subword_prefix : '##',
+    unkId: typeof unkId === 'number' ? unkId : 0,
+  });
+}

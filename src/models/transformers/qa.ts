@@ -5,7 +5,6 @@
 import { ModelError } from '../../util/errors.ts';
 import type { AnswerSpan, ModelInput, ModelOutput } from '../types.ts';
 import type { CodecContext, Collector, PlannedRow, TaskCodec } from './codec.ts';
-import { alignPieces } from './pieces.ts';
 import { outputOf, softmax } from './session.ts';
 import { assemble, specialCount } from './template.ts';
 
@@ -34,8 +33,10 @@ export function qaCodec(ctx: CodecContext, opts: QaOptions): TaskCodec<QaJob> {
       const offsets: [number, number][] = [];
       for (const m of context.matchAll(/\S+/g)) {
         const start = m.index;
-        const piece = ctx.pieces.word(m[0]);
-        const local = alignPieces(m[0], piece.pieces, ctx.subwordPrefix);
+        // As in the context string tokenized whole: the first word has no space before it, every later word one.
+        const spacing = { prefixSpace: ids.length > 0 };
+        const piece = ctx.pieces.word(m[0], spacing);
+        const local = ctx.pieces.offsets(m[0], spacing);
         piece.ids.forEach((id, k) => {
           ids.push(id);
           const [s, e] = local[k] ?? [0, m[0].length];

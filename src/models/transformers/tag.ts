@@ -28,7 +28,9 @@ export function taggingCodec(ctx: CodecContext): TaskCodec<TagJob> {
         first = [];
       };
       for (const w of input.tokens) {
-        const wp = ctx.pieces.word(w).ids.slice(0, budget);
+        // Pre-split words are each encoded as if after a space, like Hugging Face's is_split_into_words with
+        // add_prefix_space (which RoBERTa-style tokenizers require for pre-split input).
+        const wp = ctx.pieces.word(w, { prefixSpace: true }).ids.slice(0, budget);
         if (ids.length + wp.length > budget) flush();
         first.push(ids.length);
         ids.push(...wp);
