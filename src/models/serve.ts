@@ -6,7 +6,12 @@
  *   GET  /info     → {task, labels?, id, tokenize?, maxBatchSize?}
  *   POST /predict  {inputs} → {outputs}
  *   POST /tokenize {texts} → {tokens}      (when the adapter can tokenize)
- * Every error answers JSON {error: "..."}: 400 bad body, 404/405 bad route, 413 body too large, 500 model failure.
+ * Every error answers JSON {error: "..."}: 400 bad body, 404/405 bad route, 413 body too large, 415 not JSON,
+ * 500 model failure.
+ *
+ * Browser pages must not be able to drive the model: POST routes take only `content-type: application/json`
+ * (a cross-site form or `text/plain` fetch cannot send it without a CORS preflight), and the server sends no
+ * CORS headers, so every preflight fails.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,7 +90,25 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+/** `application/json`, optionally with parameters; a charset other than UTF-8 is refused since the body is read as UTF-8. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(';');
+  if (type!.trim().toLowerCase() !== 'application/json') return false;
+  return params.every((p) => {
+    const eq = p.indexOf('=');
+    const key = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
+    const val = eq < 0 ? '' : p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    return key !== 'charset' || /^utf-?8$/i.test(val);
+  });
+}
+
+async function readJson(req: IncomingMessage, route: string, limit: number): Promise<unknown> {
+  const type = req.headers['content-type'];
+  if (!isJsonContentType(type)) {
+    const got = type ? `'${type}'` : 'no content-type';
+    throw new HttpError(415, `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`);
+  }
   const text = await readBody(req, limit);
   try {
     return JSON.parse(text) as unknown;
@@ -106,6 +129,11 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     const route = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     const allow = (m: string) => {
+      if (method === 'OPTIONS') {
+        // A CORS preflight: refused, and answered without any Access-Control-Allow-* header.
+        res.setHeader('allow', m);
+        throw new HttpError(405, `${route} answers ${m} only; this server takes no cross-origin (CORS) requests`);
+      }
       if (method !== m) {
         res.setHeader('allow', m);
         throw new HttpError(405, `${route} answers ${m} only, not ${method}`);
@@ -120,7 +148,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         return send(res, 200, info);
       case '/predict': {
         allow('POST');
-        const parsed = PredictRequestSchema.safeParse(await readJson(req, limit));
+        const parsed = PredictRequestSchema.safeParse(await readJson(req, route, limit));
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"inputs": [ModelInput, ...]})`);
         }
@@ -136,7 +164,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         allow('POST');
         const tokenize = adapter.tokenize?.bind(adapter);
         if (!tokenize) throw new HttpError(404, 'this model has no tokenizer to expose');
-        const parsed = TokenizeRequestSchema.safeParse(await readJson(req, limit));
+        const parsed = TokenizeRequestSchema.safeParse(await readJson(req, route, limit));
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"texts": [string, ...]})`);
         }
@@ -157,10 +185,12 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         res.destroy();
         return;
       }
-      if (status === 413) res.setHeader('connection', 'close');
+      // A body refused before it fully arrived (too large, not JSON) is not read on: drop the connection once the
+      // answer is out rather than take in the rest.
+      const unread = !req.complete;
+      if (unread) res.setHeader('connection', 'close');
       send(res, status, { error: message });
-      // A too-large body is not read to its end: drop the connection once the answer is out.
-      if (status === 413) res.on('finish', () => req.destroy());
+      if (unread) res.on('finish', () => req.destroy());
     });
   });
 

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFunctionModel } from '../../src/models/function-adapter.ts';
 import { startModelServer, type ModelServer } from '../../src/models/serve.ts';
@@ -14,6 +15,30 @@ const echo = createFunctionModel(
   { id: 'function:echo', task: 'text-classification', labels: ['neg', 'pos'] },
   { tokenize: (t) => t.split(' ') },
 );
+
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request on its own connection with node:http, which (unlike fetch) lets a test set Host and send any body. */
+function request(
+  base: string,
+  route: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${route}`, { method: opts.method ?? 'GET', headers: opts.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
 
 describe('model server', () => {
   let server: ModelServer;
@@ -76,6 +101,33 @@ describe('model server', () => {
     const crash = await post('/predict', JSON.stringify({ inputs: [{ kind: 'text', text: 'crash' }] }));
     expect(crash.status).toBe(500);
     expect(((await crash.json()) as { error: string }).error).toMatch(/function:echo failed: CUDA out of memory/);
+  });
+
+  it('answers only JSON bodies: 415 for text/plain, form bodies and no content-type, naming the expected type', async () => {
+    const body = JSON.stringify({ inputs: [{ kind: 'text', text: 'hi' }] });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', undefined]) {
+      for (const route of ['/predict', '/tokenize']) {
+        const res = await request(server.url, route, { method: 'POST', body, ...(type ? { headers: { 'content-type': type } } : {}) });
+        expect(res.status, `${route} ${type}`).toBe(415);
+        expect(JSON.parse(res.body).error).toMatch(/content-type: application\/json/);
+      }
+    }
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"']) {
+      const res = await request(server.url, '/predict', { method: 'POST', body, headers: { 'content-type': type } });
+      expect(res.status, type).toBe(200);
+    }
+  });
+
+  it('sends no CORS headers and refuses preflights', async () => {
+    const preflight = await request(server.url, '/predict', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(405);
+    const info = await request(server.url, '/info', { headers: { origin: 'http://evil.example' } });
+    for (const res of [preflight, info]) {
+      expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    }
   });
 
   it('a port in use is a ModelError', async () => {
