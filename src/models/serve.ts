@@ -11,10 +11,11 @@
  *
  * Browser pages must not be able to drive the model: POST routes take only `content-type: application/json`
  * (a cross-site form or `text/plain` fetch cannot send it without a CORS preflight), and the server sends no
- * CORS headers, so every preflight fails.
+ * CORS headers, so every preflight fails. A DNS-rebinding page (evil.example resolving to 127.0.0.1) is same-origin
+ * to the browser, so the Host header is checked against the bound address too (see hostPolicy).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIPv6, type AddressInfo } from 'node:net';
 import { ModelError, errorMessage } from '../util/errors.ts';
 import {
   checkInputKind,
@@ -31,6 +32,13 @@ export interface ModelServerOptions {
   host?: string;
   /** Largest accepted request body (default 10 MB). */
   maxBodyBytes?: number;
+  /**
+   * Host header values accepted besides the bound address's own, e.g. a reverse proxy's name: `name` (any port)
+   * or `name:port`. Bound to 0.0.0.0 or ::, any Host is accepted.
+   */
+  allowedHosts?: string[];
+  /** Where startup warnings go (listening beyond this machine); default: stderr. */
+  onWarning?: (message: string) => void;
 }
 
 export interface ModelServer {
@@ -47,6 +55,77 @@ class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A Host header value split into a lower-cased name (IPv6 without brackets) and a port (absent: undefined). */
+function splitHost(value: string): { name: string; port?: number } | undefined {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^\s:/[\]@]+))(?::(\d{1,5}))?$/i.exec(value.trim());
+  if (!m) return undefined;
+  return { name: (m[1] ?? m[2]!).toLowerCase(), ...(m[3] ? { port: Number(m[3]) } : {}) };
+}
+
+const showName = (name: string): string => (isIPv6(name) ? `[${name}]` : name);
+
+function isLoopback(address: string): boolean {
+  return /^(::ffff:)?127\./i.test(address) || address === '::1';
+}
+
+/** The allowedHosts entries, checked: a user's typo (`http://proxy`) should fail at startup, not as 403s later. */
+function parseAllowedHosts(entries: readonly string[]): { name: string; port?: number }[] {
+  return entries.map((entry) => {
+    const parsed = splitHost(entry);
+    if (!parsed) {
+      throw new ModelError(`cannot serve the model: '${entry}' is not a host name for --allowed-host.`, {
+        hint: 'Give a name such as proxy.internal, optionally with a port (proxy.internal:8443), without http:// or a path.',
+      });
+    }
+    return parsed;
+  });
+}
+
+export interface HostPolicy {
+  /** Whether a request with this Host header may be answered. */
+  accepts(host: string | undefined): boolean;
+  /** The accepted values, for messages; empty when any Host is accepted. */
+  accepted: string[];
+  /** What to tell the user at startup, when the server is reachable from other machines. */
+  warning?: string;
+}
+
+/**
+ * Which Host headers a server bound to `address` (as Node reports it) on `port` answers. `typed` is the host as
+ * the user gave it (a name such as `myhost.lan` is accepted besides its address); `extra` adds names (a
+ * reverse proxy's), each `name` (any port) or `name:port`.
+ */
+export function hostPolicy(address: string, port: number, typed?: string, extra: readonly string[] = []): HostPolicy {
+  const wildcard = address === '0.0.0.0' || address === '::';
+  if (wildcard) {
+    return {
+      accepts: () => true,
+      accepted: [],
+      warning:
+        `listening on ${showName(address)} (every network interface): the model is reachable from other machines, with no ` +
+        'authentication, and the Host check that stops DNS-rebinding web pages is off. Bind 127.0.0.1 (the default) ' +
+        'unless this network is trusted; behind a reverse proxy, bind 127.0.0.1 and name the proxy with --allowed-host.',
+    };
+  }
+  const allowed: { name: string; port?: number }[] = [];
+  const names = isLoopback(address) ? ['127.0.0.1', 'localhost', '::1', address] : [address];
+  const typedName = typed ? splitHost(typed)?.name : undefined;
+  if (typedName) names.push(typedName);
+  for (const name of new Set(names)) allowed.push({ name, port });
+  allowed.push(...parseAllowedHosts(extra));
+  return {
+    accepts: (host) => {
+      const h = host === undefined ? undefined : splitHost(host);
+      // A Host without a port means the scheme's default, 80.
+      return !!h && allowed.some((a) => a.name === h.name && (a.port === undefined || a.port === (h.port ?? 80)));
+    },
+    accepted: allowed.map((a) => (a.port === undefined ? `${showName(a.name)} (any port)` : `${showName(a.name)}:${a.port}`)),
+    ...(isLoopback(address)
+      ? {}
+      : { warning: `listening on ${showName(address)}: the model is reachable from other machines on that network, with no authentication.` }),
+  };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -120,12 +199,19 @@ async function readJson(req: IncomingMessage, route: string, limit: number): Pro
 export async function startModelServer(adapter: ModelAdapter, opts: ModelServerOptions): Promise<ModelServer> {
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? 10 * 1024 * 1024;
+  parseAllowedHosts(opts.allowedHosts ?? []);
   const info = infoToJson(adapter.info, {
     tokenize: !!adapter.tokenize,
     ...(adapter.maxBatchSize ? { maxBatchSize: adapter.maxBatchSize } : {}),
   });
 
+  let hosts: HostPolicy | undefined;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hosts?.accepts(req.headers.host)) {
+      const got = req.headers.host === undefined ? 'no Host header' : `the Host header '${req.headers.host}'`;
+      const accepted = hosts?.accepted.join(', ') ?? 'none yet';
+      throw new HttpError(403, `this server does not answer requests with ${got}; it accepts Host ${accepted} (add names with --allowed-host / allowedHosts)`);
+    }
     const route = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     const allow = (m: string) => {
@@ -214,6 +300,8 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   });
 
   const addr = server.address() as AddressInfo;
+  hosts = hostPolicy(addr.address, addr.port, host, opts.allowedHosts);
+  if (hosts.warning) (opts.onWarning ?? ((m) => process.stderr.write(`textstress: warning: ${m}\n`)))(hosts.warning);
   const shownHost = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${shownHost}:${addr.port}`,

@@ -1,7 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFunctionModel } from '../../src/models/function-adapter.ts';
-import { startModelServer, type ModelServer } from '../../src/models/serve.ts';
+import { serveCommand } from '../../src/cli/commands/serve.ts';
+import { hostPolicy, startModelServer, type ModelServer } from '../../src/models/serve.ts';
 import type { ModelInput } from '../../src/models/types.ts';
 import { ModelError } from '../../src/util/errors.ts';
 import { rejection } from './helpers.ts';
@@ -128,6 +129,61 @@ describe('model server', () => {
     for (const res of [preflight, info]) {
       expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
     }
+  });
+
+  it('answers only the Host values of its loopback address (403 names them), so a DNS-rebinding page gets nothing', async () => {
+    const port = new URL(server.url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) {
+      expect((await request(server.url, '/info', { headers: { host } })).status, host).toBe(200);
+    }
+    const body = JSON.stringify({ inputs: [{ kind: 'text', text: 'hi' }] });
+    for (const host of [`evil.example:${port}`, 'localhost', `127.0.0.1:${Number(port) + 1}`, `localhost.evil.example:${port}`]) {
+      for (const [method, route] of [['GET', '/info'], ['POST', '/predict']] as const) {
+        const res = await request(server.url, route, { method, headers: { host, 'content-type': 'application/json' }, ...(method === 'POST' ? { body } : {}) });
+        expect(res.status, `${method} ${route} ${host}`).toBe(403);
+        const { error } = JSON.parse(res.body) as { error: string };
+        expect(error).toContain(`the Host header '${host}'`);
+        expect(error).toContain(`127.0.0.1:${port}, localhost:${port}, [::1]:${port}`);
+      }
+    }
+  });
+
+  it('allowedHosts adds names (any port, or one port)', async () => {
+    const proxied = await startModelServer(echo, { port: 0, allowedHosts: ['model.internal', 'Proxy.Example:8443'] });
+    try {
+      const ok = ['model.internal', 'model.internal:9000', 'proxy.example:8443', `127.0.0.1:${new URL(proxied.url).port}`];
+      for (const host of ok) expect((await request(proxied.url, '/health', { headers: { host } })).status, host).toBe(200);
+      const res = await request(proxied.url, '/health', { headers: { host: 'proxy.example' } });
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.body).error).toMatch(/model\.internal \(any port\), proxy\.example:8443/);
+    } finally {
+      await proxied.close();
+    }
+    const err = await rejection(startModelServer(echo, { port: 0, allowedHosts: ['http://proxy/'] }));
+    expect(err).toBeInstanceOf(ModelError);
+    expect(err.message).toMatch(/'http:\/\/proxy\/' is not a host name for --allowed-host/);
+  });
+
+  it('hostPolicy: a specific address is accepted exactly; a wildcard accepts any Host but warns', () => {
+    const lan = hostPolicy('192.168.1.5', 8080, 'myhost.lan');
+    expect(lan.accepts('192.168.1.5:8080')).toBe(true);
+    expect(lan.accepts('myhost.lan:8080')).toBe(true);
+    expect(lan.accepts('localhost:8080')).toBe(false);
+    expect(lan.accepts(undefined)).toBe(false);
+    expect(lan.warning).toMatch(/reachable from other machines/);
+    for (const wildcard of ['0.0.0.0', '::']) {
+      const any = hostPolicy(wildcard, 8080);
+      expect(any.accepts('evil.example:8080')).toBe(true);
+      expect(any.warning).toMatch(/every network interface.*reachable from other machines.*Host check .* is off/);
+    }
+    expect(hostPolicy('127.0.0.1', 8080).warning).toBeUndefined();
+    expect(hostPolicy('::1', 80).accepts('localhost')).toBe(true);
+  });
+
+  it('--allowed-host is repeatable and comma-separated', () => {
+    const cmd = serveCommand().exitOverride().action(() => {});
+    cmd.parse(['--model', 'x', '--allowed-host', 'a.example, b.example:81', '--allowed-host', 'c.example'], { from: 'user' });
+    expect(cmd.opts().allowedHost).toEqual(['a.example', 'b.example:81', 'c.example']);
   });
 
   it('a port in use is a ModelError', async () => {
