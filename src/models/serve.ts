@@ -16,6 +16,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIPv6, type AddressInfo } from 'node:net';
+import { isAbsolute, win32 } from 'node:path';
 import { ModelError, errorMessage } from '../util/errors.ts';
 import {
   checkInputKind,
@@ -128,6 +129,24 @@ export function hostPolicy(address: string, port: number, typed?: string, extra:
   };
 }
 
+/**
+ * The model's name as /info shows it: a folder by its base name (an absolute path tells a caller the user's
+ * name and layout), a URL without credentials or query, anything else (hub id, built-in, function:…) as given.
+ */
+export function publicModelId(id: string): string {
+  if (/^https?:\/\//i.test(id)) {
+    try {
+      const u = new URL(id);
+      return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return 'http-model';
+    }
+  }
+  const isPath = isAbsolute(id) || win32.isAbsolute(id) || /^[.~]/.test(id) || id.includes('\\') || id.split('/').length > 2;
+  if (!isPath) return id;
+  return id.split(/[\\/]+/).filter(Boolean).at(-1) ?? 'model';
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -200,7 +219,10 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? 10 * 1024 * 1024;
   parseAllowedHosts(opts.allowedHosts ?? []);
-  const info = infoToJson(adapter.info, {
+  const shownId = publicModelId(adapter.info.id);
+  // Model errors often quote the folder (transformers.js, our own messages): show its name there too.
+  const scrub = (text: string): string => (shownId === adapter.info.id ? text : text.split(adapter.info.id).join(shownId));
+  const info = infoToJson({ ...adapter.info, id: shownId }, {
     tokenize: !!adapter.tokenize,
     ...(adapter.maxBatchSize ? { maxBatchSize: adapter.maxBatchSize } : {}),
   });
@@ -266,7 +288,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       const status = err instanceof HttpError ? err.status : 500;
-      const message = err instanceof HttpError ? err.message : `the model failed: ${errorMessage(err)}`;
+      const message = err instanceof HttpError ? err.message : `the model failed: ${scrub(errorMessage(err))}`;
       if (res.headersSent) {
         res.destroy();
         return;

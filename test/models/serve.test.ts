@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFunctionModel } from '../../src/models/function-adapter.ts';
 import { serveCommand } from '../../src/cli/commands/serve.ts';
-import { hostPolicy, startModelServer, type ModelServer } from '../../src/models/serve.ts';
+import { hostPolicy, publicModelId, startModelServer, type ModelServer } from '../../src/models/serve.ts';
 import type { ModelInput } from '../../src/models/types.ts';
 import { ModelError } from '../../src/util/errors.ts';
 import { rejection } from './helpers.ts';
@@ -184,6 +184,45 @@ describe('model server', () => {
     const cmd = serveCommand().exitOverride().action(() => {});
     cmd.parse(['--model', 'x', '--allowed-host', 'a.example, b.example:81', '--allowed-host', 'c.example'], { from: 'user' });
     expect(cmd.opts().allowedHost).toEqual(['a.example', 'b.example:81', 'c.example']);
+  });
+
+  it('/info and error messages show a model folder by its name, never its absolute path', async () => {
+    const dir = '/home/alice/private/models/sst2-v3';
+    const model = createFunctionModel(
+      () => {
+        throw new Error(`cannot read ${dir}/onnx/model.onnx`);
+      },
+      { id: dir, task: 'text-classification', labels: ['neg', 'pos'] },
+    );
+    const s = await startModelServer(model, { port: 0 });
+    try {
+      const info = await request(s.url, '/info');
+      expect(JSON.parse(info.body).id).toBe('sst2-v3');
+      const res = await request(s.url, '/predict', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"inputs": [{"kind": "text", "text": "hi"}]}',
+      });
+      expect(res.status).toBe(500);
+      expect(res.body).toMatch(/sst2-v3 failed: cannot read sst2-v3\/onnx\/model\.onnx/);
+      expect(res.body).not.toContain('alice');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('publicModelId keeps hub ids, built-in names and URLs (less credentials and query), and folders by base name', () => {
+    const cases: [string, string][] = [
+      ['/home/alice/models/sst2-v3', 'sst2-v3'],
+      ['/home/alice/models/sst2-v3/', 'sst2-v3'],
+      ['C:\\Users\\alice\\models\\ner', 'ner'],
+      ['./models/demo-sst2', 'demo-sst2'],
+      ['Xenova/distilbert-base-uncased-finetuned-sst-2-english', 'Xenova/distilbert-base-uncased-finetuned-sst-2-english'],
+      ['function:echo', 'function:echo'],
+      ['https://bob:secret@models.example/sst2/?key=abc', 'https://models.example/sst2'],
+      ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+    ];
+    for (const [id, shown] of cases) expect(publicModelId(id), id).toBe(shown);
   });
 
   it('a port in use is a ModelError', async () => {
