@@ -6,8 +6,8 @@
  *   GET  /info     → {task, labels?, id, tokenize?, maxBatchSize?}
  *   POST /predict  {inputs} → {outputs}
  *   POST /tokenize {texts} → {tokens}      (when the adapter can tokenize)
- * Every error answers JSON {error: "..."}: 400 bad body, 404/405 bad route, 413 body too large, 415 not JSON,
- * 500 model failure.
+ * Every error answers JSON {error: "..."}: 400 bad body, 403 wrong Host, 404/405 bad route, 413 body too large,
+ * 415 not JSON, 500 model failure, 503 busy (more than maxConcurrent requests at once).
  *
  * Browser pages must not be able to drive the model: POST routes take only `content-type: application/json`
  * (a cross-site form or `text/plain` fetch cannot send it without a CORS preflight), and the server sends no
@@ -33,6 +33,12 @@ export interface ModelServerOptions {
   host?: string;
   /** Largest accepted request body (default 10 MB). */
   maxBodyBytes?: number;
+  /**
+   * Requests handled at once, reading their body included (default 8). More are answered 503 with
+   * `retry-after: 1` at once, their body unread and their connection closed, so memory stays near
+   * maxConcurrent × maxBodyBytes however many clients send.
+   */
+  maxConcurrent?: number;
   /**
    * Host header values accepted besides the bound address's own, e.g. a reverse proxy's name: `name` (any port)
    * or `name:port`. Bound to 0.0.0.0 or ::, any Host is accepted.
@@ -153,6 +159,10 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/**
+ * The body, up to `limit` bytes. Past the limit reading stops at once (the rest stays in the socket, which is
+ * destroyed after the 413), so an oversized body costs at most `limit` bytes of memory.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -162,29 +172,22 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        reject(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!done) {
-        done = true;
-        resolve(Buffer.concat(chunks).toString('utf8'));
-      }
-    });
-    req.on('error', (err) => {
-      if (!done) {
-        done = true;
+    const settle = (err?: Error): void => {
+      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (err) {
+        req.pause();
         reject(err);
-      }
-    });
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => settle();
+    // A client that hangs up mid-body must free its slot rather than leave this promise pending.
+    const onClose = (): void => settle(new HttpError(400, 'the client closed the connection before the body arrived'));
+    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
   });
 }
 
@@ -218,6 +221,10 @@ async function readJson(req: IncomingMessage, route: string, limit: number): Pro
 export async function startModelServer(adapter: ModelAdapter, opts: ModelServerOptions): Promise<ModelServer> {
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? 10 * 1024 * 1024;
+  const maxConcurrent = opts.maxConcurrent ?? 8;
+  for (const [name, value] of [['maxBodyBytes', limit], ['maxConcurrent', maxConcurrent]] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new ModelError(`cannot serve the model: ${name} must be a positive integer, not ${value}.`);
+  }
   parseAllowedHosts(opts.allowedHosts ?? []);
   const shownId = publicModelId(adapter.info.id);
   // Model errors often quote the folder (transformers.js, our own messages): show its name there too.
@@ -285,22 +292,38 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     }
   };
 
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    const status = err instanceof HttpError ? err.status : 500;
+    const message = err instanceof HttpError ? err.message : `the model failed: ${scrub(errorMessage(err))}`;
+    if (res.headersSent || res.destroyed) {
+      res.destroy();
+      return;
+    }
+    // A body refused before it fully arrived (busy, too large, not JSON) is not read on: drop the connection once
+    // the answer is out rather than take in the rest.
+    const close = !req.complete || status === 503;
+    if (close) res.setHeader('connection', 'close');
+    send(res, status, { error: message });
+    if (close) res.on('finish', () => req.destroy());
+  };
+
+  // Requests being handled, bodies being read included: each may hold up to `limit` bytes and a model call.
+  let active = 0;
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      const status = err instanceof HttpError ? err.status : 500;
-      const message = err instanceof HttpError ? err.message : `the model failed: ${scrub(errorMessage(err))}`;
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      // A body refused before it fully arrived (too large, not JSON) is not read on: drop the connection once the
-      // answer is out rather than take in the rest.
-      const unread = !req.complete;
-      if (unread) res.setHeader('connection', 'close');
-      send(res, status, { error: message });
-      if (unread) res.on('finish', () => req.destroy());
-    });
+    if (active >= maxConcurrent) {
+      res.setHeader('retry-after', '1');
+      fail(req, res, new HttpError(503, `the server is busy with ${maxConcurrent} requests; retry in a second, or send fewer requests at once`));
+      return;
+    }
+    active++;
+    // The slot is held until the handler is done, not until the client hangs up: a client that sends a body
+    // and drops the connection must not leave model work running outside the cap.
+    handle(req, res)
+      .catch((err: unknown) => fail(req, res, err))
+      .finally(() => active--);
   });
+  // A client trickling its body would otherwise hold a slot for Node's default 5 minutes.
+  server.requestTimeout = 60_000;
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {

@@ -180,10 +180,10 @@ describe('model server', () => {
     expect(hostPolicy('::1', 80).accepts('localhost')).toBe(true);
   });
 
-  it('--allowed-host is repeatable and comma-separated', () => {
+  it('--allowed-host is repeatable and comma-separated; --max-concurrent defaults to 8', () => {
     const cmd = serveCommand().exitOverride().action(() => {});
     cmd.parse(['--model', 'x', '--allowed-host', 'a.example, b.example:81', '--allowed-host', 'c.example'], { from: 'user' });
-    expect(cmd.opts().allowedHost).toEqual(['a.example', 'b.example:81', 'c.example']);
+    expect(cmd.opts()).toMatchObject({ allowedHost: ['a.example', 'b.example:81', 'c.example'], maxConcurrent: 8, host: '127.0.0.1' });
   });
 
   it('/info and error messages show a model folder by its name, never its absolute path', async () => {
@@ -223,6 +223,79 @@ describe('model server', () => {
       ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
     ];
     for (const [id, shown] of cases) expect(publicModelId(id), id).toBe(shown);
+  });
+
+  it('caps requests in flight: beyond maxConcurrent it answers 503 at once, reads no body, and memory stays bounded', async () => {
+    // The model blocks until every excess request has been answered, as a CPU-bound model would keep its slots.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // Without a cap no 503 ever comes: let the model go after a while so the test fails on the counts, not a timeout.
+    setTimeout(() => open(), 3000).unref();
+    const slow = createFunctionModel(
+      async (inputs: ModelInput[]) => {
+        await gate;
+        return inputs.map(() => ({ kind: 'classes' as const, labels: ['neg', 'pos'], probs: [0.5, 0.5] }));
+      },
+      { id: 'function:slow', task: 'text-classification', labels: ['neg', 'pos'] },
+    );
+    const cap = 4;
+    const n = 100;
+    const s = await startModelServer(slow, { port: 0, maxConcurrent: cap, maxBodyBytes: 8 * 1024 * 1024 });
+    try {
+      // One shared 4 MB body: the client side adds nothing per request, so RSS growth is the server's.
+      const body = Buffer.from(JSON.stringify({ inputs: [{ kind: 'text', text: 'x'.repeat(4 * 1024 * 1024) }] }));
+      global.gc?.();
+      const rss0 = process.memoryUsage().rss;
+      let peak = rss0;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+      let busy = 0;
+      const answers = Array.from({ length: n }, () =>
+        request(s.url, '/predict', { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => {
+          if (r.status === 503 && ++busy === n - cap) open();
+          return r;
+        }),
+      );
+      const done = await Promise.all(answers);
+      clearInterval(sampler);
+      const statuses = done.map((r) => r.status);
+      expect(statuses.filter((x) => x === 200)).toHaveLength(cap);
+      expect(statuses.filter((x) => x === 503)).toHaveLength(n - cap);
+      const rejected = done.find((r) => r.status === 503)!;
+      expect(rejected.headers['retry-after']).toBe('1');
+      expect(rejected.headers.connection).toBe('close');
+      expect(JSON.parse(rejected.body).error).toMatch(/busy with 4 requests; retry in a second/);
+      // Unbounded, the server held all 100 bodies (~900 MB growth measured); capped, about 4 of them (~50 MB).
+      expect(peak - rss0).toBeLessThan(250 * 2 ** 20);
+      // Once the slots are free, the server answers again.
+      expect((await request(s.url, '/health')).status).toBe(200);
+    } finally {
+      open();
+      await s.close();
+    }
+  });
+
+  it('frees its slot after every kind of ending: hang-up mid-body, 413, 415, 400, model failure', async () => {
+    const s = await startModelServer(echo, { port: 0, maxConcurrent: 1, maxBodyBytes: 1000 });
+    const json = { 'content-type': 'application/json' };
+    try {
+      // A client that sends half a body and hangs up.
+      await new Promise<void>((resolve) => {
+        const req = httpRequest(`${s.url}/predict`, { method: 'POST', headers: { ...json, 'content-length': '500' }, agent: false });
+        req.on('error', () => resolve());
+        req.write('{"inputs": [', () => setTimeout(() => (req.destroy(), resolve()), 50));
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      // A chunked body (no content-length) that runs past the limit: answered 413 without reading it all.
+      const big = await request(s.url, '/predict', { method: 'POST', headers: { ...json, 'transfer-encoding': 'chunked' }, body: 'x'.repeat(100_000) });
+      expect(big.status).toBe(413);
+      expect((await request(s.url, '/predict', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
+      expect((await request(s.url, '/predict', { method: 'POST', headers: json, body: '{' })).status).toBe(400);
+      expect((await request(s.url, '/predict', { method: 'POST', headers: json, body: '{"inputs": [{"kind": "text", "text": "crash"}]}' })).status).toBe(500);
+      const ok = await request(s.url, '/predict', { method: 'POST', headers: json, body: '{"inputs": [{"kind": "text", "text": "hi"}]}' });
+      expect(ok.status).toBe(200);
+    } finally {
+      await s.close();
+    }
   });
 
   it('a port in use is a ModelError', async () => {

@@ -16,10 +16,11 @@ export function serveCommand(): Command {
     .option('-p, --port <n>', 'port (0 = any free port)', int('--port', 0), 8080)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--allowed-host <name>', "also accept requests whose Host header is this name, e.g. a reverse proxy's (name or name:port; repeatable or comma-separated)", hostList, [])
+    .option('--max-concurrent <n>', 'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1', int('--max-concurrent', 1), 8)
     .option('--task <task>', 'model task, when config.json cannot tell')
-    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; task?: ModelTask }) => {
+    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; maxConcurrent: number; task?: ModelTask }) => {
       const model = await openModel({ model: opts.model, task: opts.task });
-      const server = await startModelServer(model, { port: opts.port, host: opts.host, allowedHosts: opts.allowedHost });
+      const server = await startModelServer(model, { port: opts.port, host: opts.host, allowedHosts: opts.allowedHost, maxConcurrent: opts.maxConcurrent });
       process.stderr.write(`textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}\n`);
       const stop = (): void => {
         void server.close().then(() => process.exit(0));
