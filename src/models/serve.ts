@@ -153,6 +153,10 @@ export function publicModelId(id: string): string {
   return id.split(/[\\/]+/).filter(Boolean).at(-1) ?? 'model';
 }
 
+export function isPort(n: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n <= 65535;
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -222,6 +226,9 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? 10 * 1024 * 1024;
   const maxConcurrent = opts.maxConcurrent ?? 8;
+  if (!isPort(opts.port)) {
+    throw new ModelError(`cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`);
+  }
   for (const [name, value] of [['maxBodyBytes', limit], ['maxConcurrent', maxConcurrent]] as const) {
     if (!Number.isInteger(value) || value < 1) throw new ModelError(`cannot serve the model: ${name} must be a positive integer, not ${value}.`);
   }

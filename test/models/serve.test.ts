@@ -298,6 +298,29 @@ describe('model server', () => {
     }
   });
 
+  it('a port outside 0–65535, or a bad cap or limit, is a ModelError before anything listens', async () => {
+    for (const port of [99999, 65536, -1, 1.5, Number.NaN]) {
+      const err = await rejection(startModelServer(echo, { port }));
+      expect(err, String(port)).toBeInstanceOf(ModelError);
+      expect(err.message).toContain(`port ${port} is not a port number; give an integer from 0 to 65535 (0 picks a free port)`);
+    }
+    for (const opts of [{ maxConcurrent: 0 }, { maxBodyBytes: 1.5 }]) {
+      const err = await rejection(startModelServer(echo, { port: 0, ...opts }));
+      expect(err).toBeInstanceOf(ModelError);
+      expect(err.message).toMatch(/must be a positive integer/);
+    }
+  });
+
+  it('--port 99999 is a usage error with a clear message, not Node\'s', () => {
+    let said = '';
+    const cmd = serveCommand()
+      .exitOverride()
+      .configureOutput({ writeErr: (t) => (said += t) })
+      .action(() => {});
+    expect(() => cmd.parse(['--model', 'x', '--port', '99999'], { from: 'user' })).toThrow();
+    expect(said).toMatch(/--port must be an integer from 0 to 65535 \(0 picks a free port\)/);
+  });
+
   it('a port in use is a ModelError', async () => {
     const port = Number(new URL(server.url).port);
     const err = await rejection(startModelServer(echo, { port }));
