@@ -339,7 +339,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
       } else if (err.code === 'EACCES') {
         reject(new ModelError(`cannot serve the model: not allowed to listen on port ${opts.port} (ports below 1024 need root).`, { hint: 'Pick a port above 1024.' }));
       } else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
-        reject(new ModelError(`cannot serve the model: ${host} is not an address of this machine.`, { hint: 'Use 127.0.0.1, 0.0.0.0 or a local interface address.' }));
+        reject(new ModelError(`cannot serve the model: ${host} is not an address of this machine.`, { hint: 'Use 127.0.0.1 (the default) or a local interface address; 0.0.0.0 only on a trusted network.' }));
       } else {
         reject(new ModelError(`cannot serve the model on ${host}:${opts.port}: ${err.message}`, { cause: err }));
       }
