@@ -6,10 +6,17 @@
  *   GET  /info     → {task, labels?, id, tokenize?, maxBatchSize?}
  *   POST /predict  {inputs} → {outputs}
  *   POST /tokenize {texts} → {tokens}      (when the adapter can tokenize)
- * Every error answers JSON {error: "..."}: 400 bad body, 404/405 bad route, 413 body too large, 500 model failure.
+ * Every error answers JSON {error: "..."}: 400 bad body, 403 wrong Host, 404/405 bad route, 413 body too large,
+ * 415 not JSON, 500 model failure, 503 busy (more than maxConcurrent requests at once).
+ *
+ * Browser pages must not be able to drive the model: POST routes take only `content-type: application/json`
+ * (a cross-site form or `text/plain` fetch cannot send it without a CORS preflight), and the server sends no
+ * CORS headers, so every preflight fails. A DNS-rebinding page (evil.example resolving to 127.0.0.1) is same-origin
+ * to the browser, so the Host header is checked against the bound address too (see hostPolicy).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIPv6, type AddressInfo } from 'node:net';
+import { isAbsolute, win32 } from 'node:path';
 import { ModelError, errorMessage } from '../util/errors.ts';
 import {
   checkInputKind,
@@ -26,6 +33,19 @@ export interface ModelServerOptions {
   host?: string;
   /** Largest accepted request body (default 10 MB). */
   maxBodyBytes?: number;
+  /**
+   * Requests handled at once, reading their body included (default 8). More are answered 503 with
+   * `retry-after: 1` at once, their body unread and their connection closed, so memory stays near
+   * maxConcurrent × maxBodyBytes however many clients send.
+   */
+  maxConcurrent?: number;
+  /**
+   * Host header values accepted besides the bound address's own, e.g. a reverse proxy's name: `name` (any port)
+   * or `name:port`. Bound to 0.0.0.0 or ::, any Host is accepted.
+   */
+  allowedHosts?: string[];
+  /** Where startup warnings go (listening beyond this machine); default: stderr. */
+  onWarning?: (message: string) => void;
 }
 
 export interface ModelServer {
@@ -44,12 +64,109 @@ class HttpError extends Error {
   }
 }
 
+/** A Host header value split into a lower-cased name (IPv6 without brackets) and a port (absent: undefined). */
+function splitHost(value: string): { name: string; port?: number } | undefined {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^\s:/[\]@]+))(?::(\d{1,5}))?$/i.exec(value.trim());
+  if (!m) return undefined;
+  return { name: (m[1] ?? m[2]!).toLowerCase(), ...(m[3] ? { port: Number(m[3]) } : {}) };
+}
+
+const showName = (name: string): string => (isIPv6(name) ? `[${name}]` : name);
+
+function isLoopback(address: string): boolean {
+  return /^(::ffff:)?127\./i.test(address) || address === '::1';
+}
+
+/** The allowedHosts entries, checked: a user's typo (`http://proxy`) should fail at startup, not as 403s later. */
+function parseAllowedHosts(entries: readonly string[]): { name: string; port?: number }[] {
+  return entries.map((entry) => {
+    const parsed = splitHost(entry);
+    if (!parsed) {
+      throw new ModelError(`cannot serve the model: '${entry}' is not a host name for --allowed-host.`, {
+        hint: 'Give a name such as proxy.internal, optionally with a port (proxy.internal:8443), without http:// or a path.',
+      });
+    }
+    return parsed;
+  });
+}
+
+export interface HostPolicy {
+  /** Whether a request with this Host header may be answered. */
+  accepts(host: string | undefined): boolean;
+  /** The accepted values, for messages; empty when any Host is accepted. */
+  accepted: string[];
+  /** What to tell the user at startup, when the server is reachable from other machines. */
+  warning?: string;
+}
+
+/**
+ * Which Host headers a server bound to `address` (as Node reports it) on `port` answers. `typed` is the host as
+ * the user gave it (a name such as `myhost.lan` is accepted besides its address); `extra` adds names (a
+ * reverse proxy's), each `name` (any port) or `name:port`.
+ */
+export function hostPolicy(address: string, port: number, typed?: string, extra: readonly string[] = []): HostPolicy {
+  const wildcard = address === '0.0.0.0' || address === '::';
+  if (wildcard) {
+    return {
+      accepts: () => true,
+      accepted: [],
+      warning:
+        `listening on ${showName(address)} (every network interface): the model is reachable from other machines, with no ` +
+        'authentication, and the Host check that stops DNS-rebinding web pages is off. Bind 127.0.0.1 (the default) ' +
+        'unless this network is trusted; behind a reverse proxy, bind 127.0.0.1 and name the proxy with --allowed-host.',
+    };
+  }
+  const allowed: { name: string; port?: number }[] = [];
+  const names = isLoopback(address) ? ['127.0.0.1', 'localhost', '::1', address] : [address];
+  const typedName = typed ? splitHost(typed)?.name : undefined;
+  if (typedName) names.push(typedName);
+  for (const name of new Set(names)) allowed.push({ name, port });
+  allowed.push(...parseAllowedHosts(extra));
+  return {
+    accepts: (host) => {
+      const h = host === undefined ? undefined : splitHost(host);
+      // A Host without a port means the scheme's default, 80.
+      return !!h && allowed.some((a) => a.name === h.name && (a.port === undefined || a.port === (h.port ?? 80)));
+    },
+    accepted: allowed.map((a) => (a.port === undefined ? `${showName(a.name)} (any port)` : `${showName(a.name)}:${a.port}`)),
+    ...(isLoopback(address)
+      ? {}
+      : { warning: `listening on ${showName(address)}: the model is reachable from other machines on that network, with no authentication.` }),
+  };
+}
+
+/**
+ * The model's name as /info shows it: a folder by its base name (an absolute path tells a caller the user's
+ * name and layout), a URL without credentials or query, anything else (hub id, built-in, function:…) as given.
+ */
+export function publicModelId(id: string): string {
+  if (/^https?:\/\//i.test(id)) {
+    try {
+      const u = new URL(id);
+      return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return 'http-model';
+    }
+  }
+  const isPath = isAbsolute(id) || win32.isAbsolute(id) || /^[.~]/.test(id) || id.includes('\\') || id.split('/').length > 2;
+  if (!isPath) return id;
+  return id.split(/[\\/]+/).filter(Boolean).at(-1) ?? 'model';
+}
+
+export function isPort(n: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n <= 65535;
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
+/**
+ * The body, up to `limit` bytes. Past the limit reading stops at once (the rest stays in the socket, which is
+ * destroyed after the 413), so an oversized body costs at most `limit` bytes of memory.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -59,33 +176,44 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        reject(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!done) {
-        done = true;
-        resolve(Buffer.concat(chunks).toString('utf8'));
-      }
-    });
-    req.on('error', (err) => {
-      if (!done) {
-        done = true;
+    const settle = (err?: Error): void => {
+      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (err) {
+        req.pause();
         reject(err);
-      }
-    });
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => settle();
+    // A client that hangs up mid-body must free its slot rather than leave this promise pending.
+    const onClose = (): void => settle(new HttpError(400, 'the client closed the connection before the body arrived'));
+    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
   });
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+/** `application/json`, optionally with parameters; a charset other than UTF-8 is refused since the body is read as UTF-8. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(';');
+  if (type!.trim().toLowerCase() !== 'application/json') return false;
+  return params.every((p) => {
+    const eq = p.indexOf('=');
+    const key = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
+    const val = eq < 0 ? '' : p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    return key !== 'charset' || /^utf-?8$/i.test(val);
+  });
+}
+
+async function readJson(req: IncomingMessage, route: string, limit: number): Promise<unknown> {
+  const type = req.headers['content-type'];
+  if (!isJsonContentType(type)) {
+    const got = type ? `'${type}'` : 'no content-type';
+    throw new HttpError(415, `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`);
+  }
   const text = await readBody(req, limit);
   try {
     return JSON.parse(text) as unknown;
@@ -97,15 +225,37 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 export async function startModelServer(adapter: ModelAdapter, opts: ModelServerOptions): Promise<ModelServer> {
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? 10 * 1024 * 1024;
-  const info = infoToJson(adapter.info, {
+  const maxConcurrent = opts.maxConcurrent ?? 8;
+  if (!isPort(opts.port)) {
+    throw new ModelError(`cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`);
+  }
+  for (const [name, value] of [['maxBodyBytes', limit], ['maxConcurrent', maxConcurrent]] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new ModelError(`cannot serve the model: ${name} must be a positive integer, not ${value}.`);
+  }
+  parseAllowedHosts(opts.allowedHosts ?? []);
+  const shownId = publicModelId(adapter.info.id);
+  // Model errors often quote the folder (transformers.js, our own messages): show its name there too.
+  const scrub = (text: string): string => (shownId === adapter.info.id ? text : text.split(adapter.info.id).join(shownId));
+  const info = infoToJson({ ...adapter.info, id: shownId }, {
     tokenize: !!adapter.tokenize,
     ...(adapter.maxBatchSize ? { maxBatchSize: adapter.maxBatchSize } : {}),
   });
 
+  let hosts: HostPolicy | undefined;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hosts?.accepts(req.headers.host)) {
+      const got = req.headers.host === undefined ? 'no Host header' : `the Host header '${req.headers.host}'`;
+      const accepted = hosts?.accepted.join(', ') ?? 'none yet';
+      throw new HttpError(403, `this server does not answer requests with ${got}; it accepts Host ${accepted} (add names with --allowed-host / allowedHosts)`);
+    }
     const route = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     const allow = (m: string) => {
+      if (method === 'OPTIONS') {
+        // A CORS preflight: refused, and answered without any Access-Control-Allow-* header.
+        res.setHeader('allow', m);
+        throw new HttpError(405, `${route} answers ${m} only; this server takes no cross-origin (CORS) requests`);
+      }
       if (method !== m) {
         res.setHeader('allow', m);
         throw new HttpError(405, `${route} answers ${m} only, not ${method}`);
@@ -120,7 +270,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         return send(res, 200, info);
       case '/predict': {
         allow('POST');
-        const parsed = PredictRequestSchema.safeParse(await readJson(req, limit));
+        const parsed = PredictRequestSchema.safeParse(await readJson(req, route, limit));
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"inputs": [ModelInput, ...]})`);
         }
@@ -136,7 +286,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         allow('POST');
         const tokenize = adapter.tokenize?.bind(adapter);
         if (!tokenize) throw new HttpError(404, 'this model has no tokenizer to expose');
-        const parsed = TokenizeRequestSchema.safeParse(await readJson(req, limit));
+        const parsed = TokenizeRequestSchema.safeParse(await readJson(req, route, limit));
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"texts": [string, ...]})`);
         }
@@ -149,20 +299,38 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     }
   };
 
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    const status = err instanceof HttpError ? err.status : 500;
+    const message = err instanceof HttpError ? err.message : `the model failed: ${scrub(errorMessage(err))}`;
+    if (res.headersSent || res.destroyed) {
+      res.destroy();
+      return;
+    }
+    // A body refused before it fully arrived (busy, too large, not JSON) is not read on: drop the connection once
+    // the answer is out rather than take in the rest.
+    const close = !req.complete || status === 503;
+    if (close) res.setHeader('connection', 'close');
+    send(res, status, { error: message });
+    if (close) res.on('finish', () => req.destroy());
+  };
+
+  // Requests being handled, bodies being read included: each may hold up to `limit` bytes and a model call.
+  let active = 0;
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      const status = err instanceof HttpError ? err.status : 500;
-      const message = err instanceof HttpError ? err.message : `the model failed: ${errorMessage(err)}`;
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (status === 413) res.setHeader('connection', 'close');
-      send(res, status, { error: message });
-      // A too-large body is not read to its end: drop the connection once the answer is out.
-      if (status === 413) res.on('finish', () => req.destroy());
-    });
+    if (active >= maxConcurrent) {
+      res.setHeader('retry-after', '1');
+      fail(req, res, new HttpError(503, `the server is busy with ${maxConcurrent} requests; retry in a second, or send fewer requests at once`));
+      return;
+    }
+    active++;
+    // The slot is held until the handler is done, not until the client hangs up: a client that sends a body
+    // and drops the connection must not leave model work running outside the cap.
+    handle(req, res)
+      .catch((err: unknown) => fail(req, res, err))
+      .finally(() => active--);
   });
+  // A client trickling its body would otherwise hold a slot for Node's default 5 minutes.
+  server.requestTimeout = 60_000;
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
@@ -171,7 +339,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
       } else if (err.code === 'EACCES') {
         reject(new ModelError(`cannot serve the model: not allowed to listen on port ${opts.port} (ports below 1024 need root).`, { hint: 'Pick a port above 1024.' }));
       } else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
-        reject(new ModelError(`cannot serve the model: ${host} is not an address of this machine.`, { hint: 'Use 127.0.0.1, 0.0.0.0 or a local interface address.' }));
+        reject(new ModelError(`cannot serve the model: ${host} is not an address of this machine.`, { hint: 'Use 127.0.0.1 (the default) or a local interface address; 0.0.0.0 only on a trusted network.' }));
       } else {
         reject(new ModelError(`cannot serve the model on ${host}:${opts.port}: ${err.message}`, { cause: err }));
       }
@@ -184,6 +352,8 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   });
 
   const addr = server.address() as AddressInfo;
+  hosts = hostPolicy(addr.address, addr.port, host, opts.allowedHosts);
+  if (hosts.warning) (opts.onWarning ?? ((m) => process.stderr.write(`textstress: warning: ${m}\n`)))(hosts.warning);
   const shownHost = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${shownHost}:${addr.port}`,

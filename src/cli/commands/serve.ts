@@ -1,19 +1,43 @@
-import { Command } from 'commander';
-import { startModelServer } from '../../models/serve.ts';
+import { Command, InvalidArgumentError } from 'commander';
+import { isPort, startModelServer } from '../../models/serve.ts';
 import type { ModelTask } from '../../models/types.ts';
 import { int } from '../options.ts';
 import { openModel } from '../../runner/setup.ts';
 
+function port(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !isPort(n)) throw new InvalidArgumentError('--port must be an integer from 0 to 65535 (0 picks a free port).');
+  return n;
+}
+
+/** --allowed-host a,b --allowed-host c → [a, b, c]. */
+function hostList(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+}
+
 export function serveCommand(): Command {
   return new Command('serve')
     .description('expose a model over the documented HTTP JSON API (GET /info, POST /predict)')
-    .requiredOption('-m, --model <spec>', 'model folder, hub id or built-in name')
-    .option('-p, --port <n>', 'port (0 = any free port)', int('--port', 0), 8080)
-    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .requiredOption('-m, --model <spec>', 'model folder, hub id or built-in name (/info shows a folder by its name only)')
+    .option('-p, --port <n>', 'port, 0–65535 (0 = any free port)', port, 8080)
+    .option('--host <addr>', 'address to listen on; 0.0.0.0 or :: exposes the model to other machines and turns the Host check off', '127.0.0.1')
+    .option('--allowed-host <name>', "also accept requests whose Host header is this name, e.g. a reverse proxy's (name or name:port; repeatable or comma-separated)", hostList, [])
+    .option('--max-concurrent <n>', 'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1', int('--max-concurrent', 1), 8)
     .option('--task <task>', 'model task, when config.json cannot tell')
-    .action(async (opts: { model: string; port: number; host: string; task?: ModelTask }) => {
+    .addHelpText(
+      'after',
+      `
+Security (no authentication: whoever reaches the port can use the model):
+  - listens on 127.0.0.1 unless --host says otherwise; 0.0.0.0 or :: prints a warning
+  - POST bodies must be content-type: application/json (else 415); no CORS headers are sent
+  - the Host header must name the bound address (127.0.0.1, localhost or [::1] on loopback) or an
+    --allowed-host name (else 403), which stops DNS-rebinding web pages
+  - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
+See docs/http-model-api.md.`,
+    )
+    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; maxConcurrent: number; task?: ModelTask }) => {
       const model = await openModel({ model: opts.model, task: opts.task });
-      const server = await startModelServer(model, { port: opts.port, host: opts.host });
+      const server = await startModelServer(model, { port: opts.port, host: opts.host, allowedHosts: opts.allowedHost, maxConcurrent: opts.maxConcurrent });
       process.stderr.write(`textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}\n`);
       const stop = (): void => {
         void server.close().then(() => process.exit(0));
