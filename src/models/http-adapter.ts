@@ -173,7 +173,8 @@ class HttpModel implements HttpModelAdapter {
         }
       }
       const serverText = this.clean(text);
-      if (res.status === 429) {
+      // 429 and 503 (e.g. `textstress serve` at its cap) may say when to come back.
+      if (res.status === 429 || res.status === 503) {
         const ra = parseRetryAfter(res.headers.get('retry-after'));
         return {
           ok: false,
