@@ -51,6 +51,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--overwrite', 'replace a run already in --out')
     .option('--concurrency <n>', 'examples attacked at once (their queries share model batches)', int('--concurrency', 1), 32)
     .option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"')
+    .option('--compact', 'compact results.jsonl for very large runs: no search traces or probabilities, texts of successful attacks only')
     .option('--json', 'print the summary as JSON instead of a table')
     .option('--no-progress', 'no progress bar');
 }

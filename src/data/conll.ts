@@ -20,7 +20,7 @@ export async function loadConll(path: string, opts: LoadOptions & { split?: stri
   rejectSplit('conll', path, opts.split);
   const maxChars = maxCharsOf(opts);
   const base = basename(path);
-  const info: DatasetInfo = { name: 'conll2003', path, kind: 'tokens' };
+  const info: DatasetInfo = { name: 'conll2003', path, kind: 'tokens', uniqueIds: true };
 
   return makeDataset<TokenExample>(info, opts, async function* (): AsyncIterable<RowItem<TokenExample>> {
     let index = 0;

@@ -82,7 +82,7 @@ export async function loadSst2(path: string, opts: LoadOptions & { split?: strin
   await expectHeader(path, 'SST-2', SST2_HEADER);
   const maxChars = maxCharsOf(opts);
   const table = indexTable(SST2_LABELS);
-  const info: DatasetInfo = { name: 'sst2', path, kind: 'text', labelNames: [...SST2_LABELS] };
+  const info: DatasetInfo = { name: 'sst2', path, kind: 'text', labelNames: [...SST2_LABELS], uniqueIds: true };
   return makeDataset<TextExample>(
     info,
     opts,
@@ -143,7 +143,7 @@ export async function loadCola(path: string, opts: LoadOptions & { split?: strin
   }
   const maxChars = maxCharsOf(opts);
   const table = indexTable(COLA_LABELS);
-  const info: DatasetInfo = { name: 'cola', path, kind: 'text', labelNames: [...COLA_LABELS] };
+  const info: DatasetInfo = { name: 'cola', path, kind: 'text', labelNames: [...COLA_LABELS], uniqueIds: true };
   return makeDataset<TextExample>(
     info,
     opts,

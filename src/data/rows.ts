@@ -190,7 +190,8 @@ export function makeDataset<E extends Example>(
             let ex: E | undefined;
             try {
               ex = item.build();
-              if (ex !== undefined) {
+              // Ids made from positions cannot repeat: no need to keep every one of them.
+              if (ex !== undefined && !info.uniqueIds) {
                 const first = seen.get(ex.id);
                 if (first !== undefined) {
                   throw rowError(file, item.line, `duplicate id ${JSON.stringify(ex.id)} (first used at line ${first}).`);

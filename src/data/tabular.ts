@@ -115,7 +115,7 @@ function buildExample(
 }
 
 function tabularInfo(name: string, path: string, cols: ResolvedColumns, labels: string[] | undefined): DatasetInfo {
-  return { name, path, kind: cols.kind, ...(labels ? { labelNames: [...labels] } : {}) };
+  return { name, path, kind: cols.kind, ...(labels ? { labelNames: [...labels] } : {}), ...(cols.id === undefined ? { uniqueIds: true } : {}) };
 }
 
 // ---------------------------------------------------------------- CSV

@@ -56,6 +56,8 @@ export interface DatasetInfo {
   kind: ExampleKind;
   /** Label names in index order, when the format fixes them (e.g. SST-2: negative, positive). */
   labelNames?: string[];
+  /** Ids are made from positions in the file (line, sentence index), so no two examples can share one. */
+  uniqueIds?: boolean;
 }
 
 /** Counted bad rows when the user asked to skip them instead of failing. */

@@ -24,8 +24,12 @@ export interface RunMetrics {
   mean_queries: number | null;
   /** Requests served from each example's own repeats; null when no request was made. */
   cache_hit_rate: number | null;
-  /** Accuracy when at most k edits are allowed, k = 0..max edits seen (from the search traces). */
-  accuracy_by_edits: number[];
+  /**
+   * Accuracy when the attack may make at most k edits, k = 0..the most edits any attack made: an example counts
+   * as wrong at k when the model was wrong to begin with, or the attack succeeded with at most k edits. null for
+   * attacks that put a fixed number of edits in at once (noise, sampled errors), where it means nothing.
+   */
+  accuracy_by_edits: number[] | null;
   /**
    * Of the examples the model got right and that were attacked, the share whose prediction did not change at
    * all (same label; for taggers the same tag sequence); 1 when there is none. `stability_n` is that count.
@@ -61,6 +65,8 @@ export interface RunSummary extends RunMetrics {
   wall_seconds: number;
   /** Rows of the data file skipped as malformed (only with --skip-bad-rows). */
   skipped_rows: number;
+  /** results.jsonl holds compact results (--compact). */
+  compact_results?: true;
   /**
    * This process's traffic (differs between a resumed and an uninterrupted run): inputs requested, served
    * from the shared cache (also across examples and earlier runs in the process), and really computed.
@@ -121,10 +127,8 @@ export class SummaryAccumulator {
   private readonly editTypes: Record<string, number> = {};
   private readonly editTypesAll: Record<string, number> = {};
   private readonly skipReasons: Record<string, number> = {};
-  /** correctWithin(r, k) summed for k ≤ r's own largest trace edit count … */
-  private readonly byEdits: number[] = [];
-  /** … and, for every larger k, the result's value at its largest count, filed under that count. */
-  private readonly tailFrom: number[] = [];
+  /** Originally-correct examples broken by a successful attack with exactly k edits. */
+  private readonly brokenAt: number[] = [];
   private maxEdits = 0;
   private cleanEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
   private attackedEntities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
@@ -157,10 +161,8 @@ export class SummaryAccumulator {
     this.requests += r.requests;
     this.hits += r.cache_hits;
 
-    const own = Math.max(0, ...r.trace.map((t) => t.edits));
-    this.maxEdits = Math.max(this.maxEdits, own);
-    for (let k = 0; k <= own; k++) if (correctWithin(r, k)) this.byEdits[k] = (this.byEdits[k] ?? 0) + 1;
-    if (correctWithin(r, own)) this.tailFrom[own] = (this.tailFrom[own] ?? 0) + 1;
+    if (r.status !== 'skipped') this.maxEdits = Math.max(this.maxEdits, r.edits.length);
+    if (r.original_correct && r.status === 'succeeded') this.brokenAt[r.edits.length] = (this.brokenAt[r.edits.length] ?? 0) + 1;
 
     if (r.original_correct && r.status !== 'skipped') {
       this.stableN++;
@@ -179,14 +181,17 @@ export class SummaryAccumulator {
     }
   }
 
-  finish(): RunMetrics {
+  /** @param editCurve whether accuracy by edits means something for this run (see SearchMethod.incremental). */
+  finish(editCurve = true): RunMetrics {
     const n = this.n;
-    const accuracyByEdits: number[] = [];
-    let tail = 0;
-    for (let k = 0; k <= this.maxEdits; k++) {
-      if (!n) break;
-      accuracyByEdits.push(((this.byEdits[k] ?? 0) + tail) / n);
-      tail += this.tailFrom[k] ?? 0;
+    let accuracyByEdits: number[] | null = null;
+    if (editCurve) {
+      accuracyByEdits = [];
+      let correct = this.cleanCorrect;
+      for (let k = 0; n && k <= this.maxEdits; k++) {
+        correct -= this.brokenAt[k] ?? 0;
+        accuracyByEdits.push(correct / n);
+      }
     }
     const metrics: RunMetrics = {
       n,
@@ -248,13 +253,7 @@ function samePrediction(r: ExampleResult): boolean {
   return a.label === b.label;
 }
 
-/** Was the model still right on this example when the search could make at most k edits? */
+/** Was the model still right on this example when the attack could make at most k edits? */
 export function correctWithin(r: ExampleResult, k: number): boolean {
-  if (!r.original_correct) return false;
-  let correct = true;
-  for (const t of r.trace) {
-    if (t.edits > k) break;
-    correct = t.correct;
-  }
-  return correct;
+  return r.original_correct && !(r.status === 'succeeded' && r.edits.length <= k);
 }

@@ -13,8 +13,8 @@ import { ModelError } from '../util/errors.ts';
 export interface QueryEngineOptions {
   /** Most distinct inputs handed to the adapter in one predict() call. */
   maxFlushSize?: number;
-  /** Cached answers kept (LRU). */
-  cacheSize?: number;
+  /** Most memory the cached answers may take, in bytes (estimated; LRU beyond). Default 32 MB; 0 turns the cache off. */
+  cacheBytes?: number;
   /** predict() calls allowed at once (default: what the adapter declares as its `concurrency`, else 1). */
   maxConcurrentFlushes?: number;
 }
@@ -40,14 +40,15 @@ export class QueryEngine {
   private scheduled = false;
   private activeFlushes = 0;
   private readonly maxFlushSize: number;
-  private readonly cacheSize: number;
+  private readonly cacheBytes: number;
+  private cachedBytes = 0;
   private readonly maxConcurrentFlushes: number;
   readonly stats: QueryEngineStats = { requests: 0, cacheHits: 0, inferences: 0, flushes: 0 };
 
   constructor(adapter: ModelAdapter, opts: QueryEngineOptions = {}) {
     this.adapter = adapter;
     this.maxFlushSize = opts.maxFlushSize ?? 1024;
-    this.cacheSize = opts.cacheSize ?? 200_000;
+    this.cacheBytes = opts.cacheBytes ?? 32 * 1024 * 1024;
     this.maxConcurrentFlushes = opts.maxConcurrentFlushes ?? adapter.concurrency ?? 1;
   }
 
@@ -171,12 +172,23 @@ export class QueryEngine {
   }
 
   private remember(key: string, out: ModelOutput): void {
-    if (this.cacheSize <= 0) return;
+    const size = entryBytes(key, out);
+    if (size > this.cacheBytes) return;
+    const prev = this.cache.get(key);
+    if (prev !== undefined) this.cachedBytes -= entryBytes(key, prev);
     this.cache.set(key, out);
-    if (this.cache.size > this.cacheSize) {
+    this.cachedBytes += size;
+    while (this.cachedBytes > this.cacheBytes) {
       const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+      if (oldest === undefined) break;
+      this.cachedBytes -= entryBytes(oldest, this.cache.get(oldest)!);
+      this.cache.delete(oldest);
     }
+  }
+
+  /** Answers cached now, and the memory they are estimated to take. */
+  get cacheUse(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cachedBytes };
   }
 }
 
@@ -219,4 +231,19 @@ function affectsAll(err: unknown): boolean {
 export function queryKey(input: ModelInput): string {
   const key = inputKey(input);
   return key.length <= 1024 ? key : `#${createHash('sha1').update(key).digest('base64')}`;
+}
+
+/** A cache entry's memory, estimated generously (two bytes a character, eight a number, plus object overhead). */
+function entryBytes(key: string, out: ModelOutput): number {
+  const chars = (xs: readonly string[]): number => xs.reduce((n, x) => n + 2 * x.length + 24, 0);
+  let size = 2 * key.length + 96;
+  switch (out.kind) {
+    case 'classes':
+      return size + chars(out.labels) + 8 * out.probs.length + 64;
+    case 'tags':
+      return size + chars(out.tags) + 8 * out.scores.length + 64;
+    case 'spans':
+      for (const s of out.spans) size += 2 * s.text.length + 96;
+      return size + 32;
+  }
 }

@@ -42,6 +42,8 @@ export interface RunRequest extends ModelSpec, Partial<DataSpec> {
   /** Examples worked on at once (default 32). */
   concurrency?: number;
   labelMap?: string;
+  /** Compact results.jsonl (for very large runs): see compactResult. */
+  compact?: boolean;
   progress?: ProgressSink;
   /** One line about what runs now (experiments announce each sub-run). */
   log?: (line: string) => void;
@@ -103,6 +105,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
           seed: req.seed,
           ...(data.limit !== undefined ? { limit: data.limit } : {}),
           options: { ...settings, ...dataSettings(data) },
+          ...(req.compact ? { compact: true as const } : {}),
         },
         examples: dataset.examples(),
         work,
@@ -114,6 +117,9 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         onProgress: (done) => progress?.update(done),
         skippedRows: () => dataset.skipped.length,
         dataFingerprint: await fileFingerprint(data.data),
+        // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
+        editCurve: built.kind === 'attack' && built.attack.search.incremental !== false,
+        ...(dataset.info.uniqueIds ? { uniqueIds: true } : {}),
       }));
     } finally {
       progress?.stop();

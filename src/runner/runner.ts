@@ -21,6 +21,8 @@ export interface RunSettings {
   seed: number;
   limit?: number;
   options: Record<string, unknown>;
+  /** Results written in compact form (see compactResult). */
+  compact?: true;
 }
 
 /** The work done on one example: an attack's search, a probe's variants, … Model queries go through `session`. */
@@ -47,6 +49,10 @@ export interface RunOptions {
   skippedRows?: () => number;
   /** The data file's fingerprint (size and hash): a resume refuses a data file that changed since the run started. */
   dataFingerprint?: string;
+  /** Whether accuracy by edits means something for this work (default: from the attack's search). */
+  editCurve?: boolean;
+  /** The ids are unique by construction (line-based): skip the duplicate check and its set of every id. */
+  uniqueIds?: boolean;
 }
 
 interface RunState {
@@ -132,6 +138,10 @@ async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
   const seen = new Set<string>();
   async function* pending(): AsyncGenerator<Example> {
     for await (const example of opts.examples) {
+      if (opts.uniqueIds) {
+        if (!finished.has(example.id)) yield example;
+        continue;
+      }
       if (seen.has(example.id)) {
         throw new TextstressError(`two examples share the id "${example.id}".`, {
           where: example.source,
@@ -154,7 +164,7 @@ async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
         failures.push({ example: outcome.item, error: outcome.error });
         continue;
       }
-      appendResult(resultsPath, outcome.value);
+      appendResult(resultsPath, settings.compact ? compactResult(outcome.value) : outcome.value);
       completedNow++;
       opts.onProgress?.(resumed + completedNow, resumed);
     }
@@ -175,14 +185,28 @@ async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
     dataset: settings.dataset,
     seed: settings.seed,
     settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
-    ...acc.finish(),
+    ...acc.finish(opts.editCurve ?? (opts.attack ? opts.attack.search.incremental !== false : true)),
     wall_seconds: round(wall, 3),
+    ...(settings.compact ? { compact_results: true as const } : {}),
     skipped_rows: opts.skippedRows?.() ?? 0,
     process: processStats(stats0, opts.engine.stats),
   };
   writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');
   saveState('complete');
   return { summary };
+}
+
+/**
+ * A result as compact results keep it (for runs of millions of examples): no search trace, subword view or class
+ * probabilities, and the texts only of successful attacks; every count the summary and the report's charts need
+ * stays (status, correctness, predictions' labels and tags, edits, queries).
+ */
+export function compactResult(r: ExampleResult): ExampleResult {
+  const { trace: _trace, subwords: _subwords, ...rest } = r;
+  const { probs: _p1, ...before } = r.original_prediction;
+  const { probs: _p2, ...after } = r.perturbed_prediction;
+  const keepText = r.status === 'succeeded';
+  return { ...rest, trace: [], original: keepText ? r.original : {}, perturbed: keepText ? r.perturbed : {}, original_prediction: before, perturbed_prediction: after };
 }
 
 function workOf(opts: RunOptions): ExampleWork {

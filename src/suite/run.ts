@@ -115,7 +115,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         shared,
         ...(opts.bars ? { progress: opts.bars } : {}),
       });
-      const group = loadGroups([join(opts.out, test.name)])[0]!;
+      const group = (await loadGroups([join(opts.out, test.name)], { sampleSize: 0 }))[0]!;
       group.name = test.name;
       for (const r of group.runs) r.group = test.name;
       ran.push({ test, group });
@@ -133,7 +133,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   }
 
   const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);
-  const baseline = baselineDir ? loadGroups([baselineDir]) : undefined;
+  const baseline = baselineDir ? await loadGroups([baselineDir], { sampleSize: 0 }) : undefined;
   const metrics = opts.registry.metrics();
   const checks: CheckResult[] = ran.flatMap(({ test, group }) => [
     ...emptyRunChecks(test.name, group),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelAdapter, ModelInput, ModelOutput } from '../../src/models/types.ts';
-import { QueryEngine } from '../../src/query/engine.ts';
+import { QueryEngine, queryKey } from '../../src/query/engine.ts';
 
 /** A recording adapter: answers P(positive) = share of words that are "good". */
 function recordingModel(): { model: ModelAdapter; batches: number[] } {
@@ -55,13 +55,32 @@ describe('QueryEngine', () => {
     expect(batches).toEqual([1, 2]);
   });
 
-  it('splits at maxFlushSize and evicts least recently used answers', async () => {
+  it('splits at maxFlushSize and evicts least recently used answers beyond its byte budget', async () => {
+    const probe = new QueryEngine(recordingModel().model);
+    await probe.query([t('a')]);
+    const one = probe.cacheUse.bytes;
     const { model, batches } = recordingModel();
-    const engine = new QueryEngine(model, { maxFlushSize: 2, cacheSize: 2 });
+    const engine = new QueryEngine(model, { maxFlushSize: 2, cacheBytes: 2 * one });
     await engine.query([t('a'), t('b'), t('c')]);
     expect(batches).toEqual([2, 1]);
+    expect(engine.cacheUse).toEqual({ entries: 2, bytes: 2 * one });
     await engine.query([t('a')]); // evicted: asked again
     expect(engine.stats.inferences).toBe(4);
+  });
+
+  it('keeps its memory within the byte budget whatever the inputs, long ones keyed by hash', async () => {
+    const { model } = recordingModel();
+    const engine = new QueryEngine(model, { cacheBytes: 1_000_000 });
+    const long = 'x'.repeat(100_000);
+    await engine.query(Array.from({ length: 50 }, (_, i) => t(`${i} ${long}`)));
+    // A 100,000-character text costs a hash key, not 200 KB: all 50 fit in 1 MB.
+    expect(engine.cacheUse.entries).toBe(50);
+    expect(engine.cacheUse.bytes).toBeLessThan(50 * 1000);
+    await engine.query(Array.from({ length: 20_000 }, (_, i) => t(`short input ${i}`)));
+    expect(engine.cacheUse.bytes).toBeLessThanOrEqual(1_000_000);
+    expect(engine.cacheUse.entries).toBeLessThan(20_050);
+    expect(queryKey(t(long))).toMatch(/^#[A-Za-z0-9+/=]{27,28}$/);
+    expect(queryKey(t('short'))).toBe('t\u0000short');
   });
 
   it('rejects every waiting query when the model fails, and recovers after', async () => {

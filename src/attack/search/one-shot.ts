@@ -12,6 +12,7 @@ export type WholeTextTransform = (
 
 /** No search at all: apply the transform once and score the result (the stress-test noise setting). */
 export class OneShotSearch implements SearchMethod {
+  readonly incremental = false;
   constructor(
     readonly name: string,
     private readonly transform: WholeTextTransform,

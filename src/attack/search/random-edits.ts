@@ -12,6 +12,7 @@ export type CandidatePicker = (candidates: readonly WordCandidate[], rng: Rng) =
  * case" of the grammar-error paper; the picker decides how edits are sampled (e.g. by error type).
  */
 export class RandomEditsSearch implements SearchMethod {
+  readonly incremental = false;
   constructor(
     readonly name: string,
     private readonly count: (words: number) => number,

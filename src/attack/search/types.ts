@@ -33,6 +33,12 @@ export interface SearchOutcome {
 
 export interface SearchMethod {
   readonly name: string;
+  /**
+   * False for methods that put a fixed number of edits in at once (noise on every word, sampled errors): "accuracy
+   * when at most k edits are allowed" means nothing for them, and their runs report no such curve. Default true:
+   * the search adds edits until it succeeds, so its final edit count says how many it needed.
+   */
+  readonly incremental?: boolean;
   search(ctx: SearchContext): Promise<SearchOutcome>;
 }
 

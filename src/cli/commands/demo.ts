@@ -57,7 +57,7 @@ export function demoCommand(registry: Registry): Command {
       const outcome = await runSuite({ file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite }, { registry, out: opts.out, overwrite: true, progress: opts.progress });
       const typos = outcome.groups.find((g) => g.name === `typos-max-k${opts.k}`);
       if (typos) {
-        const acc = headlineRun(typos).summary.accuracy_by_edits;
+        const acc = headlineRun(typos).summary.accuracy_by_edits ?? [];
         process.stdout.write(
           '\nAccuracy under attack as the typo budget grows (demo-sst2):\n' +
             formatGrid(['', ...acc.map((_, k) => `K=${k}`)], [['accuracy', ...acc.map((a) => `${(100 * a).toFixed(1)}%`)]]) +

@@ -49,7 +49,17 @@ export const grammarRecipe = defineRecipe({
     beamWidth: z.number().int().min(1).default(5).describe('beam: beam size'),
     population: z.number().int().min(2).default(60).describe('genetic: population size'),
     maxWords: maxWordsSetting,
-  }),
+  })
+    // The budget caps every search's edits: an error rate above it would be cut to the budget without a word.
+    .superRefine((s, ctx) => {
+      if (s.errorRate !== null && s.errorRate > s.budget) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['errorRate'],
+          message: `the error rate ${s.errorRate} is above the budget ${s.budget}, which caps the edits; raise the budget to at least ${s.errorRate} or lower the error rate`,
+        });
+      }
+    }),
   build(s, ctx) {
     const { types, distribution } = errorTypesOf(s.errorTypes);
     return {

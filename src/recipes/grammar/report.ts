@@ -84,14 +84,14 @@ export function budgetCurve(runs: readonly LoadedRun[], groups: readonly RunGrou
     return { points, derived: false };
   }
   for (const r of runs) {
-    const attacked = r.results.filter((x) => x.status !== 'skipped');
-    if (!attacked.length) continue;
+    const attacked = r.profile.attacked;
+    if (!attacked) continue;
     const cap = budgetOf(r) ?? BUDGETS[BUDGETS.length - 1]!;
     for (const b of BUDGETS) {
       if (b > cap + 1e-9) break;
-      const ok = attacked.filter((x) => x.status === 'succeeded' && x.perturbed_word_pct <= 100 * b + 1e-9).length;
+      const ok = r.profile.successByPct.filter(([pct]) => pct <= 100 * b + 1e-9).reduce((s, [, c]) => s + c, 0);
       const series = runs.filter((x) => searchOf(x) === searchOf(r)).length > 1 ? `${searchOf(r)} (${runLabel(r)})` : searchOf(r);
-      points.push({ search: searchOf(r), budget: b, attack_success_rate: ok / attacked.length, series });
+      points.push({ search: searchOf(r), budget: b, attack_success_rate: ok / attacked, series });
     }
   }
   return { points, derived: true };
@@ -184,7 +184,7 @@ export const grammarFamily: ReportFamily = {
       };
       charts.push({ title: 'Success by search method', caption: 'Table 3 layout. Label on each bar: mean share of words modified in successful attacks.', spec });
     }
-    const headline = [...sorted].reverse().find((r) => r.results.length > 0) ?? sorted[0];
+    const headline = [...sorted].reverse().find((r) => r.summary.n > 0) ?? sorted[0];
     return { charts, runs: sorted, ...(headline ? { headline } : {}) };
   },
 };

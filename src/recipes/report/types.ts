@@ -15,8 +15,20 @@ export interface LoadedRun {
   /** The group (test) this run belongs to. */
   group: string;
   summary: RunSummary;
+  /** An evenly spaced sample of its results (successful attacks first), at most the report's sample size. */
   results: ExampleResult[];
+  /** Counts over all its results, read in the same streaming pass. */
+  profile: RunProfile;
   headline: HeadlineMetrics;
+}
+
+/** What the report knows about every result of a run without keeping them. */
+export interface RunProfile {
+  examples: number;
+  /** Examples attacked (succeeded + failed). */
+  attacked: number;
+  /** Successful attacks by share of words modified (percent), ascending: [pct, count]. */
+  successByPct: [number, number][];
 }
 
 /**

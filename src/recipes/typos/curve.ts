@@ -52,7 +52,7 @@ export const typosCurveRecipe = defineRecipe({
       kind: 'experiment',
       runs,
       async combine(c) {
-        const accuracy = (dir: string): number[] => padTo(c.runs.find((r) => r.run.dir === dir)!.summary.accuracy_by_edits, s.kMax + 1);
+        const accuracy = (dir: string): number[] => padTo(c.runs.find((r) => r.run.dir === dir)!.summary.accuracy_by_edits ?? [], s.kMax + 1);
         const randoms = runs.filter((r) => r.dir.startsWith('target-random-')).map((r) => accuracy(r.dir));
         const curve: TyposCurve = {
           model: c.model,

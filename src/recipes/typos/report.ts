@@ -63,7 +63,7 @@ export const typosFamily: ReportFamily = {
     const lone = runs.filter((r) => !inCurve.has(r.group));
     if (lone.length) {
       const values = lone.flatMap((r, order) =>
-        r.summary.accuracy_by_edits.map((accuracy, k) => ({ k, accuracy, series: `${runLabel(r)} (${settingString(r, 'target') ?? '?'}, K≤${settingNumber(r, 'k') ?? '?'})`, order })),
+        (r.summary.accuracy_by_edits ?? []).map((accuracy, k) => ({ k, accuracy, series: `${runLabel(r)} (${settingString(r, 'target') ?? '?'}, K≤${settingNumber(r, 'k') ?? '?'})`, order })),
       );
       charts.push({
         title: 'Accuracy as the typo budget grows',

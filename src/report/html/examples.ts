@@ -58,7 +58,7 @@ export function browserData(slots: readonly { family: ReportFamily; runs: Loaded
     };
     for (const run of slot.runs) {
       const ri = data.runs.push({ label: runLabel(run), family: fi }) - 1;
-      data.total += run.results.length;
+      data.total += run.profile.examples;
       for (const r of sample(run.results, quota)) data.examples.push(toBrowser(r, ri, typeIndex));
     }
   }
@@ -88,7 +88,8 @@ function show(v: unknown): string {
 }
 
 function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => number): BrowserExample {
-  const o = r.original[r.field];
+  // Compact results keep the texts of successful attacks only.
+  const o = r.original[r.field] ?? '';
   const p = r.perturbed[r.field] ?? o;
   let segs: Segment[];
   if (Array.isArray(o) && Array.isArray(p)) segs = tokenSegments(o, p, r.edits, typeIndex);

@@ -1,11 +1,9 @@
-import type { ExampleResult } from '../../attack/result.ts';
-import { stability } from '../../metrics/summary.ts';
-import type { RunSummary } from '../../metrics/summary.ts';
+import type { RunMetrics, RunSummary } from '../../metrics/summary.ts';
 import type { HeadlineMetrics } from '../../recipes/report/types.ts';
 
-/** The numbers of a run's headline card; stability from the summary (older runs: from the results). */
-export function headlineMetrics(summary: RunSummary, results: readonly ExampleResult[]): HeadlineMetrics {
-  const st = typeof summary.stability === 'number' && typeof summary.stability_n === 'number' ? { value: summary.stability, n: summary.stability_n } : stability(results);
+/** The numbers of a run's headline card; stability from the summary (older runs: counted from the results). */
+export function headlineMetrics(summary: RunSummary, counted: RunMetrics): HeadlineMetrics {
+  const st = typeof summary.stability_n === 'number' && 'stability' in summary ? { value: summary.stability, n: summary.stability_n } : { value: counted.stability, n: counted.stability_n };
   const ner = summary.clean_f1 !== undefined && summary.attacked_f1 !== undefined;
   return {
     metric: ner ? 'entity F1' : 'accuracy',

@@ -18,8 +18,9 @@ export async function writeHtmlReport(
   file: string,
   opts: Omit<HtmlReportOptions, 'baseline'> & { baselineDir?: string } = {},
 ): Promise<{ bytes: number; runs: number; examples: number }> {
-  const groups = loadGroups(paths);
-  const baseline = opts.baselineDir ? loadGroups([opts.baselineDir]) : undefined;
+  const sample = { sampleSize: opts.maxExamples ?? 3000 };
+  const groups = await loadGroups(paths, sample);
+  const baseline = opts.baselineDir ? await loadGroups([opts.baselineDir], sample) : undefined;
   let verdict = opts.verdict;
   if (!verdict && paths.length === 1 && existsSync(join(paths[0]!, VERDICT_FILE))) {
     verdict = JSON.parse(readFileSync(join(paths[0]!, VERDICT_FILE), 'utf8')) as Verdict;
@@ -28,5 +29,5 @@ export async function writeHtmlReport(
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, html);
   const runs = groups.flatMap((g) => g.runs);
-  return { bytes: Buffer.byteLength(html), runs: runs.length, examples: runs.reduce((s, r) => s + r.results.length, 0) };
+  return { bytes: Buffer.byteLength(html), runs: runs.length, examples: runs.reduce((s, r) => s + r.profile.examples, 0) };
 }

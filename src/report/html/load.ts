@@ -1,13 +1,14 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { basename, join, relative, resolve } from 'node:path';
 import type { ExampleResult } from '../../attack/result.ts';
-import type { GenerateSummary, RunSummary } from '../../metrics/summary.ts';
+import { SummaryAccumulator, type GenerateSummary, type RunSummary } from '../../metrics/summary.ts';
 import { STEPS_FILE } from '../../runner/generate.ts';
 import { EXPERIMENT_FILE } from '../../runner/recipe-run.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/runner.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
 import { headlineMetrics } from './headline.ts';
-import type { GeneratedRun, LoadedRun, RunGroup } from './types.ts';
+import type { GeneratedRun, LoadedRun, RunGroup, RunProfile } from './types.ts';
 
 /** Group-level files a family may read (see the families); an experiment's manifest names its own. */
 export const GROUP_FILES = [EXPERIMENT_FILE, 'curve.json', 'budget-curve.json'] as const;
@@ -19,14 +20,14 @@ const MAX_DEPTH = 4;
  * runs in sub-folders (a typos-curve folder, a suite output folder) is searched, and each of its direct
  * sub-folders becomes a group (a test). An unfinished run (run.json without summary.json) is reported.
  */
-export function loadGroups(paths: readonly string[]): RunGroup[] {
+export async function loadGroups(paths: readonly string[], opts: LoadOptions = {}): Promise<RunGroup[]> {
   const groups: RunGroup[] = [];
   for (const p of paths) {
     const root = resolve(p);
     if (!existsSync(root) || !statSync(root).isDirectory()) {
       throw new TextstressError(`no run folder at ${p}.`, { hint: 'Pass folders written by attack, typos-curve or run.' });
     }
-    const found = collect(root, root, 0, paths.length > 1 ? basename(root) : undefined);
+    const found = await collect(root, root, 0, paths.length > 1 ? basename(root) : undefined, opts);
     if (found.length === 0) {
       const unfinished = existsSync(join(root, 'run.json'));
       throw new TextstressError(
@@ -39,10 +40,10 @@ export function loadGroups(paths: readonly string[]): RunGroup[] {
   return groups;
 }
 
-function collect(dir: string, root: string, depth: number, prefix: string | undefined): RunGroup[] {
+async function collect(dir: string, root: string, depth: number, prefix: string | undefined, opts: LoadOptions): Promise<RunGroup[]> {
   const name = [prefix, relative(root, dir).split('\\').join('/')].filter(Boolean).join('/') || basename(dir);
   if (existsSync(join(dir, SUMMARY_FILE))) {
-    const run = loadAnyRun(dir, name, name);
+    const run = await loadAnyRun(dir, name, name, opts);
     return [{ name, dir, files: {}, ...split([run]) }];
   }
   const subdirs = readdirSync(dir, { withFileTypes: true })
@@ -53,10 +54,14 @@ function collect(dir: string, root: string, depth: number, prefix: string | unde
   const runsHere = subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE)));
   // A folder with group files (curve.json …) is one group made of its runs.
   if (Object.keys(files).length > 0 && runsHere.length > 0) {
-    return [{ name, dir, files, ...split(runsHere.map((d) => loadAnyRun(join(dir, d), d, name))) }];
+    const runs: (LoadedRun | GeneratedRun)[] = [];
+    for (const d of runsHere) runs.push(await loadAnyRun(join(dir, d), d, name, opts));
+    return [{ name, dir, files, ...split(runs) }];
   }
   if (depth >= MAX_DEPTH) return [];
-  return subdirs.flatMap((d) => collect(join(dir, d), root, depth + 1, prefix));
+  const out: RunGroup[] = [];
+  for (const d of subdirs) out.push(...(await collect(join(dir, d), root, depth + 1, prefix, opts)));
+  return out;
 }
 
 function groupFiles(dir: string): Record<string, unknown> {
@@ -98,42 +103,86 @@ function isGenerated(r: LoadedRun | GeneratedRun): r is GeneratedRun {
   return (r.summary as { kind?: unknown }).kind === 'generate';
 }
 
-function loadAnyRun(dir: string, name: string, group: string): LoadedRun | GeneratedRun {
+async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<LoadedRun | GeneratedRun> {
   const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary | GenerateSummary;
   if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
     throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
   }
   if ((summary as GenerateSummary).kind === 'generate') {
-    const steps = readResults(join(dir, STEPS_FILE)) as unknown as Record<string, number>[];
-    const sample = (readResults(join(dir, RESULTS_FILE), SAMPLE_RECORDS) as unknown as Record<string, unknown>[]);
+    const steps: Record<string, number>[] = [];
+    for await (const st of readLines<Record<string, number>>(join(dir, STEPS_FILE))) steps.push(st);
+    const sample: Record<string, unknown>[] = [];
+    for await (const rec of readLines<Record<string, unknown>>(join(dir, RESULTS_FILE))) {
+      sample.push(rec);
+      if (sample.length >= SAMPLE_RECORDS) break;
+    }
     return { dir, name, group, summary: summary as GenerateSummary, steps, sample };
   }
-  return loadRun(dir, name, group);
+  return loadRun(dir, name, group, opts);
 }
 
-export function loadRun(dir: string, name: string, group: string): LoadedRun {
+export interface LoadOptions {
+  /** Most examples kept per run for the example browser (an evenly spaced sample, successes first). Default 3000. */
+  sampleSize?: number;
+}
+
+/**
+ * Reads a finished run in one streaming pass over results.jsonl: an evenly spaced sample of its examples (the
+ * successful attacks first, as the example browser wants them) and a small profile for the charts, so a run of
+ * any size is read in bounded memory. The summary's counts say in advance which positions to keep.
+ */
+export async function loadRun(dir: string, name: string, group: string, opts: LoadOptions = {}): Promise<LoadedRun> {
   const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary;
   if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
     throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
   }
-  const results = readResults(join(dir, RESULTS_FILE));
-  return { dir, name, group, summary, results, headline: headlineMetrics(summary, results) };
+  const quota = opts.sampleSize ?? 3000;
+  const wins = summary.succeeded ?? 0;
+  const rest = Math.max(0, (summary.n ?? 0) - wins);
+  const nWins = Math.min(wins, Math.max(Math.ceil(quota * 0.6), quota - rest));
+  const keepWin = spacedPositions(wins, nWins);
+  const keepRest = spacedPositions(rest, quota - nWins);
+  const results: ExampleResult[] = [];
+  const successByPct = new Map<number, number>();
+  const acc = new SummaryAccumulator();
+  let w = 0;
+  let o = 0;
+  for await (const r of readLines<ExampleResult>(join(dir, RESULTS_FILE))) {
+    const win = r.status === 'succeeded';
+    if (win ? keepWin.has(w) : keepRest.has(o)) results.push(r);
+    if (win) {
+      w++;
+      const pct = Math.round(r.perturbed_word_pct * 1e6) / 1e6;
+      successByPct.set(pct, (successByPct.get(pct) ?? 0) + 1);
+    } else o++;
+    acc.add(r);
+  }
+  const counted = acc.finish(false);
+  const profile: RunProfile = { examples: counted.n, attacked: counted.attacked, successByPct: [...successByPct].sort((a, b) => a[0] - b[0]) };
+  return { dir, name, group, summary, results, profile, headline: headlineMetrics(summary, counted) };
 }
 
-function readResults(path: string, max = Infinity): ExampleResult[] {
-  if (!existsSync(path)) return [];
-  const out: ExampleResult[] = [];
-  const lines = readFileSync(path, 'utf8').split('\n');
-  for (let i = 0; i < lines.length && out.length < max; i++) {
-    const line = lines[i]!;
+/** n positions out of `total`, evenly spaced (all of them when n ≥ total). */
+function spacedPositions(total: number, n: number): Set<number> {
+  if (n >= total) return new Set(Array.from({ length: total }, (_, i) => i));
+  const out = new Set<number>();
+  for (let i = 0; i < n; i++) out.add(Math.floor((i * total) / n));
+  return out;
+}
+
+/** JSONL lines of a file, streamed; a malformed line names its number. */
+async function* readLines<T>(path: string): AsyncGenerator<T> {
+  if (!existsSync(path)) return;
+  let i = 0;
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    i++;
     if (!line.trim()) continue;
     try {
-      out.push(JSON.parse(line) as ExampleResult);
+      yield JSON.parse(line) as T;
     } catch (err) {
-      throw new TextstressError(`line ${i + 1} is not valid JSON: ${errorMessage(err)}`, { where: path });
+      throw new TextstressError(`line ${i} is not valid JSON: ${errorMessage(err)}`, { where: path });
     }
   }
-  return out;
 }
 
 /**
