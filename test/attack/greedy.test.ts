@@ -8,19 +8,26 @@ import type { WordTarget } from '../../src/attack/search/word-importance.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { Rng } from '../../src/util/rng.ts';
+import type { Transformation } from '../../src/attack/transformation.ts';
 import { lexiconModel, twoTypos } from './helpers.ts';
 
 const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));
 
-function attack(target: WordTarget, k: number, protect: string[] = []): Attack {
+function attack(target: WordTarget, k: number, protect: string[] = [], opts: { words?: number; transformation?: Transformation } = {}): Attack {
   return {
     name: 'test',
-    transformation: twoTypos,
+    transformation: opts.transformation ?? twoTypos,
     constraints: [editZone(), noRepeatEdits, maxEdits(k), minWordLength(2), protectWords(protect)],
     goal,
-    search: new GreedyWordSearch(target),
+    search: new GreedyWordSearch(target, opts.words === undefined ? {} : { words: opts.words }),
   };
 }
+
+/** twoTypos, except that "good" gets no candidates (as a word a typo source has nothing for). */
+const noTyposForGood: Transformation = {
+  name: 'two-typos-but-good',
+  candidates: (state, indices, rng) => twoTypos.candidates(state, indices.filter((i) => state.seq.words[i] !== 'good'), rng),
+};
 
 const example: TextExample = { kind: 'text', id: 'e1', text: 'a good and nice film', label: 'positive' };
 
@@ -76,5 +83,37 @@ describe('GreedyWordSearch (Adv-BERT Algorithm 1)', () => {
     const r = await attackExample(attack('max', 5), example, engine.session(), new Rng(0));
     // 1 clean + 4 occlusions (words of ≥ 2 letters) + 2 candidates × 2 steps
     expect(r.queries).toBe(1 + 4 + 4);
+  });
+
+  it('by default passes over a word without candidates: the K typos go to the first K words that take one', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const r = await attackExample(attack('max', 1, [], { transformation: noTyposForGood }), example, engine.session(), new Rng(0));
+    // "good" is the most important word but has no typo, so its K goes to "nice"
+    expect(r.edits.map((e) => [e.before, e.after])).toEqual([['nice', 'nic']]);
+    expect(r.trace.map((t) => t.edits)).toEqual([1]);
+  });
+
+  it('top-K mode (words: K) visits only the K most important words; one without candidates uses up its place', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const top1 = await attackExample(attack('max', 1, [], { transformation: noTyposForGood, words: 1 }), example, engine.session(), new Rng(0));
+    expect(top1.status).toBe('failed');
+    expect(top1.edits).toEqual([]);
+    // one trace point per visited word, the unchanged state for "good"
+    expect(top1.trace.map((t) => [t.edits, t.correct])).toEqual([[0, true]]);
+    // 1 clean + 4 occlusions, no candidate queries
+    expect(top1.queries).toBe(5);
+    const top3 = await attackExample(attack('max', 3, [], { transformation: noTyposForGood, words: 3 }), example, engine.session(), new Rng(0));
+    // order: good (no typo), nice, then "and" (ties with "film" broken by text order)
+    expect(top3.edits.map((e) => [e.before, e.after])).toEqual([['nice', 'nic'], ['and', 'an']]);
+    expect(top3.trace.map((t) => t.edits)).toEqual([0, 1, 2]);
+    expect(new GreedyWordSearch('max', { words: 3 }).name).toBe('greedy-word(max, top 3)');
+  });
+
+  it('top-K mode equals the default when every word has candidates', async () => {
+    const engine = new QueryEngine(lexiconModel);
+    const a = await attackExample(attack('max', 2), example, engine.session(), new Rng(0));
+    const b = await attackExample(attack('max', 2, [], { words: 2 }), example, engine.session(), new Rng(0));
+    expect(b.edits).toEqual(a.edits);
+    expect(b.trace).toEqual(a.trace);
   });
 });

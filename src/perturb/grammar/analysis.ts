@@ -27,6 +27,11 @@ export interface WordInfo {
   verbForm?: VerbForm;
   /** Nouns only: is the word plural? */
   plural?: boolean;
+  /**
+   * Nouns only: a name the tagger took for a common noun (lower-cased text: "nolan"; see names.ts). Rules
+   * leave it alone as they leave PROPN.
+   */
+  name?: boolean;
 }
 
 export interface SentenceAnalysis {

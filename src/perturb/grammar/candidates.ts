@@ -38,6 +38,7 @@ export function ruleInput(seq: WordSeq, opts: GrammarOptions = {}): RuleInput {
     analysis: lex.analyzer.analyse(seq),
     inflector: lex.inflector,
     synonyms: lex.synonyms,
+    frequencies: lex.frequencies,
     multiWord: opts.multiWord ?? true,
   };
 }

@@ -26,7 +26,7 @@ const FUNCTION_WORDS = new Set(
 const SUFFIXES = ['ingly', 'edly', 'ily', 'ly', 'ness', 'ing', 'ed', 'es', 's', 'er', 'est'];
 
 /** WordNet knows the word, its lemma, each part of a hyphenated word, or the word minus an English ending. */
-function isKnown(lower: string, lemma: string, lexicon: SynonymSource): boolean {
+export function isKnown(lower: string, lemma: string, lexicon: SynonymSource): boolean {
   if (lexicon.knows(lower) || lexicon.knows(lemma)) return true;
   if (lower.includes('-')) return lower.split('-').every((p) => p === '' || FUNCTION_WORDS.has(p) || isKnown(p, p, lexicon));
   for (const suf of SUFFIXES) {

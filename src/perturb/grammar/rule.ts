@@ -3,6 +3,7 @@ import type { WordSeq } from '../../text/word-seq.ts';
 import { capitalise, caseShape, shapeLike } from '../case.ts';
 import type { SentenceAnalysis, Upos, WordInfo } from './analysis.ts';
 import { GRAMMAR_ERROR_TYPES, type GrammarErrorType } from './confusion-sets.ts';
+import type { WordFrequency } from './frequency.ts';
 import type { Inflector } from './inflector.ts';
 import type { SynonymSource } from './wordnet.ts';
 
@@ -18,6 +19,7 @@ export interface RuleInput {
   analysis: SentenceAnalysis;
   inflector: Inflector;
   synonyms: SynonymSource;
+  frequencies: WordFrequency;
   /**
    * May a replacement be two words ("grows" → "has grown")? Token-level tasks (NER) say no: one token
    * must stay one token for the gold tags to stay aligned.
@@ -71,6 +73,9 @@ export function insertBefore(
 }
 
 export const at = (input: RuleInput, i: number): WordInfo | undefined => input.analysis.words[i];
+
+/** A common noun the rules may inflect or replace: not PROPN, and not a name the tagger took for a noun. */
+export const isCommonNoun = (w: WordInfo): boolean => w.pos === 'NOUN' && !w.name;
 
 /** Is the word made of letters only? (ASCII fast path first: this runs for every word.) */
 export function lettersOnly(lower: string): boolean {

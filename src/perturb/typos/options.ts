@@ -9,6 +9,7 @@ export interface TypoOptions {
   /**
    * At most this many candidates per word. When a source has more, a subset is drawn with the rng and
    * returned in the source's canonical order (by position in the word). Default: DEFAULT_MAX_CANDIDATES.
+   * Infinity lists every candidate and leaves the rng alone (the typos recipe's `exhaustive`).
    */
   maxCandidates?: number;
   /** Words with fewer characters get no candidates. Default 2 (DEFAULT_MIN_LENGTH). */

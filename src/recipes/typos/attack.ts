@@ -24,6 +24,14 @@ export interface TypoAttackOptions {
   maxCandidates?: number;
   /** Only the first maxWords words are ranked and edited (bounds the work on long texts). */
   maxWords?: number;
+  /** Every candidate of every source, no sampling (maxCandidates: Infinity); cannot be combined with maxCandidates. */
+  exhaustive?: boolean;
+  /**
+   * true (default): words without an allowed typo are passed over, so the K typos land in the first K
+   * words of the order that can take one. false: Adv-BERT's top-K, the K first words of the order are
+   * visited and a word without typos uses up its place.
+   */
+  skipUneditable?: boolean;
   subject?: SubjectOptions;
 }
 
@@ -38,6 +46,10 @@ export function typoTransformation(sources: TypoSourceName[], maxCandidates?: nu
 /** Adv-BERT's attack: K typos placed greedily into the targeted words until the prediction flips. */
 export function typoAttack(opts: TypoAttackOptions): Attack {
   const sources = opts.sources ?? ALL_TYPO_SOURCES;
+  if (opts.exhaustive && opts.maxCandidates !== undefined) {
+    throw new Error('typos: exhaustive tries every candidate, so it cannot be combined with maxCandidates');
+  }
+  const maxCandidates = opts.exhaustive ? Infinity : opts.maxCandidates;
   const constraints: Constraint[] = [
     editZone(),
     noRepeatEdits,
@@ -48,10 +60,10 @@ export function typoAttack(opts: TypoAttackOptions): Attack {
   return {
     ...(opts.maxWords !== undefined ? { window: opts.maxWords } : {}),
     name: `typos(target=${opts.target}, k=${opts.k})`,
-    transformation: typoTransformation(sources, opts.maxCandidates),
+    transformation: typoTransformation(sources, maxCandidates),
     constraints,
     goal: opts.goal,
-    search: new GreedyWordSearch(opts.target),
+    search: new GreedyWordSearch(opts.target, opts.skipUneditable === false ? { words: opts.k } : {}),
     subject: opts.subject,
   };
 }

@@ -8,6 +8,8 @@ import { TYPO_SOURCE_NAMES } from '../../perturb/index.ts';
 import { formatGrid } from '../../util/table.ts';
 import { defineRecipe, type SubRun } from '../registry/define.ts';
 import { minLengthSetting } from '../shared.ts';
+import type { ExampleResult } from '../../attack/result.ts';
+import { typoSearchSettings } from './recipe.ts';
 
 export interface CurveRow {
   name: string;
@@ -37,13 +39,19 @@ export const typosCurveRecipe = defineRecipe({
     sources: z.array(z.enum(TYPO_SOURCE_NAMES)).min(1).default([...TYPO_SOURCE_NAMES]).describe('typo sources combined for the target rows'),
     bySource: z.boolean().default(true).describe('also run one curve per typo source (Figure 2)'),
     minLength: minLengthSetting,
+    ...typoSearchSettings,
   }),
   build(s, ctx) {
+    // Only non-default switches are passed on, so default runs keep their settings (and run.json) as before.
+    const search = {
+      ...(s.exhaustive ? { exhaustive: true } : {}),
+      ...(s.skipUneditable ? {} : { skipUneditable: false }),
+    };
     const typos = (dir: string, target: string, seed: number, sources: readonly string[]): SubRun => ({
       dir,
       recipe: 'typos',
       seed,
-      settings: { target, k: s.kMax, sources: [...sources], minLength: s.minLength },
+      settings: { target, k: s.kMax, sources: [...sources], minLength: s.minLength, ...search },
     });
     const runs: SubRun[] = [typos('target-max', 'max', ctx.seed, s.sources), typos('target-min', 'min', ctx.seed, s.sources)];
     for (let k = 0; k < s.randomSeeds; k++) runs.push(typos(`target-random-seed${ctx.seed + k}`, 'random', ctx.seed + k, s.sources));
@@ -52,7 +60,13 @@ export const typosCurveRecipe = defineRecipe({
       kind: 'experiment',
       runs,
       async combine(c) {
-        const accuracy = (dir: string): number[] => padTo(c.runs.find((r) => r.run.dir === dir)!.summary.accuracy_by_edits ?? [], s.kMax + 1);
+        const byDir = new Map<string, number[]>();
+        for (const outcome of c.runs) {
+          // Top-K mode: a word without typos uses up a K, so K counts visited words (trace points), not edits.
+          const acc = s.skipUneditable ? (outcome.summary.accuracy_by_edits ?? []) : await accuracyByWords(c.results(outcome), s.kMax);
+          byDir.set(outcome.run.dir, acc);
+        }
+        const accuracy = (dir: string): number[] => padTo(byDir.get(dir)!, s.kMax + 1);
         const randoms = runs.filter((r) => r.dir.startsWith('target-random-')).map((r) => accuracy(r.dir));
         const curve: TyposCurve = {
           model: c.model,
@@ -70,6 +84,24 @@ export const typosCurveRecipe = defineRecipe({
     };
   },
 });
+
+/**
+ * Accuracy after the top K words, K = 0..kMax, from top-K traces (one point per visited word): the state
+ * after word K is trace[K − 1], or the last point when the search stopped earlier (flip or no more words).
+ */
+export async function accuracyByWords(results: AsyncIterable<ExampleResult>, kMax: number): Promise<number[]> {
+  const correct = new Array<number>(kMax + 1).fill(0);
+  let n = 0;
+  for await (const r of results) {
+    n++;
+    if (!r.original_correct) continue;
+    for (let k = 0; k <= kMax; k++) {
+      const t = k === 0 ? undefined : r.trace[Math.min(k, r.trace.length) - 1];
+      if (t === undefined || t.correct) correct[k]!++;
+    }
+  }
+  return correct.map((c) => (n ? c / n : 0));
+}
 
 function padTo(xs: readonly number[], n: number): number[] {
   const out = xs.slice(0, n);

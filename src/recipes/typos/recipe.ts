@@ -6,6 +6,18 @@ import { fieldSetting, maxWordsSetting, minLengthSetting, protectSetting, subjec
 import { typoAttack } from './attack.ts';
 import { typosFamily } from './report.ts';
 
+/** The two switches between today's sampled, skip-ahead search and Adv-BERT's exact one; typos-curve passes them on. */
+export const typoSearchSettings = {
+  exhaustive: z
+    .boolean()
+    .default(false)
+    .describe('try every candidate of every source, no sampling (default: insertion, deletion and replace-word sample 8 per word, mistype 16)'),
+  skipUneditable: z
+    .boolean()
+    .default(true)
+    .describe('pass over words without typo candidates (K typos in the first K editable words); false: Adv-BERT\'s top-K words, a word without candidates uses up its place'),
+};
+
 export const typosSettings = z.strictObject({
   minLength: minLengthSetting,
   protect: protectSetting,
@@ -15,12 +27,13 @@ export const typosSettings = z.strictObject({
   sources: z.array(z.enum(TYPO_SOURCE_NAMES)).min(1).default([...TYPO_SOURCE_NAMES]).describe('typo sources to use'),
   maxCandidates: z.number().int().min(1).nullable().default(null).describe('cap on candidates per source and word (none: the sources\' own caps)'),
   maxWords: maxWordsSetting,
+  ...typoSearchSettings,
 });
 
 export const typosRecipe = defineRecipe({
   name: 'typos',
   summary:
-    'ranks words by occlusion importance, then puts up to K typos into the max / min / random words; at each word tries the typos from the chosen sources in one batch and keeps the one that lowers the true label\'s score most; stops at the flip',
+    'ranks words by occlusion importance, then puts up to K typos into the max / min / random words; at each word tries the chosen sources\' typos (sampled to a cap per source unless exhaustive) in one batch and keeps the one that lowers the true label\'s score most; stops at the flip',
   paper: 'Sun et al. 2020, Adv-BERT, Algorithm 1',
   kind: 'attack',
   tasks: ['text-classification', 'pair-classification', 'token-classification'],
@@ -37,6 +50,8 @@ export const typosRecipe = defineRecipe({
       protect: s.protect,
       ...(s.maxCandidates !== null ? { maxCandidates: s.maxCandidates } : {}),
       maxWords: s.maxWords,
+      exhaustive: s.exhaustive,
+      skipUneditable: s.skipUneditable,
       subject: subjectOf(s.field, ctx),
     }),
   }),
