@@ -14,6 +14,7 @@
  * CORS headers, so every preflight fails. A DNS-rebinding page (evil.example resolving to 127.0.0.1) is same-origin
  * to the browser, so the Host header is checked against the bound address too (see hostPolicy).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIPv6, type AddressInfo } from 'node:net';
 import { isAbsolute, win32 } from 'node:path';
@@ -46,6 +47,11 @@ export interface ModelServerOptions {
   allowedHosts?: string[];
   /** Where startup warnings go (listening beyond this machine); default: stderr. */
   onWarning?: (message: string) => void;
+  /**
+   * Added to every POST /predict, in ms: stands in for a remote model's network and queueing time in benchmarks
+   * and tests (default 0).
+   */
+  latencyMs?: number;
 }
 
 export interface ModelServer {
@@ -225,6 +231,8 @@ async function readJson(req: IncomingMessage, route: string, limit: number): Pro
 export async function startModelServer(adapter: ModelAdapter, opts: ModelServerOptions): Promise<ModelServer> {
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? 10 * 1024 * 1024;
+  const latency = opts.latencyMs ?? 0;
+  if (!Number.isFinite(latency) || latency < 0) throw new ModelError(`latencyMs must be a number ≥ 0, got ${opts.latencyMs}.`);
   const maxConcurrent = opts.maxConcurrent ?? 8;
   if (!isPort(opts.port)) {
     throw new ModelError(`cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`);
@@ -279,6 +287,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
           const problem = checkInputKind(adapter.info.task, input, i);
           if (problem) throw new HttpError(400, `bad request body: ${problem}`);
         });
+        if (latency > 0) await sleep(latency);
         const outputs = inputs.length ? await adapter.predict(inputs) : [];
         return send(res, 200, { outputs });
       }

@@ -220,10 +220,10 @@ function failureError(failures: { example: Example; error: unknown }[], kept: nu
   const where = (e: Example): string => e.source ?? e.id;
   const first = failures[0]!;
   const others = failures.length > 1 ? ` (and ${failures.length - 1} more: ${failures.slice(1, 4).map((f) => where(f.example)).join(', ')}${failures.length > 4 ? ', …' : ''})` : '';
+  const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}; ` : 'No example was finished yet. ';
   return new TextstressError(
-    `the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ` +
-      `${kept} finished results are kept in ${resultsPath}; ` +
-      `fix the cause and rerun the same command with --resume to continue.`,
+    `the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}` +
+      'fix the cause and rerun the same command with --resume to continue.',
     { cause: first.error },
   );
 }

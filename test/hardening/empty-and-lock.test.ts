@@ -1,0 +1,134 @@
+/**
+ * Nothing tested is no pass (metrics over zero examples are n/a and fail the gate), and one folder has one writer.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { attackExample, type Attack } from '../../src/attack/attack.ts';
+import { editZone, maxEdits, noRepeatEdits } from '../../src/attack/constraints.ts';
+import { UntargetedClassification } from '../../src/attack/goals/index.ts';
+import { LabelAligner } from '../../src/attack/labels.ts';
+import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
+import type { TextExample } from '../../src/data/types.ts';
+import { QueryEngine } from '../../src/query/engine.ts';
+import { loadGroups } from '../../src/report/html/load.ts';
+import { runAttack } from '../../src/runner/runner.ts';
+import { createFunctionModel } from '../../src/models/function-adapter.ts';
+import { startModelServer } from '../../src/models/serve.ts';
+import { checkTest } from '../../src/suite/gate.ts';
+import { lexiconModel, twoTypos } from '../attack/helpers.ts';
+import { DEMO_SST2, ROOT, expectCleanError, runCli, startCli, tmp } from '../cli/helpers.ts';
+
+const REVIEWS = join(ROOT, 'demo', 'reviews.tsv');
+
+describe('nothing tested is no pass', () => {
+  it('attack over a header-only file writes n/a metrics and exits 1 saying no examples were tested', async () => {
+    const dir = tmp('empty');
+    const data = join(dir, 'empty.tsv');
+    writeFileSync(data, 'sentence\tlabel\n');
+    const r = await runCli(['attack', 'typos', '--model', DEMO_SST2, '--data', data, '--out', join(dir, 'out'), '--no-progress']);
+    expect(expectCleanError(r)).toMatch(/no examples tested: the data gave 0 examples/);
+    expect(r.stdout).toMatch(/clean accuracy\s+│\s+n\/a/);
+    const s = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as Record<string, unknown>;
+    expect(s).toMatchObject({ n: 0, clean_accuracy: null, attacked_accuracy: null, attack_success_rate: null, stability: null, stability_n: 0, mean_queries: null, accuracy_by_edits: [] });
+  });
+
+  it('a suite over a file whose rows are all bad (skipped) fails its gate: "no examples tested", thresholds n/a', async () => {
+    const dir = tmp('empty-suite');
+    writeFileSync(join(dir, 'bad.tsv'), 'sentence\tlabel\nno label here\nnor here\n');
+    writeFileSync(
+      join(dir, 'suite.yaml'),
+      `models:\n  m: ${DEMO_SST2}\ndatasets:\n  d: { path: bad.tsv, skip_bad_rows: true }\ntests:\n  - name: t\n    recipe: typos\n    thresholds: [stability > 0.9, attack_success_rate < 0.5]\n`,
+    );
+    const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Gate: FAIL — 3 of 3 checks failed/);
+    expect(r.stdout).toMatch(/t: no examples tested \(0 examples in t\)/);
+    expect(r.stdout).toMatch(/stability > 0\.9 — stability is n\/a: no examples tested/);
+  });
+
+  it('a threshold on stability fails with its reason when the model got no example right', async () => {
+    const out = tmp('all-wrong');
+    // The lexicon model calls "good" texts positive: gold says negative for every one of them.
+    const items: TextExample[] = ['good film', 'good plot', 'nice and good'].map((text, i) => ({ kind: 'text', id: `e${i}`, text, label: 'negative' }));
+    const attack: Attack = {
+      name: 't',
+      transformation: twoTypos,
+      constraints: [editZone(), noRepeatEdits, maxEdits(2)],
+      goal: new UntargetedClassification(new LabelAligner(['negative', 'positive'])),
+      search: new GreedyWordSearch('max'),
+    };
+    await runAttack({
+      outDir: out,
+      settings: { recipe: 'typos', model: 'lexicon', dataset: 'mem', seed: 0, options: {} },
+      examples: (async function* () {
+        yield* items;
+      })(),
+      work: (e, s, rng) => attackExample(attack, e, s, rng),
+      engine: new QueryEngine(lexiconModel),
+    });
+    const [group] = await loadGroups([out]);
+    const checks = checkTest('t', group!, ['stability > 0.5', 'clean_accuracy < 0.5'], undefined);
+    expect(checks[0]).toMatchObject({ passed: false, message: expect.stringMatching(/stability is n\/a: no example the model got right was attacked \(3 examples, 3 skipped\)/) });
+    expect(checks[1]).toMatchObject({ passed: true });
+  });
+});
+
+describe('one writer per output folder', () => {
+  const args = (out: string, more: string[] = []) => ['attack', 'typos', '--model', DEMO_SST2, '--data', REVIEWS, '--k', '4', '--target', 'min', '--out', out, '--no-progress', '--concurrency', '2', ...more];
+  const ids = (out: string): string[] => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+  const waitFor = async (cond: () => boolean, ms = 20_000): Promise<void> => {
+    const t0 = Date.now();
+    while (!cond()) {
+      if (Date.now() - t0 > ms) throw new Error('timed out waiting');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it('a second --resume beside a running run is refused; the run finishes with every id once', async () => {
+    const out = tmp('lock');
+    // A model that takes 150 ms per request keeps the first run busy for seconds, long enough for a second
+    // process to start beside it.
+    const server = await startModelServer(createFunctionModel((inputs) => lexiconModel.predict(inputs), lexiconModel.info), { port: 0, latencyMs: 150 });
+    const slow = (more: string[] = []) => ['attack', 'typos', '--model', server.url, '--data', REVIEWS, '--k', '3', '--out', out, '--no-progress', '--concurrency', '2', ...more];
+    const first = startCli(slow());
+    const done = new Promise<number | null>((r) => first.on('close', r));
+    await waitFor(() => existsSync(join(out, '.textstress.lock')) && existsSync(join(out, 'results.jsonl')));
+    const second = await runCli(slow(['--resume']));
+    expect(expectCleanError(second)).toMatch(/is in use by another textstress run \(process \d+ on /);
+    expect(await done).toBe(0);
+    const got = ids(out);
+    expect(new Set(got).size).toBe(got.length);
+    expect(got.length).toBe(50);
+    expect(existsSync(join(out, '.textstress.lock'))).toBe(false);
+    await server.close();
+  });
+
+  it('after kill -9 the stale lock is taken over and --resume completes the run, every id once', async () => {
+    const out = tmp('lock-kill');
+    const first = startCli(args(out));
+    await waitFor(() => existsSync(join(out, 'results.jsonl')) && readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').length > 3);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.on('close', r));
+    expect(existsSync(join(out, '.textstress.lock'))).toBe(true);
+    const r = await runCli(args(out, ['--resume']));
+    expect(r.code, r.stderr).toBe(0);
+    const got = ids(out);
+    expect(got.length).toBe(50);
+    expect(new Set(got).size).toBe(50);
+  });
+
+  it('--resume refuses a folder without run.json, and a data file that changed since the run started', async () => {
+    const out = tmp('resume-checks');
+    const dataDir = tmp('resume-data');
+    const data = join(dataDir, 'reviews.tsv');
+    writeFileSync(data, readFileSync(REVIEWS, 'utf8'));
+    const base = ['attack', 'typos', '--model', DEMO_SST2, '--data', data, '--limit', '4', '--out', out, '--no-progress'];
+    expect((await runCli(base)).code).toBe(0);
+    writeFileSync(data, readFileSync(REVIEWS, 'utf8').replace('\t1\n', '\t0\n'));
+    expect(expectCleanError(await runCli([...base, '--resume']))).toMatch(/cannot resume: the data file .* changed since the run started/);
+    rmSync(join(out, 'run.json'));
+    expect(expectCleanError(await runCli([...base, '--resume']))).toMatch(/cannot resume: .*run\.json is missing/);
+    mkdirSync(out, { recursive: true });
+  });
+});
