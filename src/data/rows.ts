@@ -175,14 +175,18 @@ export function makeDataset<E extends Example>(
 ): Dataset<E> {
   const limit = checkLimit(opts);
   const skipped: SkippedRow[] = [];
+  const replacementChars: { rows: number; first?: string } = { rows: 0 };
   const file = info.path;
   return {
     info,
     skipped,
+    replacementChars,
     examples(): AsyncIterable<E> {
       return {
         async *[Symbol.asyncIterator]() {
           skipped.length = 0;
+          replacementChars.rows = 0;
+          delete replacementChars.first;
           if (limit === 0) return;
           const seen = new Map<string, number>();
           let count = 0;
@@ -208,6 +212,10 @@ export function makeDataset<E extends Example>(
               throw err;
             }
             if (ex === undefined) continue;
+            if (hasReplacementChar(ex)) {
+              replacementChars.rows++;
+              replacementChars.first ??= ex.source ?? `${file}:${item.line}`;
+            }
             yield ex;
             if (++count >= limit) return;
           }
@@ -215,6 +223,20 @@ export function makeDataset<E extends Example>(
       };
     },
   };
+}
+
+/** Does any text of the example hold U+FFFD (what undecodable UTF-8 bytes become)? */
+function hasReplacementChar(ex: Example): boolean {
+  switch (ex.kind) {
+    case 'text':
+      return ex.text.includes('\uFFFD');
+    case 'pair':
+      return ex.textA.includes('\uFFFD') || ex.textB.includes('\uFFFD');
+    case 'tokens':
+      return ex.tokens.some((t) => t.includes('\uFFFD'));
+    case 'qa':
+      return ex.question.includes('\uFFFD') || ex.context.includes('\uFFFD');
+  }
 }
 
 /** Reads every example of a dataset into an array (for small datasets and tests). */

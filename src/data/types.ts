@@ -126,4 +126,9 @@ export interface Dataset<E extends Example = Example> {
   examples(): AsyncIterable<E>;
   /** Rows skipped so far (only with skipBadRows). */
   skipped: SkippedRow[];
+  /**
+   * Examples of the last pass whose text holds U+FFFD: bytes that were not valid UTF-8 (or a replacement
+   * character in the file itself), which the model then reads as "�". `first` is where the first one is.
+   */
+  replacementChars: { rows: number; first?: string };
 }

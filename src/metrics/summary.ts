@@ -67,6 +67,8 @@ export interface RunSummary extends RunMetrics {
   skipped_rows: number;
   /** results.jsonl holds compact results (--compact). */
   compact_results?: true;
+  /** Examples whose text holds U+FFFD (invalid UTF-8 in the data file, most likely), and where the first is. */
+  replacement_chars?: { rows: number; first?: string };
   /**
    * This process's traffic (differs between a resumed and an uninterrupted run): inputs requested, served
    * from the shared cache (also across examples and earlier runs in the process), and really computed.

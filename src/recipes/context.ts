@@ -52,9 +52,35 @@ export function goalFor(
       hint: 'Give config.json an id2label map, or have the endpoint list its labels at GET /info.',
     });
   }
-  const aligner = new LabelAligner(model.labels, data.labelNames ?? [], labelMap);
-  checkLabels(aligner, model, data, [...new Set([...(data.labelNames ?? []), ...observedLabels])]);
+  const datasetLabels = [...new Set([...(data.labelNames ?? []), ...observedLabels])];
+  const map = byName(labelMap, data.labelNames ?? [], datasetLabels);
+  checkLabelMap(map, model, data, datasetLabels);
+  const aligner = new LabelAligner(model.labels, data.labelNames ?? [], map);
+  checkLabels(aligner, model, data, datasetLabels);
   return { goal: new UntargetedClassification(aligner), labels: aligner };
+}
+
+/** Label-map keys given as the file's own label indices ("0" for SST-2's negative) turned into the label names. */
+function byName(labelMap: Record<string, string>, names: readonly string[], datasetLabels: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(labelMap).map(([k, v]) => [/^\d+$/.test(k) && !datasetLabels.includes(k) && names[Number(k)] !== undefined ? names[Number(k)]! : k, v]),
+  );
+}
+
+/** A --label-map entry that matches no dataset label or no model label is a mistake (a typo), not a no-op. */
+function checkLabelMap(labelMap: Record<string, string>, model: ModelInfo, data: DatasetInfo, datasetLabels: readonly string[]): void {
+  const lower = (xs: readonly string[]): string[] => xs.map((x) => x.toLowerCase());
+  const modelLabels = lower(model.labels ?? []);
+  const problems: string[] = [];
+  for (const [from, to] of Object.entries(labelMap)) {
+    if (!datasetLabels.includes(from)) problems.push(`"${from}" is not a label of ${data.path} [${datasetLabels.join(', ')}]`);
+    if (!modelLabels.includes(to.toLowerCase())) problems.push(`"${to}" is not a label of the model [${(model.labels ?? []).join(', ')}]`);
+  }
+  if (problems.length) {
+    throw new TextstressError(`--label-map ${Object.entries(labelMap).map(([a, b]) => `${a}=${b}`).join(',')} does not fit: ${problems.join('; ')}.`, {
+      hint: 'Write dataset label = model label for labels that exist on both sides.',
+    });
+  }
 }
 
 /** Fails before any work when the dataset's label set cannot be mapped onto the model's (wrong model?). */

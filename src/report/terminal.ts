@@ -31,6 +31,7 @@ export function summaryTable(s: RunSummary): string {
     ['wall time', `${s.wall_seconds.toFixed(1)} s`],
   );
   if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);
+  if (s.replacement_chars) rows.push(['rows with U+FFFD (invalid UTF-8?)', String(s.replacement_chars.rows)]);
   return formatTable(rows, `textstress · ${s.recipe}`);
 }
 

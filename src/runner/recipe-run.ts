@@ -116,6 +116,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         enrich: subwordEnricher(model),
         onProgress: (done) => progress?.update(done),
         skippedRows: () => dataset.skipped.length,
+        replacementChars: () => dataset.replacementChars,
         dataFingerprint: await fileFingerprint(data.data),
         // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
         editCurve: built.kind === 'attack' && built.attack.search.incremental !== false,

@@ -47,6 +47,8 @@ export interface RunOptions {
   onProgress?: (done: number, resumed: number) => void;
   /** Counted bad rows, read after the examples are exhausted. */
   skippedRows?: () => number;
+  /** Examples with U+FFFD in their text, read after the examples are exhausted. */
+  replacementChars?: () => { rows: number; first?: string };
   /** The data file's fingerprint (size and hash): a resume refuses a data file that changed since the run started. */
   dataFingerprint?: string;
   /** Whether accuracy by edits means something for this work (default: from the attack's search). */
@@ -189,6 +191,7 @@ async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
     wall_seconds: round(wall, 3),
     ...(settings.compact ? { compact_results: true as const } : {}),
     skipped_rows: opts.skippedRows?.() ?? 0,
+    ...(opts.replacementChars?.().rows ? { replacement_chars: { ...opts.replacementChars() } } : {}),
     process: processStats(stats0, opts.engine.stats),
   };
   writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');

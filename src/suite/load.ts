@@ -6,7 +6,7 @@ import { camelKeys, snake } from '../recipes/registry/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { closest } from '../recipes/registry/registry.ts';
 import { settingProblems } from '../recipes/registry/settings.ts';
-import { TextstressError } from '../util/errors.ts';
+import { TextstressError, errorMessage } from '../util/errors.ts';
 import { suiteJsonSchema, suiteSchemaFor, type Suite } from './schema.ts';
 
 export interface LoadedSuite {
@@ -43,7 +43,14 @@ export function parseSuite(text: string, file: string, registry: Registry): Load
       doc.errors.map((e) => ({ line: lineOf(e.pos[0]), key: '', message: e.message.split('\n')[0]! })),
     );
   }
-  const result = suiteSchemaFor(registry).safeParse(doc.toJS());
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // The yaml library refuses alias bombs (billion laughs) here; say which file and why.
+    throw new SuiteError(file, [{ line: 1, key: '', message: `cannot be read: ${errorMessage(err)} (too many aliases: at most 100 expansions)` }]);
+  }
+  const result = suiteSchemaFor(registry).safeParse(value);
   const suggest = suggester(registry);
   if (!result.success) {
     const problems = result.error.issues.flatMap((issue) => describeIssue(issue, doc.contents, lineOf, suggest));

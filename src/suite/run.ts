@@ -33,6 +33,12 @@ export interface SuiteRunOptions {
   limit?: number;
   /** Progress bars for each test's examples. */
   bars?: ProgressSink;
+  /**
+   * Environment variables a suite's models may send as their Authorization header (auth_env). A suite file is
+   * code-like input: one from elsewhere could name any secret and any URL. With a list, other names are refused
+   * before anything runs; without one, each use is announced on stderr.
+   */
+  allowAuthEnv?: readonly string[];
 }
 
 export interface SuiteOutcome {
@@ -67,6 +73,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       });
     }
   }
+  checkAuthEnv(loaded, opts);
   const names = new Set<string>();
   for (const t of suite.tests) {
     if (names.has(t.name)) throw new TextstressError(`two tests are named "${t.name}".`, { where: loaded.file, hint: 'Test names name the output folders; make them unique.' });
@@ -155,6 +162,21 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
     });
   }
   return { verdict, report, groups };
+}
+
+/** Which secrets the suite's models send where: refused unless allowed (with a list), else announced. */
+function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
+  for (const [name, entry] of Object.entries(loaded.suite.models)) {
+    if (typeof entry === 'string' || !entry.auth_env) continue;
+    const where = `model "${name}" (${entry.path})`;
+    if (opts.allowAuthEnv && !opts.allowAuthEnv.includes(entry.auth_env)) {
+      throw new TextstressError(`${where} would send the environment variable ${entry.auth_env} as its Authorization header, and ${entry.auth_env} is not allowed.`, {
+        where: loaded.file,
+        hint: `Allowed: ${opts.allowAuthEnv.join(', ') || 'none'} (--allow-auth-env or TEXTSTRESS_ALLOW_AUTH_ENV). Check the suite before allowing it: it decides where the value goes.`,
+      });
+    }
+    if (opts.progress !== false) process.stderr.write(`textstress: ${where} sends the environment variable ${entry.auth_env} as its Authorization header\n`);
+  }
 }
 
 /** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */

@@ -98,6 +98,13 @@ async function printOutcome(outcome: RecipeOutcome, json: boolean): Promise<void
 
 /** A run over zero examples measured nothing: say so, and fail, so no script mistakes it for a result. */
 function warnIfEmpty(outcome: Extract<RecipeOutcome, { kind: 'run' }>): void {
+  const bad = outcome.summary.replacement_chars;
+  if (bad) {
+    process.stderr.write(
+      `textstress: warning: ${bad.rows} example${bad.rows === 1 ? '' : 's'} hold U+FFFD (the first at ${bad.first ?? '?'}): ` +
+        'the data file is probably not UTF-8, and the model read "�" where the text had other characters. Re-encode it (e.g. iconv -f latin1 -t utf-8).\n',
+    );
+  }
   if (outcome.summary.n > 0) return;
   const skipped = outcome.summary.skipped_rows ? ` (${outcome.summary.skipped_rows} bad rows skipped)` : '';
   process.stderr.write(`textstress: error: no examples tested: the data gave 0 examples${skipped}, so every metric is n/a.\n`);

@@ -7,7 +7,7 @@ import { runSuite, suiteTable } from '../../suite/run.ts';
 import { STARTER_SUITE } from '../../suite/starter.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { int } from '../options.ts';
+import { int, list } from '../options.ts';
 
 interface RunSuiteCliOptions {
   out: string;
@@ -17,6 +17,7 @@ interface RunSuiteCliOptions {
   html?: string;
   limit?: number;
   progress: boolean;
+  allowAuthEnv?: string[];
 }
 
 export function runCommand(registry: Registry): Command {
@@ -30,10 +31,14 @@ export function runCommand(registry: Registry): Command {
     .option('--html <file>', 'report file (default OUT/report.html)')
     .option('-n, --limit <n>', 'use only the first n examples of every dataset (quick tries)', int('--limit', 1))
     .option('--no-progress', 'no progress lines')
+    .option('--allow-auth-env <list>', "environment variables the suite's models may send as Authorization headers (others are refused; default: TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)", list)
     .action(async (file: string, opts: RunSuiteCliOptions) => {
       const loaded = loadSuite(file, registry);
+      const fromEnv = process.env.TEXTSTRESS_ALLOW_AUTH_ENV;
+      const allow = opts.allowAuthEnv ?? (fromEnv !== undefined ? list(fromEnv) : undefined);
       const outcome = await runSuite(loaded, {
         registry,
+        ...(allow ? { allowAuthEnv: allow } : {}),
         out: opts.out,
         resume: opts.resume,
         overwrite: opts.overwrite,

@@ -98,9 +98,14 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     });
   } catch (err) {
     const what = local ? path.join(dir, 'onnx', 'model.onnx') : `the ONNX weights of ${idOrPath}`;
-    throw new ModelError(`cannot load ${what} as a ${task} model: ${(err as Error).message.split('\n')[0]}`, {
+    const message = (err as Error).message.split('\n')[0] ?? '';
+    // onnxruntime's own words for a file that is not (or no longer) a whole ONNX graph: the file is at fault.
+    const damaged = /protobuf|parsing failed|invalid (onnx|model|graph)|not a valid|unexpected end|truncated|corrupt/i.test(message);
+    throw new ModelError(`cannot load ${what} as a ${task} model: ${message}`, {
       cause: err,
-      hint: `config.json says model_type "${String(config.model_type)}"; transformers.js must support that type for ${task}. ${EXPORT_HINT}`,
+      hint: damaged
+        ? `The file is damaged or not an ONNX model (a partial download or copy, or a Git LFS pointer?): download or export it again. ${EXPORT_HINT}`
+        : `config.json says model_type "${String(config.model_type)}"; transformers.js must support that type for ${task}. ${EXPORT_HINT}`,
     });
   }
 
