@@ -71,10 +71,10 @@ function candidateGeneration(): Record<string, number> {
   };
 }
 
-async function attacks(): Promise<Record<string, Record<string, number>>> {
+async function attacks(): Promise<Record<string, Record<string, number | null>>> {
   const model = await loadTransformersModel(values.model!);
   const examples = (await collect(await openDataset(values.data!, { limit: Number(values.n) }))) as Example[];
-  const out: Record<string, Record<string, number>> = {};
+  const out: Record<string, Record<string, number | null>> = {};
   try {
     for (const search of values.searches!.split(',') as GrammarSearchName[]) {
       const engine = new QueryEngine(model);

@@ -58,7 +58,7 @@ async function makeData(path: string): Promise<void> {
   const out = createWriteStream(path);
   out.write('sentence\tlabel\n');
   for (let i = 0; i < ROWS; i++) {
-    if (!out.write(rows[i % rows.length] + '\n')) await new Promise((r) => out.once('drain', r));
+    if (!out.write(rows[i % rows.length] + '\n')) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((r) => out.end(r));
 }

@@ -1,12 +1,11 @@
 /**
  * Typo-attack benchmark (issue: the spine). Attacks SST-2 dev sentences with demo-sst2 and reports
  *  (a) attack wall time vs the bare model answering the very same queries in batches (goal ≤ 1.15×);
- *  (b) cross-example batching vs one query at a time (goal ≥ 5×);
+ *  (b) moved to bench/batching-bench.ts: cross-example vs within-example batching at the same concurrency;
  *  (c) cache hit rates (per attack, and shared across a second run in the same process);
  *  (d) typo generation speed in words per second.
- * Usage: npx tsx bench/typos-bench.ts [--n 200] [--k 3] [--single-n 40] [--model models/demo-sst2]
+ * Usage: npx tsx bench/typos-bench.ts [--n 200] [--k 3] [--model models/demo-sst2]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { UntargetedClassification } from '../src/attack/goals/index.ts';
 import { LabelAligner } from '../src/attack/labels.ts';
 import { collect, openDataset } from '../src/data/index.ts';
 import type { Example } from '../src/data/types.ts';
-import { createHttpModel, loadTransformersModel } from '../src/models/index.ts';
+import { loadTransformersModel } from '../src/models/index.ts';
 import type { ModelAdapter, ModelInput } from '../src/models/types.ts';
 import { TYPO_SOURCE_NAMES, typoCandidates } from '../src/perturb/index.ts';
 import { QueryEngine } from '../src/query/engine.ts';
@@ -28,14 +27,12 @@ const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '200' },
     k: { type: 'string', default: '3' },
-    'single-n': { type: 'string', default: '40' },
     model: { type: 'string', default: 'models/demo-sst2' },
     data: { type: 'string', default: '../shared/data/sst2/dev.tsv' },
   },
 });
 const N = Number(values.n);
 const K = Number(values.k);
-const SINGLE_N = Number(values['single-n']);
 
 /** Wraps an adapter and keeps every input it is asked for, in order. */
 function recording(model: ModelAdapter, maxBatchSize?: number): ModelAdapter & { seen: ModelInput[] } {
@@ -52,22 +49,6 @@ function recording(model: ModelAdapter, maxBatchSize?: number): ModelAdapter & {
       return out;
     },
   };
-}
-
-/** Starts `textstress serve` in its own process and waits for its URL. */
-function startServer(model: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/textstress.mjs', 'serve', '--model', model, '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /serving .* at (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-  });
 }
 
 async function attackOnce(
@@ -123,37 +104,7 @@ async function main(): Promise<void> {
     mean_queries: round(attack.summary.mean_queries),
   };
 
-  // (b) cross-example batching vs one query at a time, on the first SINGLE_N sentences
-  const subset = examples.slice(0, SINGLE_N);
-  const batched = await attackOnce(model, subset, new QueryEngine(model), 32);
-  const one = recording(model, 1);
-  const single = await attackOnce(one, subset, new QueryEngine(one, { maxFlushSize: 1, cacheSize: 0 }), 1);
-  // The same comparison against a model served over HTTP by `textstress serve` in another process.
-  const server = await startServer(values.model!);
-  let httpReport: Record<string, number>;
-  try {
-    const remote = await createHttpModel(server.url, { batchSize: 64, concurrency: 2 });
-    const remoteBatched = await attackOnce(remote, subset, new QueryEngine(remote, { maxConcurrentFlushes: 2 }), 32);
-    const remoteOne = await createHttpModel(server.url, { batchSize: 1, concurrency: 1 });
-    const remoteSingle = await attackOnce(remoteOne, subset, new QueryEngine(remoteOne, { maxFlushSize: 1, cacheSize: 0 }), 1);
-    httpReport = {
-      batched_seconds: round(remoteBatched.seconds),
-      one_at_a_time_seconds: round(remoteSingle.seconds),
-      speedup: round(remoteSingle.seconds / remoteBatched.seconds),
-    };
-  } finally {
-    server.child.kill('SIGTERM');
-  }
-  report.b = {
-    sentences: subset.length,
-    model_queries: one.seen.length,
-    local: {
-      batched_seconds: round(batched.seconds),
-      one_at_a_time_seconds: round(single.seconds),
-      speedup: round(single.seconds / batched.seconds),
-    },
-    http: httpReport,
-  };
+  // (b) batching: see bench/batching-bench.ts (cross-example vs within-example batching at equal concurrency).
 
   // (c) cache: per-attack repeats, and a second run (min-importance words) sharing the engine's cache
   const engine = new QueryEngine(model);
@@ -191,8 +142,8 @@ async function main(): Promise<void> {
   await model.close?.();
 }
 
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
+function round(x: number | null): number | null {
+  return x === null ? null : Math.round(x * 1000) / 1000;
 }
 
 await main();

@@ -41,6 +41,8 @@ export interface ExampleResult {
   trace: TracePoint[];
   /** Per-edit extra views, e.g. how the model's tokenizer splits each perturbed word. */
   subwords?: { before: string; after: string; before_pieces: string[]; after_pieces: string[] }[];
+  /** Compact results: the edits of an unsuccessful attack, counted by type instead of listed. */
+  edit_counts?: Record<string, number>;
   /** The text had more words than the attack's edit window: only its first words were attacked. */
   window_capped?: true;
   /** Probes only: B variants evaluated; the worst is `perturbed`, the best is kept here. */

@@ -163,7 +163,7 @@ export class SummaryAccumulator {
     this.requests += r.requests;
     this.hits += r.cache_hits;
 
-    if (r.status !== 'skipped') this.maxEdits = Math.max(this.maxEdits, r.edits.length);
+    if (r.status !== 'skipped') this.maxEdits = Math.max(this.maxEdits, editCount(r));
     if (r.original_correct && r.status === 'succeeded') this.brokenAt[r.edits.length] = (this.brokenAt[r.edits.length] ?? 0) + 1;
 
     if (r.original_correct && r.status !== 'skipped') {
@@ -171,7 +171,10 @@ export class SummaryAccumulator {
       if (samePrediction(r)) this.stableSame++;
     }
     if (r.status === 'succeeded') for (const e of r.edits) this.editTypes[e.type] = (this.editTypes[e.type] ?? 0) + 1;
-    if (r.status !== 'skipped') for (const e of r.edits) this.editTypesAll[e.type] = (this.editTypesAll[e.type] ?? 0) + 1;
+    if (r.status !== 'skipped') {
+      for (const e of r.edits) this.editTypesAll[e.type] = (this.editTypesAll[e.type] ?? 0) + 1;
+      for (const [type, n] of Object.entries(r.edit_counts ?? {})) this.editTypesAll[type] = (this.editTypesAll[type] ?? 0) + n;
+    }
     if (r.status === 'skipped') {
       const why = r.skip_reason ?? 'unknown';
       this.skipReasons[why] = (this.skipReasons[why] ?? 0) + 1;
@@ -246,6 +249,11 @@ export function summarize(results: Iterable<ExampleResult>): RunMetrics {
 export function stability(results: Iterable<ExampleResult>): { value: number | null; n: number } {
   const m = summarize(results);
   return { value: m.stability, n: m.stability_n };
+}
+
+/** Edits an attack made: listed, or (compact results) counted by type. */
+function editCount(r: ExampleResult): number {
+  return r.edit_counts ? Object.values(r.edit_counts).reduce((a, b) => a + b, 0) : r.edits.length;
 }
 
 function samePrediction(r: ExampleResult): boolean {

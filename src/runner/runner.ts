@@ -201,15 +201,17 @@ async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
 
 /**
  * A result as compact results keep it (for runs of millions of examples): no search trace, subword view or class
- * probabilities, and the texts only of successful attacks; every count the summary and the report's charts need
- * stays (status, correctness, predictions' labels and tags, edits, queries).
+ * probabilities; texts and edits only of successful attacks (the others keep their edits counted by type). Every
+ * count the summary and the report's charts need stays, so the summary is the same as with full results.
  */
 export function compactResult(r: ExampleResult): ExampleResult {
   const { trace: _trace, subwords: _subwords, ...rest } = r;
   const { probs: _p1, ...before } = r.original_prediction;
   const { probs: _p2, ...after } = r.perturbed_prediction;
-  const keepText = r.status === 'succeeded';
-  return { ...rest, trace: [], original: keepText ? r.original : {}, perturbed: keepText ? r.perturbed : {}, original_prediction: before, perturbed_prediction: after };
+  if (r.status === 'succeeded') return { ...rest, trace: [], original_prediction: before, perturbed_prediction: after };
+  const counts: Record<string, number> = {};
+  for (const e of r.edits) counts[e.type] = (counts[e.type] ?? 0) + 1;
+  return { ...rest, trace: [], original: {}, perturbed: {}, edits: [], ...(r.edits.length ? { edit_counts: counts } : {}), original_prediction: before, perturbed_prediction: after };
 }
 
 function workOf(opts: RunOptions): ExampleWork {

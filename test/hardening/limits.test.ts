@@ -128,7 +128,7 @@ describe('runs of any size', () => {
       subwords: [{ before: 'good', after: 'g00d', before_pieces: ['good'], after_pieces: ['g', '##00', '##d'] }],
     };
     const c = compactResult(full);
-    expect(c).toMatchObject({ original: {}, perturbed: {}, trace: [], original_prediction: { label: 'positive', score: 0.9 } });
+    expect(c).toMatchObject({ original: {}, perturbed: {}, trace: [], edits: [], edit_counts: { 'typo:mistype': 1 }, original_prediction: { label: 'positive', score: 0.9 } });
     expect(c.subwords).toBeUndefined();
     expect(c.original_prediction.probs).toBeUndefined();
     expect(summarize([c])).toEqual(summarize([full]));
