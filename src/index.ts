@@ -1,8 +1,17 @@
 /**
  * textstress as a library: load data and models, pick a recipe from the registry (or compose an attack from its
- * parts), run it.
+ * parts), run it into a folder or in memory, gate it with a suite and write the report card.
  *
- *   import { builtinRegistry, runRecipe } from 'textstress';
+ *   import { attackInMemory } from 'textstress';
+ *   const run = attackInMemory({ recipe: 'typos', model: 'demo-sst2', examples });
+ *   for await (const r of run) console.log(r.status, r.perturbed);
+ *
+ *   import { builtinRegistry, runRecipe, writeHtmlReport } from 'textstress';
+ *   await runRecipe({ registry: builtinRegistry(), recipe: 'grammar', settings: {}, model: 'demo-sst2',
+ *                     data: 'reviews.tsv', out: 'out/grammar', seed: 0 });
+ *   await writeHtmlReport(['out'], 'out/report.html');
+ *
+ * Everything exported here is the public API (semver applies); deeper paths are not exported.
  */
 export * from './data/index.ts';
 export * from './models/index.ts';
@@ -30,6 +39,8 @@ export * from './recipes/index.ts';
 export { runAttack, type RunOptions, type RunSettings, type ExampleWork } from './runner/runner.ts';
 export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './runner/recipe-run.ts';
 export { runGenerator, type GenerateSummary } from './runner/generate.ts';
+export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './runner/in-memory.ts';
+export { prepareRecipe, type Prepared } from './runner/work.ts';
 export { readResults } from './runner/checkpoint.ts';
 export { orderedPool } from './runner/pool.ts';
 export { openModel, openData, type ModelSpec, type DataSpec } from './runner/setup.ts';
@@ -37,4 +48,13 @@ export { summarize, correctWithin, SummaryAccumulator, type RunMetrics, type Run
 export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
 export { WordSeq } from './text/word-seq.ts';
 export { Rng } from './util/rng.ts';
+export { loadSuite, parseSuite, SuiteError, type LoadedSuite } from './suite/load.ts';
+export { runSuite, suiteTable, type SuiteRunOptions, type SuiteOutcome } from './suite/run.ts';
+export { checkTest, verdictOf, verdictText, parseThreshold, type Threshold } from './suite/gate.ts';
+export { suiteSchemaFor, suiteJsonSchema, gateMetricNames, type Suite, type SuiteTest, type ModelEntry, type DatasetEntry } from './suite/schema.ts';
+export { GATE_METRICS, type GateMetric } from './suite/metrics.ts';
+export { STARTER_SUITE } from './suite/starter.ts';
+export { writeHtmlReport, renderReport, loadGroups, headlineRun, headlineMetrics, FAMILIES, assignFamilies, VERDICT_FILE, type HtmlReportOptions } from './report/html/index.ts';
+export type { CheckResult, Verdict } from './report/html/types.ts';
+export { summaryTable, exampleLines } from './report/terminal.ts';
 export { TextstressError, DataError, ModelError } from './util/errors.ts';

@@ -1,5 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { builtinRegistry } from '../recipes/builtin.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
@@ -43,14 +45,64 @@ export async function loadPlugins(argv: readonly string[], registry: Registry): 
     if (path === undefined) continue;
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+      mod = await importPlugin(resolve(path));
     } catch (err) {
+      if (err instanceof TextstressError) throw err;
       throw new TextstressError(`cannot load the plugin ${path}: ${errorMessage(err)}`, { hint: 'Give a JS or TS module that exports recipes made with defineRecipe.' });
     }
     const found = [mod.default, mod.recipes].flat().filter((r): r is AnyRecipe => !!r && typeof r === 'object' && 'name' in r && 'build' in r);
     if (found.length === 0) throw new TextstressError(`the plugin ${path} exports no recipe.`, { hint: 'Export a recipe (or a list of them) as default, or as `recipes`.' });
     for (const r of found) registry.add(r);
   }
+}
+
+/**
+ * Imports a plugin module. Node 20 cannot import TypeScript by itself: an installed textstress (compiled JS)
+ * registers tsx's loader for a .ts plugin when tsx can be found from the working folder or from textstress.
+ */
+async function importPlugin(file: string): Promise<Record<string, unknown>> {
+  const url = pathToFileURL(file).href;
+  try {
+    return (await import(url)) as Record<string, unknown>;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (!/\.[mc]?ts$/.test(file) || code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+  }
+  let api: { register: () => unknown } | undefined;
+  for (const from of [join(process.cwd(), 'package.json'), import.meta.url]) {
+    const entry = esmEntry(from, 'tsx', './esm/api');
+    if (!entry) continue;
+    api = (await import(pathToFileURL(entry).href)) as { register: () => unknown };
+    break;
+  }
+  if (!api) {
+    throw new TextstressError(`cannot load the TypeScript plugin ${file}: Node needs a TypeScript loader for it.`, {
+      hint: 'Install tsx next to it (npm install --save-dev tsx), or compile the plugin to JavaScript.',
+    });
+  }
+  api.register();
+  // Node remembers the failed import of this URL: ask again under a fresh one.
+  return (await import(`${url}?ts-loader`)) as Record<string, unknown>;
+}
+
+/**
+ * The ESM file of a package's subpath export, resolved from `from` (require.resolve would pick the CommonJS one,
+ * which tsx's API cannot be loaded as); undefined when the package is not installed there.
+ */
+function esmEntry(from: string, pkg: string, subpath: string): string | undefined {
+  let manifest: string;
+  try {
+    manifest = createRequire(from).resolve(`${pkg}/package.json`);
+  } catch {
+    return undefined;
+  }
+  const exportsMap = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> }).exports ?? {};
+  let target: unknown = exportsMap[subpath];
+  while (target && typeof target === 'object') {
+    const conditions = target as Record<string, unknown>;
+    target = conditions.import ?? conditions.node ?? conditions.default;
+  }
+  return typeof target === 'string' ? join(dirname(manifest), target) : undefined;
 }
 
 /** Runs the CLI; user-facing failures print one paragraph (no stack) and exit 1. */

@@ -5,15 +5,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { attackExample } from '../attack/attack.ts';
 import { parseLabelMap } from '../attack/labels.ts';
-import { probeExample } from '../attack/probe.ts';
 import { detectFormat, parseFormat } from '../data/open.ts';
 import type { DatasetInfo } from '../data/types.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { RunSummary } from '../metrics/summary.ts';
 import { QueryEngine } from '../query/engine.ts';
-import { checkRecipeTask, goalFor, noDefaultGoal, taskKindOf } from '../recipes/context.ts';
+import { goalFor, noDefaultGoal, taskKindOf } from '../recipes/context.ts';
 import type { AnyRecipe, BuildContext, Built, ExperimentOutput, SubRunOutcome } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { parseSettings } from '../recipes/registry/settings.ts';
@@ -24,6 +22,7 @@ import { RESULTS_FILE, runAttack, type ExampleWork } from './runner.ts';
 import { dataSettings, fileFingerprint, openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
 import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
+import { prepareRecipe } from './work.ts';
 
 /** Progress of one run: examples (or steps) done of a total. */
 export interface ProgressSink {
@@ -73,12 +72,11 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
     const data = req as RunRequest & DataSpec;
     const survey = await surveyExamples(await openData(data));
     const dataset = await openData(data);
-    const task = taskKindOf(model.info, dataset.info);
-    checkRecipeTask(def, task, dataset.info);
-    const { goal, labels } = goalFor(model.info, dataset.info, parseLabelMap(req.labelMap), survey.labels);
-    const ctx: BuildContext = { model: model.info, data: dataset.info, task, goal, ...(labels ? { labels } : {}), seed: req.seed };
-    const built: Built = await def.build(settings, ctx);
-    if (built.kind !== def.kind) throw new Error(`recipe "${def.name}" is declared ${def.kind} but built ${built.kind}`);
+    const { built, work, editCurve } = await prepareRecipe(def, settings, model.info, dataset.info, {
+      seed: req.seed,
+      labelMap: parseLabelMap(req.labelMap),
+      observedLabels: survey.labels,
+    });
 
     if (built.kind === 'experiment') {
       const release = lockFolder(req.out);
@@ -88,11 +86,8 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         release();
       }
     }
+    if (!work) throw new Error(`recipe "${def.name}" built no per-example work`);
 
-    const work: ExampleWork =
-      built.kind === 'attack'
-        ? (example, session, rng) => attackExample(built.attack, example, session, rng)
-        : (example, session, rng) => probeExample(built.probe, example, session, rng);
     const progress = req.progress?.start(def.name, survey.n);
     let summary: RunSummary;
     try {
@@ -118,8 +113,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         skippedRows: () => dataset.skipped.length,
         replacementChars: () => dataset.replacementChars,
         dataFingerprint: await fileFingerprint(data.data),
-        // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
-        editCurve: built.kind === 'attack' && built.attack.search.incremental !== false,
+        editCurve,
         ...(dataset.info.uniqueIds ? { uniqueIds: true } : {}),
       }));
     } finally {

@@ -52,6 +52,8 @@ describe('textstress demo', () => {
     expect(s).toMatchObject({ n: 30, complete: true });
     expect(readFileSync(join(out, 'typos-max-k3', 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(30);
     expect(existsSync(join(out, 'noise-middle-random', 'summary.json'))).toBe(true);
+    // The NER test runs on the shipped news sentences, on any machine.
+    expect(JSON.parse(readFileSync(join(out, 'ner-typos-k2', 'summary.json'), 'utf8'))).toMatchObject({ n: 30, complete: true });
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toMatch(/Keyboard typos/);
     expect(html).toMatch(/Character noise/);

@@ -1,0 +1,45 @@
+/**
+ * The step every way of running a recipe shares once model and data are known: the task check, the default goal
+ * and label alignment, the recipe's build, and the per-example work it yields. Runs into folders (runRecipe) and
+ * in memory (attackInMemory) both call it, so they cannot drift apart.
+ */
+import { attackExample } from '../attack/attack.ts';
+import { probeExample } from '../attack/probe.ts';
+import type { DatasetInfo } from '../data/types.ts';
+import type { ModelInfo } from '../models/types.ts';
+import { checkRecipeTask, goalFor, taskKindOf } from '../recipes/context.ts';
+import type { AnyRecipe, BuildContext, Built } from '../recipes/registry/define.ts';
+import type { ExampleWork } from './runner.ts';
+
+export interface Prepared {
+  built: Built;
+  /** Per-example work, for attacks and probes (undefined for experiments). */
+  work?: ExampleWork;
+  /** Whether accuracy by edits means something (attacks whose search adds edits one at a time). */
+  editCurve: boolean;
+}
+
+export async function prepareRecipe(
+  def: AnyRecipe,
+  settings: Record<string, unknown>,
+  model: ModelInfo,
+  data: DatasetInfo,
+  opts: { seed: number; labelMap?: Record<string, string>; observedLabels?: Iterable<string> },
+): Promise<Prepared> {
+  const task = taskKindOf(model, data);
+  checkRecipeTask(def, task, data);
+  const { goal, labels } = goalFor(model, data, opts.labelMap ?? {}, opts.observedLabels ?? []);
+  const ctx: BuildContext = { model, data, task, goal, ...(labels ? { labels } : {}), seed: opts.seed };
+  const built = await def.build(settings, ctx);
+  if (built.kind !== def.kind) throw new Error(`recipe "${def.name}" is declared ${def.kind} but built ${built.kind}`);
+  if (built.kind === 'attack') {
+    return {
+      built,
+      work: (example, session, rng) => attackExample(built.attack, example, session, rng),
+      editCurve: built.attack.search.incremental !== false,
+    };
+  }
+  // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
+  if (built.kind === 'probe') return { built, work: (example, session, rng) => probeExample(built.probe, example, session, rng), editCurve: false };
+  return { built, editCurve: false };
+}

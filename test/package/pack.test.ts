@@ -1,0 +1,140 @@
+/**
+ * The package as a stranger gets it: `npm pack`, the tarball installed into an empty project, and there the CLI,
+ * the demo, a plain-Node ESM import and a TypeScript file type-checked against the shipped declarations.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../cli/helpers.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'textstress-pack-'));
+const project = join(work, 'project');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+const typesNode = lock.packages['node_modules/@types/node']!.version;
+
+interface Run {
+  code: number | null;
+  out: string;
+}
+function sh(cmd: string, args: string[], cwd = project, env: Record<string, string> = {}): Run {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 240_000 });
+  return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+let tarball: string;
+beforeAll(() => {
+  // `npm pack` runs `prepare` (the build), as publishing would.
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string }[];
+  tarball = join(work, packed[0]!.filename);
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'stranger', private: true, type: 'module' }, null, 2));
+  // The same install settings as the repo (onnxruntime-node's skip flags); cached packages are used when present.
+  copyFileSync(join(ROOT, '.npmrc'), join(project, '.npmrc'));
+  const install = sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `@types/node@${typesNode}`]);
+  if (install.code !== 0) throw new Error(`npm install of the tarball failed:\n${install.out}`);
+}, 480_000);
+
+describe('the packed package, installed into an empty project', () => {
+  it('ships the compiled library, the CLI, the demo models and data, and no sources or tests', () => {
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+    for (const f of ['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/main.js', 'package/bin/textstress.mjs', 'package/models/demo-sst2/onnx/model.onnx', 'package/models/demo-ner/onnx/model.onnx', 'package/demo/reviews.tsv', 'package/demo/news.conll', 'package/schema/suite.schema.json', 'package/dist/report/html/browser.client.js']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f))).toEqual([]);
+  });
+
+  it('npx textstress --help lists the commands', () => {
+    const r = sh('npx', ['textstress', '--help']);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/attack \[recipe\]/);
+    expect(r.out).toMatch(/typos-curve/);
+  });
+
+  it('npx textstress demo writes the report', () => {
+    const r = sh('npx', ['textstress', 'demo', '--out', 'demo-out', '--limit', '10', '--no-progress']);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/Gate: PASS/);
+    expect(r.out).toMatch(/ner-typos-k2/);
+    expect(readFileSync(join(project, 'demo-out', 'report.html'), 'utf8')).toMatch(/Keyboard typos/);
+  });
+
+  it('a plain-Node ESM script imports the library and attacks sentences in memory', () => {
+    const r = sh(process.execPath, ['-e', "import('textstress').then(m => console.log(typeof m.grammarAttack))"]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out.trim().split('\n')[0]).toBe('function');
+    writeFileSync(
+      join(project, 'script.mjs'),
+      [
+        "import { attackInMemory } from 'textstress';",
+        "const texts = ['a warm , funny and beautifully acted film .', 'the plot is so thin that the actors seem embarrassed .'];",
+        "const examples = texts.map((text, i) => ({ kind: 'text', id: String(i), text, label: i === 0 ? 'positive' : 'negative' }));",
+        "const run = attackInMemory({ recipe: 'typos', settings: { k: 2 }, model: 'demo-sst2', examples });",
+        'const ids = [];',
+        'for await (const r of run) ids.push(r.id + ":" + r.status);',
+        'const s = await run.summary;',
+        'console.log(JSON.stringify({ ids, n: s.n, complete: s.complete }));',
+      ].join('\n'),
+    );
+    const s = sh(process.execPath, ['script.mjs']);
+    expect(s.code, s.out).toBe(0);
+    const line = JSON.parse(s.out.trim().split('\n')[0]!) as { ids: string[]; n: number; complete: boolean };
+    expect(line.n).toBe(2);
+    expect(line.complete).toBe(true);
+    expect(line.ids.map((x) => x.split(':')[0])).toEqual(['0', '1']);
+  });
+
+  it('a TypeScript file using typoAttack, runSuite and writeHtmlReport type-checks against the declarations', () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['use.ts'] }),
+    );
+    const good = [
+      "import { typoAttack, runSuite, writeHtmlReport, loadSuite, builtinRegistry, UntargetedClassification, LabelAligner, type Attack, type SuiteOutcome } from 'textstress';",
+      "const attack: Attack = typoAttack({ goal: new UntargetedClassification(new LabelAligner(['negative', 'positive'])), target: 'max', k: 2 });",
+      'export async function gate(file: string): Promise<boolean> {',
+      '  const registry = builtinRegistry();',
+      "  const outcome: SuiteOutcome = await runSuite(loadSuite(file, registry), { registry, out: 'out' });",
+      "  const { bytes } = await writeHtmlReport(['out'], 'out/again.html');",
+      '  return outcome.verdict.passed && bytes > 0 && attack.name.length > 0;',
+      '}',
+    ].join('\n');
+    writeFileSync(join(project, 'use.ts'), good);
+    const ok = sh(process.execPath, [tsc, '-p', '.']);
+    expect(ok.code, ok.out).toBe(0);
+    // The declarations really constrain: a wrong type is an error.
+    writeFileSync(join(project, 'use.ts'), good.replace("k: 2 }", "k: 'two' }"));
+    const bad = sh(process.execPath, [tsc, '-p', '.']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/use\.ts.*error TS2322/);
+  });
+
+  it('a TypeScript plugin without a TypeScript loader gets a clear error', () => {
+    writeFileSync(join(project, 'plugin.ts'), "export default [] as const;\n");
+    const r = sh('npx', ['textstress', '--plugin', 'plugin.ts', '--help']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/cannot load the TypeScript plugin .*plugin\.ts: Node needs a TypeScript loader/);
+    expect(r.out).toMatch(/npm install --save-dev tsx/);
+    expect(existsSync(join(project, 'node_modules', 'tsx'))).toBe(false);
+  });
+
+  it('with tsx installed in the project, a TypeScript plugin adds its recipe to the CLI', () => {
+    const tsxVersion = lock.packages['node_modules/tsx']!.version;
+    const install = sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', `tsx@${tsxVersion}`]);
+    expect(install.code, install.out).toBe(0);
+    writeFileSync(
+      join(project, 'plugin.ts'),
+      [
+        "import { defineRecipe, noiseRecipe } from 'textstress';",
+        "const name: string = 'stranger-noise';",
+        "export default defineRecipe({ ...noiseRecipe, name, summary: 'noise, from a TypeScript plugin' });",
+      ].join('\n'),
+    );
+    const r = sh('npx', ['textstress', '--plugin', 'plugin.ts', 'attack', '--help']);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/stranger-noise .*noise, from a TypeScript\s+plugin/);
+  });
+});
