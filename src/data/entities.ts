@@ -84,8 +84,8 @@ export function addCounts(a: EntityCounts, b: EntityCounts): EntityCounts {
   return { tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn };
 }
 
-/** F1 from counts; 1 when there is nothing to find and nothing was found. */
-export function f1(c: EntityCounts): number {
-  if (c.tp + c.fp + c.fn === 0) return 1;
+/** F1 from counts; null when there is nothing to find and nothing was found (F1 is undefined there). */
+export function f1(c: EntityCounts): number | null {
+  if (c.tp + c.fp + c.fn === 0) return null;
   return (2 * c.tp) / (2 * c.tp + c.fp + c.fn);
 }

@@ -6,13 +6,14 @@ import type { QueryEngine } from '../query/engine.ts';
 
 export interface CleanMetrics {
   n: number;
-  accuracy: number;
+  /** null over zero examples. */
+  accuracy: number | null;
   /** Per gold label: examples and accuracy (classification). */
   per_label?: Record<string, { n: number; accuracy: number }>;
-  /** NER: corpus entity F1, precision, recall. */
-  entity_f1?: number;
-  entity_precision?: number;
-  entity_recall?: number;
+  /** NER: corpus entity F1, precision, recall; null when there was nothing to score (no gold entity, none predicted). */
+  entity_f1?: number | null;
+  entity_precision?: number | null;
+  entity_recall?: number | null;
   queries: number;
   wall_seconds: number;
 }
@@ -60,7 +61,7 @@ export async function evaluateClean(
   if (batch.length) await flush();
   const metrics: CleanMetrics = {
     n,
-    accuracy: n ? correct / n : 0,
+    accuracy: n ? correct / n : null,
     queries: engine.stats.inferences,
     wall_seconds: (Date.now() - started) / 1000,
   };
@@ -71,8 +72,8 @@ export async function evaluateClean(
   }
   if (sawEntities) {
     metrics.entity_f1 = f1(entities);
-    metrics.entity_precision = entities.tp + entities.fp ? entities.tp / (entities.tp + entities.fp) : 0;
-    metrics.entity_recall = entities.tp + entities.fn ? entities.tp / (entities.tp + entities.fn) : 0;
+    metrics.entity_precision = entities.tp + entities.fp ? entities.tp / (entities.tp + entities.fp) : null;
+    metrics.entity_recall = entities.tp + entities.fn ? entities.tp / (entities.tp + entities.fn) : null;
   }
   return metrics;
 }

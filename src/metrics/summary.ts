@@ -43,8 +43,9 @@ export interface RunMetrics {
   /** Skipped examples by reason (already misclassified, text the grammar tagger cannot read, …). */
   skip_reasons: Record<string, number>;
   /** NER only: corpus entity F1 before and after. */
-  clean_f1?: number;
-  attacked_f1?: number;
+  /** null: no gold entity and none predicted in the whole run. */
+  clean_f1?: number | null;
+  attacked_f1?: number | null;
   /**
    * Probes only (B variants per example, worst and best kept): the mean task metric of the original, the worst
    * and the best variant over the probed examples, and the share of them whose prediction never changed.

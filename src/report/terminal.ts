@@ -16,7 +16,7 @@ export function summaryTable(s: RunSummary): string {
     ['succeeded / failed / skipped', `${s.succeeded} / ${s.failed} / ${s.skipped}`],
   ];
   if (s.clean_f1 !== undefined && s.attacked_f1 !== undefined) {
-    rows.push(['clean entity F1', s.clean_f1.toFixed(3)], ['entity F1 under attack', s.attacked_f1.toFixed(3)]);
+    rows.push(['clean entity F1', fixed(s.clean_f1, 3)], ['entity F1 under attack', fixed(s.attacked_f1, 3)]);
   }
   // For taggers "accuracy" is whole-sentence exact match (every entity right), so say so.
   const acc = s.clean_f1 !== undefined ? 'sentences fully right' : 'accuracy';

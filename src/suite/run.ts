@@ -12,7 +12,7 @@ import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../runner/recipe-run.ts';
 import { openModel, type DataSpec, type ModelSpec } from '../runner/setup.ts';
 import { TextstressError } from '../util/errors.ts';
-import { pct } from '../util/format.ts';
+import { NA, pct } from '../util/format.ts';
 import { checkTest, verdictOf } from './gate.ts';
 import { suitePath, type LoadedSuite } from './load.ts';
 import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
@@ -181,10 +181,11 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
 
 /** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
 function emptyRunChecks(test: string, group: RunGroup): CheckResult[] {
-  const empty = group.runs.filter((r) => r.summary.n === 0);
+  const empty = [...group.runs, ...group.generated].filter((r) => r.summary.n === 0);
   if (!empty.length) return [];
   const where = empty.map((r) => r.name).join(', ');
-  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no examples tested (0 examples in ${where}) — nothing was measured` }];
+  const what = group.runs.some((r) => r.summary.n === 0) ? 'examples tested' : 'records generated';
+  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${what} (0 in ${where}) — nothing was measured` }];
 }
 
 function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {
@@ -245,7 +246,7 @@ export function suiteTable(groups: readonly RunGroup[]): string {
   const rows = groups.map((g) => {
     const subject = groupSubject(g);
     if (subject.kind === 'generated') {
-      const m = Object.entries(subject.run.summary.metrics).slice(0, 2).map(([k, v]) => `${k}=${v ?? 'n/a'}`).join(' ');
+      const m = Object.entries(subject.run.summary.metrics).slice(0, 2).map(([k, v]) => `${k}=${v === null ? NA : Number(v.toFixed(3))}`).join(' ');
       return [g.name, subject.run.summary.recipe, String(subject.run.summary.n), m, '', '', ''];
     }
     const r = subject.run;

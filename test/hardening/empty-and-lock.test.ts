@@ -43,7 +43,7 @@ describe('nothing tested is no pass', () => {
     const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/Gate: FAIL — 3 of 3 checks failed/);
-    expect(r.stdout).toMatch(/t: no examples tested \(0 examples in t\)/);
+    expect(r.stdout).toMatch(/t: no examples tested \(0 in t\)/);
     expect(r.stdout).toMatch(/stability > 0\.9 — stability is n\/a: no examples tested/);
   });
 

@@ -1,4 +1,4 @@
-import { entityCounts, entitySpans, f1 } from '../../data/entities.ts';
+import { entityCounts, entitySpans, f1, type EntityCounts } from '../../data/entities.ts';
 import type { Example } from '../../data/types.ts';
 import type { ModelOutput } from '../../models/types.ts';
 import { asTags, type Goal, type GoalFactory } from './types.ts';
@@ -18,7 +18,7 @@ export class EntityF1Drop implements GoalFactory {
     const gold = example.tags;
     const cleanTags = asTags(clean).tags;
     // A variant with another token count (a name of two words swapped for one) has no clean F1 to compare with.
-    const cleanF1 = cleanTags.length === gold.length ? f1(entityCounts(gold, cleanTags)) : 1;
+    const cleanF1 = cleanTags.length === gold.length ? sentenceF1(entityCounts(gold, cleanTags)) : 1;
     const minDrop = this.minDrop;
     return {
       evaluate(output, origin) {
@@ -26,7 +26,7 @@ export class EntityF1Drop implements GoalFactory {
         // Gold tags follow inserts (a new token is 'O') and deletes (its tag goes too).
         const aligned = origin ? origin.map((o) => (o < 0 ? 'O' : gold[o]!)) : gold;
         const counts = entityCounts(aligned, tags);
-        const value = f1(counts);
+        const value = sentenceF1(counts);
         const mean = scores.length ? scores.reduce((s, x) => s + x, 0) / scores.length : 0;
         return {
           score: cleanF1 - value,
@@ -44,4 +44,9 @@ export class EntityF1Drop implements GoalFactory {
       },
     };
   }
+}
+
+/** One sentence's F1: a sentence with no entity, none predicted, has nothing to get wrong (1), unlike a corpus. */
+function sentenceF1(c: EntityCounts): number {
+  return f1(c) ?? 1;
 }

@@ -3,8 +3,9 @@ import { parseLabelMap } from '../../attack/labels.ts';
 import { evaluateClean } from '../../metrics/clean.ts';
 import { QueryEngine } from '../../query/engine.ts';
 import { goalFor } from '../../recipes/context.ts';
+import { fixed, pct } from '../../util/format.ts';
 import { formatTable } from '../../util/table.ts';
-import { openData, openModel, type DataSpec, type ModelSpec } from '../../runner/setup.ts';
+import { openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from '../../runner/setup.ts';
 import { addDataOptions, addModelOptions } from '../options.ts';
 
 interface EvalOptions extends ModelSpec, DataSpec {
@@ -21,7 +22,9 @@ export function evalCommand(): Command {
     const model = await openModel(opts);
     try {
       const data = await openData(opts);
-      const { goal } = goalFor(model.info, data.info, parseLabelMap(opts.labelMap));
+      // The labels the file holds (CSV, JSONL fix none up front), so --label-map is checked as `attack` checks it.
+      const { labels } = await surveyExamples(await openData(opts));
+      const { goal } = goalFor(model.info, data.info, parseLabelMap(opts.labelMap), labels);
       const metrics = await evaluateClean(data.examples(), new QueryEngine(model), goal);
       const report = { model: opts.model, dataset: opts.data, ...metrics, skipped_rows: data.skipped.length };
       if (opts.json) {
@@ -32,9 +35,9 @@ export function evalCommand(): Command {
         ['model', opts.model],
         ['dataset', opts.data],
         ['examples', String(metrics.n)],
-        [metrics.entity_f1 !== undefined ? 'sentences with every entity right' : 'accuracy', `${(100 * metrics.accuracy).toFixed(2)}%`],
+        [metrics.entity_f1 !== undefined ? 'sentences with every entity right' : 'accuracy', pct(metrics.accuracy, 2)],
       ];
-      if (metrics.entity_f1 !== undefined) rows.push(['entity F1', metrics.entity_f1.toFixed(4)]);
+      if (metrics.entity_f1 !== undefined) rows.push(['entity F1', fixed(metrics.entity_f1, 4)]);
       for (const [label, s] of Object.entries(metrics.per_label ?? {})) {
         rows.push([`  accuracy on "${label}" (${s.n})`, `${(100 * s.accuracy).toFixed(2)}%`]);
       }
