@@ -53,8 +53,8 @@ function splitFiles(listing: ParquetListing, spec: HubSpec, config: string): str
   return files;
 }
 
-/** A hub error status as the user should read it. */
-function statusError(err: HubHttpError, env: HubEnv, spec: HubSpec): TextstressError {
+/** A hub error status as the user should read it. A 404 means "no such dataset" only from the listing API. */
+function statusError(err: HubHttpError, env: HubEnv, spec: HubSpec, listing = true): TextstressError {
   const said = err.message ? `: ${err.message}` : '';
   if (err.status === 401 || err.status === 403) {
     return new TextstressError(`the hub refused access to dataset ${spec.repo} (HTTP ${err.status}${said}).`, {
@@ -64,7 +64,7 @@ function statusError(err: HubHttpError, env: HubEnv, spec: HubSpec): TextstressE
         : 'The dataset is private or gated, or does not exist (the hub answers 401 for unknown names when no token is sent). If it exists, set HF_TOKEN to a token that can read it (https://huggingface.co/settings/tokens); for a gated dataset accept its conditions on the dataset page first.',
     });
   }
-  if (err.status === 404) {
+  if (err.status === 404 && listing) {
     return new TextstressError(`the hub has no dataset ${spec.repo} (HTTP 404 from ${showUrl(err.url)}).`, {
       where: spec.text,
       hint: `Check the name: owner/name as in the dataset's URL (${env.endpoint}/datasets/owner/name).`,
@@ -82,7 +82,7 @@ async function diagnose(env: HubEnv, spec: HubSpec, config: string, notFound: Hu
     throw err instanceof HubHttpError ? statusError(err, env, spec) : err;
   }
   splitFiles(listing, spec, config);
-  throw statusError(notFound, env, spec);
+  throw statusError(notFound, env, spec, false);
 }
 
 async function online(env: HubEnv, spec: HubSpec, log: (s: string) => void): Promise<ResolvedSplit> {
@@ -121,7 +121,7 @@ async function online(env: HubEnv, spec: HubSpec, log: (s: string) => void): Pro
     try {
       etag = await fileEtag(env, url);
     } catch (err) {
-      throw err instanceof HubHttpError ? statusError(err, env, spec) : err;
+      throw err instanceof HubHttpError ? statusError(err, env, spec, false) : err;
     }
     const same = etag === undefined ? undefined : old?.files.find((f) => f.url === url && f.etag === etag);
     if (same) {
@@ -143,7 +143,7 @@ async function online(env: HubEnv, spec: HubSpec, log: (s: string) => void): Pro
     try {
       files.push(await downloadBlob(env, spec.repo, url, etag));
     } catch (err) {
-      throw err instanceof HubHttpError ? statusError(err, env, spec) : err;
+      throw err instanceof HubHttpError ? statusError(err, env, spec, false) : err;
     }
   }
   writeManifest(env, { version: 1, dataset: spec.repo, config, split: spec.split, fetched_at: new Date().toISOString(), files });
