@@ -8,3 +8,4 @@ export * from './entities.ts';
 export * from './answers.ts';
 export * from './rewrite.ts';
 export * from './open.ts';
+export { hubFingerprint, isHubSpec, openHubDataset, parseHubSpec, type HubSpec } from './hf/index.ts';

@@ -4,6 +4,7 @@
 import { basename, extname, sep } from 'node:path';
 import { TextstressError } from '../util/errors.ts';
 import { loadConll } from './conll.ts';
+import { isHubSpec, openHubDataset } from './hf/index.ts';
 import { loadCola, loadMrpc, loadQnli, loadSick, loadSst2 } from './glue.ts';
 import { checkFile, readFirstLine } from './rows.ts';
 import { loadSquad } from './squad.ts';
@@ -93,6 +94,8 @@ function formatFromPath(lowerPath: string): DataFormat | undefined {
  * TextstressError listing the accepted formats when it cannot tell.
  */
 export async function detectFormat(path: string): Promise<DataFormat> {
+  // A hub dataset has no file format to write data back in: exports of it are JSONL only.
+  if (isHubSpec(path)) return 'jsonl';
   checkFile(path);
   const ext = extname(path).toLowerCase();
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
@@ -124,9 +127,11 @@ const TABULAR: readonly DataFormat[] = ['csv', 'tsv', 'jsonl'];
  * Opens a dataset for streaming, picking the loader from `opts.format` or {@link detectFormat}.
  * Fails with a TextstressError naming the file when it does not exist, is a directory, or its format
  * cannot be determined; with a DataError (file + line) for a bad header or, later while iterating,
- * a bad row (unless skipBadRows).
+ * a bad row (unless skipBadRows). A path starting with `hf:` is a hub dataset
+ * (`hf:<owner>/<name>[:<config>]:<split>`), downloaded and cached as parquet files.
  */
 export async function openDataset(path: string, opts: OpenOptions = {}): Promise<Dataset> {
+  if (isHubSpec(path)) return openHubDataset(path, opts);
   checkFile(path);
   const format = opts.format !== undefined ? parseFormat(opts.format) : await detectFormat(path);
   if (!TABULAR.includes(format)) {

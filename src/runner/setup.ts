@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
+import { hubFingerprint, isHubSpec, openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { loadModel } from '../models/load.ts';
 import type { ModelAdapter, ModelTask } from '../models/types.ts';
@@ -108,8 +108,12 @@ export function dataSettings(opts: DataSpec & { labelMap?: string }): Record<str
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined && v !== false));
 }
 
-/** What identifies a data file's content: its size and SHA-256 (a resume refuses a file that changed). */
+/**
+ * What identifies a data file's content: its size and SHA-256 (a resume refuses a file that changed). For a hub
+ * dataset (`hf:…`), the sizes and SHA-256 of the split's cached parquet files.
+ */
 export async function fileFingerprint(path: string): Promise<string> {
+  if (isHubSpec(path)) return hubFingerprint(path);
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) hash.update(chunk);
   return `${statSync(path).size}:${hash.digest('hex')}`;

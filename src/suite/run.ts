@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isHubSpec } from '../data/hf/spec.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../recipes/registry/casing.ts';
@@ -218,16 +219,18 @@ type DataResult = { ok: true; options: DataSpec } | { ok: false; optional: boole
 
 function dataOptions(entry: DatasetEntry, dir: string): DataResult {
   const e = typeof entry === 'string' ? { path: entry } : entry;
-  const primary = suitePath(dir, e.path);
-  const fallback = e.fallback ? suitePath(dir, e.fallback) : undefined;
-  const file = existsSync(primary) ? primary : fallback && existsSync(fallback) ? fallback : undefined;
+  // A hub dataset (hf:owner/name:split) is no path: not resolved against the suite folder, never "not found" here.
+  const hub = isHubSpec(e.path);
+  const primary = hub ? e.path : suitePath(dir, e.path);
+  const fallback = !hub && e.fallback ? suitePath(dir, e.fallback) : undefined;
+  const file = hub || existsSync(primary) ? primary : fallback && existsSync(fallback) ? fallback : undefined;
   if (!file) {
     return { ok: false, optional: e.optional === true, reason: `${relative(process.cwd(), primary)} not found${fallback ? ` (nor the fallback ${relative(process.cwd(), fallback)})` : ''}` };
   }
   return {
     ok: true,
     options: {
-      data: relative(process.cwd(), file) || file,
+      data: hub ? file : relative(process.cwd(), file) || file,
       ...(e.format ? { format: e.format } : {}),
       ...(e.split ? { split: e.split } : {}),
       ...(e.limit ? { limit: e.limit } : {}),
