@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/full-data/**/*.test.ts'],
+    reporters: ['default', './test/support/skipped-reporter.ts'],
     testTimeout: 300_000,
     hookTimeout: 120_000,
     pool: 'forks',
