@@ -138,7 +138,7 @@ describe('demo model: models/demo-sick', () => {
     const outs = (await model.predict(rows.map((c) => ({ kind: 'pair', textA: c[1]!, textB: c[2]! })))) as ClassOutput[];
     const labels = model.info.labels!.map((l) => l.toUpperCase());
     const correct = outs.filter((o, i) => labels[o.probs.indexOf(Math.max(...o.probs))] === rows[i]![3]!.trim().toUpperCase()).length;
-    // Chance is 1/3 (majority NEUTRAL ≈ 0.57); this is a smoke test, not a quality bar.
+    // Chance is 1/3 (majority NEUTRAL ≈ 0.56 on these pairs; the model scores ≈ 0.58); this is a smoke test, not a quality bar.
     expect(correct / outs.length).toBeGreaterThan(0.45);
     const swapped = (await model.predict(rows.slice(0, 20).map((c) => ({ kind: 'pair', textA: c[2]!, textB: c[1]! })))) as ClassOutput[];
     expect(swapped.some((o, i) => Math.abs(o.probs[0]! - outs[i]!.probs[0]!) > 1e-4)).toBe(true);
