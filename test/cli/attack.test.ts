@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
-import { DEMO_NER, DEMO_SST2, SHARED, SST2_DEV, runCli, startCli, tmp } from './helpers.ts';
+import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, runCli, startCli, tmp } from './helpers.ts';
 
 const readJsonl = (path: string): ExampleResult[] =>
   readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
@@ -13,7 +13,7 @@ const stable = (s: Record<string, unknown>): Record<string, unknown> => {
   return rest;
 };
 
-describe('textstress attack typos on demo-sst2 over SST-2 dev', () => {
+describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentences)', () => {
   it('writes summary.json with the documented fields, results.jsonl and a table', async () => {
     const out = tmp('attack');
     const r = await runCli(['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--target', 'max', '--k', '1', '--limit', '40', '--out', out, '--no-progress']);
@@ -98,10 +98,10 @@ describe('textstress attack typos on demo-sst2 over SST-2 dev', () => {
   });
 });
 
-describe('textstress attack typos on demo-ner over CoNLL-2003', () => {
+describe('textstress attack typos on demo-ner over CoNLL-2003-format sentences', () => {
   it('lowers entity F1 while never touching entity tokens', async () => {
     const out = tmp('ner');
-    const r = await runCli(['attack', 'typos', '--model', DEMO_NER, '--data', join(SHARED, 'conll2003', 'eng.testb'), '--k', '2', '--limit', '40', '--out', out, '--no-progress']);
+    const r = await runCli(['attack', 'typos', '--model', DEMO_NER, '--data', CONLL, '--k', '2', '--limit', '40', '--out', out, '--no-progress']);
     expect(r.code, r.stderr).toBe(0);
     const s = readJson(join(out, 'summary.json'));
     expect(s.clean_f1 as number).toBeGreaterThan(0.3);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { collect, openDataset } from '../../src/data/index.ts';
-import { DEMO_SST2, SHARED, SST2_DEV, runCli, tmp } from './helpers.ts';
+import { DEMO_SST2, SST2_DEV, SST2_TRAIN, runCli, tmp } from './helpers.ts';
 
 const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 const readJsonl = (path: string): ExampleResult[] =>
@@ -87,7 +87,7 @@ describe('grammar-budget-curve and augment', () => {
 
   it('augment exports adversarial examples at proportions, in SST-2 format and JSONL, readable again', async () => {
     const out = tmp('augment');
-    const r = await runCli(['augment', '--model', DEMO_SST2, '--data', join(SHARED, 'sst2', 'train.tsv'), '--limit', '40', '--proportions', '0.1,0.5', '--out', out, '--no-progress', '--json']);
+    const r = await runCli(['augment', '--model', DEMO_SST2, '--data', SST2_TRAIN, '--limit', '40', '--proportions', '0.1,0.5', '--out', out, '--no-progress', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const m = readJson(join(out, 'manifest.json')) as { adversarial_examples: number; files: { proportion: number; requested: number; written: number; format_file: string; jsonl: string }[] };
     expect(m.files.map((f) => [f.proportion, f.requested])).toEqual([[0.1, 4], [0.5, 20]]);
@@ -101,7 +101,7 @@ describe('grammar-budget-curve and augment', () => {
     const attacked = m as unknown as { attacked_set: { format_file: string; replaced: number } };
     expect(attacked.attacked_set.replaced).toBe(m.adversarial_examples);
     const set = await collect(await openDataset(attacked.attacked_set.format_file));
-    const original = await collect(await openDataset(join(SHARED, 'sst2', 'train.tsv'), { limit: 40 }));
+    const original = await collect(await openDataset(SST2_TRAIN, { limit: 40 }));
     expect(set).toHaveLength(40);
     const changed = set.filter((e, i) => e.kind === 'text' && original[i]!.kind === 'text' && e.text !== original[i]!.text);
     expect(changed).toHaveLength(m.adversarial_examples);

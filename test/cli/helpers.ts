@@ -4,11 +4,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const SHARED = resolve(ROOT, '..', 'shared', 'data');
 export const BIN = join(ROOT, 'bin', 'textstress.mjs');
 export const DEMO_SST2 = join(ROOT, 'models', 'demo-sst2');
 export const DEMO_NER = join(ROOT, 'models', 'demo-ner');
-export const SST2_DEV = join(SHARED, 'sst2', 'dev.tsv');
+/**
+ * Committed slices of the real data files, in their real formats (test/fixtures/data/README.md), so `npm test`
+ * needs nothing beside the checkout. Checks on the full files in ../shared/data live in test/full-data/.
+ */
+export const FIXTURE_DATA = join(ROOT, 'test', 'fixtures', 'data');
+export const fixtureData = (rel: string): string => join(FIXTURE_DATA, rel);
+/** The first 400 sentences of GLUE SST-2 dev. */
+export const SST2_DEV = fixtureData('sst2/dev.tsv');
+/** The first 200 rows of GLUE SST-2 train. */
+export const SST2_TRAIN = fixtureData('sst2/train.tsv');
+/** 60 CoNLL-2003-format sentences written for this project (not Reuters text). */
+export const CONLL = fixtureData('conll2003/handmade.conll');
 
 export interface CliResult {
   code: number | null;

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attackExample } from '../../src/attack/attack.ts';
 import { EntityF1Drop, UntargetedClassification } from '../../src/attack/goals/index.ts';
@@ -9,7 +8,7 @@ import type { ModelAdapter, ModelOutput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { grammarAttack, GRAMMAR_SEARCHES } from '../../src/recipes/grammar/attack.ts';
 import { Rng } from '../../src/util/rng.ts';
-import { SHARED } from '../cli/helpers.ts';
+import { fixtureData } from '../cli/helpers.ts';
 
 /**
  * A pair model that is right on the untouched pair and wrong on any change, so every attack succeeds at
@@ -36,7 +35,7 @@ function memoryPairModel(examples: readonly PairExample[], labels: string[]): Mo
 }
 
 async function rows(file: string, opts: Parameters<typeof openDataset>[1] = {}): Promise<{ examples: PairExample[]; labels: string[]; name: string }> {
-  const ds = await openDataset(join(SHARED, file), { limit: 6, ...opts });
+  const ds = await openDataset(fixtureData(file), { limit: 6, ...opts });
   const examples = (await collect(ds)) as PairExample[];
   return { examples, labels: ds.info.labelNames!, name: ds.info.name };
 }

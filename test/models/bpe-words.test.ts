@@ -27,8 +27,8 @@ const SENTENCES = [
   'Ça coûte cher: ünïcode café',
 ];
 
-/** SST-2 dev sentences (words split on single spaces), for volume. */
-const SST2 = readFileSync(path.join(ROOT, '..', 'shared', 'data', 'sst2', 'dev.tsv'), 'utf8')
+/** SST-2 dev sentences (words split on single spaces), for volume: the committed first 400. */
+const SST2 = readFileSync(path.join(ROOT, 'test', 'fixtures', 'data', 'sst2', 'dev.tsv'), 'utf8')
   .split('\n')
   .slice(1, 400)
   .map((l) => l.split('\t')[0]!.split(' ').filter(Boolean).join(' '))

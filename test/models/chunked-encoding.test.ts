@@ -22,7 +22,7 @@ describe('chunk-cached WordPiece encoding', () => {
   it('gives exactly the tokenizer’s own ids on SST-2 dev, typo variants and awkward text', async () => {
     const model = await loadTransformersModel(MODEL);
     const tok = await AutoTokenizer.from_pretrained(MODEL, { local_files_only: true });
-    const sentences = readFileSync(join(ROOT, '..', 'shared', 'data', 'sst2', 'dev.tsv'), 'utf8')
+    const sentences = readFileSync(join(ROOT, 'test', 'fixtures', 'data', 'sst2', 'dev.tsv'), 'utf8')
       .split('\n')
       .slice(1, 300)
       .map((l) => l.split('\t')[0]!)

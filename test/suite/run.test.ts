@@ -1,8 +1,23 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../../src/report/html/types.ts';
-import { expectCleanError, runCli, tmp } from '../cli/helpers.ts';
+import { ROOT, expectCleanError, runCli, tmp } from '../cli/helpers.ts';
+
+/**
+ * examples/suite.yaml as a fresh clone sees it: next to demo/reviews.tsv (its fallback) and with no ../../shared,
+ * so this test does not depend on what sits beside the checkout (test/full-data/example-suite.test.ts runs it
+ * in place, on the shared data).
+ */
+function exampleSuiteWithoutShared(): string {
+  const dir = tmp('example-suite');
+  mkdirSync(join(dir, 'examples'));
+  mkdirSync(join(dir, 'demo'));
+  copyFileSync(join(ROOT, 'examples', 'suite.yaml'), join(dir, 'examples', 'suite.yaml'));
+  copyFileSync(join(ROOT, 'demo', 'reviews.tsv'), join(dir, 'demo', 'reviews.tsv'));
+  expect(existsSync(resolve(dir, '..', 'shared')), 'a "shared" folder next to the temporary suite').toBe(false);
+  return join(dir, 'examples', 'suite.yaml');
+}
 
 /** A one-test suite on the project's own reviews (works without ../shared). */
 function suite(dir: string, thresholds: string[]): string {
@@ -26,23 +41,28 @@ function suite(dir: string, thresholds: string[]): string {
 }
 
 describe('textstress run', () => {
-  it('runs examples/suite.yaml end to end: one folder per test, verdict and report', async () => {
+  it('runs examples/suite.yaml end to end: one folder per test, verdict and report; without CoNLL it says it skipped NER', async () => {
     const out = tmp('suite');
-    const r = await runCli(['run', 'examples/suite.yaml', '--out', out, '--limit', '12', '--no-progress']);
+    const file = exampleSuiteWithoutShared();
+    const r = await runCli(['run', file, '--out', out, '--limit', '12', '--no-progress']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/Gate: PASS/);
     expect(r.stdout).toMatch(/Report: /);
-    for (const t of ['typos-max-k2', 'noise-middle-random']) expect(existsSync(join(out, t, 'summary.json'))).toBe(true);
+    for (const t of ['typos-max-k2', 'noise-middle-random', 'grammar-greedy']) expect(existsSync(join(out, t, 'summary.json'))).toBe(true);
+    // The sentiment tests fell back to demo/reviews.tsv; the optional CoNLL dataset is reported as skipped.
+    expect(JSON.parse(readFileSync(join(out, 'typos-max-k2', 'summary.json'), 'utf8'))).toMatchObject({ dataset: expect.stringMatching(/demo\/reviews\.tsv$/) });
+    expect(existsSync(join(out, 'ner-typos-k1'))).toBe(false);
+    expect(r.stdout).toMatch(/Skipped ner-typos-k1: .*eng\.testb not found/);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toMatch(/<svg/);
     expect(html.length).toBeLessThan(5_000_000);
     const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as Verdict;
     expect(verdict.passed).toBe(true);
     // Resumable: a second run with --resume keeps the results and succeeds.
-    const again = await runCli(['run', 'examples/suite.yaml', '--out', out, '--limit', '12', '--no-progress', '--resume']);
+    const again = await runCli(['run', file, '--out', out, '--limit', '12', '--no-progress', '--resume']);
     expect(again.code, again.stderr).toBe(0);
     // Without --resume it refuses to touch the folder.
-    const refused = await runCli(['run', 'examples/suite.yaml', '--out', out, '--limit', '12', '--no-progress']);
+    const refused = await runCli(['run', file, '--out', out, '--limit', '12', '--no-progress']);
     expect(expectCleanError(refused)).toMatch(/already holds results.*--resume/);
   });
 

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:data` (scripts/test-data.mjs): checks on the full data files in ../shared/data — row counts,
+// the demo models' metrics on whole dev/test sets, the papers' orderings over hundreds of sentences.
+export default defineConfig({
+  test: {
+    include: ['test/full-data/**/*.test.ts'],
+    reporters: ['default', './test/support/skipped-reporter.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
