@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { demoDataPath, demoNerDataPath } from '../../src/cli/commands/demo.ts';
+import { DEMO_DATA } from '../../src/cli/commands/demo.ts';
 import type { TyposCurve } from '../../src/recipes/typos/curve.ts';
 import { DEMO_SST2, ROOT, SST2_DEV, runCli, tmp } from './helpers.ts';
 
@@ -44,16 +44,9 @@ describe('textstress demo', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toMatch(/Keyboard typos/);
     expect(html).toMatch(/Character noise/);
-    // The demo picks ../shared/data itself when it sits beside the checkout (src/cli/commands/demo.ts): state which
-    // case this run checked rather than pass the same way in both.
-    expect(r.stdout).toContain(`over ${relative(ROOT, demoDataPath())}`);
-    if (existsSync(demoNerDataPath())) {
-      expect(existsSync(join(out, 'ner-typos-k2', 'summary.json'))).toBe(true);
-      expect(r.stdout).not.toMatch(/Skipped ner-typos-k2/);
-    } else {
-      expect(demoDataPath()).toBe(join(ROOT, 'demo', 'reviews.tsv'));
-      expect(existsSync(join(out, 'ner-typos-k2'))).toBe(false);
-      expect(r.stdout).toMatch(/Skipped ner-typos-k2: .*eng\.testb not found/);
-    }
+    // The demo reads only shipped data, so a clone without ../shared runs the same suite.
+    expect(r.stdout).toContain(`over ${relative(ROOT, DEMO_DATA.sentiment)}`);
+    expect(r.stdout).toContain(`over ${relative(ROOT, DEMO_DATA.ner)}`);
+    expect(r.stdout).not.toMatch(/Skipped/);
   });
 });
