@@ -1,20 +1,8 @@
 import type { RunSummary } from '../metrics/summary.ts';
 import type { HeadlineMetrics } from '../recipes/report/types.ts';
+import { GATE_METRICS } from '../metrics/names.ts';
 
-/** Metrics a gate threshold may name, with how to read them from a run. All rates are fractions (0–1). */
-export const GATE_METRICS = {
-  clean_accuracy: 'accuracy before the attack',
-  attacked_accuracy: 'accuracy under attack',
-  attack_success_rate: 'successful attacks / originally-correct attacked examples',
-  stability: 'originally-correct examples whose prediction did not change',
-  clean_metric: 'accuracy, or entity F1 for taggers, before the attack',
-  attacked_metric: 'accuracy, or entity F1 for taggers, under attack',
-  metric_drop: 'clean_metric − attacked_metric',
-  clean_f1: 'entity F1 before the attack (taggers)',
-  attacked_f1: 'entity F1 under attack (taggers)',
-  mean_perturbed_word_pct: 'mean share of words edited in successful attacks (0–1)',
-  mean_queries: 'mean model queries per example',
-} as const;
+export { GATE_METRICS };
 
 export type GateMetric = keyof typeof GATE_METRICS;
 

@@ -98,6 +98,17 @@ describe('derivation', () => {
     expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(/both claim the verb "typos-curve"/);
     expect(() => reg().add(fixture({ tasks: [] }))).toThrow(/task kinds/);
     expect(() => reg().get('typo')).toThrow(/unknown recipe "typo" \(did you mean "typos"\?\)/);
+    // Shared options that are not data/model/run groups still own their flag names.
+    expect(() => reg().add(fixture({ settings: z.strictObject({ compact: z.boolean().default(false) }) }))).toThrow(/"compact" would clash with the shared --compact option/);
+    expect(() => reg().add(fixture({ settings: z.strictObject({ plugin: z.string().default('') }) }))).toThrow(/"plugin" would clash with the shared --plugin option/);
+    const two = z.strictObject({ depth: z.number().default(1), width: z.number().default(1) });
+    expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'o' } } }))).toThrow(/the short flag -o of "depth" is taken by a shared option/);
+    expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'w' }, width: { short: 'w' } } }))).toThrow(/the settings "depth" and "width" both want the short flag -w/);
+    expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'w' } } }))).not.toThrow();
+    const metric = { description: 'x', read: () => 1 };
+    expect(() => reg().add(fixture({ metrics: { stability: metric } }))).toThrow(/the metric "stability" would shadow the built-in gate metric/);
+    const withMetric = reg().add(fixture({ metrics: { fooled_rate: metric } }));
+    expect(() => withMetric.add(fixture({ name: 'fixture-two', metrics: { fooled_rate: metric } }))).toThrow(/recipe "fixture-two": the metric "fooled_rate" is already declared by recipe "fixture"/);
   });
 
   it('a suite-only setting has no flag but is accepted in suites', () => {

@@ -6,6 +6,7 @@ import { TextstressError } from '../../util/errors.ts';
 import type { ReportFamily } from '../report/types.ts';
 import { kebab, roundTrips } from './casing.ts';
 import { RECIPE_KINDS, TASK_KINDS, type AnyRecipe, type RecipeMetric } from './define.ts';
+import { CORE_METRIC_NAMES } from '../../metrics/names.ts';
 import { settingFields } from './fields.ts';
 
 /**
@@ -16,7 +17,11 @@ export const RESERVED_SETTING_KEYS: readonly string[] = [
   'model', 'task', 'authEnv', 'batchSize', 'timeout', 'retries', 'requestConcurrency',
   'data', 'format', 'split', 'textColumn', 'textAColumn', 'textBColumn', 'labelColumn', 'idColumn', 'skipBadRows', 'maxChars', 'limit',
   'out', 'seed', 'resume', 'overwrite', 'concurrency', 'labelMap', 'json', 'progress', 'help', 'version', 'name', 'recipe', 'thresholds', 'dataset',
+  'compact', 'plugin',
 ];
+
+/** One-letter flags the shared options take (`-m` model, `-d` data, `-n` limit, `-o` out, `-s` seed, `-h` help, `-V` version). */
+export const RESERVED_SHORT_FLAGS: readonly string[] = ['m', 'd', 'n', 'o', 's', 'h', 'V'];
 
 export interface Registry {
   /** Adds a recipe; throws when its name is taken or its declaration cannot be derived (see assertDerivable). */
@@ -44,6 +49,11 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
         }
       }
       assertDerivable(def);
+      // A gate metric name must mean one thing across the registry, or a suite threshold would read the wrong one.
+      for (const name of Object.keys(def.metrics ?? {})) {
+        const owner = [...byName.values()].find((o) => o.metrics && name in o.metrics);
+        if (owner) throw new Error(`recipe "${def.name}": the metric "${name}" is already declared by recipe "${owner.name}"`);
+      }
       byName.set(def.name, def);
       return reg;
     },
@@ -92,13 +102,20 @@ export function assertDerivable(def: AnyRecipe): void {
     if (f.shape.type === 'other' && f.hint === undefined) {
       fail(`the setting "${f.key}" has no flag form: give cli.${f.key} a parse function, or null for a suite-only setting`);
     }
-    if (f.hint && f.hint.short && !/^[a-zA-Z]$/.test(f.hint.short)) fail(`the short flag of "${f.key}" must be one letter`);
+    const short = f.hint?.short;
+    if (short !== undefined) {
+      if (!/^[a-zA-Z]$/.test(short)) fail(`the short flag of "${f.key}" must be one letter`);
+      if (RESERVED_SHORT_FLAGS.includes(short)) fail(`the short flag -${short} of "${f.key}" is taken by a shared option`);
+      const other = fields.slice(0, fields.indexOf(f)).find((g) => g.hint?.short === short);
+      if (other) fail(`the settings "${other.key}" and "${f.key}" both want the short flag -${short}`);
+    }
   }
   for (const key of Object.keys(def.cli ?? {})) {
     if (!fields.some((f) => f.key === key)) fail(`cli.${key} names no setting`);
   }
   for (const name of Object.keys(def.metrics ?? {})) {
     if (!/^[a-z][a-z0-9_]*$/.test(name)) fail(`the metric "${name}" must be snake_case`);
+    if (CORE_METRIC_NAMES.includes(name)) fail(`the metric "${name}" would shadow the built-in gate metric of that name`);
   }
 }
 
