@@ -16,6 +16,7 @@ export const GATE_METRICS = {
   mean_queries: 'mean model queries per example',
 } as const;
 
+/** Name of a built-in gate metric (a key of {@link GATE_METRICS}). */
 export type GateMetric = keyof typeof GATE_METRICS;
 
 /** A run's value of a gate metric: null = over zero examples (n/a), undefined = the run does not report it. */

@@ -18,6 +18,7 @@ export const RESERVED_SETTING_KEYS: readonly string[] = [
   'out', 'seed', 'resume', 'overwrite', 'concurrency', 'labelMap', 'json', 'progress', 'help', 'version', 'name', 'recipe', 'thresholds', 'dataset',
 ];
 
+/** The recipes known to a run, the CLI and suites, by name. */
 export interface Registry {
   /** Adds a recipe; throws when its name is taken or its declaration cannot be derived (see assertDerivable). */
   add(def: AnyRecipe): Registry;
@@ -32,6 +33,7 @@ export interface Registry {
   metrics(): Record<string, RecipeMetric>;
 }
 
+/** A registry holding `initial` (see {@link Registry.add} for what is refused). */
 export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
   const byName = new Map<string, AnyRecipe>();
   const reg: Registry = {
