@@ -6,6 +6,7 @@
 import type { ModelInfo, ModelInput, ModelOutput } from '../models/types.ts';
 import type { Rng } from '../util/rng.ts';
 
+/** What a generator's `init` and `step` get: the model, a query function and a per-step rng. */
 export interface GenerateContext {
   model: ModelInfo;
   /** Model answers for many inputs, in order (batched, cached and counted by the query engine). */
@@ -16,6 +17,7 @@ export interface GenerateContext {
   step: number;
 }
 
+/** What one generator step returns. */
 export interface GeneratorStep<S> {
   /** The state after the step (JSON-serialisable: it is the checkpoint). */
   state: S;
@@ -25,6 +27,7 @@ export interface GeneratorStep<S> {
   stats: Record<string, number>;
 }
 
+/** A generator recipe's work: builds state in `init`, then runs `steps` steps, each producing records and stats (no source examples). */
 export interface Generator<S = unknown> {
   readonly name: string;
   /** Steps to run. */

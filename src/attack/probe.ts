@@ -18,6 +18,7 @@ export interface Variant {
   edits: Edit[];
 }
 
+/** A probe: draws `budget` rewritten variants of each example and reports the worst and best by the goal's `metric`. */
 export interface Probe {
   readonly name: string;
   /** Scores each variant; `metric` ranks them (worst = lowest). */
@@ -39,6 +40,11 @@ export function samePrediction(a: Prediction, b: Prediction): boolean {
   return a.label === b.label;
 }
 
+/**
+ * Runs a probe on one example: the clean answer, then all variants in one batch. The result holds the worst
+ * variant as `perturbed` (best in `probe.best`); `succeeded` when any variant changed the prediction, `skipped` when
+ * the probe has nothing to vary.
+ */
 export async function probeExample(probe: Probe, example: Example, session: QuerySession, rng: Rng): Promise<ExampleResult> {
   const subject = makeSubject(example, probe.subject);
   const [clean] = await session.query([exampleInput(example)]);

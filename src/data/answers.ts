@@ -7,16 +7,19 @@ const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 // Python's \b is Unicode-aware: an article must not touch a letter, digit or underscore of any script.
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 
+/** SQuAD normalisation: lower case, ASCII punctuation and articles removed, whitespace squeezed. */
 export function normalizeAnswer(s: string): string {
   let out = '';
   for (const ch of s.toLowerCase()) if (!PUNCTUATION.has(ch)) out += ch;
   return out.replace(ARTICLES, ' ').split(/\s+/).filter(Boolean).join(' ');
 }
 
+/** 1 when the normalised answers are equal, else 0. */
 export function exactMatch(prediction: string, gold: string): number {
   return normalizeAnswer(prediction) === normalizeAnswer(gold) ? 1 : 0;
 }
 
+/** Token-overlap F1 (0–1) of the normalised answers; 0 when they share no token. */
 export function answerF1(prediction: string, gold: string): number {
   const p = normalizeAnswer(prediction).split(' ').filter(Boolean);
   const g = normalizeAnswer(gold).split(' ').filter(Boolean);

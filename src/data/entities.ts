@@ -71,6 +71,7 @@ export interface EntityCounts {
   fn: number;
 }
 
+/** Entity-level true/false positives and false negatives of predicted IOB2 tags against gold (exact span and type). */
 export function entityCounts(gold: readonly string[], pred: readonly string[]): EntityCounts {
   const key = (s: EntitySpan): string => `${s.type}:${s.start}:${s.end}`;
   const goldSet = new Set(entitySpans(gold).map(key));
@@ -80,6 +81,7 @@ export function entityCounts(gold: readonly string[], pred: readonly string[]): 
   return { tp, fp: predSet.size - tp, fn: goldSet.size - tp };
 }
 
+/** Sum of two entity counts. */
 export function addCounts(a: EntityCounts, b: EntityCounts): EntityCounts {
   return { tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn };
 }

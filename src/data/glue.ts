@@ -19,12 +19,19 @@ import {
 } from './rows.ts';
 import type { Dataset, DatasetInfo, LoadOptions, PairExample, TextExample } from './types.ts';
 
+/** SST-2 label names in index order (0, 1). */
 export const SST2_LABELS = ['negative', 'positive'];
+/** MRPC label names in index order (0, 1). */
 export const MRPC_LABELS = ['not_equivalent', 'equivalent'];
+/** CoLA label names in index order (0, 1). */
 export const COLA_LABELS = ['unacceptable', 'acceptable'];
+/** QNLI label names, as the files spell them. */
 export const QNLI_LABELS = ['entailment', 'not_entailment'];
+/** SICK entailment label names. */
 export const SICK_LABELS = ['entailment', 'neutral', 'contradiction'];
+/** Values of SICK's SemEval_set column; `split` picks one ("dev" means TRIAL). */
 export const SICK_SPLITS = ['TRAIN', 'TRIAL', 'TEST'] as const;
+/** One of {@link SICK_SPLITS}. */
 export type SickSplit = (typeof SICK_SPLITS)[number];
 
 const SST2_HEADER = ['sentence', 'label'];

@@ -9,6 +9,7 @@ import type { Edit } from '../text/edits.ts';
 import { WordSeq } from '../text/word-seq.ts';
 import type { Example, QaAnswer } from './types.ts';
 
+/** A text field of an example. */
 export type TextField = 'text' | 'textA' | 'textB' | 'question' | 'context';
 
 /** Characters [start, end) of a text field become `text` (start === end inserts). */
@@ -33,8 +34,10 @@ export interface TokenRewrite {
   group?: string;
 }
 
+/** One span rewrite of a text field or of the tokens. */
 export type Rewrite = TextRewrite | TokenRewrite;
 
+/** The rewritten example and the edits made, for results and reports. */
 export interface Rewritten {
   example: Example;
   edits: Edit[];
@@ -47,6 +50,10 @@ const FIELDS: Record<Example['kind'], readonly string[]> = {
   qa: ['question', 'context'],
 };
 
+/**
+ * Applies all rewrites at once (positions refer to the original fields) and re-aligns gold answers and tags.
+ * Throws when a rewrite names a field the example lacks, lies out of range, overlaps another or would split an entity.
+ */
 export function rewriteExample(example: Example, rewrites: readonly Rewrite[]): Rewritten {
   for (const r of rewrites) {
     if (!FIELDS[example.kind].includes(r.field)) throw new Error(`a ${example.kind} example has no field "${r.field}"`);

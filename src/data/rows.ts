@@ -46,6 +46,7 @@ export function checkFile(path: string): void {
   }
 }
 
+/** One line of a text file, from {@link readLines}. */
 export interface Line {
   text: string;
   /** 1-based line number. */

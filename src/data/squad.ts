@@ -7,6 +7,7 @@ import { DataError, TextstressError } from '../util/errors.ts';
 import { checkFile, checkText, makeDataset, maxCharsOf, rejectSplit, rowError, type RowItem } from './rows.ts';
 import type { Dataset, DatasetInfo, LoadOptions, QaAnswer, QaExample } from './types.ts';
 
+/** A position in a text file. */
 export interface TextLocation {
   /** 1-based. */
   line: number;

@@ -8,6 +8,7 @@ import { DataError, TextstressError } from '../util/errors.ts';
 import { checkFieldCount, checkFile, checkText, lineId, makeDataset, maxCharsOf, readLines, rejectSplit, rowError, type RowItem } from './rows.ts';
 import type { ColumnMap, Dataset, DatasetInfo, OpenOptions, PairExample, TextExample } from './types.ts';
 
+/** Options of the CSV, TSV and JSONL loaders (column names, limits, bad-row handling). */
 export type TabularOptions = Omit<OpenOptions, 'format'>;
 
 /** A resolved column mapping. */

@@ -30,6 +30,7 @@ export interface TokenExample extends ExampleBase {
   tags: string[];
 }
 
+/** A gold answer of a QA example. */
 export interface QaAnswer {
   text: string;
   /** Character offset of the answer in the context. */
@@ -45,7 +46,9 @@ export interface QaExample extends ExampleBase {
   title?: string;
 }
 
+/** One example of any kind; `kind` tells which. */
 export type Example = TextExample | PairExample | TokenExample | QaExample;
+/** "text", "pair", "tokens" or "qa". */
 export type ExampleKind = Example['kind'];
 
 /** What a loader knows about the dataset as a whole. */
@@ -67,6 +70,7 @@ export interface SkippedRow {
   reason: string;
 }
 
+/** Options every dataset loader takes. */
 export interface LoadOptions {
   /** Skip malformed rows (counted in `skipped`) instead of failing at the first. Default false. */
   skipBadRows?: boolean;
@@ -86,6 +90,7 @@ export const DEFAULT_MAX_CHARS = 20_000;
 
 /** Every dataset format textstress can read. */
 export const DATA_FORMATS = ['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'csv', 'tsv', 'jsonl', 'squad', 'conll'] as const;
+/** One of {@link DATA_FORMATS}. */
 export type DataFormat = (typeof DATA_FORMATS)[number];
 
 /**

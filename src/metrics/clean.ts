@@ -4,6 +4,7 @@ import type { Example } from '../data/types.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 import type { QueryEngine } from '../query/engine.ts';
 
+/** Metrics of the model on unattacked examples, from {@link evaluateClean}; rates are fractions (0–1). */
 export interface CleanMetrics {
   n: number;
   /** null over zero examples. */

@@ -237,6 +237,7 @@ export class SummaryAccumulator {
   }
 }
 
+/** The headline metrics of a set of per-example results (see {@link RunMetrics}). */
 export function summarize(results: Iterable<ExampleResult>): RunMetrics {
   const acc = new SummaryAccumulator();
   for (const r of results) acc.add(r);

@@ -9,6 +9,7 @@ import type { HttpModelOptions } from './http-adapter.ts';
 import type { TransformersModelOptions } from './transformers/load.ts';
 import type { ModelAdapter } from './types.ts';
 
+/** Options of {@link loadModel}: each adapter reads the ones it knows. */
 export type LoadModelOptions = TransformersModelOptions & Omit<HttpModelOptions, 'task'>;
 
 /** Opens the model kinds whose spec it recognises. */
@@ -19,6 +20,7 @@ export interface AdapterFactory {
   open(spec: string, opts: LoadModelOptions): Promise<ModelAdapter>;
 }
 
+/** Whether a model spec is an http:// or https:// URL. */
 export function isHttpSpec(spec: string): boolean {
   return /^https?:\/\//i.test(spec.trim());
 }
@@ -28,6 +30,7 @@ function defined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** The built-in adapter factories, tried in order: HTTP for URLs, else transformers.js. */
 export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
   {
     name: 'http',
@@ -52,6 +55,7 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
   },
 ];
 
+/** Opens a model with the first factory whose `test` accepts the spec (the last built-in one accepts anything). */
 export async function loadModel(
   spec: string,
   opts: LoadModelOptions = {},

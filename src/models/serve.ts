@@ -28,6 +28,7 @@ import {
 } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
 
+/** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
 export interface ModelServerOptions {
   /** 0 picks a free port (read it from the returned url). */
   port: number;
@@ -54,6 +55,7 @@ export interface ModelServerOptions {
   latencyMs?: number;
 }
 
+/** A running model server. */
 export interface ModelServer {
   /** http://host:port, with the port actually bound. */
   url: string;
@@ -228,6 +230,10 @@ async function readJson(req: IncomingMessage, route: string, limit: number): Pro
   }
 }
 
+/**
+ * Serves an adapter over the textstress HTTP model API; resolves once listening.
+ * Throws a ModelError for bad options or when the port cannot be bound.
+ */
 export async function startModelServer(adapter: ModelAdapter, opts: ModelServerOptions): Promise<ModelServer> {
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? 10 * 1024 * 1024;

@@ -13,7 +13,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+/** The npm package the common-misspellings list is read from. */
 export const MISSPELLINGS_PACKAGE = '@cspell/dict-en-common-misspellings';
+/** License of that list, for attribution. */
 export const MISSPELLINGS_LICENSE = 'CC BY-SA 4.0 (includes crate-ci/typos data, MIT)';
 
 /** Dictionary files read, in this order: general English, then the US- and UK-specific lists. */

@@ -1,4 +1,3 @@
-/** The recipes textstress ships, in the order the CLI, docs and report list them. */
 import { augmentRecipe } from './grammar/augment.ts';
 import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
@@ -8,6 +7,7 @@ import { createRegistry, type Registry } from './registry/registry.ts';
 import { typosCurveRecipe } from './typos/curve.ts';
 import { typosRecipe } from './typos/recipe.ts';
 
+/** The recipes textstress ships, in the order the CLI, docs and report list them. */
 export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   typosRecipe,
   noiseRecipe,

@@ -7,6 +7,7 @@ import { formatGrid, formatTable } from '../util/table.ts';
 export { formatGrid, formatTable };
 
 
+/** A run summary as a boxed terminal table (accuracy, success rate, stability, queries, time). */
 export function summaryTable(s: RunSummary): string {
   const rows: [string, string][] = [
     ['recipe', s.recipe],

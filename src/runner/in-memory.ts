@@ -19,6 +19,7 @@ import { openModel, type ModelSpec } from './setup.ts';
 import { subwordEnricher } from './subwords.ts';
 import { prepareRecipe } from './work.ts';
 
+/** What {@link attackInMemory} takes: a recipe, a model and the examples, with optional settings. */
 export interface InMemoryRequest {
   /** Where the recipe is looked up (default: the built-in recipes). */
   registry?: Registry;
@@ -48,6 +49,7 @@ export interface InMemoryRequest {
 /** The metrics of an in-memory run, as summary.json has them; `complete` is false when the caller stopped reading early. */
 export type InMemorySummary = Omit<RunSummary, 'complete' | 'skipped_rows' | 'compact_results' | 'replacement_chars'> & { complete: boolean };
 
+/** The per-example results of {@link attackInMemory}, read once with `for await`, and the run's summary. */
 export interface InMemoryRun extends AsyncIterable<ExampleResult> {
   /** Settles when the results have been read to the end (or reading stopped); rejects when the run failed. */
   readonly summary: Promise<InMemorySummary>;

@@ -18,6 +18,11 @@ export interface PoolOptions {
   stopOnError?: boolean;
 }
 
+/**
+ * Runs `job` over `items` with at most `opts.concurrency` jobs in flight and yields the outcomes in input order,
+ * buffering at most `opts.window` items. Failures are yielded as `ok: false` outcomes; an error thrown by the item
+ * source itself is rethrown at the end.
+ */
 export async function* orderedPool<T, R>(
   items: AsyncIterable<T> | Iterable<T>,
   job: (item: T) => Promise<R>,

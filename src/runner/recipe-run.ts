@@ -29,6 +29,7 @@ export interface ProgressSink {
   start(label: string, total: number): { update(done: number): void; stop(): void };
 }
 
+/** A recipe run into a folder, as {@link runRecipe} takes it: the recipe, its settings, the model and (usually) the data. */
 export interface RunRequest extends ModelSpec, Partial<DataSpec> {
   registry: Registry;
   recipe: string;
@@ -50,6 +51,7 @@ export interface RunRequest extends ModelSpec, Partial<DataSpec> {
   shared?: { model: ModelAdapter; engine: QueryEngine };
 }
 
+/** What {@link runRecipe} did: a per-example run, an experiment with its sub-runs, or a generator run, and where. */
 export type RecipeOutcome =
   | { kind: 'run'; recipe: AnyRecipe; dir: string; summary: RunSummary }
   | { kind: 'experiment'; recipe: AnyRecipe; dir: string; output: ExperimentOutput; runs: SubRunOutcome[] }
@@ -58,6 +60,10 @@ export type RecipeOutcome =
 /** The manifest an experiment leaves in its folder; the report reads it to group the sub-runs. */
 export const EXPERIMENT_FILE = 'experiment.json';
 
+/**
+ * Runs one recipe into `req.out` (resumable): validates settings, opens model and data, builds and runs it.
+ * Closes the model unless it was `shared`. Throws a TextstressError when the recipe needs a dataset and none is given.
+ */
 export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
   const def = req.registry.get(req.recipe);
   const settings = parseSettings(def, req.settings) as Record<string, unknown>;

@@ -31,6 +31,7 @@ export interface ModelSpec {
   requestConcurrency?: number;
 }
 
+/** Opens the model a spec names (a built-in name such as "demo-sst2", a folder, hub id or URL) with {@link loadModel}. */
 export async function openModel(opts: ModelSpec): Promise<ModelAdapter> {
   return loadModel(resolveModelSpec(opts.model), {
     task: opts.task,
@@ -58,6 +59,7 @@ export interface DataSpec {
   idColumn?: string;
 }
 
+/** Opens the dataset a spec names with {@link openDataset}, passing the format, split, limit and column options on. */
 export async function openData(opts: DataSpec): Promise<Dataset> {
   const columns = {
     ...(opts.textColumn ? { text: opts.textColumn } : {}),

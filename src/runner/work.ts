@@ -11,6 +11,7 @@ import { checkRecipeTask, goalFor, taskKindOf } from '../recipes/context.ts';
 import type { AnyRecipe, BuildContext, Built } from '../recipes/registry/define.ts';
 import type { ExampleWork } from './runner.ts';
 
+/** A recipe built for a model and dataset, with its per-example work. */
 export interface Prepared {
   built: Built;
   /** Per-example work, for attacks and probes (undefined for experiments). */
@@ -19,6 +20,10 @@ export interface Prepared {
   editCurve: boolean;
 }
 
+/**
+ * Checks the recipe fits the task, picks the default goal and label alignment, and builds it.
+ * Throws when the task does not fit or the recipe builds a different kind than it declares.
+ */
 export async function prepareRecipe(
   def: AnyRecipe,
   settings: Record<string, unknown>,

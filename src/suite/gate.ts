@@ -5,6 +5,7 @@ import type { RecipeMetric } from '../recipes/registry/define.ts';
 import { GATE_METRICS, metricValue, type GateMetric } from './metrics.ts';
 import { THRESHOLD_RE } from './schema.ts';
 
+/** A parsed gate check, e.g. "attack_success_rate < 0.4" (see {@link parseThreshold}); percent and points are stored /100. */
 export interface Threshold {
   expr: string;
   /** A built-in gate metric or one a recipe adds. */
@@ -109,6 +110,7 @@ export function checkTest(
   });
 }
 
+/** The gate's verdict: passed when every check passed (so also when there is none). */
 export function verdictOf(checks: CheckResult[]): Verdict {
   return { passed: checks.every((c) => c.passed), checks };
 }

@@ -9,6 +9,7 @@ import { settingProblems } from '../recipes/registry/settings.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { suiteJsonSchema, suiteSchemaFor, type Suite } from './schema.ts';
 
+/** A parsed and validated suite file. */
 export interface LoadedSuite {
   file: string;
   /** Folder that relative paths in the suite are resolved against: the suite file's folder. */
@@ -27,6 +28,10 @@ export class SuiteError extends TextstressError {
   }
 }
 
+/**
+ * Reads and validates a suite YAML file against the registry's recipes.
+ * Throws a TextstressError when the file is missing and a {@link SuiteError} listing every problem when it is invalid.
+ */
 export function loadSuite(file: string, registry: Registry): LoadedSuite {
   if (!existsSync(file)) throw new TextstressError(`no suite file at ${file}.`, { hint: 'Create one with `textstress init`.' });
   return parseSuite(readFileSync(file, 'utf8'), resolve(file), registry);

@@ -4,6 +4,7 @@ import { GATE_METRICS } from '../metrics/names.ts';
 
 export { GATE_METRICS };
 
+/** Name of a built-in gate metric (a key of {@link GATE_METRICS}). */
 export type GateMetric = keyof typeof GATE_METRICS;
 
 /** A run's value of a gate metric: null = over zero examples (n/a), undefined = the run does not report it. */

@@ -18,6 +18,7 @@ import { checkTest, verdictOf } from './gate.ts';
 import { suitePath, type LoadedSuite } from './load.ts';
 import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
 
+/** Options of {@link runSuite}. */
 export interface SuiteRunOptions {
   /** The recipes the suite's tests name (the one its file was validated against). */
   registry: Registry;
@@ -42,6 +43,7 @@ export interface SuiteRunOptions {
   allowAuthEnv?: readonly string[];
 }
 
+/** What {@link runSuite} returns: the gate's verdict, the report file's path and the runs grouped by test. */
 export interface SuiteOutcome {
   verdict: Verdict;
   report: string;

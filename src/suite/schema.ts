@@ -77,7 +77,9 @@ const datasetSchema = z.union([
   }),
 ]);
 
+/** A suite's model: a path, built-in name, hub id or URL, or an object with that `path` and options. */
 export type ModelEntry = z.infer<typeof modelSchema>;
+/** A suite's dataset: a path relative to the suite file, or an object with that `path` and options. */
 export type DatasetEntry = z.infer<typeof datasetSchema>;
 
 /** One test of a suite; `settings` keeps the user's snake_case keys. */
@@ -92,6 +94,7 @@ export interface SuiteTest {
   settings?: Record<string, unknown>;
 }
 
+/** A suite file as parsed: models and datasets by name, the tests in order, and an optional gate for every test. */
 export interface Suite {
   $schema?: string;
   name?: string;
@@ -109,6 +112,7 @@ export function gateMetricNames(registry: Registry): string[] {
   return [...Object.keys(GATE_METRICS), ...Object.keys(registry.metrics())];
 }
 
+/** The zod schema of a suite file whose tests may name the registry's recipes (snake_case settings). */
 export function suiteSchemaFor(registry: Registry): z.ZodType<Suite> {
   const thresholds = z.array(thresholdSchema(gateMetricNames(registry))).describe('checks of the CI gate for this test');
   const common = {

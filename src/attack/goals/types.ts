@@ -16,6 +16,7 @@ export interface Prediction {
   f1?: number;
 }
 
+/** A goal's verdict on one model answer. */
 export interface GoalStatus {
   /** Higher = closer to the attack's goal. Searches maximise it. */
   score: number;
@@ -49,21 +50,25 @@ export interface GoalFactory {
   create(example: Example, clean: ModelOutput): Goal;
 }
 
+/** The output as class probabilities; throws when the model returned another kind. */
 export function asClasses(out: ModelOutput): ClassOutput {
   if (out.kind !== 'classes') throw new Error(`expected class probabilities from the model, got ${out.kind}`);
   return out;
 }
 
+/** The output as token tags; throws when the model returned another kind. */
 export function asTags(out: ModelOutput): TagOutput {
   if (out.kind !== 'tags') throw new Error(`expected token tags from the model, got ${out.kind}`);
   return out;
 }
 
+/** The output as answer spans; throws when the model returned another kind. */
 export function asSpans(out: ModelOutput): SpanOutput {
   if (out.kind !== 'spans') throw new Error(`expected answer spans from the model, got ${out.kind}`);
   return out;
 }
 
+/** Index of the largest value (the first on ties; 0 for an empty array). */
 export function argmax(xs: readonly number[]): number {
   let best = 0;
   for (let i = 1; i < xs.length; i++) if (xs[i]! > xs[best]!) best = i;

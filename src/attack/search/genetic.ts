@@ -2,6 +2,7 @@ import type { WordCandidate } from '../../text/edits.ts';
 import { currentIndexOf, type AttackState, type Scored } from '../state.ts';
 import type { SearchContext, SearchMethod, SearchOutcome } from './types.ts';
 
+/** Options of {@link GeneticSearch}; defaults: population 60, generation rate 0.23. */
 export interface GeneticOptions {
   /** Members per generation (the paper: 60). */
   population?: number;

@@ -24,6 +24,7 @@ export interface SearchContext {
   evaluate(states: readonly AttackState[]): Promise<Scored[]>;
 }
 
+/** What a search returns: its final state and the per-step trace. */
 export interface SearchOutcome {
   /** The state the search settled on (the initial one when nothing could be edited). */
   final: Scored;
@@ -31,6 +32,7 @@ export interface SearchOutcome {
   trace: Scored[];
 }
 
+/** A search strategy: given the context, finds the sequence of edits that best reaches the goal. */
 export interface SearchMethod {
   readonly name: string;
   /**

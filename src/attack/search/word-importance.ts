@@ -1,7 +1,9 @@
 import type { Scored } from '../state.ts';
 import { statesPerBatch, type SearchContext } from './types.ts';
 
+/** Which words a word-targeted search edits first: most / least important by occlusion, or a seeded random order. */
 export const WORD_TARGETS = ['max', 'min', 'random'] as const;
+/** One of {@link WORD_TARGETS}. */
 export type WordTarget = (typeof WORD_TARGETS)[number];
 
 /**

@@ -24,6 +24,7 @@ const REPO_PART = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?$/;
 // Config and split names are free-form on the hub; only what could break a URL path or a cache path is refused.
 const NAME = /^[^\s/\\:?#%]+$/;
 
+/** Whether a data path names a Hugging Face hub dataset (starts with "hf:"). */
 export function isHubSpec(path: string): boolean {
   return path.startsWith(HUB_PREFIX);
 }

@@ -27,6 +27,7 @@ import { OnnxSession } from './session.ts';
 import { taggingCodec } from './tag.ts';
 import { parseTemplate, specialCount } from './template.ts';
 
+/** Options of {@link loadTransformersModel}. */
 export interface TransformersModelOptions {
   /** Overrides the task read from config.json `architectures`. */
   task?: ModelTask;
@@ -48,6 +49,10 @@ export interface TransformersModelOptions {
 
 const DEFAULT_BATCH = 64;
 
+/**
+ * Loads an ONNX model with transformers.js from a local folder or a Hugging Face hub id; the task is read from
+ * config.json unless given. Throws a ModelError when the config, tokenizer or weights cannot be loaded.
+ */
 export async function loadTransformersModel(idOrPath: string, opts: TransformersModelOptions = {}): Promise<TransformersModel> {
   const local = isLocalSpec(idOrPath);
   const dir = path.resolve(idOrPath);

@@ -3,6 +3,7 @@ import type { Rng } from '../../util/rng.ts';
 import { charLength } from '../chars.ts';
 import { NOISE_FUNCTIONS, type NoiseType } from './noise.ts';
 
+/** Options of {@link applyNoise}. */
 export interface NoiseOptions {
   /** Words with fewer characters are left alone. Default 1 (every word; each noise type has its own floor). */
   minLength?: number;
@@ -10,6 +11,7 @@ export interface NoiseOptions {
   protect?: (wordIndex: number) => boolean;
 }
 
+/** A word {@link applyNoise} changed, by its index in the sequence. */
 export interface NoiseChange {
   wordIndex: number;
   before: string;

@@ -15,8 +15,11 @@ import { Chars, isJoiner } from '../chars.ts';
 import { letterNeighbours } from '../keyboard.ts';
 import { misspellingsOf } from '../misspellings.ts';
 
+/** The Belinkov & Bisk noise types. */
 export const NOISE_TYPES = ['swap', 'middle-random', 'fully-random', 'keyboard', 'natural'] as const;
+/** One of {@link NOISE_TYPES}. */
 export type NoiseType = (typeof NOISE_TYPES)[number];
+/** Turns one word into its noisy form, or returns it unchanged when the noise cannot apply. */
 export type NoiseFn = (word: string, rng: Rng) => string;
 
 /** "swap": exchange one random pair of adjacent interior letters (words of ≥ 4 characters): noise → nosie. */
@@ -74,6 +77,7 @@ export function naturalNoise(word: string, rng: Rng): string {
   return shapeLike(rng.pick(list), word);
 }
 
+/** The noise function of each noise type. */
 export const NOISE_FUNCTIONS: Readonly<Record<NoiseType, NoiseFn>> = {
   swap: swapNoise,
   'middle-random': middleRandomNoise,
@@ -82,6 +86,7 @@ export const NOISE_FUNCTIONS: Readonly<Record<NoiseType, NoiseFn>> = {
   natural: naturalNoise,
 };
 
+/** Whether a string names a noise type. */
 export function isNoiseType(name: string): name is NoiseType {
   return (NOISE_TYPES as readonly string[]).includes(name);
 }

@@ -40,6 +40,7 @@ const TYPE_LABELS: Readonly<Record<TypoSourceName, string>> = {
 };
 
 
+/** Whether a string names one of the typo sources. */
 export function isTypoSourceName(name: string): name is TypoSourceName {
   return Object.prototype.hasOwnProperty.call(TYPO_SOURCES, name);
 }

@@ -2,6 +2,7 @@ import type { Rng } from '../../util/rng.ts';
 
 /** Adv-BERT's six typo sources, in the order they are tried. */
 export const TYPO_SOURCE_NAMES = ['insertion', 'deletion', 'swap', 'mistype', 'pronounce', 'replace-word'] as const;
+/** One of {@link TYPO_SOURCE_NAMES}. */
 export type TypoSourceName = (typeof TYPO_SOURCE_NAMES)[number];
 
 /** Options shared by all typo sources; each source reads the ones that concern it. */

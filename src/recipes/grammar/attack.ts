@@ -19,9 +19,12 @@ import {
   type GrammarLexicon,
 } from '../../perturb/grammar/index.ts';
 
+/** The searches the grammar attack can use. */
 export const GRAMMAR_SEARCHES = ['probabilistic', 'greedy', 'beam', 'genetic'] as const;
+/** One of {@link GRAMMAR_SEARCHES}. */
 export type GrammarSearchName = (typeof GRAMMAR_SEARCHES)[number];
 
+/** Options of {@link grammarAttack}; defaults: budget 0.15, beam width 5, population 60, generation rate 0.23. */
 export interface GrammarAttackOptions {
   goal: GoalFactory;
   search: GrammarSearchName;
@@ -47,6 +50,7 @@ export interface GrammarAttackOptions {
 
 export const DEFAULT_GRAMMAR_BUDGET = 0.15;
 
+/** Proposes grammatical errors of the given types (default all eight) at the words asked about. */
 export function grammarTransformation(opts: {
   types?: readonly GrammarErrorType[];
   multiWord?: boolean;
@@ -60,6 +64,7 @@ export function grammarTransformation(opts: {
   };
 }
 
+/** The search method `opts.search` names, configured from the options. */
 export function grammarSearch(opts: GrammarAttackOptions): SearchMethod {
   switch (opts.search) {
     case 'probabilistic': {

@@ -13,6 +13,7 @@ import { defineRecipe } from '../registry/define.ts';
 import { fieldSetting } from '../shared.ts';
 import { budgetSetting, errorTypesSetting, searchSetting } from './recipe.ts';
 
+/** The `augment` experiment's manifest.json: the files written for each proportion and the attacked set. */
 export interface AugmentManifest {
   model: string;
   dataset: string;
@@ -26,6 +27,10 @@ export interface AugmentManifest {
   attacked_set: { format_file?: string; jsonl: string; replaced: number };
 }
 
+/**
+ * The `augment` experiment: attacks the data with grammar errors and exports the successful adversarial examples
+ * as training sets of several sizes, plus the whole set with each success in place of its original.
+ */
 export const augmentRecipe = defineRecipe({
   name: 'augment',
   summary: "generates grammar-error adversarial training examples (the grammar paper's §7) and exports them at proportions of the original size, in the data's own format and JSONL",

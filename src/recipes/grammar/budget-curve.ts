@@ -5,6 +5,7 @@ import { formatGrid } from '../../util/table.ts';
 import { defineRecipe } from '../registry/define.ts';
 import { errorTypesSetting, searchSetting } from './recipe.ts';
 
+/** One budget's numbers: `budget` and rates are fractions, `mean_perturbed_word_pct` is a percentage. */
 export interface BudgetPoint {
   budget: number;
   attack_success_rate: number | null;
@@ -13,6 +14,7 @@ export interface BudgetPoint {
   mean_queries: number | null;
 }
 
+/** The `grammar-budget-curve` experiment: one grammar run per budget (Figure 1). */
 export const grammarBudgetCurveRecipe = defineRecipe({
   name: 'grammar-budget-curve',
   summary: "reproduces the grammar-error paper's Figure 1: attack success rate as the allowed share of modified words grows (15% → 45%)",

@@ -1,5 +1,6 @@
 import { GRAMMAR_ERROR_TYPES, isGrammarErrorType, type ErrorDistribution, type GrammarErrorType } from '../../perturb/grammar/index.ts';
 
+/** An errorTypes setting parsed by {@link parseErrorTypes}. */
 export interface ParsedErrorTypes {
   types: GrammarErrorType[];
   /** Present when weights were given ("ArtOrDet=3,Prep=1"). */

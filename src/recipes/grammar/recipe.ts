@@ -32,6 +32,7 @@ export function errorTypesOf(spec: string | null): Partial<ParsedErrorTypes> {
   return parsed;
 }
 
+/** The `grammar` attack recipe (Yin et al. 2020). */
 export const grammarRecipe = defineRecipe({
   name: 'grammar',
   summary:

@@ -5,6 +5,7 @@ import { fieldSetting, minLengthSetting, protectSetting, subjectOf } from '../sh
 import { noiseAttack } from './attack.ts';
 import { noiseFamily } from './report.ts';
 
+/** The `noise` attack recipe: one noise type on every word, one model query. */
 export const noiseRecipe = defineRecipe({
   name: 'noise',
   summary: 'applies one noise type to every word at once (swap, middle-random, fully-random, keyboard, natural) and asks the model once',

@@ -4,7 +4,9 @@
  * rejects keys that would not come back the same (`useHTTP`).
  */
 export const kebab = (camel: string): string => camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** camelCase → snake_case. */
 export const snake = (camel: string): string => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** snake_case → camelCase. */
 export const camelFromSnake = (s: string): string => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 export const camelFromKebab = (s: string): string => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

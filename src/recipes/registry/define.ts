@@ -18,10 +18,12 @@ import type { ReportFamily } from '../report/types.ts';
 
 /** What a model + data pair is, as far as recipes care. */
 export const TASK_KINDS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering'] as const;
+/** One of {@link TASK_KINDS}. */
 export type TaskKind = (typeof TASK_KINDS)[number];
 
 /** Where a recipe sits: per-example attacks and probes, multi-run experiments, or generators with no source examples. */
 export const RECIPE_KINDS = ['attack', 'probe', 'experiment', 'generate'] as const;
+/** One of {@link RECIPE_KINDS}. */
 export type RecipeKind = (typeof RECIPE_KINDS)[number];
 
 /** How a setting appears on the command line: a short flag, a parser for values zod cannot read from text, or `null` for a suite-only setting. */
@@ -59,6 +61,7 @@ export interface SubRunOutcome {
   summary: RunSummary;
 }
 
+/** What an experiment's `combine` gets once its sub-runs are done. */
 export interface CombineContext {
   /** The experiment's folder. */
   outDir: string;
@@ -89,6 +92,7 @@ export interface ExperimentOutput {
   headline?: string;
 }
 
+/** What a recipe's `build` returns, by kind: an attack, a probe, an experiment's sub-runs and combiner, or a generator. */
 export type Built =
   | { kind: 'attack'; attack: Attack }
   | { kind: 'probe'; probe: Probe }
@@ -101,6 +105,7 @@ export interface RecipeMetric {
   read(summary: Record<string, unknown>): number | null | undefined;
 }
 
+/** A recipe declaration: the CLI, the suite schema, the docs and the report are all derived from it. */
 export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.ZodObject> {
   name: N;
   /** One line: the help text, the suite schema's description of `recipe: <name>`, the docs row. */

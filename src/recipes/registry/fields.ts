@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { AnyRecipe, FlagHint } from './define.ts';
 
+/** The kind of value a setting takes, as far as flags and docs care. */
 export type FieldShape =
   | { type: 'number'; integer: boolean }
   | { type: 'boolean' }
@@ -14,6 +15,7 @@ export type FieldShape =
   /** Anything a flag cannot spell without help (objects, records, mixed unions). */
   | { type: 'other' };
 
+/** One setting of a recipe, read from its zod schema (camelCase `key`). */
 export interface SettingField {
   key: string;
   shape: FieldShape;
@@ -57,6 +59,7 @@ function shapeOf(js: Json): FieldShape {
   return { type: 'other' };
 }
 
+/** The recipe's settings, in declaration order, as {@link SettingField}s. */
 export function settingFields(def: AnyRecipe): SettingField[] {
   const shape = (def.settings as z.ZodObject).shape as Record<string, z.ZodType>;
   return Object.entries(shape).map(([key, schema]) => {

@@ -23,6 +23,7 @@ export const RESERVED_SETTING_KEYS: readonly string[] = [
 /** One-letter flags the shared options take (`-m` model, `-d` data, `-n` limit, `-o` out, `-s` seed, `-h` help, `-V` version). */
 export const RESERVED_SHORT_FLAGS: readonly string[] = ['m', 'd', 'n', 'o', 's', 'h', 'V'];
 
+/** The recipes known to a run, the CLI and suites, by name. */
 export interface Registry {
   /** Adds a recipe; throws when its name is taken or its declaration cannot be derived (see assertDerivable). */
   add(def: AnyRecipe): Registry;
@@ -37,6 +38,7 @@ export interface Registry {
   metrics(): Record<string, RecipeMetric>;
 }
 
+/** A registry holding `initial` (see {@link Registry.add} for what is refused). */
 export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
   const byName = new Map<string, AnyRecipe>();
   const reg: Registry = {

@@ -59,6 +59,7 @@ export function settingNumber(r: LoadedRun, key: string): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
+/** A string from a run's settings, if present. */
 export function settingString(r: LoadedRun, key: string): string | undefined {
   const v = r.summary.settings?.[key];
   return typeof v === 'string' ? v : undefined;

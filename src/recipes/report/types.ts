@@ -73,6 +73,7 @@ export interface HeadlineMetrics {
   stability_n: number;
 }
 
+/** A report chart: a Vega-Lite spec with its title and caption. */
 export interface ChartSpec {
   title: string;
   caption?: string;

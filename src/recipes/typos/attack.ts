@@ -7,8 +7,10 @@ import type { SubjectOptions } from '../../attack/subject.ts';
 import type { Transformation } from '../../attack/transformation.ts';
 import { TYPO_SOURCE_NAMES, typoCandidates, type TypoSourceName } from '../../perturb/index.ts';
 
+/** Every typo source, in the order they are tried (the default of `sources`). */
 export const ALL_TYPO_SOURCES: TypoSourceName[] = [...TYPO_SOURCE_NAMES];
 
+/** Options of {@link typoAttack}. */
 export interface TypoAttackOptions {
   goal: GoalFactory;
   /** Which words get typos: max / min occlusion importance, or random. */
@@ -35,6 +37,10 @@ export interface TypoAttackOptions {
   subject?: SubjectOptions;
 }
 
+/**
+ * Proposes typos from the given sources for each word asked about; `maxCandidates` caps each source per word
+ * (default: the sources' own caps).
+ */
 export function typoTransformation(sources: TypoSourceName[], maxCandidates?: number): Transformation {
   return {
     name: `typos(${sources.join(',')})`,

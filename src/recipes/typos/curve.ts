@@ -11,12 +11,14 @@ import { minLengthSetting } from '../shared.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import { typoSearchSettings } from './recipe.ts';
 
+/** One row of the curve: accuracy (0–1) for K = 0..k_max; `std` is across the random-target seeds (random row only). */
 export interface CurveRow {
   name: string;
   accuracy: number[];
   std?: number[];
 }
 
+/** The `typos-curve` experiment's output (curve.json). */
 export interface TyposCurve {
   model: string;
   dataset: string;
@@ -27,6 +29,7 @@ export interface TyposCurve {
   by_source: CurveRow[];
 }
 
+/** The `typos-curve` experiment: Adv-BERT's Table 1 and Figure 2 from one typo run per target and source. */
 export const typosCurveRecipe = defineRecipe({
   name: 'typos-curve',
   summary: "reproduces Adv-BERT's Table 1 (accuracy vs K typos in max / min / random words) and Figure 2 (accuracy by typo source)",
@@ -123,6 +126,7 @@ function meanStd(rows: number[][]): { accuracy: number[]; std: number[] } {
   return { accuracy, std };
 }
 
+/** The curve as terminal tables, in percent. */
 export function curveTables(curve: TyposCurve): string {
   const header = ['words', ...Array.from({ length: curve.k_max + 1 }, (_, k) => `K=${k}`)];
   const cell = (row: CurveRow, k: number): string =>

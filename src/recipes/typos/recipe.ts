@@ -18,6 +18,7 @@ export const typoSearchSettings = {
     .describe('pass over words without typo candidates (K typos in the first K editable words); false: Adv-BERT\'s top-K words, a word without candidates uses up its place'),
 };
 
+/** Settings of the `typos` recipe. */
 export const typosSettings = z.strictObject({
   minLength: minLengthSetting,
   protect: protectSetting,
@@ -30,6 +31,7 @@ export const typosSettings = z.strictObject({
   ...typoSearchSettings,
 });
 
+/** The `typos` attack recipe (Adv-BERT's Algorithm 1). */
 export const typosRecipe = defineRecipe({
   name: 'typos',
   summary:

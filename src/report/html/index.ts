@@ -10,6 +10,7 @@ export { FAMILIES, assignFamilies } from './families/index.ts';
 export { headlineMetrics } from './headline.ts';
 export type * from './types.ts';
 
+/** File name of the gate verdict a suite writes into its output folder; the report reads it from there. */
 export const VERDICT_FILE = 'verdict.json';
 
 /** Reads the run folders, renders the report and writes it; returns the file's size in bytes. */

@@ -14,6 +14,7 @@ import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Ver
 const SCRIPT = readFileSync(new URL('./browser.client.js', import.meta.url), 'utf8');
 const STYLE = readFileSync(new URL('./page.css', import.meta.url), 'utf8');
 
+/** Options of {@link renderReport}. */
 export interface HtmlReportOptions {
   title?: string;
   /** Runs to compare against (another model, or an earlier version), matched by test name. */

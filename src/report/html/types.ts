@@ -10,6 +10,7 @@ export interface CheckResult {
   message: string;
 }
 
+/** The CI gate's outcome: passed when every check passed. */
 export interface Verdict {
   passed: boolean;
   checks: CheckResult[];

@@ -1,0 +1,76 @@
+/**
+ * Every export of the published surface (src/index.ts) carries a TSDoc comment, so editors and the generated
+ * .d.ts explain it. Checked with the compiler itself: aliases are followed to the declaration that defines the
+ * name, and a declaration counts as documented when it has a `/** … *\/` comment or JSDoc tags.
+ */
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/**
+ * Exports still without TSDoc, in files that were being changed when the rest were documented. This list must
+ * only shrink: document an entry and remove it here; never add a name to it.
+ */
+const UNDOCUMENTED = [
+  // src/query/engine.ts
+  'QueryEngine',
+  'QueryEngineStats',
+  // src/attack/state.ts, subject.ts, constraints.ts
+  'initialState',
+  'makeSubject',
+  'isModifiable',
+  'isAllowed',
+  // src/runner/runner.ts, generate.ts
+  'RunOptions',
+  'runGenerator',
+  // src/text/word-seq.ts
+  'WordSeq',
+  // src/models/http-adapter.ts, function-adapter.ts
+  'HttpModelAdapter',
+  'HttpModelOptions',
+  'createFunctionModel',
+  'FunctionModelOptions',
+  'ModelFunction',
+  // src/models/schema.ts, types.ts
+  'ModelInputSchema',
+  'ModelOutputSchema',
+  'MODEL_TASKS',
+  'ModelInput',
+  'AnswerSpan',
+  'ModelOutput',
+  'ModelInfo',
+  'ModelAdapter',
+  // src/recipes/noise/attack.ts
+  'NoiseAttackOptions',
+];
+
+function undocumentedExports(): { total: number; missing: string[] } {
+  const configFile = ts.findConfigFile(ROOT, ts.sys.fileExists, 'tsconfig.json')!;
+  const config = ts.getParsedCommandLineOfConfigFile(configFile, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!config) throw new Error(`cannot read ${configFile}`);
+  const entry = join(ROOT, 'src', 'index.ts');
+  const program = ts.createProgram([entry], config.options);
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  const exports = checker.getExportsOfModule(moduleSymbol);
+  const missing = exports.flatMap((s) => {
+    const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+    const decl = target.declarations?.[0];
+    const documented = target.getDocumentationComment(checker).length > 0 || (decl !== undefined && ts.getJSDocCommentsAndTags(decl).length > 0);
+    return documented ? [] : [`${s.name} (${decl ? relative(ROOT, decl.getSourceFile().fileName) : 'no declaration'})`];
+  });
+  return { total: exports.length, missing };
+}
+
+describe('TSDoc on the public API', () => {
+  // Building the program over the whole source tree takes ~10 s, more on a loaded machine.
+  it('every export of src/index.ts is documented, except the shrinking allow-list', { timeout: 120_000 }, () => {
+    const { total, missing } = undocumentedExports();
+    // The checker really saw the surface (an empty export list would pass once the allow-list is empty).
+    expect(total).toBeGreaterThan(300);
+    const names = missing.map((m) => m.slice(0, m.indexOf(' (')));
+    expect(names.sort(), `undocumented exports:\n${missing.join('\n')}`).toEqual([...UNDOCUMENTED].sort());
+  });
+});
