@@ -121,7 +121,8 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         seed: test.seed ?? suite.seed ?? 0,
         resume: opts.resume,
         overwrite: opts.overwrite,
-        concurrency: 32,
+        concurrency: test.concurrency ?? 32,
+        ...(test.compact ? { compact: true } : {}),
         shared,
         ...(opts.bars ? { progress: opts.bars } : {}),
       });
@@ -214,6 +215,9 @@ function modelOptions(entry: ModelEntry, dir: string): ModelSpec & { labelMap?: 
     ...(e.batch_size ? { batchSize: e.batch_size } : {}),
     ...(e.auth_env ? { authEnv: e.auth_env } : {}),
     ...(e.label_map ? { labelMap: e.label_map } : {}),
+    ...(e.timeout ? { timeout: e.timeout } : {}),
+    ...(e.retries !== undefined ? { retries: e.retries } : {}),
+    ...(e.request_concurrency ? { requestConcurrency: e.request_concurrency } : {}),
   };
 }
 
@@ -242,6 +246,7 @@ function dataOptions(entry: DatasetEntry, dir: string): DataResult {
       ...(e.label_column ? { labelColumn: e.label_column } : {}),
       ...(e.id_column ? { idColumn: e.id_column } : {}),
       ...(e.skip_bad_rows ? { skipBadRows: true } : {}),
+      ...(e.max_chars ? { maxChars: e.max_chars } : {}),
     },
   };
 }

@@ -56,6 +56,9 @@ const modelSchema = z.union([
     label_map: z.string().optional().describe('dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"'),
     batch_size: z.number().int().min(1).optional(),
     auth_env: z.string().optional().describe('HTTP models: environment variable holding the Authorization header'),
+    timeout: z.number().int().min(1).optional().describe('HTTP models: per-request timeout in ms'),
+    retries: z.number().int().min(0).optional().describe('HTTP models: retries on 5xx/429/timeouts'),
+    request_concurrency: z.number().int().min(1).optional().describe('HTTP models: requests in flight at once'),
   }),
 ]);
 
@@ -74,6 +77,7 @@ const datasetSchema = z.union([
     label_column: z.string().optional(),
     id_column: z.string().optional(),
     skip_bad_rows: z.boolean().optional(),
+    max_chars: z.number().int().min(1).optional().describe('longest text accepted (longer rows are bad rows; default 20000)'),
   }),
 ]);
 
@@ -90,6 +94,8 @@ export interface SuiteTest {
   dataset?: string;
   seed?: number;
   limit?: number;
+  concurrency?: number;
+  compact?: boolean;
   thresholds?: string[];
   settings?: Record<string, unknown>;
 }
@@ -121,6 +127,8 @@ export function suiteSchemaFor(registry: Registry): z.ZodType<Suite> {
     dataset: z.string().optional().describe('a key of `datasets` (default: the only dataset)'),
     seed: z.number().int().min(0).optional().describe('seed (default: the suite seed)'),
     limit: z.number().int().min(1).optional().describe('use only the first n examples (overrides the dataset limit)'),
+    concurrency: z.number().int().min(1).optional().describe('examples attacked at once; their queries share model batches (default 32)'),
+    compact: z.boolean().optional().describe('compact results.jsonl for very large runs (no traces or probabilities; texts of successful attacks only)'),
     thresholds: thresholds.optional(),
   };
   const tests = registry

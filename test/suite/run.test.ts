@@ -117,3 +117,28 @@ describe('textstress run', () => {
     expect(text).toMatch(/Content-Security-Policy/);
   });
 });
+
+describe('run options a suite can set', () => {
+  it('a test may ask for compact results and a concurrency; a dataset for max_chars; a model for HTTP timeouts', async () => {
+    const dir = tmp('suite-options');
+    const data = join(dir, 'd.tsv');
+    writeFileSync(data, 'sentence\tlabel\na warm and funny film\t1\na dull and lifeless film that goes on and on and on\t0\na bad film\t0\n');
+    const file = join(dir, 'suite.yaml');
+    writeFileSync(
+      file,
+      [
+        'models:',
+        '  m: { path: demo-sst2, timeout: 5000, retries: 1, request_concurrency: 2 }',
+        'datasets:',
+        '  d: { path: d.tsv, max_chars: 30, skip_bad_rows: true }',
+        'tests:',
+        '  - { name: t, recipe: typos, compact: true, concurrency: 1, settings: { k: 1 } }',
+      ].join('\n') + '\n',
+    );
+    const r = await runCli(['run', file, '--out', join(dir, 'out'), '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(join(dir, 'out', 't', 'summary.json'), 'utf8')) as Record<string, unknown>;
+    // The 51-character row is over max_chars: skipped, not attacked.
+    expect(s).toMatchObject({ n: 2, skipped_rows: 1, compact_results: true });
+  });
+});
