@@ -264,8 +264,3 @@ function samePrediction(r: ExampleResult): boolean {
   if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
   return a.label === b.label;
 }
-
-/** Was the model still right on this example when the attack could make at most k edits? */
-export function correctWithin(r: ExampleResult, k: number): boolean {
-  return r.original_correct && !(r.status === 'succeeded' && r.edits.length <= k);
-}

@@ -1,7 +1,7 @@
 export * from './registry/define.ts';
 export { createRegistry, assertDerivable, isTopLevel, RESERVED_SETTING_KEYS, type Registry } from './registry/registry.ts';
 export { settingFields, showDefault, type SettingField, type FieldShape } from './registry/fields.ts';
-export { kebab, snake, camelFromSnake, snakeKeys, camelKeys } from './registry/casing.ts';
+export { kebab, snake, camelFromSnake, camelKeys } from './registry/casing.ts';
 export { BUILTIN_RECIPES, builtinRegistry } from './builtin.ts';
 export { goalFor, taskKindOf, checkRecipeTask } from './context.ts';
 export { typoAttack, typoTransformation, ALL_TYPO_SOURCES, type TypoAttackOptions } from './typos/attack.ts';

@@ -89,10 +89,8 @@ export async function* orderedPool<T, R>(
       emitted++;
       yield outcome;
     }
+    // With nothing running every started item has settled, so the loop above has handed them all back.
     if (running === 0 && (exhausted || (failed && stopOnError))) {
-      // After a stop, items started later than a failed one may still wait in the buffer: hand them back too.
-      const rest = [...done.keys()].sort((a, b) => a - b);
-      for (const k of rest) yield done.get(k)!;
       if (sourceError) throw sourceError.error;
       return;
     }

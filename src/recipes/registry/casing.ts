@@ -14,11 +14,6 @@ export function roundTrips(camel: string): boolean {
   return /^[a-z][a-zA-Z0-9]*$/.test(camel) && camelFromSnake(snake(camel)) === camel && !/[A-Z]{2}/.test(camel);
 }
 
-/** An object's keys in snake_case (one level). */
-export function snakeKeys(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [snake(k), v]));
-}
-
 /** An object's keys in camelCase (one level). */
 export function camelKeys(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [camelFromSnake(k), v]));
