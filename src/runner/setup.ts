@@ -95,17 +95,18 @@ export async function surveyExamples(ds: Dataset): Promise<{ n: number; labels: 
 
 /** The data options that decide which examples and labels a run sees; a resume must use the same. */
 export function dataSettings(opts: DataSpec & { labelMap?: string }): Record<string, unknown> {
+  // camelCase, as the recipe settings beside them in summary.json and run.json (the option names in the library API).
   const picked: Record<string, unknown> = {
     format: opts.format,
     split: opts.split,
-    text_column: opts.textColumn,
-    text_a_column: opts.textAColumn,
-    text_b_column: opts.textBColumn,
-    label_column: opts.labelColumn,
-    id_column: opts.idColumn,
-    skip_bad_rows: opts.skipBadRows,
-    max_chars: opts.maxChars,
-    label_map: opts.labelMap,
+    textColumn: opts.textColumn,
+    textAColumn: opts.textAColumn,
+    textBColumn: opts.textBColumn,
+    labelColumn: opts.labelColumn,
+    idColumn: opts.idColumn,
+    skipBadRows: opts.skipBadRows,
+    maxChars: opts.maxChars,
+    labelMap: opts.labelMap,
   };
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined && v !== false));
 }
