@@ -150,6 +150,7 @@ async function experiment(
         settings: run.settings,
         out: join(req.out, run.dir),
         seed: run.seed ?? req.seed,
+        ...(run.needsTraces ? { compact: false } : {}),
         shared,
         log: undefined,
       });

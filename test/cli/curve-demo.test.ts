@@ -26,6 +26,22 @@ describe('textstress typos-curve', () => {
   });
 });
 
+describe('typos-curve --compact', () => {
+  it('in top-K mode keeps the traces it reads, so the curve equals the full run\'s', async () => {
+    const args = ['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '12', '--k-max', '2', '--random-seeds', '1', '--no-by-source', '--no-skip-uneditable', '--no-progress'];
+    const full = tmp('curve-full');
+    const compact = tmp('curve-compact');
+    expect((await runCli([...args, '--out', full])).code).toBe(0);
+    const r = await runCli([...args, '--compact', '--out', compact]);
+    expect(r.code, r.stderr).toBe(0);
+    const curve = (dir: string) => JSON.parse(readFileSync(join(dir, 'curve.json'), 'utf8')) as TyposCurve;
+    expect(curve(compact).by_target).toEqual(curve(full).by_target);
+    // Not flat: the attack lowers accuracy, which a curve read from dropped traces would not show.
+    expect(curve(compact).by_target[0]!.accuracy[2]!).toBeLessThan(curve(compact).by_target[0]!.accuracy[0]!);
+    expect(readFileSync(join(compact, 'target-max', 'summary.json'), 'utf8')).not.toMatch(/compact_results/);
+  });
+});
+
 describe('textstress demo', () => {
   it('runs the built-in suite and writes summaries, results, a table and the report', async () => {
     const out = tmp('demo');

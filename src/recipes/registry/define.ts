@@ -51,6 +51,8 @@ export interface SubRun {
   settings: Record<string, unknown>;
   /** Seed of this run (default: the experiment's). */
   seed?: number;
+  /** `combine` reads this run's per-example traces, so `--compact` (which drops them) does not apply to it. */
+  needsTraces?: boolean;
 }
 
 /** A finished sub-run, as an experiment's `combine` sees it. */

@@ -55,6 +55,8 @@ export const typosCurveRecipe = defineRecipe({
       recipe: 'typos',
       seed,
       settings: { target, k: s.kMax, sources: [...sources], minLength: s.minLength, ...search },
+      // Top-K mode reads the accuracy after each visited word from the traces, which compact results drop.
+      ...(s.skipUneditable ? {} : { needsTraces: true }),
     });
     const runs: SubRun[] = [typos('target-max', 'max', ctx.seed, s.sources), typos('target-min', 'min', ctx.seed, s.sources)];
     for (let k = 0; k < s.randomSeeds; k++) runs.push(typos(`target-random-seed${ctx.seed + k}`, 'random', ctx.seed + k, s.sources));
