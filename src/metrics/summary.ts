@@ -32,7 +32,7 @@ export interface RunMetrics {
   accuracy_by_edits: number[] | null;
   /**
    * Of the examples the model got right and that were attacked, the share whose prediction did not change at
-   * all (same label; for taggers the same tag sequence); 1 when there is none. `stability_n` is that count.
+   * all (same label; for taggers the same tag sequence); null (n/a) when there is none. `stability_n` is that count.
    */
   stability: number | null;
   stability_n: number;
