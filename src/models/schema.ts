@@ -163,7 +163,7 @@ export function checkOutputs(task: ModelTask, inputs: readonly ModelInput[], raw
       const off = c.probs.findIndex((p) => !Number.isFinite(p) || p < -PROB_EPS || p > 1 + PROB_EPS);
       if (off >= 0) return bad(`outputs[${i}].probs[${off}] = ${c.probs[off]} is not a probability (finite, in [0, 1])`);
       const sum = c.probs.reduce((a, b) => a + b, 0);
-      if (Math.abs(sum - 1) > SUM_EPS) return bad(`outputs[${i}].probs sum to ${sum}, not 1`);
+      if (Math.abs(sum - 1) > SUM_EPS) return bad(`outputs[${i}].probs sum to ${Number(sum.toPrecision(6))}, not 1`);
       if (labelSet) out = { kind: 'classes', labels: labelSet.slice(), probs: labelSet.map((l) => c.probs[lower.indexOf(l.toLowerCase())]!) };
       else labelSet = c.labels;
     } else if (out.kind === 'tags') {
