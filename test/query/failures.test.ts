@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFunctionModel } from '../../src/models/function-adapter.ts';
 import { createHttpModel } from '../../src/models/http-adapter.ts';
+import { startModelServer } from '../../src/models/serve.ts';
 import type { ModelInput, ModelOutput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { ModelError } from '../../src/util/errors.ts';
@@ -127,5 +128,26 @@ describe('a failing batch over HTTP', () => {
     expect(sent).toHaveLength(7);
     expect(sent.slice(-2)).toEqual(['w2', 'w3']);
     expect(out).toEqual(['ok', 'ok', 'ok', `the endpoint ${srv.url}/predict refused the request with 400 Bad Request: "input "w3" is not UTF-8".`, 'ok', 'ok', 'ok', 'ok']);
+  });
+
+  it('textstress serve passes a model\'s input-specific error on as a 422, so the client isolates the input', async () => {
+    let calls = 0;
+    const model = createFunctionModel((inputs) => {
+      calls++;
+      if (inputs.some((i) => textOf(i) === 'w6')) throw new ModelError('cannot read "w6"', { inputSpecific: true });
+      return answer(inputs);
+    }, info);
+    const server = await startModelServer(model, { port: 0 });
+    try {
+      const out = await outcomes(new QueryEngine(await createHttpModel(server.url, { ...fast, retries: 2 })), words);
+      expect(calls).toBe(7);
+      expect(out).toEqual([
+        ...Array(6).fill('ok'),
+        `the endpoint ${server.url}/predict refused the request with 422 Unprocessable Entity: "the model failed: the model function function:picky refused an input: cannot read "w6"".`,
+        'ok',
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });
