@@ -120,10 +120,10 @@ export class QueryEngine {
 
   /**
    * The next batch: the queue sorted by input length (stable: equal lengths keep their queue order) and cut into
-   * runs of maxFlushSize, and of those the run that holds the oldest query. Similar lengths side by side waste
-   * less padding in the adapter's sub-batches (review #30); taking the oldest query's run means a long input is
-   * never left behind by a stream of short ones. The cut depends only on what is queued, so it is the same at
-   * any concurrency for the same queue.
+   * runs of maxFlushSize (the last run ends at the queue's end, so that it is full too), and of those the run
+   * that holds the oldest query. Similar lengths side by side waste less padding in the adapter's sub-batches
+   * (review #30); taking the oldest query's run means a long input is never left behind by a stream of short
+   * ones. The cut depends only on what is queued, so it is the same at any concurrency for the same queue.
    */
   private takeBatch(): Entry[] {
     const queued = [...this.pending];
