@@ -4,10 +4,12 @@
  *   const model = createFunctionModel(async (inputs) => inputs.map(classify), { id: 'function:mine', task: 'text-classification' });
  *
  * The function's answers are checked like an HTTP endpoint's (one per input, right kind, one tag per word);
- * anything wrong, thrown or rejected becomes a ModelError naming the function.
+ * anything wrong, thrown or rejected becomes a ModelError naming the function. To have textstress find the inputs
+ * a function cannot answer (and fail only their examples), throw `new ModelError(why, { inputSpecific: true })`.
  */
 import { ModelError, TextstressError } from '../util/errors.ts';
-import { checkInputKind, checkOutputs } from './schema.ts';
+import { answering } from './failure.ts';
+import { checkInputKind, checkLabelSet, checkOutputs } from './schema.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput } from './types.ts';
 
 export type ModelFunction = (inputs: ModelInput[]) => Promise<ModelOutput[]> | ModelOutput[];
@@ -26,6 +28,7 @@ export function createFunctionModel(fn: ModelFunction, info: ModelInfo, opts: Fu
     throw new ModelError(`maxBatchSize must be a positive integer, got ${opts.maxBatchSize}.`);
   }
   const name = info.id.startsWith('function:') ? info.id : `function:${info.id}`;
+  checkLabelSet(info.labels, `the model function ${name}`);
 
   const predict = async (inputs: ModelInput[]): Promise<ModelOutput[]> => {
     inputs.forEach((input, i) => {
@@ -39,14 +42,19 @@ export function createFunctionModel(fn: ModelFunction, info: ModelInfo, opts: Fu
       try {
         raw = await fn(batch);
       } catch (err) {
+        // A ModelError the function throws with inputSpecific says one of its inputs is at fault: the query
+        // engine then splits the batch to find it. Anything else fails the whole batch.
+        if (err instanceof ModelError && err.inputSpecific) {
+          throw new ModelError(`the model function ${name} refused an input: ${err.message}`, { cause: err, inputSpecific: true, ...(err.hint ? { hint: err.hint } : {}) });
+        }
         if (err instanceof TextstressError) throw err;
         throw new ModelError(`the model function ${name} failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
       }
       const checked = checkOutputs(info.task, batch, raw, info.labels);
       if (!checked.ok) {
-        throw new ModelError(`the model function ${name} returned a malformed answer: ${checked.problem}.`, {
-          hint: 'It must return one output per input, in order (see ModelOutput in src/models/types.ts).',
-          affectsAll: checked.modelWide,
+        throw new ModelError(`the model function ${name} returned a malformed answer: ${checked.problem}${answering(batch, checked.index)}.`, {
+          hint: 'It must return one output per input, in order, with probabilities in [0, 1] that sum to 1 (see ModelOutput in src/models/types.ts).',
+          inputSpecific: !checked.modelWide && checked.index !== undefined,
         });
       }
       all.push(...checked.outputs);

@@ -13,10 +13,12 @@ import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelError } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
+import { answering } from './failure.ts';
 import { errorCode, innermostMessage, parseRetryAfter, seconds } from './http-errors.ts';
 import { Limiter } from './limiter.ts';
 import {
   checkInputKind,
+  checkLabelSet,
   checkOutputs,
   describeZodError,
   InfoResponseSchema,
@@ -142,7 +144,6 @@ class HttpModel implements HttpModelAdapter {
             ok: false,
             fatal: new ModelError(`cannot reach ${url}: the host ${new URL(url).hostname} is unknown (DNS lookup failed).`, {
               hint: 'Check the model URL.',
-              affectsAll: true,
             }),
           };
         }
@@ -152,7 +153,6 @@ class HttpModel implements HttpModelAdapter {
             ok: false,
             fatal: new ModelError(`cannot reach ${url}: fetch refuses to connect to port ${new URL(url).port} (a port browsers block).`, {
               hint: 'Serve the model on another port, e.g. 8080.',
-              affectsAll: true,
             }),
           };
         }
@@ -196,9 +196,11 @@ class HttpModel implements HttpModelAdapter {
         hint = `Lower the batch size (now ${this.opts.batchSize}).`;
       }
       const said = serverText ? `: "${serverText}"` : '';
-      // Credentials and routes are wrong for every input; a 400 or 413 may be one input's (or batch size's) fault.
-      const affectsAll = [401, 403, 404, 405].includes(res.status);
-      return { ok: false, fatal: new ModelError(`the endpoint ${url} refused the request with ${status}${said}.`, { ...(hint ? { hint } : {}), affectsAll }) };
+      // A 400, 413 or 422 may be one input's fault (or the batch's size): the engine splits the batch to find it.
+      // Credentials, routes, content types and the rest are wrong for every input.
+      const inputSpecific = [400, 413, 422].includes(res.status);
+      const refused = `the endpoint ${url} refused the request with ${status}${said}.`;
+      return { ok: false, fatal: new ModelError(refused, { ...(hint ? { hint } : {}), inputSpecific }) };
     } finally {
       clearTimeout(timer);
     }
@@ -210,7 +212,6 @@ class HttpModel implements HttpModelAdapter {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     const failures: string[] = [];
     let refusedOnly = true;
-    let statusSeen = false;
     let lastServerText = '';
     const attempts = this.opts.retries + 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -219,7 +220,6 @@ class HttpModel implements HttpModelAdapter {
       if (r.fatal) throw r.fatal;
       failures.push(r.describe);
       refusedOnly &&= r.refused;
-      statusSeen ||= r.serverText !== undefined;
       if (r.serverText) lastServerText = r.serverText;
       if (attempt < attempts) await sleep(r.retryAfterMs ?? this.backoff(attempt));
     }
@@ -229,13 +229,15 @@ class HttpModel implements HttpModelAdapter {
       const port = u.port || (u.protocol === 'https:' ? '443' : '80');
       throw new ModelError(`nothing is listening at ${u.origin} (connection refused, ${n}).`, {
         hint: `Start the model server first, e.g. \`textstress serve --model <folder> --port ${port}\`, or check the URL.`,
-        affectsAll: true,
       });
     }
     const steps = failures.filter((f, i) => i === 0 || f !== failures[i - 1]);
     const last = lastServerText ? `; the server last said: "${lastServerText}"` : '';
-    // Only timeouts and network errors: the endpoint is down or hung, and smaller batches would only wait longer.
-    throw new ModelError(`the endpoint ${url} did not answer: ${steps.join(', then ')} (${n})${last}.`, { affectsAll: !statusSeen });
+    // Not input-specific: timeouts and network errors mean the endpoint is down or hung, and a 5xx that lasts
+    // through every retry is the server's; smaller batches would only repeat it (review #1).
+    throw new ModelError(`the endpoint ${url} did not answer: ${steps.join(', then ')} (${n})${last}.`, {
+      hint: 'The whole batch failed, not one input: check the server (its log, its health).',
+    });
   }
 
   async fetchInfo(): Promise<void> {
@@ -247,6 +249,7 @@ class HttpModel implements HttpModelAdapter {
       });
     }
     const info = parsed.data;
+    checkLabelSet(info.labels, `GET ${this.url}/info`);
     if (this.opts.task && info.task !== this.opts.task) {
       throw new ModelError(`the endpoint ${this.url} serves a ${info.task} model, but the task ${this.opts.task} was asked for.`);
     }
@@ -274,11 +277,11 @@ class HttpModel implements HttpModelAdapter {
     for (let i = 0; i < inputs.length; i += size) batches.push(inputs.slice(i, i + size));
     let failed = false;
     const results = await Promise.all(
-      batches.map((batch, b) =>
+      batches.map((batch) =>
         this.limiter.run(async () => {
           if (failed) return [] as ModelOutput[]; // another batch failed: Promise.all has already rejected
           try {
-            return this.checkBatch(await this.call('POST', '/predict', { inputs: batch }), batch, b * size, batches.length > 1);
+            return this.checkBatch(await this.call('POST', '/predict', { inputs: batch }), batch);
           } catch (err) {
             failed = true;
             throw err;
@@ -289,17 +292,16 @@ class HttpModel implements HttpModelAdapter {
     return results.flat();
   }
 
-  private checkBatch(raw: unknown, batch: ModelInput[], offset: number, several: boolean): ModelOutput[] {
-    const where = several ? ` (batch of inputs ${offset}–${offset + batch.length - 1})` : '';
-    const fail = (why: string, modelWide: boolean) =>
-      new ModelError(`the endpoint ${this.url}/predict answered with a malformed response${where}: ${why}.`, {
+  private checkBatch(raw: unknown, batch: ModelInput[]): ModelOutput[] {
+    const fail = (why: string, modelWide: boolean, index?: number) =>
+      new ModelError(`the endpoint ${this.url}/predict answered with a malformed response: ${why}${answering(batch, index)}.`, {
         hint: 'POST /predict must answer {"outputs": [...]} with one output per input, in order, of the model\'s labels, with probabilities in [0, 1] that sum to 1 (docs/http-model-api.md).',
-        affectsAll: modelWide,
+        inputSpecific: !modelWide && index !== undefined,
       });
     const parsed = PredictResponseSchema.safeParse(raw);
     if (!parsed.success) throw fail(describeZodError(parsed.error, 'response'), true);
     const checked = checkOutputs(this.info.task, batch, parsed.data.outputs, this.info.labels);
-    if (!checked.ok) throw fail(checked.problem, checked.modelWide);
+    if (!checked.ok) throw fail(checked.problem, checked.modelWide, checked.index);
     return checked.outputs;
   }
 
@@ -336,6 +338,7 @@ export async function createHttpModel(url: string, opts: HttpModelOptions = {}):
     });
   }
   const base = `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+  checkLabelSet(opts.labels, `the HTTP model ${base} (the labels option)`);
 
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...opts.headers };
   const secrets = Object.entries(opts.headers ?? {})

@@ -7,7 +7,8 @@
  *   POST /predict  {inputs} → {outputs}
  *   POST /tokenize {texts} → {tokens}      (when the adapter can tokenize)
  * Every error answers JSON {error: "..."}: 400 bad body, 403 wrong Host, 404/405 bad route, 413 body too large,
- * 415 not JSON, 500 model failure, 503 busy (more than maxConcurrent requests at once).
+ * 415 not JSON, 422 inputs the model refuses (an input-specific ModelError), 500 model failure, 503 busy (more
+ * than maxConcurrent requests at once).
  *
  * Browser pages must not be able to drive the model: POST routes take only `content-type: application/json`
  * (a cross-site form or `text/plain` fetch cannot send it without a CORS preflight), and the server sends no
@@ -315,7 +316,8 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
-    const status = err instanceof HttpError ? err.status : 500;
+    // A model that blames particular inputs gets a 422, which the client's query engine splits batches for.
+    const status = err instanceof HttpError ? err.status : err instanceof ModelError && err.inputSpecific ? 422 : 500;
     const message = err instanceof HttpError ? err.message : `the model failed: ${scrub(errorMessage(err))}`;
     if (res.headersSent || res.destroyed) {
       res.destroy();

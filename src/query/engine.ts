@@ -28,15 +28,25 @@ export interface QueryEngineStats {
 
 interface Pending {
   input: ModelInput;
+  /** Characters in the input, for sorting batches by length. */
+  size: number;
   resolve: (out: ModelOutput) => void;
   reject: (err: unknown) => void;
+}
+
+type Entry = [key: string, pending: Pending];
+
+/** Queries of a batch that were not answered, and why. */
+interface Failed {
+  piece: Entry[];
+  error: unknown;
 }
 
 export class QueryEngine {
   readonly adapter: ModelAdapter;
   private readonly cache = new Map<string, ModelOutput>();
   private readonly inFlight = new Map<string, Promise<ModelOutput>>();
-  private pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, Pending>();
   private scheduled = false;
   private activeFlushes = 0;
   private readonly maxFlushSize: number;
@@ -79,7 +89,7 @@ export class QueryEngine {
       return flying;
     }
     const promise = new Promise<ModelOutput>((resolve, reject) => {
-      this.pending.set(key, { input, resolve, reject });
+      this.pending.set(key, { input, size: inputLength(input), resolve, reject });
     });
     this.inFlight.set(key, promise);
     this.schedule();
@@ -108,53 +118,53 @@ export class QueryEngine {
     }
   }
 
-  private takeBatch(): [string, Pending][] {
-    const batch: [string, Pending][] = [];
-    for (const entry of this.pending) {
-      batch.push(entry);
-      if (batch.length >= this.maxFlushSize) break;
-    }
+  /**
+   * The next batch: the queue sorted by input length (stable: equal lengths keep their queue order) and cut into
+   * runs of maxFlushSize (the last run ends at the queue's end, so that it is full too), and of those the run
+   * that holds the oldest query. Similar lengths side by side waste less padding in the adapter's sub-batches
+   * (review #30); taking the oldest query's run means a long input is never left behind by a stream of short
+   * ones. The cut depends only on what is queued, so it is the same at any concurrency for the same queue.
+   */
+  private takeBatch(): Entry[] {
+    const queued = [...this.pending];
+    const oldest = queued[0]![0];
+    queued.sort((a, b) => a[1].size - b[1].size);
+    const at = queued.findIndex(([key]) => key === oldest);
+    const start = Math.min(at - (at % this.maxFlushSize), Math.max(0, queued.length - this.maxFlushSize));
+    const batch = queued.slice(start, start + this.maxFlushSize);
     for (const [key] of batch) this.pending.delete(key);
-    // Similar lengths side by side: the adapter's padded sub-batches waste less compute.
-    batch.sort((a, b) => a[0].length - b[0].length);
     return batch;
   }
 
-  private async flush(batch: [string, Pending][]): Promise<void> {
+  /**
+   * Sends a batch. When it fails with an error that may be particular inputs' (`inputSpecific`: an HTTP 400, a
+   * malformed output for one input), the batch is split to find them, so that every other query is answered;
+   * any other error (endpoint down, 5xx or timeouts after the adapter's retries, credentials, a wrong answer
+   * shape) fails the whole batch at once: smaller batches would only repeat it (review #1).
+   */
+  private async flush(batch: Entry[]): Promise<void> {
     this.stats.flushes++;
-    await this.answer(batch);
+    const failed = await this.attempt(batch);
+    if (failed === undefined) return;
+    if (batch.length === 1 || !inputSpecific(failed.error)) this.reject(batch, failed.error);
+    else await this.isolate(batch, failed.error);
   }
 
-  /**
-   * Sends a batch; when it fails, splits it in halves and retries each, so that only the inputs that really
-   * fail are rejected (with their own error) and every other query of the batch is answered. An error that
-   * says the whole model is unusable (`affectsAll`, e.g. nothing listening, or only timeouts) is not bisected:
-   * the rest of the batch fails with the first error seen (the more telling one), and the model-wide error is
-   * returned so the caller stops splitting too.
-   */
-  private async answer(batch: [string, Pending][], first?: unknown): Promise<unknown> {
-    this.stats.inferences += batch.length;
+  /** One predict() call: answers every query of the batch, or answers none and returns the error. */
+  private async attempt(batch: Entry[]): Promise<{ error: unknown } | undefined> {
     let outputs: ModelOutput[];
     try {
       outputs = await this.adapter.predict(batch.map(([, p]) => p.input));
       if (outputs.length !== batch.length) {
-        throw new Error(`model adapter returned ${outputs.length} outputs for ${batch.length} inputs`);
+        throw new ModelError(`the model ${this.adapter.info.id} returned ${outputs.length} outputs for ${batch.length} inputs.`, {
+          hint: 'A model adapter must answer one output per input, in order.',
+        });
       }
-    } catch (err) {
-      const fatal = affectsAll(err);
-      if (batch.length > 1 && !fatal) {
-        const half = Math.ceil(batch.length / 2);
-        const dead = await this.answer(batch.slice(0, half), first ?? err);
-        if (dead !== undefined) {
-          this.reject(batch.slice(half), dead);
-          return dead;
-        }
-        return this.answer(batch.slice(half), first ?? err);
-      }
-      const reason = fatal && first !== undefined ? first : err;
-      this.reject(batch, reason);
-      return fatal ? reason : undefined;
+    } catch (error) {
+      return { error };
     }
+    // Only answered inputs count as computed.
+    this.stats.inferences += batch.length;
     batch.forEach(([key, p], i) => {
       const out = outputs[i]!;
       this.remember(key, out);
@@ -164,7 +174,57 @@ export class QueryEngine {
     return undefined;
   }
 
-  private reject(batch: [string, Pending][], err: unknown): void {
+  /**
+   * Finds the inputs at fault in a batch that failed with an input-specific error, by halving failing pieces
+   * (breadth first), with at most 2·⌈log2 n⌉ further predict() calls: what isolating one bad input among n
+   * takes. A piece still failing when they are spent fails whole, with its own error (several bad inputs may
+   * so take some good ones with them); an error that is not input-specific ends the search and fails every
+   * piece not yet answered with it.
+   */
+  private async isolate(batch: Entry[], first: unknown): Promise<void> {
+    let calls = 2 * Math.ceil(Math.log2(batch.length));
+    const failing: Failed[] = [{ piece: batch, error: first }];
+    for (let next = failing.shift(); next !== undefined; next = failing.shift()) {
+      const { piece, error } = next;
+      if (piece.length === 1 || calls < 2) {
+        this.reject(piece, error);
+        continue;
+      }
+      calls -= 2;
+      const half = Math.ceil(piece.length / 2);
+      const failed = await this.attemptPieces([piece.slice(0, half), piece.slice(half)]);
+      const systemic = failed.find((f) => !inputSpecific(f.error));
+      if (systemic) {
+        for (const f of [...failed, ...failing]) this.reject(f.piece, systemic.error);
+        return;
+      }
+      failing.push(...failed);
+    }
+  }
+
+  /**
+   * Tries the pieces, at once when the adapter takes calls in parallel; returns those not answered. One at a
+   * time, an error that is not input-specific stops it: the pieces not yet tried fail with that error.
+   */
+  private async attemptPieces(pieces: Entry[][]): Promise<Failed[]> {
+    if ((this.adapter.concurrency ?? 1) > 1) {
+      const errors = await Promise.all(pieces.map((p) => this.attempt(p)));
+      return pieces.flatMap((piece, i) => (errors[i] ? [{ piece, error: errors[i].error }] : []));
+    }
+    const failed: Failed[] = [];
+    for (const [i, piece] of pieces.entries()) {
+      const e = await this.attempt(piece);
+      if (!e) continue;
+      failed.push({ piece, error: e.error });
+      if (!inputSpecific(e.error)) {
+        failed.push(...pieces.slice(i + 1).map((p) => ({ piece: p, error: e.error })));
+        break;
+      }
+    }
+    return failed;
+  }
+
+  private reject(batch: Entry[], err: unknown): void {
     for (const [key, p] of batch) {
       this.inFlight.delete(key);
       p.reject(err);
@@ -219,9 +279,23 @@ export class QuerySession {
   }
 }
 
-/** An error that no smaller batch would avoid (the model or endpoint as a whole is unusable). */
-function affectsAll(err: unknown): boolean {
-  return err instanceof ModelError && err.affectsAll;
+/** An error that particular inputs of the batch may have caused, so that a smaller batch may avoid it. */
+function inputSpecific(err: unknown): boolean {
+  return err instanceof ModelError && err.inputSpecific;
+}
+
+/** Characters in an input (what padding depends on), without building its key. */
+function inputLength(input: ModelInput): number {
+  switch (input.kind) {
+    case 'text':
+      return input.text.length;
+    case 'pair':
+      return input.textA.length + input.textB.length;
+    case 'tokens':
+      return input.tokens.reduce((n, t) => n + t.length + 1, 0);
+    case 'qa':
+      return input.question.length + input.context.length;
+  }
 }
 
 /**

@@ -37,15 +37,17 @@ export class DataError extends TextstressError {
 /** Raised when a model cannot be loaded or does not answer (missing folder/file, dead endpoint). */
 export class ModelError extends TextstressError {
   /**
-   * True when the failure is the model's as a whole (nothing listening, credentials refused, no such route), so
-   * retrying part of a batch cannot help; false when some input of the batch may be what failed.
+   * True when particular inputs of the batch may be what failed (the model refused one with a 400, or answered
+   * one with a malformed output), so the query engine splits the batch to find them. False (the default) when
+   * no smaller batch would help: nothing listening, 5xx or timeouts after retries, credentials, a wrong answer
+   * shape; the whole batch then fails at once.
    */
-  readonly affectsAll: boolean;
+  readonly inputSpecific: boolean;
 
-  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown; affectsAll?: boolean } = {}) {
+  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown; inputSpecific?: boolean } = {}) {
     super(message, opts);
     this.name = 'ModelError';
-    this.affectsAll = opts.affectsAll ?? false;
+    this.inputSpecific = opts.inputSpecific ?? false;
   }
 }
 

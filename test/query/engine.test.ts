@@ -68,6 +68,28 @@ describe('QueryEngine', () => {
     expect(engine.stats.inferences).toBe(4);
   });
 
+  it('cuts batches of similar lengths from what is queued, the oldest query\'s run first, the same at any concurrency', async () => {
+    // Queued in this order; lengths 7, 1, 5, 2, 6, 3, 4.
+    const queue = ['aaaaaaa', 'b', 'ccccc', 'dd', 'eeeeee', 'fff', 'gggg'];
+    for (const maxConcurrentFlushes of [1, 3]) {
+      const sent: string[][] = [];
+      const model: ModelAdapter = {
+        info: { id: 'lengths', task: 'text-classification', labels: ['short', 'long'] },
+        async predict(inputs) {
+          sent.push(inputs.map((i) => (i.kind === 'text' ? i.text : '')));
+          await new Promise((r) => setTimeout(r, 5));
+          return inputs.map((i) => ({ kind: 'classes', labels: ['short', 'long'], probs: i.kind === 'text' && i.text.length > 3 ? [0, 1] : [1, 0] }));
+        },
+      };
+      const engine = new QueryEngine(model, { maxFlushSize: 3, maxConcurrentFlushes });
+      const answers = await engine.query(queue.map(t));
+      // Sorted: b dd fff | gggg ccccc eeeeee aaaaaaa. The oldest ("aaaaaaa") is in the last run, taken full.
+      expect(sent, `concurrency ${maxConcurrentFlushes}`).toEqual([['ccccc', 'eeeeee', 'aaaaaaa'], ['b', 'dd', 'fff'], ['gggg']]);
+      // Every caller still gets its own answers in its own order.
+      expect(answers.map((a) => (a.kind === 'classes' ? a.probs[1] : -1))).toEqual([1, 0, 1, 0, 1, 0, 1]);
+    }
+  });
+
   it('keeps its memory within the byte budget whatever the inputs, long ones keyed by hash', async () => {
     const { model } = recordingModel();
     const engine = new QueryEngine(model, { cacheBytes: 1_000_000 });

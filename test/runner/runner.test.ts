@@ -12,7 +12,7 @@ import type { ExampleResult } from '../../src/attack/result.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { runAttack, type RunSettings } from '../../src/runner/runner.ts';
-import { TextstressError } from '../../src/util/errors.ts';
+import { ModelError, TextstressError } from '../../src/util/errors.ts';
 import { lexiconModel, twoTypos } from '../attack/helpers.ts';
 
 const attack: Attack = {
@@ -202,10 +202,11 @@ describe('runAttack scheduling and failures', () => {
   });
 
   it('a failing input fails its own example only: the batch is split, the others are answered and kept, the error names the example', async () => {
+    // Flagged input-specific: only such errors make the engine split a batch.
     const poisoned: ModelAdapter = {
       info: lexiconModel.info,
       async predict(inputs) {
-        if (inputs.some((i) => i.kind === 'text' && i.text.includes('poison'))) throw new Error('the server choked on a token');
+        if (inputs.some((i) => i.kind === 'text' && i.text.includes('poison'))) throw new ModelError('the server choked on a token', { inputSpecific: true });
         return lexiconModel.predict(inputs);
       },
     };

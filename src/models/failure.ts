@@ -1,0 +1,22 @@
+/**
+ * Where a model's failure lies, for its error message: the engine sorts and splits batches, so an offset in a
+ * batch means nothing to the user; the input itself does.
+ */
+import type { ModelInput } from './types.ts';
+
+/** An input in a few words: its first 40 characters. */
+function describeInput(input: ModelInput): string {
+  const text = input.kind === 'text' ? input.text : input.kind === 'pair' ? input.textA : input.kind === 'tokens' ? input.tokens.join(' ') : input.question;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `"${flat.length > 40 ? `${flat.slice(0, 40)}…` : flat}"`;
+}
+
+/**
+ * Which inputs a malformed answer was for, as the tail of an error message: the input of the output at fault, or
+ * the size and first input of the request.
+ */
+export function answering(inputs: readonly ModelInput[], index?: number): string {
+  if (inputs.length === 1) return ` (for the input ${describeInput(inputs[0]!)})`;
+  if (index !== undefined && inputs[index]) return `; outputs[${index}] answers the input ${describeInput(inputs[index])}`;
+  return inputs.length ? ` (for ${inputs.length} inputs, the first ${describeInput(inputs[0]!)})` : '';
+}
