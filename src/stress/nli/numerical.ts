@@ -5,7 +5,7 @@
  * any premise. A count is read as exact, as NLI annotators read "two dogs" (SNLI/MNLI: "three dogs"
  * contradicts "two dogs").
  *
- * A quantity is a whole number, in digits ("3", not "3.5", "1,000" or "$3") or a word one..twenty, in its
+ * A quantity is a whole number, in digits ("3", not "3.5", "1,000", "$3" or a year 1000–2099) or a word two..twenty, in its
  * own word, followed by a noun (or an adjective and a noun) and not after a determiner, pronoun or number
  * ("the two dogs" would read "the at least two dogs"). Only N ≥ 2: restating "one dog" as "more than one"
  * or "two" would need the noun and verb changed to the plural. With N the count, the rules are:
@@ -50,7 +50,8 @@ const BEFORE_BLOCKS = new Set(['DET', 'PRON', 'NUM']);
 
 /** The value of a number word or digit string, or undefined. */
 function valueOf(word: string): { value: number; form: 'digits' | 'word' } | undefined {
-  if (/^[1-9]\d{0,5}$/.test(word)) return { value: Number(word), form: 'digits' };
+  // Four digits from 1000 to 2099 are read as a year ("in 2010 people voted"), not a count.
+  if (/^[1-9]\d{0,5}$/.test(word) && !/^(1\d|20)\d\d$/.test(word)) return { value: Number(word), form: 'digits' };
   const k = (NLI_NUMBER_WORDS as readonly string[]).indexOf(word.toLowerCase());
   return k >= 0 ? { value: k, form: 'word' } : undefined;
 }
