@@ -46,6 +46,7 @@ export function writeInFormat(format: DataFormat, info: DatasetInfo, examples: r
 
 /** The file extension of a format's own files. */
 export function extensionOf(format: DataFormat): string {
+  if (format === 'snli') return 'jsonl';
   return format === 'sick' ? 'txt' : 'tsv';
 }
 

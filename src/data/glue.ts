@@ -1,9 +1,10 @@
 /**
- * GLUE TSV loaders (SST-2, MRPC, CoLA, QNLI) and SICK. Rows are split on tabs literally: GLUE files
+ * GLUE TSV loaders (SST-2, MRPC, CoLA, QNLI, MNLI) and SICK. Rows are split on tabs literally: GLUE files
  * hold unbalanced quote characters that are text, not CSV quoting.
  */
 import { DataError, TextstressError } from '../util/errors.ts';
 import {
+  RowSkip,
   checkFieldCount,
   checkFile,
   checkText,
@@ -29,6 +30,10 @@ export const COLA_LABELS = ['unacceptable', 'acceptable'];
 export const QNLI_LABELS = ['entailment', 'not_entailment'];
 /** SICK entailment label names. */
 export const SICK_LABELS = ['entailment', 'neutral', 'contradiction'];
+/** MNLI and SNLI label names: the names and order of SICK's. */
+export const MNLI_LABELS = [...SICK_LABELS];
+/** The gold_label of an SNLI/MNLI pair whose annotators reached no majority: skipped and counted. */
+export const NO_GOLD_LABEL = '-';
 /** Values of SICK's SemEval_set column; `split` picks one ("dev" means TRIAL). */
 export const SICK_SPLITS = ['TRAIN', 'TRIAL', 'TEST'] as const;
 /** One of {@link SICK_SPLITS}. */
@@ -261,6 +266,58 @@ export async function loadSick(path: string, opts: LoadOptions & { split?: strin
         textB: checkText(path, line, 'column "sentence_B"', f[iB]!, maxChars),
         label: mapLabel(path, line, f[iLabel]!.toUpperCase(), table),
       };
+    }),
+  );
+}
+
+/** The MNLI GLUE columns the loader reads; the others (parses, genre, label1…labelN) may come in any number. */
+const MNLI_COLUMNS = ['index', 'promptID', 'pairID', 'genre', 'sentence1', 'sentence2', 'gold_label'];
+
+/** Maps an SNLI/MNLI gold label; "-" (no majority among the annotators) is a counted skip, not an error. */
+export function nliGoldLabel(file: string, line: number, raw: string, field: string): string {
+  const label = raw.trim();
+  if (label === NO_GOLD_LABEL) throw new RowSkip(file, line, `${field} is "-": the annotators reached no majority, so the pair has no gold label.`);
+  return mapLabel(file, line, label, NLI_LABEL_TABLE);
+}
+
+const NLI_LABEL_TABLE = Object.fromEntries(MNLI_LABELS.map((l) => [l, l]));
+
+/**
+ * MNLI in the GLUE TSV layout (train.tsv, dev_matched.tsv, dev_mismatched.tsv): header `index\tpromptID\tpairID\t
+ * genre\tsentence1_binary_parse\t…\tsentence1\tsentence2\tlabel1\t…\tgold_label` (train has one annotator
+ * label, dev five). textA = sentence1 (premise), textB = sentence2 (hypothesis), labels entailment / neutral /
+ * contradiction; a gold_label "-" is skipped and counted. Id = pairID.
+ */
+export async function loadMnli(path: string, opts: LoadOptions & { split?: string } = {}): Promise<Dataset<PairExample>> {
+  checkFile(path);
+  rejectSplit('mnli', path, opts.split);
+  const first = await readFirstLine(path);
+  if (first === undefined) throw new DataError(path, 1, `the file is empty (expected the MNLI header ${showHeader(MNLI_COLUMNS)} …).`);
+  const header = first.split('\t').map((c) => c.trim());
+  const missing = MNLI_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length > 0) {
+    const unlabelled = missing.length === 1 && missing[0] === 'gold_label';
+    throw new DataError(
+      path,
+      1,
+      unlabelled ? `the MNLI file has no gold_label column (header ${showHeader(header)}).` : `expected an MNLI header with the columns ${MNLI_COLUMNS.join(', ')} but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (found ${showHeader(header)}).`,
+      unlabelled ? UNLABELLED_HINT : FORMAT_HINT,
+    );
+  }
+  const col = (name: string): number => header.indexOf(name);
+  const [iId, iA, iB, iLabel] = [col('pairID'), col('sentence1'), col('sentence2'), col('gold_label')];
+  const maxChars = maxCharsOf(opts);
+  const info: DatasetInfo = { name: 'mnli', path, kind: 'pair', labelNames: [...MNLI_LABELS] };
+  return makeDataset<PairExample>(
+    info,
+    opts,
+    tsvRows(path, true, (f, line) => {
+      checkFieldCount(path, line, f, header);
+      const id = f[iId]!.trim();
+      if (id === '') throw rowError(path, line, 'empty id in column "pairID".');
+      const textA = checkText(path, line, 'column "sentence1" (premise)', f[iA]!, maxChars);
+      const textB = checkText(path, line, 'column "sentence2" (hypothesis)', f[iB]!, maxChars);
+      return { kind: 'pair', id, source: src(path, line), textA, textB, label: nliGoldLabel(path, line, f[iLabel]!, 'column "gold_label"') };
     }),
   );
 }

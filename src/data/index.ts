@@ -1,6 +1,7 @@
 export * from './types.ts';
 export { checkFile, collect, readLines, type Line } from './rows.ts';
 export * from './glue.ts';
+export * from './snli.ts';
 export * from './tabular.ts';
 export * from './squad.ts';
 export * from './conll.ts';

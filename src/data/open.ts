@@ -5,8 +5,9 @@ import { basename, extname, sep } from 'node:path';
 import { TextstressError } from '../util/errors.ts';
 import { loadConll } from './conll.ts';
 import { isHubSpec, openHubDataset } from './hf/index.ts';
-import { loadCola, loadMrpc, loadQnli, loadSick, loadSst2 } from './glue.ts';
+import { loadCola, loadMnli, loadMrpc, loadQnli, loadSick, loadSst2 } from './glue.ts';
 import { checkFile, readFirstLine } from './rows.ts';
+import { isNliJsonlObject, loadNliJsonl } from './snli.ts';
 import { loadSquad } from './squad.ts';
 import { loadCsv, loadJsonl, loadTsv } from './tabular.ts';
 import { DATA_FORMATS, type DataFormat, type Dataset, type OpenOptions } from './types.ts';
@@ -18,6 +19,8 @@ export const FORMAT_DESCRIPTIONS: Record<DataFormat, string> = {
   cola: 'GLUE CoLA TSV without header (source, label, mark, sentence)',
   qnli: 'GLUE QNLI TSV (index, question, sentence, label)',
   sick: 'SICK NLI TSV (pair_ID, sentence_A, sentence_B, entailment_label, …, SemEval_set); split TRAIN/TRIAL/TEST',
+  mnli: 'MNLI GLUE TSV (index, promptID, pairID, genre, …parses, sentence1, sentence2, label1…, gold_label); gold_label "-" rows skipped and counted',
+  snli: 'SNLI or MNLI JSON Lines (sentence1, sentence2, gold_label, pairID); gold_label "-" rows skipped and counted',
   csv: 'CSV with a header row and a column mapping (text, label | textA, textB, label; optional id)',
   tsv: 'TSV with a header row and a column mapping (tabs split literally)',
   jsonl: 'JSON Lines, one object per line, with a key mapping like csv',
@@ -36,7 +39,7 @@ function formatsHint(): string {
 /** Checks a format name coming from the outside (e.g. a CLI flag). */
 export function parseFormat(name: string): DataFormat {
   const f = name.trim().toLowerCase();
-  const alias: Record<string, DataFormat> = { 'sst-2': 'sst2', conll2003: 'conll', 'conll-2003': 'conll', ndjson: 'jsonl', json: 'squad' };
+  const alias: Record<string, DataFormat> = { 'sst-2': 'sst2', conll2003: 'conll', 'conll-2003': 'conll', ndjson: 'jsonl', json: 'squad', multinli: 'mnli', 'snli-jsonl': 'snli', 'mnli-jsonl': 'snli', 'nli-jsonl': 'snli' };
   const found = alias[f] ?? (DATA_FORMATS as readonly string[]).find((d) => d === f);
   if (found === undefined) {
     throw new TextstressError(`unknown dataset format "${name}".`, { hint: formatsHint() });
@@ -53,6 +56,7 @@ function formatFromHeader(first: string, lowerPath: string): DataFormat | undefi
   if (starts('Quality', '#1 ID', '#2 ID') || starts('index', '#1 ID', '#2 ID')) return 'mrpc';
   if (starts('index', 'question', 'sentence')) return 'qnli';
   if (starts('pair_ID', 'sentence_A', 'sentence_B')) return 'sick';
+  if (starts('index', 'promptID', 'pairID', 'genre')) return 'mnli';
   if (cols.length === 2 && starts('index', 'sentence')) return /sst-?2/.test(lowerPath) ? 'sst2' : 'cola';
   if (cols.length === 4 && /^[01]$/.test(cols[1]!) && /^[*?]*$/.test(cols[2]!)) return 'cola';
   const t = first.trim();
@@ -61,7 +65,7 @@ function formatFromHeader(first: string, lowerPath: string): DataFormat | undefi
     if (t.startsWith('{')) {
       try {
         const v: unknown = JSON.parse(t);
-        if (typeof v === 'object' && v !== null && !Array.isArray(v)) return 'jsonl';
+        if (typeof v === 'object' && v !== null && !Array.isArray(v)) return isNliJsonlObject(v as Record<string, unknown>) ? 'snli' : 'jsonl';
       } catch {
         // a one-line JSON document (SQuAD) or not JSON at all
       }
@@ -83,13 +87,26 @@ function formatFromPath(lowerPath: string): DataFormat | undefined {
   if (/(^|[/_.-])cola([/_.-]|$)/.test(dirs)) return 'cola';
   if (/(^|[/_.-])qnli([/_.-]|$)/.test(dirs)) return 'qnli';
   if (/(^|[/_.-])sick([/_.-]|$)/.test(dirs)) return 'sick';
+  if (/(^|[/_.-])(mnli|multinli)([/_.-]|$)/.test(dirs)) return 'mnli';
   if (/(^|[/_.-])conll(2003)?([/_.-]|$)/.test(dirs)) return 'conll';
   return undefined;
 }
 
+/** A JSONL file whose first line is an SNLI/MNLI object (sentence1, sentence2, gold_label) is read as snli. */
+async function jsonlFormat(path: string): Promise<DataFormat> {
+  const first = await readFirstLine(path);
+  try {
+    const v: unknown = JSON.parse(first ?? '');
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && isNliJsonlObject(v as Record<string, unknown>)) return 'snli';
+  } catch {
+    // not JSON on the first line: the jsonl loader reports it with its line
+  }
+  return 'jsonl';
+}
+
 /**
- * Detects the format of a dataset file from its extension (.json → squad, .jsonl/.ndjson → jsonl,
- * .csv → csv), its first line (GLUE/SICK headers, CoLA rows, CoNLL lines) or its path (…/sst2/…,
+ * Detects the format of a dataset file from its extension (.json → squad, .jsonl/.ndjson → jsonl, or snli
+ * when the first line is an SNLI/MNLI object, .csv → csv), its first line (GLUE/SICK headers, CoLA rows, CoNLL lines) or its path (…/sst2/…,
  * eng.testb …), in that order; .tsv files with another header are generic tsv. Throws a
  * TextstressError listing the accepted formats when it cannot tell.
  */
@@ -98,7 +115,7 @@ export async function detectFormat(path: string): Promise<DataFormat> {
   if (isHubSpec(path)) return 'jsonl';
   checkFile(path);
   const ext = extname(path).toLowerCase();
-  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  if (ext === '.jsonl' || ext === '.ndjson') return jsonlFormat(path);
   if (ext === '.json') return 'squad';
   if (ext === '.csv') return 'csv';
   const lowerPath = path.split(sep).join('/').toLowerCase();
@@ -133,7 +150,9 @@ const TABULAR: readonly DataFormat[] = ['csv', 'tsv', 'jsonl'];
 export async function openDataset(path: string, opts: OpenOptions = {}): Promise<Dataset> {
   if (isHubSpec(path)) return openHubDataset(path, opts);
   checkFile(path);
-  const format = opts.format !== undefined ? parseFormat(opts.format) : await detectFormat(path);
+  let format = opts.format !== undefined ? parseFormat(opts.format) : await detectFormat(path);
+  // An SNLI-looking JSONL file with a column mapping or label set is read as the generic JSONL it also is.
+  if (opts.format === undefined && format === 'snli' && (opts.columns !== undefined || opts.labels !== undefined)) format = 'jsonl';
   if (!TABULAR.includes(format)) {
     const extra = (['columns', 'labels', 'delimiter'] as const).filter((k) => opts[k] !== undefined);
     if (extra.length > 0) {
@@ -157,6 +176,10 @@ export async function openDataset(path: string, opts: OpenOptions = {}): Promise
       return loadQnli(path, load);
     case 'sick':
       return loadSick(path, load);
+    case 'mnli':
+      return loadMnli(path, load);
+    case 'snli':
+      return loadNliJsonl(path, load);
     case 'squad':
       return loadSquad(path, load);
     case 'conll':

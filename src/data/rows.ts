@@ -156,6 +156,22 @@ export function lineId(file: string, line: number): string {
 }
 
 /**
+ * Thrown by a row builder for a row that is well formed but holds no usable example (an SNLI/MNLI pair
+ * whose annotators did not agree, gold_label "-"): always skipped and counted in `skipped`, whatever
+ * skipBadRows says, since the file is not at fault.
+ */
+export class RowSkip extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(reason);
+    this.name = 'RowSkip';
+  }
+}
+
+/**
  * One raw row: its 1-based line and a function that builds the example from it. `build` throws a
  * DataError for a bad row and returns undefined for a row that is filtered out silently (e.g. another
  * SICK split).
@@ -204,8 +220,8 @@ export function makeDataset<E extends Example>(
                 seen.set(ex.id, item.line);
               }
             } catch (err) {
-              if (err instanceof DataError && opts.skipBadRows) {
-                const row: SkippedRow = { file: err.file, line: err.line, reason: err.message };
+              if (err instanceof RowSkip || (err instanceof DataError && opts.skipBadRows)) {
+                const row: SkippedRow = { file: err.file, line: err.line, reason: err instanceof RowSkip ? err.reason : err.message };
                 skipped.push(row);
                 opts.onSkip?.(row);
                 continue;

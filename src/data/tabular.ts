@@ -259,7 +259,8 @@ export async function loadTsv(path: string, opts: TabularOptions = {}): Promise<
 
 // ---------------------------------------------------------------- JSONL
 
-function parseJsonLine(path: string, line: number, text: string): Record<string, unknown> {
+/** One JSONL line as an object, or a DataError naming the line. */
+export function parseJsonLine(path: string, line: number, text: string): Record<string, unknown> {
   let v: unknown;
   try {
     v = JSON.parse(text);

@@ -76,7 +76,7 @@ export interface LoadOptions {
   skipBadRows?: boolean;
   /** Stop after this many examples. */
   limit?: number;
-  /** Called for each skipped row. */
+  /** Called for each skipped row (bad rows, and rows with no usable example such as SNLI's gold_label "-"). */
   onSkip?: (row: SkippedRow) => void;
   /**
    * Longest text (in UTF-16 code units, i.e. `string.length`) accepted in any text field; longer rows are
@@ -89,7 +89,7 @@ export interface LoadOptions {
 export const DEFAULT_MAX_CHARS = 20_000;
 
 /** Every dataset format textstress can read. */
-export const DATA_FORMATS = ['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'csv', 'tsv', 'jsonl', 'squad', 'conll'] as const;
+export const DATA_FORMATS = ['sst2', 'mrpc', 'cola', 'qnli', 'sick', 'mnli', 'snli', 'csv', 'tsv', 'jsonl', 'squad', 'conll'] as const;
 /** One of {@link DATA_FORMATS}. */
 export type DataFormat = (typeof DATA_FORMATS)[number];
 
@@ -129,7 +129,7 @@ export type OpenDatasetOptions = OpenOptions;
 export interface Dataset<E extends Example = Example> {
   info: DatasetInfo;
   examples(): AsyncIterable<E>;
-  /** Rows skipped so far (only with skipBadRows). */
+  /** Rows skipped so far: bad rows (only with skipBadRows), and rows with no usable example (SNLI/MNLI gold_label "-"). */
   skipped: SkippedRow[];
   /**
    * Examples of the last pass whose text holds U+FFFD: bytes that were not valid UTF-8 (or a replacement

@@ -27,6 +27,16 @@ export interface SynonymSource {
   knows(lemma: string, pos?: WordNetPos): boolean;
 }
 
+/** Direct antonyms from WordNet's lexical `!` pointers (the NLI stress tests' antonymy rule). */
+export interface AntonymSource {
+  /**
+   * Single-word antonyms of `lemma` in this POS, from its frequent senses (FREQUENT_SENSE_SHARE), most
+   * frequent sense first, without names: "old" → young, new; "man" → woman. Empty when it has none.
+   * Only direct antonyms: satellite adjectives ("elderly") have none of their own, as in WordNet.
+   */
+  antonyms(lemma: string, pos: WordNetPos): string[];
+}
+
 /**
  * A sense is "frequent" when SemCor tagged it at least this share of the times it tagged the lemma's most
  * frequent sense (WordNet's tag counts, index.sense). "nerve" keeps nerve/nervus (6) and heart/mettle (5),
@@ -57,7 +67,7 @@ const SS_POS: Readonly<Record<string, WordNetPos>> = { '1': 'noun', '2': 'verb',
  * The files are ASCII, so byte offsets are string offsets. Sense tag counts come from index.sense, looked up
  * per lemma by binary search (the file is sorted).
  */
-export class WordNetIndex implements SynonymSource {
+export class WordNetIndex implements SynonymSource, AntonymSource {
   private readonly index = new Map<WordNetPos, Map<string, number[]>>();
   private readonly data = new Map<WordNetPos, string>();
   private readonly synsets = new Map<string, Member[]>();
@@ -200,6 +210,43 @@ export class WordNetIndex implements SynonymSource {
       if (key.startsWith(pos + ':')) here += n;
     }
     return total === 0 || here >= MIN_POS_SHARE * total;
+  }
+
+  antonyms(lemma: string, pos: WordNetPos): string[] {
+    const key = `!${pos}:${lemma}`;
+    const cached = this.answers.get(key);
+    if (cached) return cached;
+    const out: string[] = [];
+    for (const offset of this.sensesOf(lemma, pos, false)) {
+      const k = this.synsetWords(pos, offset).findIndex((m) => m.word === lemma);
+      if (k < 0) continue;
+      for (const p of this.pointers(pos, offset)) {
+        // Antonymy is lexical: it links word k + 1 of this synset to one word of the target synset.
+        if (p.symbol !== '!' || p.source !== k + 1) continue;
+        const target = this.synsetWords(p.pos, p.offset)[p.target - 1];
+        if (!target || target.capital || !/^[a-z]+$/.test(target.word) || out.includes(target.word)) continue;
+        out.push(target.word);
+      }
+    }
+    this.answers.set(key, out);
+    return out;
+  }
+
+  /** Pointers of the synset at `offset`: "… w_cnt [word lex_id]× p_cnt [symbol offset pos source/target]× …". */
+  private pointers(pos: WordNetPos, offset: number): { symbol: string; offset: number; pos: WordNetPos; source: number; target: number }[] {
+    const data = this.dataOf(pos);
+    const end = data.indexOf('\n', offset);
+    const f = data.slice(offset, end < 0 ? undefined : end).split(' ');
+    const at = 4 + 2 * parseInt(f[3]!, 16);
+    const count = Number(f[at]);
+    const out = [];
+    for (let k = 0; k < count; k++) {
+      const [symbol, off, p, st] = f.slice(at + 1 + 4 * k, at + 5 + 4 * k);
+      const targetPos = SS_POS[{ n: '1', v: '2', a: '3', r: '4', s: '5' }[p!] ?? ''];
+      if (!targetPos) continue;
+      out.push({ symbol: symbol!, offset: Number(off), pos: targetPos, source: parseInt(st!.slice(0, 2), 16), target: parseInt(st!.slice(2), 16) });
+    }
+    return out;
   }
 
   onlyAsName(lemma: string, pos: WordNetPos): boolean {
