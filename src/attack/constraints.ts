@@ -59,7 +59,8 @@ export function editZone(opts: { from?: number; to?: number } = {}): Constraint 
     },
     allows: (state, cand, subject) => {
       if (cand.op === 'insert' && subject.noInsertBefore) {
-        const o = originOf(state, cand.wordIndex);
+        // Appending to the window inserts before the first word after it, whatever edits came before.
+        const o = cand.wordIndex >= state.seq.length ? subject.original.length : originOf(state, cand.wordIndex);
         if (o >= 0 && subject.noInsertBefore.has(o)) return false;
       }
       return true;

@@ -47,7 +47,7 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
   const { seq } = state;
   const i = cand.wordIndex;
   const op = cand.op ?? 'replace';
-  const start = i < seq.length ? seq.offsetOf(i) : seq.toString().length;
+  const start = seq.offsetOf(i);
   if (op === 'swap') {
     const a = seq.words[i]!;
     const b = seq.words[i + 1]!;
@@ -64,7 +64,6 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
   }
   const before = op === 'insert' ? '' : (seq.words[i] ?? '');
   const after = op === 'delete' ? '' : cand.after;
-  const edit: Edit = { type: cand.type, field, wordIndex: i, start, before, after };
   const modified = new Set<number>();
   let next: WordSeq;
   let origin = state.origin;
@@ -86,6 +85,8 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
     o.splice(i, 1);
     origin = o;
   }
+  // An inserted word starts where it landed: appended to a closed text, after the space put before it.
+  const edit: Edit = { type: cand.type, field, wordIndex: i, start: op === 'insert' ? next.offsetOf(i) : start, before, after };
   return { seq: next, edits: [...state.edits, edit], modified, ...(origin ? { origin } : {}) };
 }
 

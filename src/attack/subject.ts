@@ -60,7 +60,8 @@ const deleteWord = (seq: WordSeq, i: number): WordSeq => seq.delete(i);
 /** A word sequence cut after `window` words: the head (editable) and the text that follows it. */
 function cut(seq: WordSeq, window: number | undefined): { head: WordSeq; suffix: string } {
   if (window === undefined || seq.length <= window) return { head: seq, suffix: '' };
-  const head = new WordSeq(seq.words.slice(0, window), seq.gaps.slice(0, window + 1));
+  // Open at the end: an edit at the boundary gives the text the same edit of the whole sequence gives.
+  const head = seq.head(window);
   const rest = new WordSeq(seq.words.slice(window), ['', ...seq.gaps.slice(window + 1)]);
   return { head, suffix: rest.toString() };
 }

@@ -36,7 +36,8 @@ export function noiseAttack(opts: NoiseAttackOptions): Attack {
         before: c.before,
         after: c.after,
       }));
-      return { seq, edits: [...state.edits, ...edits], modified: new Set(changed.map((c) => c.wordIndex)) };
+      // Same gaps, so the seq keeps the state's open end (a window's head) too.
+      return { seq: state.seq.withWords(seq.words), edits: [...state.edits, ...edits], modified: new Set(changed.map((c) => c.wordIndex)) };
     }),
   };
 }
