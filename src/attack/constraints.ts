@@ -102,3 +102,18 @@ export function isAllowed(
 ): boolean {
   return constraints.every((c) => !c.allows || c.allows(state, candidate, subject));
 }
+
+/**
+ * Why no word of the state may be edited at all, or undefined: the field has no words, or every word is ruled
+ * out (named by the constraints that rule them out, each word by the first that does).
+ */
+export function nothingToEdit(constraints: readonly Constraint[], state: AttackState, subject: AttackSubject): string | undefined {
+  if (state.seq.length === 0) return `nothing to edit: the ${subject.field} has no words`;
+  const by = new Set<string>();
+  for (let i = 0; i < state.seq.length; i++) {
+    const no = constraints.find((c) => c.modifiable && !c.modifiable(state, i, subject));
+    if (!no) return undefined;
+    by.add(no.name);
+  }
+  return `nothing to edit: every word is ruled out by ${[...by].join(', ')}`;
+}

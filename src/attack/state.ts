@@ -59,8 +59,11 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
       { type: cand.type, field, wordIndex: i, start, before: a, after: b },
       { type: cand.type, field, wordIndex: i + 1, start: next.offsetOf(i + 1), before: b, after: a },
     ];
-    // The swapped words keep their original indices' slots: tags and zones follow positions.
-    return { seq: next, edits: [...state.edits, ...edits], modified, ...(state.origin ? { origin: state.origin } : {}) };
+    // Each word takes its origin along: word i now came from where word i + 1 did (the swap moves no entity
+    // tag: both words had to be editable, so neither is frozen).
+    const origin = state.origin ? state.origin.slice() : identity(seq.length);
+    [origin[i], origin[i + 1]] = [origin[i + 1]!, origin[i]!];
+    return { seq: next, edits: [...state.edits, ...edits], modified, origin };
   }
   const before = op === 'insert' ? '' : (seq.words[i] ?? '');
   const after = op === 'delete' ? '' : cand.after;
