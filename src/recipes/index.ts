@@ -5,7 +5,8 @@ export { kebab, snake, camelFromSnake, snakeKeys, camelKeys } from './registry/c
 export { BUILTIN_RECIPES, builtinRegistry } from './builtin.ts';
 export { goalFor, taskKindOf, checkRecipeTask } from './context.ts';
 export { typoAttack, typoTransformation, ALL_TYPO_SOURCES, type TypoAttackOptions } from './typos/attack.ts';
-export { typosRecipe, typosSettings } from './typos/recipe.ts';
+export { typosRecipe } from './typos/recipe.ts';
+export { typosSettings } from './typos/settings.ts';
 export { typosCurveRecipe, curveTables, type TyposCurve, type CurveRow } from './typos/curve.ts';
 export { noiseAttack, type NoiseAttackOptions } from './noise/attack.ts';
 export { noiseRecipe } from './noise/recipe.ts';

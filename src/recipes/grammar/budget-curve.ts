@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fixed, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';
 import { defineRecipe } from '../registry/define.ts';
-import { errorTypesSetting, searchSetting } from './recipe.ts';
+import { errorTypesSetting, searchSetting } from './settings.ts';
 
 export interface BudgetPoint {
   budget: number;

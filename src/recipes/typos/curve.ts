@@ -9,7 +9,7 @@ import { formatGrid } from '../../util/table.ts';
 import { defineRecipe, type SubRun } from '../registry/define.ts';
 import { minLengthSetting } from '../shared.ts';
 import type { ExampleResult } from '../../attack/result.ts';
-import { typoSearchSettings } from './recipe.ts';
+import { typoSearchSettings } from './settings.ts';
 
 export interface CurveRow {
   name: string;
