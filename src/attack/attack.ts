@@ -1,7 +1,7 @@
 import type { Example } from '../data/types.ts';
 import type { QuerySession } from '../query/engine.ts';
 import type { Rng } from '../util/rng.ts';
-import { isAllowed, isModifiable, type Constraint } from './constraints.ts';
+import { isAllowed, isModifiable, nothingToEdit, type Constraint } from './constraints.ts';
 import type { GoalFactory } from './goals/index.ts';
 import type { ExampleResult } from './result.ts';
 import type { SearchContext, SearchMethod } from './search/types.ts';
@@ -63,10 +63,15 @@ export async function attackExample(
     },
   };
 
-  const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status);
+  // Skipped, with the first reason that applies: the attack cannot read it, the goal is already met (or cannot
+  // be), or no word may be edited (a search would end where it started, counted as a failed attack).
+  const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status) ?? nothingToEdit(attack.constraints, initial.state, subject);
   const outcome = skip ? { final: initial, trace: [] } : await attack.search.search(ctx);
   const final = outcome.final;
   const numWords = subject.totalWords;
+  // The share is of the words the attack could edit (the window of a capped text), as its edit budget is: 3 edits
+  // in a 512-word window of a 20,000-word text are 0.6%, not 0.015%.
+  const attackedWords = subject.original.length;
   // Each edit changes one word (a swap is recorded as two edits); searches never edit a word twice, but
   // after inserts/deletes the same wordIndex can name different words, so count edits, not indices.
   const perturbed = final.state.edits.length;
@@ -86,8 +91,8 @@ export async function attackExample(
     edits: final.state.edits.slice(),
     num_words: numWords,
     words_perturbed: perturbed,
-    perturbed_word_pct: numWords ? (100 * perturbed) / numWords : 0,
-    ...(numWords > subject.original.length ? { window_capped: true as const } : {}),
+    perturbed_word_pct: attackedWords ? (100 * perturbed) / attackedWords : 0,
+    ...(numWords > attackedWords ? { window_capped: true as const, attacked_words: attackedWords } : {}),
     queries: session.queries,
     requests: session.requests,
     cache_hits: session.cacheHits,

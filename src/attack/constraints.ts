@@ -59,7 +59,8 @@ export function editZone(opts: { from?: number; to?: number } = {}): Constraint 
     },
     allows: (state, cand, subject) => {
       if (cand.op === 'insert' && subject.noInsertBefore) {
-        const o = originOf(state, cand.wordIndex);
+        // Appending to the window inserts before the first word after it, whatever edits came before.
+        const o = cand.wordIndex >= state.seq.length ? subject.original.length : originOf(state, cand.wordIndex);
         if (o >= 0 && subject.noInsertBefore.has(o)) return false;
       }
       return true;
@@ -84,6 +85,7 @@ export function minWordLength(n: number): Constraint {
   };
 }
 
+/** May word `index` of the state be edited under every constraint? */
 export function isModifiable(
   constraints: readonly Constraint[],
   state: AttackState,
@@ -93,6 +95,7 @@ export function isModifiable(
   return constraints.every((c) => !c.modifiable || c.modifiable(state, index, subject));
 }
 
+/** Does every constraint accept this candidate edit? */
 export function isAllowed(
   constraints: readonly Constraint[],
   state: AttackState,
@@ -100,4 +103,19 @@ export function isAllowed(
   subject: AttackSubject,
 ): boolean {
   return constraints.every((c) => !c.allows || c.allows(state, candidate, subject));
+}
+
+/**
+ * Why no word of the state may be edited at all, or undefined: the field has no words, or every word is ruled
+ * out (named by the constraints that rule them out, each word by the first that does).
+ */
+export function nothingToEdit(constraints: readonly Constraint[], state: AttackState, subject: AttackSubject): string | undefined {
+  if (state.seq.length === 0) return `nothing to edit: the ${subject.field} has no words`;
+  const by = new Set<string>();
+  for (let i = 0; i < state.seq.length; i++) {
+    const no = constraints.find((c) => c.modifiable && !c.modifiable(state, i, subject));
+    if (!no) return undefined;
+    by.add(no.name);
+  }
+  return `nothing to edit: every word is ruled out by ${[...by].join(', ')}`;
 }

@@ -57,7 +57,8 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
     original: exampleFields(example),
     original_prediction: initial.prediction,
     original_correct: initial.correct,
-    num_words: subject.original.length,
+    // Probes rewrite whole examples (no window): every word of the field can be edited.
+    num_words: subject.totalWords,
     trace: [],
   };
   const unchanged = (reason: string): ExampleResult => ({

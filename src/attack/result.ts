@@ -29,8 +29,11 @@ export interface ExampleResult {
   original_correct: boolean;
   perturbed_correct: boolean;
   edits: Edit[];
+  /** Words of the edited field, all of it (a window-capped text counts its untouched suffix too). */
   num_words: number;
+  /** Edits made (a swap counts two words). */
   words_perturbed: number;
+  /** 100 · words_perturbed / the words the attack could edit: attacked_words when capped, else num_words. */
   perturbed_word_pct: number;
   /** Distinct inputs this attack sent to the model. */
   queries: number;
@@ -45,6 +48,8 @@ export interface ExampleResult {
   edit_counts?: Record<string, number>;
   /** The text had more words than the attack's edit window: only its first words were attacked. */
   window_capped?: true;
+  /** With window_capped: the words of the window (the first ones, the only ones the attack could edit). */
+  attacked_words?: number;
   /** Probes only: B variants evaluated; the worst is `perturbed`, the best is kept here. */
   probe?: ProbeRecord;
 }

@@ -22,6 +22,7 @@ export interface Scored {
   status: GoalStatus;
 }
 
+/** The state before any edit: the original words, no edits, nothing modified. */
 export function initialState(seq: WordSeq): AttackState {
   return { seq, edits: [], modified: new Set() };
 }
@@ -47,7 +48,7 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
   const { seq } = state;
   const i = cand.wordIndex;
   const op = cand.op ?? 'replace';
-  const start = i < seq.length ? seq.offsetOf(i) : seq.toString().length;
+  const start = seq.offsetOf(i);
   if (op === 'swap') {
     const a = seq.words[i]!;
     const b = seq.words[i + 1]!;
@@ -59,12 +60,14 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
       { type: cand.type, field, wordIndex: i, start, before: a, after: b },
       { type: cand.type, field, wordIndex: i + 1, start: next.offsetOf(i + 1), before: b, after: a },
     ];
-    // The swapped words keep their original indices' slots: tags and zones follow positions.
-    return { seq: next, edits: [...state.edits, ...edits], modified, ...(state.origin ? { origin: state.origin } : {}) };
+    // Each word takes its origin along: word i now came from where word i + 1 did (the swap moves no entity
+    // tag: both words had to be editable, so neither is frozen).
+    const origin = state.origin ? state.origin.slice() : identity(seq.length);
+    [origin[i], origin[i + 1]] = [origin[i + 1]!, origin[i]!];
+    return { seq: next, edits: [...state.edits, ...edits], modified, origin };
   }
   const before = op === 'insert' ? '' : (seq.words[i] ?? '');
   const after = op === 'delete' ? '' : cand.after;
-  const edit: Edit = { type: cand.type, field, wordIndex: i, start, before, after };
   const modified = new Set<number>();
   let next: WordSeq;
   let origin = state.origin;
@@ -86,6 +89,8 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
     o.splice(i, 1);
     origin = o;
   }
+  // An inserted word starts where it landed: appended to a closed text, after the space put before it.
+  const edit: Edit = { type: cand.type, field, wordIndex: i, start: op === 'insert' ? next.offsetOf(i) : start, before, after };
   return { seq: next, edits: [...state.edits, edit], modified, ...(origin ? { origin } : {}) };
 }
 

@@ -60,11 +60,16 @@ const deleteWord = (seq: WordSeq, i: number): WordSeq => seq.delete(i);
 /** A word sequence cut after `window` words: the head (editable) and the text that follows it. */
 function cut(seq: WordSeq, window: number | undefined): { head: WordSeq; suffix: string } {
   if (window === undefined || seq.length <= window) return { head: seq, suffix: '' };
-  const head = new WordSeq(seq.words.slice(0, window), seq.gaps.slice(0, window + 1));
+  // Open at the end: an edit at the boundary gives the text the same edit of the whole sequence gives.
+  const head = seq.head(window);
   const rest = new WordSeq(seq.words.slice(window), ['', ...seq.gaps.slice(window + 1)]);
   return { head, suffix: rest.toString() };
 }
 
+/**
+ * What an attack edits in an example: the words of the chosen field (default: the task's usual one), cut after
+ * `opts.window` words, and how to rebuild the example from edited words. Throws when the field does not fit the kind.
+ */
 export function makeSubject(example: Example, opts: SubjectOptions = {}): AttackSubject {
   const field = opts.field ?? defaultField(example, opts.dataset);
   switch (example.kind) {

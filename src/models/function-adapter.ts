@@ -12,8 +12,10 @@ import { answering } from './failure.ts';
 import { checkInputKind, checkLabelSet, checkOutputs } from './schema.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput } from './types.ts';
 
+/** A model as a JS function: a batch of inputs in, one output per input, in order. */
 export type ModelFunction = (inputs: ModelInput[]) => Promise<ModelOutput[]> | ModelOutput[];
 
+/** Options of {@link createFunctionModel}. */
 export interface FunctionModelOptions {
   /** Largest batch handed to the function at once (default 64). */
   maxBatchSize?: number;
@@ -22,6 +24,10 @@ export interface FunctionModelOptions {
   close?: () => Promise<void> | void;
 }
 
+/**
+ * A model adapter around a JS function; its answers are checked like an endpoint's. To blame one input, throw a
+ * ModelError with `inputSpecific: true` (the engine then splits the batch to find it).
+ */
 export function createFunctionModel(fn: ModelFunction, info: ModelInfo, opts: FunctionModelOptions = {}): ModelAdapter {
   const maxBatchSize = opts.maxBatchSize ?? 64;
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {

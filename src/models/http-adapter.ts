@@ -27,6 +27,7 @@ import {
 } from './schema.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask } from './types.ts';
 
+/** Options of {@link createHttpModel}; defaults in brackets on each field. */
 export interface HttpModelOptions {
   /** The task; when left out it is read from GET {url}/info. */
   task?: ModelTask;
@@ -56,6 +57,7 @@ export interface HttpModelOptions {
 
 export { parseRetryAfter };
 
+/** A model behind an HTTP endpoint (docs/http-model-api.md): its URL and the batch size it sends. */
 export interface HttpModelAdapter extends ModelAdapter {
   readonly info: ModelInfo;
   readonly url: string;

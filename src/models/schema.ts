@@ -6,10 +6,13 @@ import { z } from 'zod';
 import { ModelError } from '../util/errors.ts';
 import type { ModelInfo, ModelInput, ModelOutput, ModelTask } from './types.ts';
 
+/** The tasks a model adapter can declare. */
 export const MODEL_TASKS = ['text-classification', 'token-classification', 'question-answering'] as const;
 
+/** {@link MODEL_TASKS} as a zod enum. */
 export const ModelTaskSchema = z.enum(MODEL_TASKS);
 
+/** A model input as JSON (what POST /predict carries), checked. */
 export const ModelInputSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
   z.object({ kind: z.literal('pair'), textA: z.string(), textB: z.string() }),
@@ -19,6 +22,7 @@ export const ModelInputSchema = z.discriminatedUnion('kind', [
 
 const finite = z.number();
 
+/** A model output as JSON, checked for shape (values are checked by checkOutputs). */
 export const ModelOutputSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('classes'), labels: z.array(z.string()), probs: z.array(finite) }),
   z.object({ kind: z.literal('tags'), tags: z.array(z.string()), scores: z.array(finite) }),

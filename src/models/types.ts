@@ -3,8 +3,10 @@
  * Inputs and outputs are plain JSON so they cross HTTP unchanged (see docs/http-model-api.md).
  */
 
+/** What a model does: classify a text or pair, tag each word, or extract an answer span. */
 export type ModelTask = 'text-classification' | 'token-classification' | 'question-answering';
 
+/** One input: a text, a sentence pair, pre-split words (taggers), or a question with its context. */
 export type ModelInput =
   | { kind: 'text'; text: string }
   | { kind: 'pair'; textA: string; textB: string }
@@ -26,6 +28,7 @@ export interface TagOutput {
   scores: number[];
 }
 
+/** An answer a QA model extracted from the context. */
 export interface AnswerSpan {
   text: string;
   /** Character offsets into the context, end exclusive. */
@@ -40,8 +43,10 @@ export interface SpanOutput {
   spans: AnswerSpan[];
 }
 
+/** One output, of the kind the model's task gives. */
 export type ModelOutput = ClassOutput | TagOutput | SpanOutput;
 
+/** What a model is: where it came from, its task and its labels. */
 export interface ModelInfo {
   /** Where the model came from: a folder, a hub id, a URL, or "function:<name>". */
   id: string;
@@ -50,6 +55,7 @@ export interface ModelInfo {
   labels?: string[];
 }
 
+/** A model that answers batches of inputs; knows nothing of attacks (the query engine batches and caches for it). */
 export interface ModelAdapter {
   readonly info: ModelInfo;
   /** Answers one batch; output i belongs to input i. Must reject, not resolve partially, on failure. */

@@ -19,6 +19,7 @@ export interface QueryEngineOptions {
   maxConcurrentFlushes?: number;
 }
 
+/** An engine's counters: inputs asked for, answered from the cache, actually run by the model, and batches sent. */
 export interface QueryEngineStats {
   requests: number;
   cacheHits: number;
@@ -42,6 +43,7 @@ interface Failed {
   error: unknown;
 }
 
+/** Sits between attacks and one model adapter: caches, de-duplicates, batches across examples and counts (see above). */
 export class QueryEngine {
   readonly adapter: ModelAdapter;
   private readonly cache = new Map<string, ModelOutput>();

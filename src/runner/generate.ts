@@ -50,6 +50,7 @@ export interface GenerateOptions {
   onStep?: (done: number) => void;
 }
 
+/** Runs a generator into `outDir` (locked while it runs), resumable after each step; resolves with the summary written. */
 export async function runGenerator(opts: GenerateOptions): Promise<GenerateSummary> {
   const release = lockFolder(opts.outDir);
   try {

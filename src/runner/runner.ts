@@ -28,6 +28,7 @@ export interface RunSettings {
 /** The work done on one example: an attack's search, a probe's variants, … Model queries go through `session`. */
 export type ExampleWork = (example: Example, session: QuerySession, rng: Rng) => Promise<ExampleResult>;
 
+/** Options of {@link runAttack}: the output folder, the run's recorded settings, the examples and the per-example work. */
 export interface RunOptions {
   outDir: string;
   settings: RunSettings;

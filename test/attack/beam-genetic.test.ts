@@ -11,20 +11,9 @@ import type { TextExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { Rng } from '../../src/util/rng.ts';
-import { lexiconModel } from './helpers.ts';
+import { lexiconModel, toyEdits } from './helpers.ts';
 
 const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));
-
-/** At every word: delete it, replace it by "okay", or insert "meh" before it. */
-const toyEdits: Transformation = {
-  name: 'toy',
-  candidates: (_state, indices) =>
-    indices.flatMap((i) => [
-      { wordIndex: i, after: '', type: 'toy:delete', op: 'delete' as const },
-      { wordIndex: i, after: 'okay', type: 'toy:replace' },
-      { wordIndex: i, after: 'meh', type: 'toy:insert', op: 'insert' as const },
-    ]),
-};
 
 /** The lexicon model, counting predict() calls and their sizes. */
 function counting(): ModelAdapter & { batches: number[] } {

@@ -30,3 +30,14 @@ export const twoTypos: Transformation = {
       ];
     }),
 };
+
+/** At every word: delete it, replace it by "okay", or insert "meh" before it. */
+export const toyEdits: Transformation = {
+  name: 'toy',
+  candidates: (_state, indices) =>
+    indices.flatMap((i) => [
+      { wordIndex: i, after: '', type: 'toy:delete', op: 'delete' as const },
+      { wordIndex: i, after: 'okay', type: 'toy:replace' },
+      { wordIndex: i, after: 'meh', type: 'toy:insert', op: 'insert' as const },
+    ]),
+};

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AttackState, Scored } from '../state.ts';
-import { statesPerBatch, type SearchContext, type SearchMethod, type SearchOutcome } from './types.ts';
+import { statesPerBatchOf, type SearchContext, type SearchMethod, type SearchOutcome } from './types.ts';
 
 /**
  * Beam search (the grammar-error paper's Algorithm 2): keep the `width` states that lower the true
@@ -45,7 +45,7 @@ export class BeamSearch implements SearchMethod {
     let success: { s: Scored; k: number } | undefined;
     let proposed = 0;
     let pending: AttackState[] = [];
-    const chunk = statesPerBatch(beam[0]!.state.seq.toString().length);
+    const chunk = statesPerBatchOf(ctx.subject, beam[0]!.state.seq);
     const flush = async (): Promise<void> => {
       if (!pending.length) return;
       const scored = await ctx.evaluate(pending);

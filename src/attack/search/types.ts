@@ -1,4 +1,6 @@
+import type { ModelInput } from '../../models/types.ts';
 import type { Rng } from '../../util/rng.ts';
+import type { WordSeq } from '../../text/word-seq.ts';
 import type { WordCandidate } from '../../text/edits.ts';
 import type { AttackState, Scored } from '../state.ts';
 import type { AttackSubject } from '../subject.ts';
@@ -50,4 +52,26 @@ export interface SearchMethod {
  */
 export function statesPerBatch(textLength: number): number {
   return Math.max(1, Math.min(4096, Math.floor(8_000_000 / Math.max(1, textLength))));
+}
+
+/**
+ * statesPerBatch for versions of this subject's field: sized by the whole model input each version becomes (the
+ * untouched text after an edit window, and the other text of a pair or QA example, travel with every copy).
+ */
+export function statesPerBatchOf(subject: AttackSubject, seq: WordSeq): number {
+  return statesPerBatch(inputChars(subject.toInput(seq)));
+}
+
+/** Characters of a model input, all its fields together (tokens counted with one separator each). */
+export function inputChars(input: ModelInput): number {
+  switch (input.kind) {
+    case 'text':
+      return input.text.length;
+    case 'pair':
+      return input.textA.length + input.textB.length;
+    case 'tokens':
+      return input.tokens.reduce((n, t) => n + t.length + 1, 0);
+    case 'qa':
+      return input.question.length + input.context.length;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Scored } from '../state.ts';
-import { statesPerBatch, type SearchContext } from './types.ts';
+import { statesPerBatchOf, type SearchContext } from './types.ts';
 
 /** Which words a word-targeted search edits first: most / least important by occlusion, or a seeded random order. */
 export const WORD_TARGETS = ['max', 'min', 'random'] as const;
@@ -20,8 +20,8 @@ export async function rankWords(
   for (let i = 0; i < initial.state.seq.length; i++) if (ctx.modifiable(initial.state, i)) eligible.push(i);
   const importance = new Map<number, number>();
   if (target === 'random') return { order: ctx.rng.shuffle(eligible), importance };
-  // Occluded copies are scored a batch at a time: a copy is the whole text, so long texts get smaller batches.
-  const size = statesPerBatch(initial.state.seq.toString().length);
+  // Occluded copies are scored a batch at a time: a copy is the whole input, so long inputs get smaller batches.
+  const size = statesPerBatchOf(subject, initial.state.seq);
   for (let from = 0; from < eligible.length; from += size) {
     const chunk = eligible.slice(from, from + size);
     const occluded = chunk.map((i) => ({ seq: subject.occlude(initial.state.seq, i), edits: initial.state.edits, modified: initial.state.modified }));

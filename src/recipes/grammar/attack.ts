@@ -18,13 +18,14 @@ import {
   type GrammarErrorType,
   type GrammarLexicon,
 } from '../../perturb/grammar/index.ts';
+import { grammarSettings, type GrammarSearchName } from './settings.ts';
 
-/** The searches the grammar attack can use. */
-export const GRAMMAR_SEARCHES = ['probabilistic', 'greedy', 'beam', 'genetic'] as const;
-/** One of {@link GRAMMAR_SEARCHES}. */
-export type GrammarSearchName = (typeof GRAMMAR_SEARCHES)[number];
+export { GRAMMAR_SEARCHES, type GrammarSearchName } from './settings.ts';
 
-/** Options of {@link grammarAttack}; defaults: budget 0.15, beam width 5, population 60, generation rate 0.23. */
+/** What an option left out means: the recipe's defaults, from its settings schema (the one place they live). */
+const DEFAULTS = grammarSettings.parse({});
+
+/** Options left out take the grammar recipe's defaults (settings.ts). */
 export interface GrammarAttackOptions {
   goal: GoalFactory;
   search: GrammarSearchName;
@@ -48,8 +49,6 @@ export interface GrammarAttackOptions {
   lexicon?: GrammarLexicon;
 }
 
-export const DEFAULT_GRAMMAR_BUDGET = 0.15;
-
 /** Proposes grammatical errors of the given types (default all eight) at the words asked about. */
 export function grammarTransformation(opts: {
   types?: readonly GrammarErrorType[];
@@ -68,7 +67,7 @@ export function grammarTransformation(opts: {
 export function grammarSearch(opts: GrammarAttackOptions): SearchMethod {
   switch (opts.search) {
     case 'probabilistic': {
-      const rate = opts.errorRate ?? opts.budget ?? DEFAULT_GRAMMAR_BUDGET;
+      const rate = opts.errorRate ?? opts.budget ?? DEFAULTS.budget;
       const distribution = opts.distribution ?? DEFAULT_ERROR_DISTRIBUTION;
       return new RandomEditsSearch(
         `probabilistic(rate=${rate})`,
@@ -80,9 +79,9 @@ export function grammarSearch(opts: GrammarAttackOptions): SearchMethod {
       // The paper's Algorithm 1: importance = drop in P(true label) when the word is deleted (occlusion).
       return new GreedyWordSearch('max');
     case 'beam':
-      return new BeamSearch(opts.beamWidth ?? 5);
+      return new BeamSearch(opts.beamWidth ?? DEFAULTS.beamWidth);
     case 'genetic':
-      return new GeneticSearch({ population: opts.population, generationRate: opts.generationRate });
+      return new GeneticSearch({ population: opts.population ?? DEFAULTS.population, generationRate: opts.generationRate });
   }
 }
 
@@ -92,12 +91,13 @@ export function grammarSearch(opts: GrammarAttackOptions): SearchMethod {
  * read (empty, no words, not English) is skipped with the reason.
  */
 export function grammarAttack(opts: GrammarAttackOptions): Attack {
-  const budget = opts.budget ?? DEFAULT_GRAMMAR_BUDGET;
+  const budget = opts.budget ?? DEFAULTS.budget;
   const lexicon = opts.lexicon ?? defaultLexicon();
   const constraints: Constraint[] = [editZone(), noRepeatEdits, maxEditRate(budget)];
-  if (opts.protect?.length) constraints.push(protectWords(opts.protect));
+  const protect = opts.protect ?? DEFAULTS.protect;
+  if (protect.length) constraints.push(protectWords(protect));
   return {
-    ...(opts.maxWords !== undefined ? { window: opts.maxWords } : {}),
+    window: opts.maxWords ?? DEFAULTS.maxWords,
     name: `grammar(search=${opts.search}, budget=${budget})`,
     transformation: grammarTransformation({ types: opts.types, multiWord: opts.multiWord, lexicon }),
     constraints,

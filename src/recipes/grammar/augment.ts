@@ -11,7 +11,7 @@ import { extensionOf, toJsonl, writeInFormat } from '../../data/export.ts';
 import type { Example } from '../../data/types.ts';
 import { defineRecipe } from '../registry/define.ts';
 import { fieldSetting } from '../shared.ts';
-import { budgetSetting, errorTypesSetting, searchSetting } from './recipe.ts';
+import { budgetSetting, errorTypesSetting, searchSetting } from './settings.ts';
 
 /** The `augment` experiment's manifest.json: the files written for each proportion and the attacked set. */
 export interface AugmentManifest {

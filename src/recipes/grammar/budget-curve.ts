@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fixed, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';
 import { defineRecipe } from '../registry/define.ts';
-import { errorTypesSetting, searchSetting } from './recipe.ts';
+import { errorTypesSetting, searchSetting } from './settings.ts';
 
 /** One budget's numbers: `budget` and rates are fractions, `mean_perturbed_word_pct` is a percentage. */
 export interface BudgetPoint {

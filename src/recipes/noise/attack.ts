@@ -5,7 +5,12 @@ import type { GoalFactory } from '../../attack/goals/index.ts';
 import { OneShotSearch } from '../../attack/search/one-shot.ts';
 import type { SubjectOptions } from '../../attack/subject.ts';
 import { applyNoise, type NoiseType } from '../../perturb/index.ts';
+import { noiseSettings } from './settings.ts';
 
+/** What an option left out means: the recipe's defaults, from its settings schema (the one place they live). */
+const DEFAULTS = noiseSettings.parse({});
+
+/** Options left out take the noise recipe's defaults (settings.ts). */
 export interface NoiseAttackOptions {
   goal: GoalFactory;
   noise: NoiseType;
@@ -16,8 +21,9 @@ export interface NoiseAttackOptions {
 
 /** The stress-test noise setting: every eligible word gets the noise at once, the model answers once. */
 export function noiseAttack(opts: NoiseAttackOptions): Attack {
-  const constraints: Constraint[] = [editZone(), minWordLength(opts.minLength ?? 2)];
-  if (opts.protect?.length) constraints.push(protectWords(opts.protect));
+  const constraints: Constraint[] = [editZone(), minWordLength(opts.minLength ?? DEFAULTS.minLength)];
+  const protect = opts.protect ?? DEFAULTS.protect;
+  if (protect.length) constraints.push(protectWords(protect));
   const type = `noise:${opts.noise}`;
   return {
     name: `noise(${opts.noise})`,
@@ -36,7 +42,8 @@ export function noiseAttack(opts: NoiseAttackOptions): Attack {
         before: c.before,
         after: c.after,
       }));
-      return { seq, edits: [...state.edits, ...edits], modified: new Set(changed.map((c) => c.wordIndex)) };
+      // Same gaps, so the seq keeps the state's open end (a window's head) too.
+      return { seq: state.seq.withWords(seq.words), edits: [...state.edits, ...edits], modified: new Set(changed.map((c) => c.wordIndex)) };
     }),
   };
 }

@@ -6,11 +6,15 @@ import type { WordTarget } from '../../attack/search/word-importance.ts';
 import type { SubjectOptions } from '../../attack/subject.ts';
 import type { Transformation } from '../../attack/transformation.ts';
 import { TYPO_SOURCE_NAMES, typoCandidates, type TypoSourceName } from '../../perturb/index.ts';
+import { typosSettings } from './settings.ts';
+
+/** What an option left out means: the recipe's defaults, from its settings schema (the one place they live). */
+const DEFAULTS = typosSettings.parse({});
 
 /** Every typo source, in the order they are tried (the default of `sources`). */
 export const ALL_TYPO_SOURCES: TypoSourceName[] = [...TYPO_SOURCE_NAMES];
 
-/** Options of {@link typoAttack}. */
+/** Options left out take the typos recipe's defaults (settings.ts). */
 export interface TypoAttackOptions {
   goal: GoalFactory;
   /** Which words get typos: max / min occlusion importance, or random. */
@@ -51,25 +55,26 @@ export function typoTransformation(sources: TypoSourceName[], maxCandidates?: nu
 
 /** Adv-BERT's attack: K typos placed greedily into the targeted words until the prediction flips. */
 export function typoAttack(opts: TypoAttackOptions): Attack {
-  const sources = opts.sources ?? ALL_TYPO_SOURCES;
+  const sources = opts.sources ?? DEFAULTS.sources;
   if (opts.exhaustive && opts.maxCandidates !== undefined) {
     throw new Error('typos: exhaustive tries every candidate, so it cannot be combined with maxCandidates');
   }
-  const maxCandidates = opts.exhaustive ? Infinity : opts.maxCandidates;
+  const maxCandidates = (opts.exhaustive ?? DEFAULTS.exhaustive) ? Infinity : (opts.maxCandidates ?? DEFAULTS.maxCandidates ?? undefined);
   const constraints: Constraint[] = [
     editZone(),
     noRepeatEdits,
     maxEdits(opts.k),
-    minWordLength(opts.minLength ?? 2),
+    minWordLength(opts.minLength ?? DEFAULTS.minLength),
   ];
-  if (opts.protect?.length) constraints.push(protectWords(opts.protect));
+  const protect = opts.protect ?? DEFAULTS.protect;
+  if (protect.length) constraints.push(protectWords(protect));
   return {
-    ...(opts.maxWords !== undefined ? { window: opts.maxWords } : {}),
+    window: opts.maxWords ?? DEFAULTS.maxWords,
     name: `typos(target=${opts.target}, k=${opts.k})`,
     transformation: typoTransformation(sources, maxCandidates),
     constraints,
     goal: opts.goal,
-    search: new GreedyWordSearch(opts.target, opts.skipUneditable === false ? { words: opts.k } : {}),
+    search: new GreedyWordSearch(opts.target, (opts.skipUneditable ?? DEFAULTS.skipUneditable) ? {} : { words: opts.k }),
     subject: opts.subject,
   };
 }

@@ -9,7 +9,7 @@ import { formatGrid } from '../../util/table.ts';
 import { defineRecipe, type SubRun } from '../registry/define.ts';
 import { minLengthSetting } from '../shared.ts';
 import type { ExampleResult } from '../../attack/result.ts';
-import { typoSearchSettings } from './recipe.ts';
+import { typoSearchSettings } from './settings.ts';
 
 /** One row of the curve: accuracy (0–1) for K = 0..k_max; `std` is across the random-target seeds (random row only). */
 export interface CurveRow {
