@@ -207,15 +207,19 @@ async function generate(
   }
   const built = await def.build(settings, ctx);
   if (built.kind !== 'generate') throw new Error(`recipe "${def.name}" is declared generate but built ${built.kind}`);
+  // A resume is checked like an attack run's: the same settings, model, data options and data file content.
+  const picked = req.data ? { ...dataSettings(req as RunRequest & DataSpec), ...(req.limit !== undefined ? { limit: req.limit } : {}) } : {};
+  const dataOptions = Object.keys(picked).length ? { data_options: picked } : {};
   const progress = req.progress?.start(def.name, built.generator.steps);
   try {
     const summary = await runGenerator({
       outDir: req.out,
       generator: built.generator,
       engine: shared.engine,
-      settings: { recipe: def.name, model: req.model, dataset: req.data ?? null, seed: req.seed, options: settings },
+      settings: { recipe: def.name, model: req.model, dataset: req.data ?? null, seed: req.seed, options: settings, ...dataOptions },
       resume: req.resume,
       overwrite: req.overwrite,
+      ...(req.data ? { dataFingerprint: await fileFingerprint(req.data) } : {}),
       onStep: (done) => progress?.update(done),
     });
     return { kind: 'generate', recipe: def, dir: req.out, summary };
