@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import type { Generator } from '../../src/attack/generate.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { runGenerator, type GenerateSettings } from '../../src/runner/generate.ts';
-import { TextstressError } from '../../src/util/errors.ts';
 import { lexiconModel } from '../attack/helpers.ts';
 import { tmp } from '../cli/helpers.ts';
+import { refusal } from './helpers.ts';
 
 /** Counts up by one per step; fails at step `failAt` (0-based) when given. */
 function counter(failAt?: number): Generator<number> {
@@ -36,16 +36,6 @@ async function interrupted(prefix: string): Promise<string> {
     runGenerator({ outDir: out, generator: counter(2), engine: new QueryEngine(lexiconModel), settings, dataFingerprint: '10:aaa' }),
   ).rejects.toThrow(/went away/);
   return out;
-}
-
-async function refusal(run: Promise<unknown>): Promise<{ message: string; hint: string }> {
-  try {
-    await run;
-  } catch (err) {
-    if (!(err instanceof TextstressError)) throw err;
-    return { message: err.message, hint: err.hint ?? '' };
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('generator resume', () => {
