@@ -73,7 +73,9 @@ export const STATE_FILE = 'run.json';
 
 /**
  * Streams a dataset through per-example work. Results are appended to results.jsonl in dataset order as they
- * finish (a slow example does not hold the others up: they run past it and wait in a bounded buffer);
+ * finish, whatever the concurrency (a slow example does not hold the others up: they run past it and wait in a
+ * bounded buffer); each example draws from an rng derived from the seed and its id, so the file, and the summary
+ * computed from it, are the same bytes for the same seed and data (wall_seconds aside: it is a time);
  * summary.json is written only when every example is done, so a partial run is never presented as complete. An
  * interrupted run (even kill -9) continues with `resume`. When an example fails (its own model query failed),
  * no new example starts, the ones running finish and are kept, and the error names the failed examples.
@@ -218,13 +220,14 @@ function failureError(failures: { example: Example; error: unknown }[], kept: nu
   );
 }
 
-function processStats(before: QueryEngineStats, after: QueryEngineStats): RunSummary['process'] {
+/** The query engine's work during a run; a hit rate over zero requests is null (n/a), not 0. */
+export function processStats(before: QueryEngineStats, after: QueryEngineStats): RunSummary['process'] {
   const requests = after.requests - before.requests;
   const hits = after.cacheHits - before.cacheHits;
   return {
     requests,
     cache_hits: hits,
-    cache_hit_rate: requests ? round(hits / requests, 4) : 0,
+    cache_hit_rate: requests ? round(hits / requests, 4) : null,
     model_inferences: after.inferences - before.inferences,
   };
 }
