@@ -59,7 +59,7 @@ export function lockFolder(dir: string, hooks: LockHooks = {}): () => void {
     if (!stale) {
       const who = h ? `process ${h.pid} on ${h.host}, since ${h.started}` : 'a process that is still starting';
       throw new TextstressError(`${dir} is in use by another textstress run (${who}).`, {
-        hint: `Wait for it to finish, or write to another --out. If no such process is running any more, delete ${path}.`,
+        hint: `Wait for it to finish, or write to another --out. If no such process is running any more, delete ${path} and rerun (with --resume to continue).`,
       });
     }
     hooks.beforeTakeover?.();

@@ -157,7 +157,10 @@ async function experiment(
       const outcome = await runRecipe({ ...req, recipe: run.recipe, settings: run.settings, out: dir, seed: run.seed ?? req.seed, shared, log: undefined });
       if (outcome.kind !== 'run') throw new Error(`experiment "${def.name}": sub-run ${run.dir} must be an attack or probe`);
       if (outcome.summary.n === 0) {
-        throw new TextstressError(`no examples tested: the data gave 0 examples, so ${def.name} has nothing to combine.`, { where: outcome.dir });
+        throw new TextstressError(`no examples tested: the data gave 0 examples, so ${def.name} has nothing to combine.`, {
+          where: outcome.dir,
+          hint: 'Check --data, --limit and the column options (rows skipped as bad are listed in skipped-rows.json), then rerun with --overwrite.',
+        });
       }
       runs.push({ run, dir: outcome.dir, summary: outcome.summary });
       log.finished(run.dir);

@@ -59,11 +59,15 @@ export function assertSameSettings<S extends object>(prior: S, now: S, where: st
   const options = (x: Record<string, unknown>): Record<string, unknown> => (x.options ?? {}) as Record<string, unknown>;
   const differ = (x: Record<string, unknown>, y: Record<string, unknown>, skip?: string): string[] =>
     [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => k !== skip && JSON.stringify(x[k]) !== JSON.stringify(y[k]));
-  const differing = [...differ(a, b, 'options'), ...differ(options(a), options(b))];
+  const was = (x: Record<string, unknown>, k: string): string => short(k in x ? JSON.stringify(x[k]) : 'unset');
+  const differing = [
+    ...differ(a, b, 'options').map((k) => `${k} (was ${was(a, k)}, now ${was(b, k)})`),
+    ...differ(options(a), options(b)).map((k) => `${k} (was ${was(options(a), k)}, now ${was(options(b), k)})`),
+  ];
   const what = differing.length ? differing.join(', ') : 'the settings';
   throw new TextstressError(
     `--resume needs the same settings as the interrupted run, but ${what} ${differing.length === 1 ? 'differs' : 'differ'}.`,
-    { where, hint: 'Rerun with the original options, or start afresh with --overwrite.' },
+    { where, hint: 'Rerun with the original options to continue it, start afresh with --overwrite, or write to another --out.' },
   );
 }
 
@@ -74,4 +78,9 @@ export function assertSameData(prior: string | undefined, now: string | undefine
     where,
     hint: 'The whole file is fingerprinted, so any change counts, even in rows past --limit. Resume with the data the run started with, or start afresh with --overwrite.',
   });
+}
+
+/** A setting's value as a refusal shows it: long ones cut. */
+function short(json: string): string {
+  return json.length > 60 ? `${json.slice(0, 57)}…` : json;
 }

@@ -212,12 +212,13 @@ function failureError(failures: { example: Example; error: unknown }[], kept: nu
   const where = (e: Example): string => e.source ?? e.id;
   const first = failures[0]!;
   const others = failures.length > 1 ? ` (and ${failures.length - 1} more: ${failures.slice(1, 4).map((f) => where(f.example)).join(', ')}${failures.length > 4 ? ', …' : ''})` : '';
-  const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}; ` : 'No example was finished yet. ';
-  return new TextstressError(
-    `the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}` +
-      'fix the cause and rerun the same command with --resume to continue.',
-    { cause: first.error },
-  );
+  const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}.` : 'No example was finished yet.';
+  return new TextstressError(`the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}`, {
+    cause: first.error,
+    hint: kept
+      ? 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).'
+      : 'Fix the cause, then rerun the same command with --resume (or --overwrite: nothing is kept yet).',
+  });
 }
 
 /** The query engine's work during a run; a hit rate over zero requests is null (n/a), not 0. */

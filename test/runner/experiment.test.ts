@@ -86,8 +86,8 @@ describe('experiments', () => {
     expect(again.message).toBe(`${out} already holds a run.`);
     expect(again.hint).toBe('Pass --resume to continue it, --overwrite to replace it, or choose another --out.');
     const other = await refusal(curve(out, 3, { resume: true }));
-    expect(other.message).toBe('--resume needs the same settings as the interrupted run, but randomSeeds differs.');
-    expect(other.hint).toBe('Rerun with the original options, or start afresh with --overwrite.');
+    expect(other.message).toBe('--resume needs the same settings as the interrupted run, but randomSeeds (was 2, now 3) differs.');
+    expect(other.hint).toBe('Rerun with the original options to continue it, start afresh with --overwrite, or write to another --out.');
     expect(manifestOf(out)).toMatchObject({ status: 'complete', planned: ['target-max', 'target-min', 'target-random-seed1', 'target-random-seed2'] });
   });
 

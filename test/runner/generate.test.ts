@@ -50,9 +50,9 @@ describe('generator resume', () => {
   });
 
   const changes: [string, Partial<GenerateSettings>, RegExp][] = [
-    ['a setting', { options: { epochs: 5 } }, /but epochs differs\.$/],
-    ['the model', { model: 'other-model' }, /but model differs\.$/],
-    ['the seed and a data option', { seed: 8, data_options: { split: 'test' } }, /but seed, data_options differ\.$/],
+    ['a setting', { options: { epochs: 5 } }, /but epochs \(was 4, now 5\) differs\.$/],
+    ['the model', { model: 'other-model' }, /but model \(was "lexicon", now "other-model"\) differs\.$/],
+    ['the seed and a data option', { seed: 8, data_options: { split: 'test' } }, /but seed \(was 7, now 8\), data_options \(was \{"split":"dev"\}, now \{"split":"test"\}\) differ\.$/],
   ];
   for (const [what, change, expected] of changes) {
     it(`refuses a resume with ${what} changed, naming it`, async () => {
@@ -61,7 +61,7 @@ describe('generator resume', () => {
       const r = await refusal(runGenerator({ outDir: out, generator: counter(), engine: new QueryEngine(lexiconModel), settings: { ...settings, ...change }, dataFingerprint: '10:aaa', resume: true }));
       expect(r.message).toMatch(/^--resume needs the same settings as the interrupted run, but /);
       expect(r.message).toMatch(expected);
-      expect(r.hint).toBe('Rerun with the original options, or start afresh with --overwrite.');
+      expect(r.hint).toBe('Rerun with the original options to continue it, start afresh with --overwrite, or write to another --out.');
       // Nothing was cut or rewritten.
       expect(readFileSync(join(out, 'results.jsonl'), 'utf8')).toBe(before);
     });

@@ -58,6 +58,9 @@ describe('the folder lock', () => {
     const path = join(dir, LOCK_FILE);
     writeFileSync(path, '');
     expect(() => lockFolder(dir)).toThrow(/in use by another textstress run \(a process that is still starting\)/);
+    expect(() => lockFolder(dir)).toThrow(
+      expect.objectContaining({ hint: `Wait for it to finish, or write to another --out. If no such process is running any more, delete ${path} and rerun (with --resume to continue).` }),
+    );
     const old = new Date(Date.now() - 60_000);
     utimesSync(path, old, old);
     const release = lockFolder(dir);
