@@ -74,7 +74,7 @@ export interface RunSummary extends RunMetrics {
    * This process's traffic (differs between a resumed and an uninterrupted run): inputs requested, served
    * from the shared cache (also across examples and earlier runs in the process), and really computed.
    */
-  process: { requests: number; cache_hits: number; cache_hit_rate: number; model_inferences: number };
+  process: { requests: number; cache_hits: number; cache_hit_rate: number | null; model_inferences: number };
 }
 
 /** summary.json of a generator run. */

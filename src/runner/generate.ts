@@ -16,6 +16,7 @@ import { TextstressError, errorMessage } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
 import { appendResult, readResults } from './checkpoint.ts';
 import { lockFolder } from './lock.ts';
+import { alreadyHoldsRun, assertSameSettings, resumeState, type SavedState } from './resume.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from './runner.ts';
 
 export const STEPS_FILE = 'steps.jsonl';
@@ -27,6 +28,8 @@ export interface GenerateSettings {
   dataset: string | null;
   seed: number;
   options: Record<string, unknown>;
+  /** The data options that decide which examples and labels it sees (when it takes data and any are given). */
+  data_options?: Record<string, unknown>;
 }
 
 interface Checkpoint {
@@ -47,6 +50,8 @@ export interface GenerateOptions {
   settings: GenerateSettings;
   resume?: boolean;
   overwrite?: boolean;
+  /** The data file's fingerprint, for generators that take data: a resume refuses a data file that changed. */
+  dataFingerprint?: string;
   onStep?: (done: number) => void;
 }
 
@@ -74,15 +79,13 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
   let cp: Checkpoint | undefined;
   if (opts.overwrite) {
     for (const p of Object.values(paths)) rmSync(p, { force: true });
-  } else if (existsSync(paths.checkpoint) || existsSync(paths.results)) {
-    if (!opts.resume) {
-      throw new TextstressError(`${outDir} already holds a run.`, { hint: 'Pass --resume to continue it, --overwrite to replace it, or choose another --out.' });
-    }
+  } else if ([paths.state, paths.checkpoint, paths.results, paths.steps].some((p) => existsSync(p))) {
+    if (!opts.resume) throw alreadyHoldsRun(outDir);
+    // run.json is written before the first step, so a folder without it was not written by a generator.
+    resumeState<GenerateSettings, SavedState<GenerateSettings>>(paths.state, paths.results, { settings, dataFingerprint: opts.dataFingerprint, dataset: settings.dataset });
     cp = readCheckpoint(paths.checkpoint);
-    if (cp && JSON.stringify(cp.settings) !== JSON.stringify(settings)) {
-      throw new TextstressError('--resume needs the same settings as the interrupted run.', { where: paths.checkpoint, hint: 'Rerun with the original options, or start afresh with --overwrite.' });
-    }
-    // Cut what an unfinished step appended after the last checkpoint.
+    if (cp) assertSameSettings(cp.settings, settings, paths.checkpoint);
+    // Cut what an unfinished step appended after the last checkpoint (everything, before the first one).
     cutTo(paths.results, cp?.results_bytes ?? 0);
     cutTo(paths.steps, cp?.steps_bytes ?? 0);
   }
@@ -90,8 +93,9 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
   const queries0 = opts.engine.stats.requests;
   const previousQueries = cp?.queries ?? 0;
   const previousWall = cp?.wall_seconds ?? 0;
+  const fingerprint = opts.dataFingerprint ? { data_fingerprint: opts.dataFingerprint } : {};
   const writeState = (status: string, error?: string): void =>
-    writeFileSync(paths.state, JSON.stringify({ settings, status, ...(error ? { error } : {}), updated_at: new Date().toISOString() }, null, 2) + '\n');
+    writeFileSync(paths.state, JSON.stringify({ settings, ...fingerprint, status, ...(error ? { error } : {}), updated_at: new Date().toISOString() }, null, 2) + '\n');
   writeState('running');
 
   const ctxFor = (step: number): GenerateContext => ({

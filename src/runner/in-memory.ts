@@ -15,6 +15,7 @@ import { parseSettings } from '../recipes/registry/settings.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
 import { orderedPool } from './pool.ts';
+import { processStats } from './runner.ts';
 import { openModel, type ModelSpec } from './setup.ts';
 import { subwordEnricher } from './subwords.ts';
 import { prepareRecipe } from './work.ts';
@@ -120,9 +121,6 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
     };
     const failures: { example: Example; error: unknown }[] = [];
     const summarize = (): InMemorySummary => {
-      const stats = engine.stats;
-      const requests = stats.requests - stats0.requests;
-      const hits = stats.cacheHits - stats0.cacheHits;
       return {
         complete,
         recipe: def.name,
@@ -132,7 +130,7 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
         settings,
         ...acc.finish(editCurve),
         wall_seconds: (Date.now() - started) / 1000,
-        process: { requests, cache_hits: hits, cache_hit_rate: requests ? hits / requests : 0, model_inferences: stats.inferences - stats0.inferences },
+        process: processStats(stats0, engine.stats),
       };
     };
     try {

@@ -3,7 +3,7 @@
  * the model and the data, survey the labels, pick the goal, check the task, build, then run (per-example work,
  * an experiment's sub-runs, or a generator) into a resumable output folder.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseLabelMap } from '../attack/labels.ts';
 import { detectFormat, parseFormat } from '../data/open.ts';
@@ -18,7 +18,8 @@ import { parseSettings } from '../recipes/registry/settings.ts';
 import { TextstressError } from '../util/errors.ts';
 import { readResults } from './checkpoint.ts';
 import { runGenerator, type GenerateSummary } from './generate.ts';
-import { RESULTS_FILE, runAttack, type ExampleWork } from './runner.ts';
+import { beginExperiment, EXPERIMENT_FILE } from './experiment.ts';
+import { RESULTS_FILE, SUMMARY_FILE, runAttack, type ExampleWork } from './runner.ts';
 import { dataSettings, fileFingerprint, openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
 import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
@@ -57,8 +58,7 @@ export type RecipeOutcome =
   | { kind: 'experiment'; recipe: AnyRecipe; dir: string; output: ExperimentOutput; runs: SubRunOutcome[] }
   | { kind: 'generate'; recipe: AnyRecipe; dir: string; summary: GenerateSummary };
 
-/** The manifest an experiment leaves in its folder; the report reads it to group the sub-runs. */
-export const EXPERIMENT_FILE = 'experiment.json';
+export { EXPERIMENT_FILE };
 
 /**
  * Runs one recipe into `req.out` (resumable): validates settings, opens model and data, builds and runs it.
@@ -141,14 +141,30 @@ async function experiment(
   info: DatasetInfo,
   shared: { model: ModelAdapter; engine: QueryEngine },
 ): Promise<RecipeOutcome> {
-  const runs: SubRunOutcome[] = [];
+  const log = beginExperiment(
+    req.out,
+    {
+      settings: { recipe: def.name, model: req.model, dataset: data.data, seed: req.seed, options: settings, ...dataOptionsOf(data) },
+      dataFingerprint: await fileFingerprint(data.data),
+      planned: built.runs.map((r) => r.dir),
+    },
+    req,
+  );
+  try {
+    const runs: SubRunOutcome[] = [];
     for (const run of built.runs) {
+      const dir = join(req.out, run.dir);
+      if (log.done.has(run.dir)) {
+        req.log?.(`${def.verb ?? def.name} ${run.dir}: finished before, kept`);
+        runs.push({ run, dir, summary: JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8')) as RunSummary });
+        continue;
+      }
       req.log?.(`${def.verb ?? def.name} ${run.dir} …`);
       const outcome = await runRecipe({
         ...req,
         recipe: run.recipe,
         settings: run.settings,
-        out: join(req.out, run.dir),
+        out: dir,
         seed: run.seed ?? req.seed,
         ...(run.needsTraces ? { compact: false } : {}),
         shared,
@@ -156,9 +172,13 @@ async function experiment(
       });
       if (outcome.kind !== 'run') throw new Error(`experiment "${def.name}": sub-run ${run.dir} must be an attack or probe`);
       if (outcome.summary.n === 0) {
-        throw new TextstressError(`no examples tested: the data gave 0 examples, so ${def.name} has nothing to combine.`, { where: outcome.dir });
+        throw new TextstressError(`no examples tested: the data gave 0 examples, so ${def.name} has nothing to combine.`, {
+          where: outcome.dir,
+          hint: 'Check --data, --limit and the column options (rows skipped as bad are listed in skipped-rows.json), then rerun with --overwrite.',
+        });
       }
       runs.push({ run, dir: outcome.dir, summary: outcome.summary });
+      log.finished(run.dir);
     }
     const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
     const output = await built.combine({
@@ -180,15 +200,18 @@ async function experiment(
       },
     });
     for (const [name, value] of Object.entries(output.files)) writeFileSync(join(req.out, name), JSON.stringify(value, null, 2) + '\n');
-    const manifest = {
-      recipe: def.name,
-      settings,
-      runs: built.runs.map((r) => r.dir),
-      files: Object.keys(output.files),
-      headline: output.headline ?? built.runs[built.runs.length - 1]?.dir,
-    };
-    writeFileSync(join(req.out, EXPERIMENT_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    log.complete(Object.keys(output.files), output.headline ?? built.runs[built.runs.length - 1]?.dir);
     return { kind: 'experiment', recipe: def, dir: req.out, output, runs };
+  } catch (err) {
+    log.failed(err);
+    throw err;
+  }
+}
+
+/** The data options that decide which examples an experiment or generator sees, the row limit included. */
+function dataOptionsOf(data: DataSpec & { labelMap?: string }): { data_options?: Record<string, unknown> } {
+  const picked = { ...dataSettings(data), ...(data.limit !== undefined ? { limit: data.limit } : {}) };
+  return Object.keys(picked).length ? { data_options: picked } : {};
 }
 
 async function generate(
@@ -214,26 +237,22 @@ async function generate(
   }
   const built = await def.build(settings, ctx);
   if (built.kind !== 'generate') throw new Error(`recipe "${def.name}" is declared generate but built ${built.kind}`);
+  // A resume is checked like an attack run's: the same settings, model, data options and data file content.
+  const dataOptions = req.data ? dataOptionsOf(req as RunRequest & DataSpec) : {};
   const progress = req.progress?.start(def.name, built.generator.steps);
   try {
     const summary = await runGenerator({
       outDir: req.out,
       generator: built.generator,
       engine: shared.engine,
-      settings: { recipe: def.name, model: req.model, dataset: req.data ?? null, seed: req.seed, options: settings },
+      settings: { recipe: def.name, model: req.model, dataset: req.data ?? null, seed: req.seed, options: settings, ...dataOptions },
       resume: req.resume,
       overwrite: req.overwrite,
+      ...(req.data ? { dataFingerprint: await fileFingerprint(req.data) } : {}),
       onStep: (done) => progress?.update(done),
     });
     return { kind: 'generate', recipe: def, dir: req.out, summary };
   } finally {
     progress?.stop();
   }
-}
-
-/** Reads an experiment's manifest, if the folder holds one. */
-export function readExperiment(dir: string): { recipe: string; runs: string[]; files: string[]; headline?: string } | undefined {
-  const p = join(dir, EXPERIMENT_FILE);
-  if (!existsSync(p)) return undefined;
-  return JSON.parse(readFileSync(p, 'utf8')) as { recipe: string; runs: string[]; files: string[]; headline?: string };
 }

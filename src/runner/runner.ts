@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attackExample, type Attack } from '../attack/attack.ts';
 import type { ExampleResult } from '../attack/result.ts';
@@ -10,6 +10,7 @@ import { Rng } from '../util/rng.ts';
 import { appendResult, readCheckpointIds, readResults } from './checkpoint.ts';
 import { lockFolder } from './lock.ts';
 import { orderedPool } from './pool.ts';
+import { alreadyHoldsRun, resumeState } from './resume.ts';
 
 export type { RunSummary } from '../metrics/summary.ts';
 
@@ -73,7 +74,9 @@ export const STATE_FILE = 'run.json';
 
 /**
  * Streams a dataset through per-example work. Results are appended to results.jsonl in dataset order as they
- * finish (a slow example does not hold the others up: they run past it and wait in a bounded buffer);
+ * finish, whatever the concurrency (a slow example does not hold the others up: they run past it and wait in a
+ * bounded buffer); each example draws from an rng derived from the seed and its id, so the file, and the summary
+ * computed from it, are the same bytes for the same seed and data (wall_seconds aside: it is a time);
  * summary.json is written only when every example is done, so a partial run is never presented as complete. An
  * interrupted run (even kill -9) continues with `resume`. When an example fails (its own model query failed),
  * no new example starts, the ones running finish and are kept, and the error names the failed examples.
@@ -100,24 +103,8 @@ async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
   if (opts.overwrite) {
     for (const f of [resultsPath, statePath, summaryPath]) rmSync(f, { force: true });
   } else if (existsSync(statePath) || existsSync(resultsPath)) {
-    if (!opts.resume) {
-      throw new TextstressError(`${outDir} already holds a run.`, {
-        hint: 'Pass --resume to continue it, --overwrite to replace it, or choose another --out.',
-      });
-    }
-    const prior = readState(statePath);
-    if (!prior) {
-      throw new TextstressError(`cannot resume: ${statePath} is missing, so nothing says which settings produced ${resultsPath}.`, {
-        hint: 'Start a fresh run with --overwrite (or another --out).',
-      });
-    }
-    assertSameSettings(prior.settings, settings, statePath);
-    if (prior.data_fingerprint && opts.dataFingerprint && prior.data_fingerprint !== opts.dataFingerprint) {
-      throw new TextstressError(`cannot resume: the data file ${settings.dataset} changed since the run started (its size or content differs).`, {
-        where: statePath,
-        hint: 'Resume with the data the run started with, or start afresh with --overwrite.',
-      });
-    }
+    if (!opts.resume) throw alreadyHoldsRun(outDir);
+    const prior = resumeState<RunSettings, RunState>(statePath, resultsPath, { settings, dataFingerprint: opts.dataFingerprint, dataset: settings.dataset });
     previousWall = prior.wall_seconds;
     finished = await readCheckpointIds(resultsPath);
   }
@@ -226,53 +213,25 @@ function failureError(failures: { example: Example; error: unknown }[], kept: nu
   const where = (e: Example): string => e.source ?? e.id;
   const first = failures[0]!;
   const others = failures.length > 1 ? ` (and ${failures.length - 1} more: ${failures.slice(1, 4).map((f) => where(f.example)).join(', ')}${failures.length > 4 ? ', …' : ''})` : '';
-  const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}; ` : 'No example was finished yet. ';
-  return new TextstressError(
-    `the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}` +
-      'fix the cause and rerun the same command with --resume to continue.',
-    { cause: first.error },
-  );
+  const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}.` : 'No example was finished yet.';
+  return new TextstressError(`the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}`, {
+    cause: first.error,
+    hint: kept
+      ? 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).'
+      : 'Fix the cause, then rerun the same command with --resume (or --overwrite: nothing is kept yet).',
+  });
 }
 
-function processStats(before: QueryEngineStats, after: QueryEngineStats): RunSummary['process'] {
+/** The query engine's work during a run; a hit rate over zero requests is null (n/a), not 0. */
+export function processStats(before: QueryEngineStats, after: QueryEngineStats): RunSummary['process'] {
   const requests = after.requests - before.requests;
   const hits = after.cacheHits - before.cacheHits;
   return {
     requests,
     cache_hits: hits,
-    cache_hit_rate: requests ? round(hits / requests, 4) : 0,
+    cache_hit_rate: requests ? round(hits / requests, 4) : null,
     model_inferences: after.inferences - before.inferences,
   };
-}
-
-function readState(path: string): RunState | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as RunState;
-  } catch (err) {
-    throw new TextstressError(`cannot read the run state: ${errorMessage(err)}`, {
-      where: path,
-      hint: 'Start a fresh run with --overwrite.',
-    });
-  }
-}
-
-function assertSameSettings(prior: RunSettings, now: RunSettings, where: string): void {
-  const a = JSON.stringify(prior);
-  const b = JSON.stringify(now);
-  if (a === b) return;
-  const top = (x: RunSettings, k: string): unknown => (x as unknown as Record<string, unknown>)[k];
-  const differing = [
-    ...[...new Set([...Object.keys(prior), ...Object.keys(now)])]
-      .filter((k) => k !== 'options' && JSON.stringify(top(prior, k)) !== JSON.stringify(top(now, k))),
-    ...[...new Set([...Object.keys(prior.options ?? {}), ...Object.keys(now.options ?? {})])]
-      .filter((k) => JSON.stringify(prior.options?.[k]) !== JSON.stringify(now.options?.[k])),
-  ];
-  const what = differing.length ? differing.join(', ') : 'the settings';
-  throw new TextstressError(
-    `--resume needs the same settings as the interrupted run, but ${what} ${differing.length === 1 ? 'differs' : 'differ'}.`,
-    { where, hint: 'Rerun with the original options, or start afresh with --overwrite.' },
-  );
 }
 
 function round(x: number, digits: number): number {

@@ -70,7 +70,7 @@ describe('a lying endpoint', () => {
     expect(msg).toContain(`${base}/${fault}/predict answered with a malformed response`);
     expect(msg).toMatch(/the run stopped at example \S*reviews\.tsv:\d+/);
     // Every example shared the bad answers: none finished, and the message says so instead of "0 results are kept".
-    expect(msg).toMatch(/No example was finished yet/);
+    expect(msg).toMatch(/No example was finished yet\. Fix the cause, then rerun the same command with --resume \(or --overwrite: nothing is kept yet\)\.$/);
     expect(msg).toMatch(fault === 'unknown' || fault.endsWith('label') || fault.endsWith('labels') ? /label set|labels/ : /not a probability|sum to/);
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
   });

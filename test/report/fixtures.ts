@@ -58,7 +58,7 @@ export function writeRun(dir: string, recipe: string, settings: Record<string, u
     ...summarize(results),
     wall_seconds: 1.5,
     skipped_rows: 0,
-    process: { requests: 0, cache_hits: 0, cache_hit_rate: 0, model_inferences: 0 },
+    process: { requests: 0, cache_hits: 0, cache_hit_rate: null, model_inferences: 0 },
   };
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary, null, 2));
   writeFileSync(join(dir, 'results.jsonl'), results.map((r) => JSON.stringify(r)).join('\n') + '\n');

@@ -105,7 +105,8 @@ describe('runAttack', () => {
       engine: new QueryEngine(dyingModel(6)),
       concurrency: 4,
     });
-    await expect(failing).rejects.toThrow(/finished results are kept .*--resume/);
+    await expect(failing).rejects.toThrow(/finished results are kept in /);
+    await expect(failing).rejects.toMatchObject({ hint: 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).' });
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
     const partial = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean);
     expect(partial.length).toBeGreaterThan(0);
@@ -125,7 +126,7 @@ describe('runAttack', () => {
         engine: new QueryEngine(lexiconModel),
         resume: true,
       }),
-    ).rejects.toThrow(/seed differ/);
+    ).rejects.toThrow('--resume needs the same settings as the interrupted run, but seed (was 3, now 4) differs.');
 
     const resumed = await runAttack({
       outDir: out,
@@ -220,7 +221,7 @@ describe('runAttack scheduling and failures', () => {
     const engine = new QueryEngine(poisoned);
     const out = mkdtempSync(join(tmpdir(), 'ts-poison-'));
     const run = runAttack({ outDir: out, settings: { ...settings, options: {} }, examples: (async function* () { yield* items; })(), attack, engine, concurrency: 8 });
-    await expect(run).rejects.toThrow(/stopped at example mem:6: the server choked on a token 7 finished results are kept/);
+    await expect(run).rejects.toThrow(`the run stopped at example mem:6: the server choked on a token 7 finished results are kept in ${join(out, 'results.jsonl')}.`);
     // All eight clean queries went out in one batch; only ex5's example failed.
     expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex6', 'ex7']);
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
@@ -238,5 +239,22 @@ describe('runAttack scheduling and failures', () => {
     await expect(runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel), resume: true })).rejects.toThrow(
       /line 31 holds the example "ex0" a second time/,
     );
+  });
+});
+
+describe('runAttack process stats', () => {
+  it('cache_hit_rate is null (n/a) over zero requests: no examples, or a resume with nothing left to do', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'ts-empty-'));
+    async function* none(): AsyncIterable<TextExample> {}
+    const { summary: s0 } = await runAttack({ outDir: empty, settings, examples: none(), attack, engine: new QueryEngine(lexiconModel) });
+    expect(s0.process).toEqual({ requests: 0, cache_hits: 0, cache_hit_rate: null, model_inferences: 0 });
+    expect(JSON.parse(readFileSync(join(empty, 'summary.json'), 'utf8')).process.cache_hit_rate).toBeNull();
+
+    const out = mkdtempSync(join(tmpdir(), 'ts-again-'));
+    const { summary: s1 } = await runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel) });
+    expect(s1.process.requests).toBeGreaterThan(0);
+    expect(s1.process.cache_hit_rate).toBe(Math.round((s1.process.cache_hits / s1.process.requests) * 1e4) / 1e4);
+    const { summary: s2 } = await runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel), resume: true });
+    expect(s2.process).toEqual({ requests: 0, cache_hits: 0, cache_hit_rate: null, model_inferences: 0 });
   });
 });

@@ -4,7 +4,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import type { ExampleResult } from '../../attack/result.ts';
 import { SummaryAccumulator, type GenerateSummary, type RunSummary } from '../../metrics/summary.ts';
 import { STEPS_FILE } from '../../runner/generate.ts';
-import { EXPERIMENT_FILE } from '../../runner/recipe-run.ts';
+import { EXPERIMENT_FILE, leftoverRuns } from '../../runner/experiment.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/runner.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
 import { headlineMetrics } from './headline.ts';
@@ -51,7 +51,7 @@ async function collect(dir: string, root: string, depth: number, prefix: string 
     .map((e) => e.name)
     .sort();
   const files = groupFiles(dir);
-  const runsHere = subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE)));
+  const runsHere = experimentRuns(dir, files, subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE))));
   // A folder with group files (curve.json …) is one group made of its runs.
   if (Object.keys(files).length > 0 && runsHere.length > 0) {
     const runs: (LoadedRun | GeneratedRun)[] = [];
@@ -79,6 +79,20 @@ function groupFiles(dir: string): Record<string, unknown> {
     }
   }
   return files;
+}
+
+/**
+ * The finished runs of a folder; with an experiment manifest, only the sub-runs it lists as finished (an
+ * interrupted experiment shows those). A run folder the manifest does not plan is refused, never mixed in.
+ */
+function experimentRuns(dir: string, files: Record<string, unknown>, finished: string[]): string[] {
+  const manifest = files[EXPERIMENT_FILE] as { runs?: unknown; planned?: unknown } | undefined;
+  if (!manifest || !Array.isArray(manifest.runs)) return finished;
+  const listed = manifest.runs as unknown[];
+  const planned = Array.isArray(manifest.planned) ? (manifest.planned as unknown[]) : listed;
+  const strangers = finished.filter((d) => !planned.includes(d));
+  if (strangers.length) throw leftoverRuns(dir, strangers);
+  return finished.filter((d) => listed.includes(d));
 }
 
 function readJson(path: string): unknown {
