@@ -10,8 +10,7 @@ import type { ExampleResult } from '../../attack/result.ts';
 import { extensionOf, toJsonl, writeInFormat } from '../../data/export.ts';
 import type { Example } from '../../data/types.ts';
 import { defineRecipe } from '../registry/define.ts';
-import { fieldSetting } from '../shared.ts';
-import { budgetSetting, errorTypesSetting, searchSetting } from './settings.ts';
+import { grammarShape } from './settings.ts';
 
 /** The `augment` experiment's manifest.json: the files written for each proportion and the attacked set. */
 export interface AugmentManifest {
@@ -37,19 +36,18 @@ export const augmentRecipe = defineRecipe({
   paper: 'Yin et al. 2020, §7 and Figure 5',
   kind: 'experiment',
   tasks: ['text-classification', 'pair-classification'],
+  // The grammar recipe's own settings, passed on to its run (its schema checks them there too).
   settings: z.strictObject({
-    search: searchSetting,
-    budget: budgetSetting,
+    ...grammarShape,
     proportions: z
       .array(z.number().gt(0))
       .min(1)
       .default([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
       .describe('sizes of the exported sets, as fractions of the original size'),
-    errorTypes: errorTypesSetting,
-    field: fieldSetting,
   }),
   build(s) {
-    const run = { dir: 'attack', recipe: 'grammar', settings: { search: s.search, budget: s.budget, errorTypes: s.errorTypes, field: s.field } };
+    const { proportions: _proportions, ...grammar } = s;
+    const run = { dir: 'attack', recipe: 'grammar', settings: grammar };
     return {
       kind: 'experiment',
       runs: [run],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fixed, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';
 import { defineRecipe } from '../registry/define.ts';
-import { errorTypesSetting, searchSetting } from './settings.ts';
+import { grammarShapeWithoutBudget } from './settings.ts';
 
 /** One budget's numbers: `budget` and rates are fractions, `mean_perturbed_word_pct` is a percentage. */
 export interface BudgetPoint {
@@ -21,16 +21,24 @@ export const grammarBudgetCurveRecipe = defineRecipe({
   paper: 'Yin et al. 2020, Figure 1',
   kind: 'experiment',
   tasks: ['text-classification', 'pair-classification', 'token-classification'],
-  settings: z.strictObject({
-    search: searchSetting,
-    budgets: z.array(z.number().gt(0).max(1)).min(1).default([0.15, 0.25, 0.35, 0.45]).describe('modification rates to try'),
-    errorTypes: errorTypesSetting,
-  }),
+  // The grammar recipe's own settings (less the one budget), passed on to every run.
+  settings: z
+    .strictObject({
+      ...grammarShapeWithoutBudget,
+      budgets: z.array(z.number().gt(0).max(1)).min(1).default([0.15, 0.25, 0.35, 0.45]).describe('modification rates to try'),
+    })
+    .superRefine((s, ctx) => {
+      const lowest = Math.min(...s.budgets);
+      if (s.errorRate !== null && s.errorRate > lowest) {
+        ctx.addIssue({ code: 'custom', path: ['errorRate'], message: `the error rate ${s.errorRate} is above the lowest budget ${lowest}, which caps the edits of that run` });
+      }
+    }),
   build(s) {
-    const runs = s.budgets.map((b) => ({
+    const { budgets, ...grammar } = s;
+    const runs = budgets.map((b) => ({
       dir: `budget-${b}`,
       recipe: 'grammar',
-      settings: { search: s.search, budget: b, errorTypes: s.errorTypes },
+      settings: { ...grammar, budget: b },
     }));
     return {
       kind: 'experiment',

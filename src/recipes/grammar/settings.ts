@@ -35,7 +35,11 @@ export function errorTypesOf(spec: string | null): Partial<ParsedErrorTypes> {
   return parsed;
 }
 
-export const grammarSettings = z.strictObject({
+/**
+ * The grammar recipe's settings as a plain shape, so the experiments built on it (budget curve, augment) take the
+ * same settings, with the same defaults and descriptions, and pass them on to their grammar runs.
+ */
+export const grammarShape = {
   protect: protectSetting,
   field: fieldSetting,
   search: searchSetting,
@@ -45,7 +49,10 @@ export const grammarSettings = z.strictObject({
   beamWidth: z.number().int().min(1).default(5).describe('beam: beam size'),
   population: z.number().int().min(2).default(60).describe('genetic: population size'),
   maxWords: maxWordsSetting,
-})
+};
+
+/** Settings of the `grammar` recipe. */
+export const grammarSettings = z.strictObject(grammarShape)
   // The budget caps every search's edits: an error rate above it would be cut to the budget without a word.
   .superRefine((s, ctx) => {
     if (s.errorRate !== null && s.errorRate > s.budget) {
@@ -56,3 +63,6 @@ export const grammarSettings = z.strictObject({
       });
     }
   });
+
+/** {@link grammarShape} less `budget`, for experiments that try several budgets. */
+export const grammarShapeWithoutBudget = (({ budget: _budget, ...rest }) => rest)(grammarShape);
