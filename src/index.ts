@@ -45,7 +45,7 @@ export { prepareRecipe, type Prepared } from './runner/work.ts';
 export { readResults } from './runner/checkpoint.ts';
 export { orderedPool } from './runner/pool.ts';
 export { openModel, openData, type ModelSpec, type DataSpec } from './runner/setup.ts';
-export { summarize, SummaryAccumulator, type RunMetrics, type RunSummary } from './metrics/summary.ts';
+export { summarize, SummaryAccumulator, type RunMetrics, type RunSummary, type SummaryOptions } from './metrics/summary.ts';
 export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
 export { WordSeq } from './text/word-seq.ts';
 export { Rng } from './util/rng.ts';

@@ -353,6 +353,21 @@ class Bert(nn.Module):
         return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))        # [B, C]
 
 
+def export_onnx(model, example_inputs, path, outputs):
+    """ONNX export with the three BERT inputs (dynamic batch and length); `outputs` maps each output name to its
+    dynamic axes. Returns how the graph was checked (python3-onnx is optional)."""
+    dyn = {k: {0: "batch_size", 1: "sequence_length"} for k in ("input_ids", "attention_mask", "token_type_ids")}
+    dyn.update(outputs)
+    torch.onnx.export(model, example_inputs, path, input_names=["input_ids", "attention_mask", "token_type_ids"],
+                      output_names=list(outputs), dynamic_axes=dyn, opset_version=14, do_constant_folding=True)
+    try:
+        import onnx
+        onnx.checker.check_model(onnx.load(path))
+        return "onnx.checker ok"
+    except ImportError:
+        return "python3-onnx missing: not checked"
+
+
 # =============================================================== data
 def read_sst2(path):
     rows = []
@@ -766,17 +781,9 @@ def main():
     onnx_path = os.path.join(out, "onnx", "model.onnx")
     ex = tok.encode("a tiny example", "another one") if task == "sick" else tok.encode("a tiny example .")
     ids = torch.tensor([ex[0], ex[0]])
-    dyn = {k: {0: "batch_size", 1: "sequence_length"} for k in ("input_ids", "attention_mask", "token_type_ids")}
-    dyn["logits"] = {0: "batch_size", 1: "sequence_length"} if token_level else {0: "batch_size"}
-    torch.onnx.export(model, (ids, torch.ones_like(ids), torch.tensor([ex[1], ex[1]])), onnx_path,
-                      input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["logits"],
-                      dynamic_axes=dyn, opset_version=14, do_constant_folding=True)
-    try:
-        import onnx
-        onnx.checker.check_model(onnx.load(onnx_path))
-        onnx_check = "onnx.checker ok"
-    except ImportError:
-        onnx_check = "python3-onnx missing: not checked"
+    out_axes = {0: "batch_size", 1: "sequence_length"} if token_level else {0: "batch_size"}
+    onnx_check = export_onnx(model, (ids, torch.ones_like(ids), torch.tensor([ex[1], ex[1]])), onnx_path,
+                             {"logits": out_axes})
     onnx_bytes = os.path.getsize(onnx_path)
     print(f"[{task}] exported {onnx_path} ({onnx_bytes / 1e6:.2f} MB, {onnx_check})", flush=True)
 

@@ -1,4 +1,4 @@
-import type { Goal, GoalFactory } from '../attack/goals/index.ts';
+import { QaF1Drop, type Goal, type GoalFactory } from '../attack/goals/index.ts';
 import { makeSubject, type SubjectOptions } from '../attack/subject.ts';
 import type { Example } from '../data/types.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
@@ -15,6 +15,9 @@ export interface CleanMetrics {
   entity_f1?: number | null;
   entity_precision?: number | null;
   entity_recall?: number | null;
+  /** Extractive QA: mean exact match and answer F1 (SQuAD v1.1, best over the gold answers); null over zero examples. */
+  exact_match?: number | null;
+  f1?: number | null;
   queries: number;
   wall_seconds: number;
 }
@@ -32,6 +35,9 @@ export async function evaluateClean(
   let correct = 0;
   let entities: EntityCounts = { tp: 0, fp: 0, fn: 0 };
   let sawEntities = false;
+  const qa = goal instanceof QaF1Drop;
+  let emSum = 0;
+  let f1Sum = 0;
   const perLabel: Record<string, { n: number; correct: number }> = {};
   let batch: Example[] = [];
   const flush = async (): Promise<void> => {
@@ -52,6 +58,8 @@ export async function evaluateClean(
         sawEntities = true;
         entities = addCounts(entities, status.prediction.entities);
       }
+      emSum += status.prediction.em ?? 0;
+      f1Sum += status.prediction.f1 ?? 0;
     });
     batch = [];
   };
@@ -75,6 +83,10 @@ export async function evaluateClean(
     metrics.entity_f1 = f1(entities);
     metrics.entity_precision = entities.tp + entities.fp ? entities.tp / (entities.tp + entities.fp) : null;
     metrics.entity_recall = entities.tp + entities.fn ? entities.tp / (entities.tp + entities.fn) : null;
+  }
+  if (qa) {
+    metrics.exact_match = n ? emSum / n : null;
+    metrics.f1 = n ? f1Sum / n : null;
   }
   return metrics;
 }

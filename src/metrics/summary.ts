@@ -1,3 +1,4 @@
+import type { Prediction } from '../attack/goals/index.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 
@@ -42,10 +43,16 @@ export interface RunMetrics {
   edit_types_all: Record<string, number>;
   /** Skipped examples by reason (already misclassified, text the grammar tagger cannot read, …). */
   skip_reasons: Record<string, number>;
-  /** NER only: corpus entity F1 before and after. */
-  /** null: no gold entity and none predicted in the whole run. */
+  /**
+   * NER: corpus entity F1 before and after (null: no gold entity and none predicted in the whole run). Extractive
+   * QA: mean answer F1 (SQuAD v1.1, each example's best over its gold answers) before and after, over all `n`
+   * examples (a skipped one counts its clean answer twice); null over zero examples.
+   */
   clean_f1?: number | null;
   attacked_f1?: number | null;
+  /** Extractive QA only: mean exact match (SQuAD v1.1 normalisation) before and after, over all `n`; null over zero examples. */
+  clean_em?: number | null;
+  attacked_em?: number | null;
   /**
    * Probes only (B variants per example, worst and best kept): the mean task metric of the original, the worst
    * and the best variant over the probed examples, and the share of them whose prediction never changed.
@@ -109,11 +116,25 @@ class Mean {
   }
 }
 
+/** What a {@link SummaryAccumulator} knows before the first result. */
+export interface SummaryOptions {
+  /** The run is extractive QA: EM/F1 fields are reported even over zero examples (as null). */
+  qa?: boolean;
+}
+
 /**
  * Computes RunMetrics from results fed one at a time, in bounded memory: counters and sums only (the
  * accuracy-by-edits curve keeps one counter per edit count).
  */
 export class SummaryAccumulator {
+  /** QA answers scored before and after (results whose predictions carry em/f1 make a run QA). */
+  private readonly answers = { cleanEm: new Mean(), cleanF1: new Mean(), attackedEm: new Mean(), attackedF1: new Mean() };
+  private sawAnswers: boolean;
+
+  constructor(opts: SummaryOptions = {}) {
+    this.sawAnswers = opts.qa === true;
+  }
+
   private n = 0;
   private succeeded = 0;
   private failed = 0;
@@ -185,6 +206,16 @@ export class SummaryAccumulator {
       this.cleanEntities = addCounts(this.cleanEntities, r.original_prediction.entities);
       this.attackedEntities = addCounts(this.attackedEntities, r.perturbed_prediction.entities);
     }
+    this.addAnswers(r.original_prediction, r.perturbed_prediction);
+  }
+
+  private addAnswers(before: Prediction, after: Prediction): void {
+    if (before.f1 === undefined || after.f1 === undefined) return;
+    this.sawAnswers = true;
+    this.answers.cleanEm.add(before.em ?? 0);
+    this.answers.cleanF1.add(before.f1);
+    this.answers.attackedEm.add(after.em ?? 0);
+    this.answers.attackedF1.add(after.f1);
   }
 
   /** @param editCurve whether accuracy by edits means something for this run (see SearchMethod.incremental). */
@@ -223,6 +254,12 @@ export class SummaryAccumulator {
       metrics.clean_f1 = f1(this.cleanEntities);
       metrics.attacked_f1 = f1(this.attackedEntities);
     }
+    if (this.sawAnswers) {
+      metrics.clean_em = this.answers.cleanEm.value;
+      metrics.clean_f1 = this.answers.cleanF1.value;
+      metrics.attacked_em = this.answers.attackedEm.value;
+      metrics.attacked_f1 = this.answers.attackedF1.value;
+    }
     if (this.capped) metrics.window_capped = this.capped;
     if (this.probed) {
       metrics.probe = {
@@ -238,8 +275,8 @@ export class SummaryAccumulator {
 }
 
 /** The headline metrics of a set of per-example results (see {@link RunMetrics}). */
-export function summarize(results: Iterable<ExampleResult>): RunMetrics {
-  const acc = new SummaryAccumulator();
+export function summarize(results: Iterable<ExampleResult>, opts: SummaryOptions = {}): RunMetrics {
+  const acc = new SummaryAccumulator(opts);
   for (const r of results) acc.add(r);
   return acc.finish();
 }

@@ -16,11 +16,18 @@ export function summaryTable(s: RunSummary): string {
     ['examples', String(s.n)],
     ['succeeded / failed / skipped', `${s.succeeded} / ${s.failed} / ${s.skipped}`],
   ];
-  if (s.clean_f1 !== undefined && s.attacked_f1 !== undefined) {
+  const qa = s.clean_em !== undefined;
+  if (qa) {
+    // SQuAD reports EM/F1 in percent.
+    rows.push(
+      ['clean EM / F1', `${pct(s.clean_em)} / ${pct(s.clean_f1)}`],
+      ['EM / F1 under attack', `${pct(s.attacked_em)} / ${pct(s.attacked_f1)}`],
+    );
+  } else if (s.clean_f1 !== undefined && s.attacked_f1 !== undefined) {
     rows.push(['clean entity F1', fixed(s.clean_f1, 3)], ['entity F1 under attack', fixed(s.attacked_f1, 3)]);
   }
-  // For taggers "accuracy" is whole-sentence exact match (every entity right), so say so.
-  const acc = s.clean_f1 !== undefined ? 'sentences fully right' : 'accuracy';
+  // For taggers "accuracy" is whole-sentence exact match (every entity right), for QA an answer overlapping a gold one.
+  const acc = qa ? 'answers with F1 > 0' : s.clean_f1 !== undefined ? 'sentences fully right' : 'accuracy';
   rows.push(
     [`clean ${acc}`, pct(s.clean_accuracy)],
     [`${acc} under attack`, pct(s.attacked_accuracy)],

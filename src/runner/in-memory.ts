@@ -113,7 +113,7 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
     const engine = req.engine ?? new QueryEngine(model);
     const stats0 = { ...engine.stats };
     const enrich = subwordEnricher(model);
-    const acc = new SummaryAccumulator();
+    const acc = new SummaryAccumulator({ qa: kind === 'qa' });
     const job = async (example: Example): Promise<ExampleResult> => {
       const result = await work(example, engine.session(), Rng.derive(seed, example.id));
       if (enrich) await enrich(result);

@@ -121,6 +121,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         dataFingerprint: await fileFingerprint(data.data),
         editCurve,
         ...(dataset.info.uniqueIds ? { uniqueIds: true } : {}),
+        ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
       }));
     } finally {
       progress?.stop();

@@ -57,6 +57,8 @@ export interface RunOptions {
   editCurve?: boolean;
   /** The ids are unique by construction (line-based): skip the duplicate check and its set of every id. */
   uniqueIds?: boolean;
+  /** Extractive QA data: the summary reports EM/F1 (null over zero examples). */
+  qa?: boolean;
 }
 
 interface RunState {
@@ -165,7 +167,7 @@ async function runLocked(opts: RunOptions): Promise<{ summary: RunSummary }> {
   }
 
   // The summary depends on the file's content only, resumed or not; it is read back in one streaming pass.
-  const acc = new SummaryAccumulator();
+  const acc = new SummaryAccumulator({ qa: opts.qa === true });
   for await (const r of readResults(resultsPath)) acc.add(r);
   const wall = previousWall + (Date.now() - started) / 1000;
   const summary: RunSummary = {

@@ -28,6 +28,10 @@ export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMe
       return summary.clean_f1;
     case 'attacked_f1':
       return summary.attacked_f1;
+    case 'clean_em':
+      return summary.clean_em;
+    case 'attacked_em':
+      return summary.attacked_em;
     case 'mean_perturbed_word_pct':
       return summary.mean_perturbed_word_pct === null ? null : summary.mean_perturbed_word_pct / 100;
     case 'mean_queries':

@@ -1,17 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
-import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, runCli, startCli, tmp } from './helpers.ts';
-
-const readJsonl = (path: string): ExampleResult[] =>
-  readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-/** Summary fields that describe this process rather than the results. */
-const stable = (s: Record<string, unknown>): Record<string, unknown> => {
-  const { wall_seconds: _w, process: _p, ...rest } = s;
-  return rest;
-};
+import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, stable, startCli, tmp } from './helpers.ts';
 
 describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentences)', () => {
   it('writes summary.json with the documented fields, results.jsonl and a table', async () => {

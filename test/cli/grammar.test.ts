@@ -1,13 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
 import { collect, openDataset } from '../../src/data/index.ts';
-import { DEMO_SST2, SST2_DEV, SST2_TRAIN, runCli, tmp } from './helpers.ts';
-
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-const readJsonl = (path: string): ExampleResult[] =>
-  readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+import { DEMO_SST2, SST2_DEV, SST2_TRAIN, readJson, readJsonl, runCli, tmp } from './helpers.ts';
 
 describe('textstress attack grammar on demo-sst2 (every search)', () => {
   const root = tmp('grammar');

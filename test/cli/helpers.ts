@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ExampleResult } from '../../src/attack/result.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'textstress.mjs');
@@ -67,3 +68,13 @@ export function expectCleanError(r: CliResult): string {
   if (!err) throw new Error(`no "textstress: error:" line in stderr:\n${r.stderr}`);
   return err;
 }
+
+/** The lines of a results.jsonl. */
+export const readJsonl = (path: string): ExampleResult[] =>
+  readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+export const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+/** A summary without the fields that describe this process rather than the results. */
+export const stable = (s: Record<string, unknown>): Record<string, unknown> => {
+  const { wall_seconds: _w, process: _p, ...rest } = s;
+  return rest;
+};

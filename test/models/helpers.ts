@@ -9,6 +9,8 @@ export const SEQ = path.join(ROOT, 'test/fixtures/models/tiny-bert-seq');
 export const TOK = path.join(ROOT, 'test/fixtures/models/tiny-bert-tok');
 /** Rule-based QA model written by test/models/fixtures/make_tiny_qa.py (no token_type_ids input). */
 export const QA = path.join(ROOT, 'test/models/fixtures/tiny-qa');
+/** Random-weight BertForQuestionAnswering written by scripts/fixtures/make_tiny_qa.py (mechanics tests only). */
+export const QA_BERT = path.join(ROOT, 'test/fixtures/models/tiny-bert-qa');
 
 export interface Reference {
   input_ids: number[][];

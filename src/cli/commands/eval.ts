@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { parseLabelMap } from '../../attack/labels.ts';
-import { evaluateClean } from '../../metrics/clean.ts';
+import { evaluateClean, type CleanMetrics } from '../../metrics/clean.ts';
 import { QueryEngine } from '../../query/engine.ts';
 import { goalFor } from '../../recipes/context.ts';
 import { fixed, pct } from '../../util/format.ts';
@@ -35,9 +35,10 @@ export function evalCommand(): Command {
         ['model', opts.model],
         ['dataset', opts.data],
         ['examples', String(metrics.n)],
-        [metrics.entity_f1 !== undefined ? 'sentences with every entity right' : 'accuracy', pct(metrics.accuracy, 2)],
+        [accuracyName(metrics), pct(metrics.accuracy, 2)],
       ];
       if (metrics.entity_f1 !== undefined) rows.push(['entity F1', fixed(metrics.entity_f1, 4)]);
+      if (metrics.f1 !== undefined) rows.push(['exact match (EM)', pct(metrics.exact_match, 2)], ['F1', pct(metrics.f1, 2)]);
       for (const [label, s] of Object.entries(metrics.per_label ?? {})) {
         rows.push([`  accuracy on "${label}" (${s.n})`, `${(100 * s.accuracy).toFixed(2)}%`]);
       }
@@ -47,4 +48,10 @@ export function evalCommand(): Command {
       await model.close?.();
     }
   });
+}
+
+/** What "accuracy" counts: every entity of a sentence right (taggers), an answer overlapping a gold one (QA). */
+function accuracyName(m: CleanMetrics): string {
+  if (m.entity_f1 !== undefined) return 'sentences with every entity right';
+  return m.f1 !== undefined ? 'answers with F1 > 0' : 'accuracy';
 }

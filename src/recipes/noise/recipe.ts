@@ -10,7 +10,7 @@ export const noiseRecipe = defineRecipe({
   summary: 'applies one noise type to every word at once (swap, middle-random, fully-random, keyboard, natural) and asks the model once',
   paper: 'Belinkov & Bisk 2018; Naik et al. 2018',
   kind: 'attack',
-  tasks: ['text-classification', 'pair-classification', 'token-classification'],
+  tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
   settings: noiseSettings,
   build: (s, ctx) => ({
     kind: 'attack',

@@ -58,12 +58,13 @@ export interface GeneratedRun {
 }
 
 /**
- * The four numbers of a headline card. "Clean/attacked metric" is accuracy, or entity F1 for taggers.
+ * The four numbers of a headline card. "Clean/attacked metric" is accuracy, or entity F1 for taggers, or mean
+ * answer F1 for extractive QA.
  * Stability: of the examples the model got right before the attack (and that were attacked), the share whose
  * prediction is exactly the same after it (same label; for taggers the same tag sequence).
  */
 export interface HeadlineMetrics {
-  metric: 'accuracy' | 'entity F1';
+  metric: 'accuracy' | 'entity F1' | 'answer F1';
   /** null: over zero examples (shown "n/a"). */
   clean: number | null;
   attacked: number | null;

@@ -11,7 +11,7 @@ export const typosRecipe = defineRecipe({
     'ranks words by occlusion importance, then puts up to K typos into the max / min / random words; at each word tries the chosen sources\' typos (sampled to a cap per source unless exhaustive) in one batch and keeps the one that lowers the true label\'s score most; stops at the flip',
   paper: 'Sun et al. 2020, Adv-BERT, Algorithm 1',
   kind: 'attack',
-  tasks: ['text-classification', 'pair-classification', 'token-classification'],
+  tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
   settings: typosSettings,
   cli: { k: { short: 'k' } },
   build: (s, ctx) => ({
