@@ -182,3 +182,12 @@ describe('the origin map after edits (#10)', () => {
     expect(subject.fullOrigin(undefined)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });
+
+describe('QA subjects', () => {
+  it('edit the question; editing the context is refused until gold offsets follow the edits', () => {
+    const qa = { kind: 'qa' as const, id: 'q', question: 'Who wrote it?', context: 'Ann wrote it.', answers: [{ text: 'Ann', start: 0 }] };
+    expect(makeSubject(qa).field).toBe('question');
+    expect(makeSubject(qa).original.words).toEqual(['Who', 'wrote', 'it']);
+    expect(() => makeSubject(qa, { field: 'context' })).toThrow(/editing the context of a QA example is not supported yet \(the gold answer offsets would not follow the edits\)/);
+  });
+});
