@@ -17,6 +17,7 @@ export * from './data/index.ts';
 export * from './models/index.ts';
 export * from './perturb/index.ts';
 export * from './stress/nli/index.ts';
+export * from './stress/qa/index.ts';
 export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
 export { attackExample, type Attack } from './attack/attack.ts';
 export * from './attack/constraints.ts';
