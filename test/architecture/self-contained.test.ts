@@ -1,7 +1,7 @@
 /**
  * `npm test` needs only the checkout and skips nothing quietly: no test outside test/full-data reaches for
- * ../shared, a test is skipped only through `ctx.skip(reason)` (listed by test/support/skipped-reporter.ts), and
- * the committed data slices stay small and documented with their licences.
+ * the shared data folder beside the checkout, a test is skipped only through `ctx.skip(reason)` (listed by
+ * test/support/skipped-reporter.ts), and the committed data slices stay small and documented with their licences.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';

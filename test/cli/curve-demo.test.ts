@@ -60,7 +60,7 @@ describe('textstress demo', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toMatch(/Keyboard typos/);
     expect(html).toMatch(/Character noise/);
-    // The demo reads only shipped data, so a clone without ../shared runs the same suite.
+    // The demo reads only shipped data, so a clone without the shared data folder runs the same suite.
     expect(r.stdout).toContain(`over ${relative(ROOT, DEMO_DATA.sentiment)}`);
     expect(r.stdout).toContain(`over ${relative(ROOT, DEMO_DATA.ner)}`);
     expect(r.stdout).not.toMatch(/Skipped/);

@@ -10,7 +10,7 @@ export const DEMO_SST2 = join(ROOT, 'models', 'demo-sst2');
 export const DEMO_NER = join(ROOT, 'models', 'demo-ner');
 /**
  * Committed slices of the real data files, in their real formats (test/fixtures/data/README.md), so `npm test`
- * needs nothing beside the checkout. Checks on the full files in ../shared/data live in test/full-data/.
+ * needs nothing beside the checkout. Checks on the full data files live in test/full-data/ (npm run test:data).
  */
 export const FIXTURE_DATA = join(ROOT, 'test', 'fixtures', 'data');
 export const fixtureData = (rel: string): string => join(FIXTURE_DATA, rel);

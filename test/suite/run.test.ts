@@ -5,8 +5,8 @@ import type { Verdict } from '../../src/report/html/types.ts';
 import { ROOT, expectCleanError, runCli, tmp } from '../cli/helpers.ts';
 
 /**
- * examples/suite.yaml as a fresh clone sees it: next to demo/reviews.tsv (its fallback) and with no ../../shared,
- * so this test does not depend on what sits beside the checkout (test/full-data/example-suite.test.ts runs it
+ * examples/suite.yaml as a fresh clone sees it: next to demo/reviews.tsv (its fallback) and with no shared data folder,
+ * so this test does not depend on what sits beside the checkout (test/full-data/example-suite.data.test.ts runs it
  * in place, on the shared data).
  */
 function exampleSuiteWithoutShared(): string {
@@ -19,7 +19,7 @@ function exampleSuiteWithoutShared(): string {
   return join(dir, 'examples', 'suite.yaml');
 }
 
-/** A one-test suite on the project's own reviews (works without ../shared). */
+/** A one-test suite on the project's own reviews (works without the shared data folder). */
 function suite(dir: string, thresholds: string[]): string {
   const file = join(dir, 'suite.yaml');
   writeFileSync(

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../cli/helpers.ts';
-import { shared } from './helpers.ts';
+import { shared } from './helpers.data.ts';
 
 const metrics = (model: string): Record<string, unknown> =>
   (JSON.parse(readFileSync(join(ROOT, 'models', model, 'metrics.json'), 'utf8')) as { metrics: Record<string, unknown> }).metrics;

@@ -16,7 +16,7 @@ import {
   type TextExample,
   type TokenExample,
 } from '../../src/data/index.ts';
-import { shared as data } from './helpers.ts';
+import { shared as data } from './helpers.data.ts';
 
 async function all<E extends Example>(ds: Promise<Dataset<E>> | Dataset<E>): Promise<E[]> {
   return collect(await ds);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TyposCurve } from '../../src/recipes/typos/curve.ts';
 import { DEMO_SST2, runCli, tmp } from '../cli/helpers.ts';
-import { shared } from './helpers.ts';
+import { shared } from './helpers.data.ts';
 
 describe("Adv-BERT's ordering on demo-sst2 (SST-2 dev)", () => {
   it('accuracy with typos in max-importance words < random words < min-importance words, K = 1..5', async () => {
