@@ -72,6 +72,20 @@ export interface ModelAdapter {
   close?(): Promise<void>;
 }
 
+/** Characters of a model input, all its fields together (tokens counted with one separator each): what padding and batch sizes depend on. */
+export function inputChars(input: ModelInput): number {
+  switch (input.kind) {
+    case 'text':
+      return input.text.length;
+    case 'pair':
+      return input.textA.length + input.textB.length;
+    case 'tokens':
+      return input.tokens.reduce((n, t) => n + t.length + 1, 0);
+    case 'qa':
+      return input.question.length + input.context.length;
+  }
+}
+
 /** Stable cache key of an input. */
 export function inputKey(input: ModelInput): string {
   switch (input.kind) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { inputKey, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
+import { inputChars, inputKey, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
 import { ModelError } from '../util/errors.ts';
 
 /**
@@ -91,7 +91,7 @@ export class QueryEngine {
       return flying;
     }
     const promise = new Promise<ModelOutput>((resolve, reject) => {
-      this.pending.set(key, { input, size: inputLength(input), resolve, reject });
+      this.pending.set(key, { input, size: inputChars(input), resolve, reject });
     });
     this.inFlight.set(key, promise);
     this.schedule();
@@ -286,19 +286,6 @@ function inputSpecific(err: unknown): boolean {
   return err instanceof ModelError && err.inputSpecific;
 }
 
-/** Characters in an input (what padding depends on), without building its key. */
-function inputLength(input: ModelInput): number {
-  switch (input.kind) {
-    case 'text':
-      return input.text.length;
-    case 'pair':
-      return input.textA.length + input.textB.length;
-    case 'tokens':
-      return input.tokens.reduce((n, t) => n + t.length + 1, 0);
-    case 'qa':
-      return input.question.length + input.context.length;
-  }
-}
 
 /**
  * The cache key of an input: the input itself when short, its SHA-1 when long (a 100,000-character text would

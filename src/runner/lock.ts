@@ -10,6 +10,7 @@ import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, rena
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { TextstressError } from '../util/errors.ts';
+import { processAlive } from '../util/process.ts';
 
 export const LOCK_FILE = '.textstress.lock';
 
@@ -55,7 +56,7 @@ export function lockFolder(dir: string, hooks: LockHooks = {}): () => void {
         { hint: `If that run is gone (a finished or killed CI container, say), delete ${path} and rerun (with --resume to continue it). Otherwise write to another --out.` },
       );
     }
-    const stale = h ? !alive(h.pid) : Date.now() - seen.mtimeMs > HALF_WRITTEN_STALE_MS;
+    const stale = h ? !processAlive(h.pid) : Date.now() - seen.mtimeMs > HALF_WRITTEN_STALE_MS;
     if (!stale) {
       const who = h ? `process ${h.pid} on ${h.host}, since ${h.started}` : 'a process that is still starting';
       throw new TextstressError(`${dir} is in use by another textstress run (${who}).`, {
@@ -139,15 +140,6 @@ function parseHolder(raw: string): Holder | undefined {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 // Locks this process holds, released on exit and on SIGINT / SIGTERM.
 const held = new Set<() => void>();

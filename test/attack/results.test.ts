@@ -9,7 +9,8 @@ import { EntityF1Drop, UntargetedClassification } from '../../src/attack/goals/i
 import { LabelAligner } from '../../src/attack/labels.ts';
 import { BeamSearch } from '../../src/attack/search/beam.ts';
 import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
-import { inputChars, statesPerBatchOf, type SearchMethod } from '../../src/attack/search/types.ts';
+import { inputChars } from '../../src/models/types.ts';
+import { statesPerBatchOf, type SearchMethod } from '../../src/attack/search/types.ts';
 import { applyCandidate, currentIndexOf, initialState, originOf } from '../../src/attack/state.ts';
 import { makeSubject } from '../../src/attack/subject.ts';
 import type { Transformation } from '../../src/attack/transformation.ts';

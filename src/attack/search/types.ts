@@ -1,4 +1,4 @@
-import type { ModelInput } from '../../models/types.ts';
+import { inputChars, type ModelInput } from '../../models/types.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { WordSeq } from '../../text/word-seq.ts';
 import type { WordCandidate } from '../../text/edits.ts';
@@ -62,16 +62,3 @@ export function statesPerBatchOf(subject: AttackSubject, seq: WordSeq): number {
   return statesPerBatch(inputChars(subject.toInput(seq)));
 }
 
-/** Characters of a model input, all its fields together (tokens counted with one separator each). */
-export function inputChars(input: ModelInput): number {
-  switch (input.kind) {
-    case 'text':
-      return input.text.length;
-    case 'pair':
-      return input.textA.length + input.textB.length;
-    case 'tokens':
-      return input.tokens.reduce((n, t) => n + t.length + 1, 0);
-    case 'qa':
-      return input.question.length + input.context.length;
-  }
-}

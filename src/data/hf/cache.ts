@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { download } from './client.ts';
 import type { HubEnv } from './spec.ts';
+import { processAlive } from '../../util/process.ts';
 
 const CachedFile = z.object({
   url: z.string(),
@@ -68,14 +69,6 @@ export function writeAtomic(path: string, text: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes the temp files of processes that died mid-download (kill -9 leaves them behind). */
 function sweepTemps(dir: string): void {
@@ -87,7 +80,7 @@ function sweepTemps(dir: string): void {
   }
   for (const name of names) {
     const m = TMP.exec(name);
-    if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) rmSync(join(dir, name), { force: true });
+    if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });
   }
 }
 
