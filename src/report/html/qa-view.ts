@@ -28,6 +28,11 @@ const isAnswer = (a: unknown): a is Answer =>
   typeof a === 'object' && a !== null && typeof (a as Answer).text === 'string' && Number.isInteger((a as Answer).start);
 const answers = (gold: unknown): Answer[] | undefined => (Array.isArray(gold) && gold.every(isAnswer) ? gold : undefined);
 
+/** The distinct texts of QA gold answers ([] when `gold` is not a list of answers). */
+export function goldTexts(gold: unknown): string[] {
+  return [...new Set((answers(gold) ?? []).map((a) => a.text))];
+}
+
 /** A result of extractive QA: gold answers with offsets, or the model's answer span. */
 export function isQaResult(r: ExampleResult): boolean {
   return (answers(r.gold)?.length ?? 0) > 0 || r.original_prediction.answer !== undefined;
@@ -44,7 +49,7 @@ export function qaCard(r: ExampleResult, typeIndex: (t: string) => number, fold:
   const gold = answers(r.gold) ?? [];
   const card: QaCard = {
     c: [],
-    ga: [...new Set(gold.map((a) => a.text))],
+    ga: goldTexts(gold),
     m: [num(r.original_prediction.em), num(r.original_prediction.f1), num(r.perturbed_prediction.em), num(r.perturbed_prediction.f1)],
   };
   const c0 = str(r.original.context);
