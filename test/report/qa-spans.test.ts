@@ -177,7 +177,7 @@ describe('answer spans over a QA context (exact HTML)', () => {
     const edit: Edit = { type: 'noise:swap', field: 'context', wordIndex: 0, start: 0, before: 'Say', after: '"><i>' };
     const r = qaResult({ context, gold: [{ text: '<b>hi</b>', start }], before: { text: '&', start: context.indexOf('&') }, after: null });
     const card = qaCard({ ...r, perturbed: { ...r.perturbed, context: `"><i>${context.slice(3)}` }, perturbed_gold: [{ text: '<b>hi</b>', start: start + 2 }], edits: [edit] }, idx);
-    const title = 'title="noise:swap: “Say” → “&quot;><i>”"';
+    const title = 'title="noise:swap: “Say” → “&quot;&gt;&lt;i&gt;”"';
     const rest = ` &lt;script&gt;alert(1)&lt;/script&gt; ${P('&amp;')} "${G('&lt;b&gt;hi&lt;/b&gt;')}" now.`;
     expect(draw.context(card.q.c, 0, types).outerHTML).toBe(ctx(`<del class="e c0" ${title}>Say</del>${rest}`));
     const restAfter = ` &lt;script&gt;alert(1)&lt;/script&gt; &amp; "${G('&lt;b&gt;hi&lt;/b&gt;')}" now.`;
@@ -211,6 +211,26 @@ describe('long contexts: a window around the spans, the rest folded', () => {
           ` b0 b1 b2 b3 b4 b5 b6 b7 b8 b9<span class="ell" aria-hidden="true"> … </span><span class="fold"> ${words(40, 'b').slice(30)}</span>`,
       ),
     );
+  });
+
+  it('folds edits far from the spans with the text around them; edits near a span stay shown', () => {
+    const short = `${words(20, 'a')} Denver Broncos ${words(20, 'b')}`;
+    const gold = [{ text: 'Denver Broncos', start: short.indexOf('Denver') }];
+    const at = (w: string): number => short.indexOf(` ${w} `) + 1;
+    const swap = (w: string) => ({ field: 'context' as const, start: at(w), end: at(w) + w.length, text: w.toUpperCase(), type: 'noise:swap' });
+    const rw = rewriteExample({ kind: 'qa', id: 'q', question: 'Who won?', context: short, answers: gold }, [swap('a1'), swap('a18'), swap('b17')]);
+    const noisy = rw.example as QaExample;
+    const r = qaResult({ context: short, perturbedContext: noisy.context, gold, perturbedGold: noisy.answers, edits: rw.edits, before: null, after: null });
+    const edit = (w: string) => ({ b: [[w, 0]], a: [[w.toUpperCase(), 0]], t: 0 });
+    expect(qaCard(r, typeList().idx, { keep: 20, minFold: 10 }).q.c).toEqual([
+      { f: ['a0 ', edit('a1'), ' a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a14 '] },
+      'a15 a16 a17 ',
+      edit('a18'),
+      ' a19 ',
+      ['Denver Broncos', 1, 1],
+      ' b0 b1 b2 b3 b4 b5 b6',
+      { f: [' b7 b8 b9 b10 b11 b12 b13 b14 b15 b16 ', edit('b17'), ' b18 b19'] },
+    ]);
   });
 
   it('leaves out the middle of a very long fold, saying how much', () => {

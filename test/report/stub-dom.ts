@@ -1,12 +1,12 @@
 /**
  * Just enough of a `document` to run the report's drawing code (src/report/html/draw.client.js) in Node, with
  * elements serialised as browsers serialise them (HTML fragment serialisation: in text & < > and no-break space
- * are escaped, in attribute values & " and no-break space; attributes in the order first set).
+ * are escaped, in attribute values those and " too, as current Chromium does; attributes in the order first set).
  */
 import { readFileSync } from 'node:fs';
 
 const escText = (s: string): string => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/"/g, '&quot;');
+const escAttr = (s: string): string => escText(s).replace(/"/g, '&quot;');
 
 class StubText {
   constructor(readonly data: string) {}

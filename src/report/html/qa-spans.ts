@@ -107,8 +107,9 @@ function width(p: QaPiece): number {
 }
 
 /**
- * Folds what lies more than `keep` characters from every span (of either side) into { f } pieces, so a long
- * context shows a window around the answers and expands on demand. Without any span, the start stays visible.
+ * Folds what lies more than `keep` characters from every span (of either side) into { f } pieces, plain text and
+ * edits alike, so a long context shows a window around the answers and expands on demand. Without any span, the
+ * start stays visible.
  * Cuts in unchanged text move to a word boundary, and never split a surrogate pair.
  */
 export function foldPieces(pieces: readonly QaPiece[], opts: FoldOptions = {}): QaPiece[] {
@@ -130,7 +131,8 @@ export function foldPieces(pieces: readonly QaPiece[], opts: FoldOptions = {}): 
   pos = 0;
   for (const p of pieces) {
     const w = width(p);
-    if (!isPlain(p)) marked.push([p, true]);
+    // Edits are folded whole (noise on every word leaves little plain text); spans make the windows, so stay shown.
+    if (!isPlain(p)) marked.push([p, visible(pos, pos + w)]);
     else {
       const edges = windows.flatMap(([lo, hi]) => [lo - pos, hi - pos]).filter((c) => c > 0 && c < w);
       const cuts = [0, ...new Set(edges.map((c) => wordCut(p, c, visible(pos + c - 1, pos + c))))].sort((a, b) => a - b);

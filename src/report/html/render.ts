@@ -30,7 +30,7 @@ export interface HtmlReportOptions {
 /** Key to the QA answer spans (the same classes the example cards use). */
 const QA_LEGEND =
   '<p class="blurb legend" id="qa-legend">Question answering: the context before and after the attack. ' +
-  '<span class="qa g">gold answer</span> solid underline · <span class="qa p">model’s answer</span> dashed overline · ' +
+  '<span class="qa g">gold answer</span> bold, solid underline · <span class="qa p">model’s answer</span> hatched, dashed overline · ' +
   '<span class="qa g p">both</span> · far parts of a long context are folded (<span class="ell">…</span>) until you press “show the whole context”. ' +
   'EM/F1: the model’s answer against the gold answers (SQuAD v1.1 scoring), before → after.</p>';
 
