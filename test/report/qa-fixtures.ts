@@ -26,7 +26,11 @@ export async function runQaTypos(out: string, limit: number): Promise<void> {
   if (r.code !== 0) throw new Error(`attack typos failed: ${r.stderr}`);
 }
 
-/** Natural noise on every context word outside the gold answers of the first `limit` questions, scored by the model. */
+/**
+ * Natural noise on every context word outside the gold answers of the first `limit` questions, scored by the model.
+ * As in a stress test every question is evaluated on its noisy version; "skipped" marks the ones the model already
+ * had wrong (nothing to break), and keeps their noisy texts so the report shows them too.
+ */
 export async function writeQaContextNoiseRun(dir: string, limit: number): Promise<ExampleResult[]> {
   const examples = (await collect(await loadSquad(SQUAD))).slice(0, limit);
   const model = await openModel({ model: QA_MODEL });
