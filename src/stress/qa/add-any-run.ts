@@ -18,8 +18,10 @@ export interface RunAddAnyOptions extends AddAnyOptions {
 
 /**
  * Runs AddAny or AddCommon on every question and returns the outcomes in input order. A question's outcome is
- * the same at any concurrency (its random choices are seeded by the seed and its id). The first error (a failed
- * model call, an answer not at its offset) stops the run: no new question starts, and it is thrown once the
+ * the same at any concurrency: its random choices are seeded by the seed and its id, and its choices depend only
+ * on the model's answers to its own inputs (so on any adapter that answers an input the same whatever batch it
+ * comes in, as the in-process ONNX models do; tested). The first error (a failed model call, an answer not at
+ * its offset, the examples' source failing) stops the run: no new question starts, and it is thrown once the
  * questions in flight have finished.
  */
 export async function runAddAny(
@@ -37,7 +39,13 @@ export async function runAddAny(
   let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
     while (!failure) {
-      const item = await it.next();
+      let item: IteratorResult<QaExample>;
+      try {
+        item = await it.next();
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
       if (item.done || failure) return;
       const at = next++;
       try {

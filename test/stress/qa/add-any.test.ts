@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { QaExample } from '../../../src/data/types.ts';
+import { createFunctionModel } from '../../../src/models/function-adapter.ts';
 import type { ModelInput } from '../../../src/models/types.ts';
 import { QueryEngine } from '../../../src/query/engine.ts';
 import {
@@ -151,6 +152,19 @@ describe('cross-example batching', () => {
     expect(calls).toEqual([1 + 2 * 10, 3 * (1 + 2 * 10)]);
     expect(outcomes[0]).toEqual(outcomes[1]);
     expect(outcomes[0]!.map((o) => (o as AddAnyResult).requests)).toEqual([2 + 2 * 10 * 20, 2 + 2 * 10 * 20, 2 + 2 * 10 * 20]);
+  });
+});
+
+describe('runAddAny errors', () => {
+  it('a failing example source or model stops the run with its error', async () => {
+    async function* source(): AsyncGenerator<QaExample> {
+      yield example;
+      throw new Error('source broke');
+    }
+    const opts = { variant: 'addany', commonWords: POOL, rounds: 0 } as const;
+    await expect(runAddAny(source(), new QueryEngine(mockQaModel([example])), opts)).rejects.toThrow('source broke');
+    const down = createFunctionModel(() => Promise.reject(new Error('down')), { id: 'down', task: 'question-answering' });
+    await expect(runAddAny([example, example], new QueryEngine(down), opts)).rejects.toThrow('the model function function:down failed: down');
   });
 });
 
