@@ -16,7 +16,7 @@ export const NLI_TEST_TITLES: Readonly<Record<NliStressTest, string>> = {
   'word-overlap': 'word overlap',
   negation: 'negation',
   'length-mismatch': 'length mismatch',
-  tautology: 'tautology sweep (all N, both sides)',
+  tautology: 'tautology sweep (all N)',
   spelling: 'spelling error',
   antonymy: 'antonymy',
   numerical: 'numerical reasoning',

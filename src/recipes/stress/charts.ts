@@ -27,17 +27,19 @@ export function accuracyPerTestChart(runs: readonly StressRun[], label: (test: s
   const values = runs.flatMap((r) =>
     Object.entries(r.summary.tests)
       .filter(([test, t]) => t.n > 0 && (!tests || tests.includes(test)))
-      .map(([test, t], order) => ({ test: label(test), order, run: runOf(r, many), accuracy: t.accuracy, original: t.original_accuracy, text: reductionText(t.reduction) })),
+      .map(([test, t]) => ({ test: label(test), run: runOf(r, many), accuracy: t.accuracy, original: t.original_accuracy, text: reductionText(t.reduction) })),
   );
-  const x = { field: 'test', type: 'nominal', title: null, sort: { field: 'order' }, axis: { labelAngle: -30, labelLimit: 140 } } as const;
+  const x = { field: 'test', type: 'nominal' as const, title: null, sort: [...new Set(values.map((v) => v.test))], axis: { labelAngle: -30, labelLimit: 140 } };
   const y = (field: string) => ({ field, type: 'quantitative' as const, title: 'accuracy', axis: { format: '.0%' }, scale: { domain: [0, 1] } });
   const offset = many ? { xOffset: { field: 'run' } } : {};
+  // The layers share x (one sort for all, or vega-lite warns that the domains to union sort differently).
   const spec: TopLevelSpec = {
     data: { values },
+    encoding: { x, ...offset },
     layer: [
-      { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { x, y: y('accuracy'), color: { field: 'run', type: 'nominal', title: null, legend: many ? {} : null }, ...offset } },
-      { mark: { type: 'tick', color: '#0f172a', thickness: 2 }, encoding: { x, y: y('original'), ...offset } },
-      { mark: { type: 'text', dy: -6, fontSize: 10, color: '#b91c1c' }, encoding: { x, y: y('accuracy'), text: { field: 'text' }, ...offset } },
+      { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { y: y('accuracy'), color: { field: 'run', type: 'nominal', title: null, legend: many ? {} : null } } },
+      { mark: { type: 'tick', color: '#0f172a', thickness: 2 }, encoding: { y: y('original') } },
+      { mark: { type: 'text', dy: -6, fontSize: 10, color: '#b91c1c' }, encoding: { y: y('accuracy'), text: { field: 'text' } } },
     ],
   };
   return {
