@@ -6,7 +6,7 @@ import { escapeHtml as esc, jsonForScript } from './escape.ts';
 import { NA, fixed, pct } from '../../util/format.ts';
 import { browserData } from './examples.ts';
 import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
-import { addStressExamples, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
+import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
 import { assignFamilies, FAMILIES } from './families/index.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { headlineRun } from './load.ts';
@@ -135,7 +135,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     '<div class="filters">' +
       '<label>family <select id="eb-family"><option value="">all</option></select></label>' +
       '<label>edit type <select id="eb-type"><option value="">all</option></select></label>' +
-      '<label>outcome <select id="eb-status"><option value="">all</option><option value="0">attack succeeded</option><option value="1">attack failed</option><option value="2">skipped</option></select></label>' +
+      `<label>outcome <select id="eb-status"><option value="">all</option>${outcomes(stressRuns.length > 0)}</select></label>` +
       '<label>run <select id="eb-run"><option value="">all</option></select></label>' +
       '<label>search <input id="eb-search" type="search" placeholder="text, id or label"></label>' +
       '<span class="spacer"></span><button id="eb-prev" type="button">‹ prev</button><span id="eb-page" class="notes"></span><button id="eb-next" type="button">next ›</button>' +
@@ -163,6 +163,12 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     body.join('\n') +
     '</body></html>\n'
   );
+}
+
+/** The outcome filter's choices; with stress runs, each also names the stress outcome it covers. */
+function outcomes(stress: boolean): string {
+  const attack = ['attack succeeded', 'attack failed', 'skipped'];
+  return attack.map((a, i) => `<option value="${i}">${esc(stress ? `${a} · ${STRESS_OUTCOMES[i]}` : a)}</option>`).join('');
 }
 
 /** One headline card per model × dataset in a family; each is the family's own pick among those runs. */

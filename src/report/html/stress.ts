@@ -99,7 +99,8 @@ export function stressRunsTable(runs: readonly StressRun[]): string {
   });
 }
 
-const BADGE = ['broken by the test', 'held', 'wrong before and after'] as const;
+/** The badge of a stress case by status (0, 1, 2: the attacks' succeeded, failed, skipped). */
+export const STRESS_OUTCOMES = ['broken by the test', 'held', 'wrong before and after'] as const;
 
 /**
  * Adds the cases of the sampled stress results to the example browser, at most `quota` cases per run: each case
@@ -139,7 +140,7 @@ function caseEntry(r: StressResult, c: StressCaseResult, ri: number, typeIndex: 
     r: ri,
     id: `${r.source ?? r.id} · ${c.variant}`,
     s,
-    k: BADGE[s],
+    k: STRESS_OUTCOMES[s],
     g: show(c.gold),
     b: [r.original.prediction, round(r.original.confidence)],
     a: [c.prediction, round(c.confidence)],
