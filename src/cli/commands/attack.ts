@@ -69,6 +69,7 @@ export function experimentCommands(registry: Registry): Command[] {
 
 function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Command {
   const cmd = new Command(verb).description(def.summary + (def.paper ? ` (${def.paper})` : ''));
+  if (def.helpAfter?.length) cmd.addHelpText('after', `\n${def.helpAfter.join('\n')}`);
   addRecipeOptions(cmd, def);
   addModelOptions(cmd);
   if (def.data !== 'none') addDataOptions(cmd, (def.data ?? 'required') === 'required');

@@ -155,6 +155,8 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
    * `stress` (`verb: 'nli'` → `textstress stress nli`); attacks and probes live under `attack`.
    */
   verb?: string;
+  /** Lines shown after the options in its --help: example commands and notes. */
+  helpAfter?: readonly string[];
   build(settings: z.output<S>, ctx: BuildContext): Built | Promise<Built>;
   /** Its section of the report card (runs whose summary names this recipe); absent = the generic section. */
   report?: ReportFamily;

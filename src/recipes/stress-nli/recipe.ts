@@ -53,6 +53,18 @@ export const stressNliRecipe = defineRecipe({
   settings: stressNliSettings,
   metrics: { ...stressGateMetrics('nli', NLI_STRESS_TESTS, 'stress-nli', ['premise-removed']), nli_premise_removed_over_majority: overMajority },
   report: stressNliFamily,
+  helpAfter: [
+    'Examples:',
+    '  textstress stress nli --model models/demo-sick --data SICK.txt --split TEST --out OUT',
+    '  textstress stress nli --model ./qnli-model --data dev.tsv --premise sentence --hypothesis question --out OUT',
+    '  textstress stress nli --model M --data mnli.tsv --tests negation,antonymy,premise-removed --json',
+    '',
+    'Labels: the model\'s and the data\'s labels are read as NLI labels by name (ENTAILMENT, not_entailment, …) or as',
+    '--label-map says: label=target, label a gold label or a model label, target an NLI label or a model label',
+    '(--label-map "LABEL_0=entailment,LABEL_1=neutral,LABEL_2=contradiction"). 2-way when the model or the data is.',
+    'Prints Table 2 (accuracy per test, % reduction from the original on the same pairs), the error confusion and',
+    'the tautology sweep; writes summary.json and results.jsonl. More: docs/stress-tests.md.',
+  ],
   build(s, ctx) {
     if (!ctx.data) throw new TextstressError('the NLI stress tests need a dataset of premise/hypothesis pairs.', { hint: 'Pass --data.' });
     const side = premiseSide(ctx.data, s.premise, s.hypothesis);
