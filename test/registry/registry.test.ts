@@ -114,7 +114,7 @@ describe('derivation', () => {
     expect(() => withMetric.add(fixture({ name: 'fixture-two', metrics: { fooled_rate: metric } }))).toThrow(/recipe "fixture-two": the metric "fooled_rate" is already declared by recipe "fixture"/);
   });
 
-  it('a stress recipe gets `stress <verb>` with its own flags; `attack <it>` says where it lives', async () => {
+  it('a stress recipe gets `stress <verb>` with its own flags; `attack <it>` and a misspelt suite say where to look', async () => {
     const reg = createRegistry(BUILTIN_RECIPES).add(stressWordsRecipe);
     const prog = buildProgram({ registry: reg });
     expect(commandWords(stressWordsRecipe)).toEqual(['stress', 'words']);
@@ -126,6 +126,7 @@ describe('derivation', () => {
     attack.exitOverride();
     attack.commands.forEach((c) => c.exitOverride());
     await expect(attack.parseAsync(['node', 'textstress', 'attack', 'stress-words'])).rejects.toThrow(/stress-words is a stress suite, not an attack/);
+    await expect(attack.parseAsync(['node', 'textstress', 'stress', 'wrods'])).rejects.toThrow(/unknown stress suite "wrods" \(did you mean "words"\?\)/);
   });
 
   it('a suite-only setting has no flag but is accepted in suites', () => {

@@ -9,7 +9,7 @@ import { runRecipe, type RecipeOutcome } from '../../runner/recipe-run.ts';
 import { RESULTS_FILE } from '../../runner/runner.ts';
 import type { DataSpec, ModelSpec } from '../../runner/setup.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
-import { commandOf, isTopLevel, type Registry } from '../../recipes/registry/registry.ts';
+import { closest, commandOf, isTopLevel, type Registry } from '../../recipes/registry/registry.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import { exampleLines, stressTable, summaryTable } from '../../report/terminal.ts';
 import { TextstressError } from '../../util/errors.ts';
@@ -59,7 +59,18 @@ export function stressCommand(registry: Registry): Command | undefined {
     .description('run a stress-test suite: named tests per example, accuracy per test and its reduction from the original')
     .addHelpText('after', `\nSuites: ${suites.map((d) => commandOf(d)[1]).join(', ')}. \`textstress stress <suite> --help\` lists a suite's own options.`);
   for (const def of suites) cmd.addCommand(recipeCommand(def, registry, commandOf(def)[1]!));
-  return cmd;
+  const verbs = suites.map((d) => commandOf(d)[1]!);
+  // A name that is no suite lands here: say which suites there are (and the closest).
+  return cmd
+    .argument('[suite]')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action((suite?: string) => {
+      const near = suite === undefined ? undefined : closest(suite, verbs);
+      throw new TextstressError(suite === undefined ? 'name the stress suite to run.' : `unknown stress suite "${suite}"${near ? ` (did you mean "${near}"?)` : ''}.`, {
+        hint: `Suites: ${verbs.join(', ')}; e.g. textstress stress ${verbs[0]} --help.`,
+      });
+    });
 }
 
 /** The top-level verbs of experiments and generators. */
