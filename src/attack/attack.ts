@@ -119,6 +119,12 @@ export function goldOf(example: Example): unknown {
   }
 }
 
+/** `{ perturbed_gold }` when rewriting `example` into `perturbed` moved its gold annotation (QA answer offsets), else `{}`. */
+export function movedGold(example: Example, perturbed: Example): { perturbed_gold?: unknown } {
+  const after = goldOf(perturbed);
+  return JSON.stringify(after) === JSON.stringify(goldOf(example)) ? {} : { perturbed_gold: after };
+}
+
 function round(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }

@@ -7,7 +7,7 @@ import type { Example } from '../data/types.ts';
 import type { QuerySession } from '../query/engine.ts';
 import type { Edit } from '../text/edits.ts';
 import type { Rng } from '../util/rng.ts';
-import { goldOf } from './attack.ts';
+import { goldOf, movedGold } from './attack.ts';
 import type { GoalFactory, GoalStatus, Prediction } from './goals/index.ts';
 import type { ExampleResult } from './result.ts';
 import { exampleFields, exampleInput, makeSubject, type SubjectOptions } from './subject.ts';
@@ -94,6 +94,7 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
   return {
     ...base,
     status: changed > 0 ? 'succeeded' : 'failed',
+    ...movedGold(example, worst.v.example),
     perturbed: exampleFields(worst.v.example),
     perturbed_prediction: worst.s.prediction,
     perturbed_correct: worst.s.correct,

@@ -21,6 +21,12 @@ export interface ExampleResult {
   skip_reason?: string;
   /** Gold label (classification), IOB2 tags (NER) or answers (QA). */
   gold: unknown;
+  /**
+   * The gold annotation of the perturbed example, only when the edits moved it: QA answers re-mapped to their new
+   * offsets in an edited context (each answer's text is at its `start` in `perturbed.context`). Absent: `gold`
+   * holds for the perturbed example too (every result written before this field existed).
+   */
+  perturbed_gold?: unknown;
   field: string;
   original: Record<string, string | string[]>;
   perturbed: Record<string, string | string[]>;

@@ -1,6 +1,8 @@
 import type { ExampleResult } from '../attack/result.ts';
+import type { Prediction } from '../attack/goals/index.ts';
 import type { StressSummary } from '../metrics/stress.ts';
 import type { RunSummary } from '../runner/runner.ts';
+import { goldTexts, isQaResult } from './html/qa-view.ts';
 
 import { fixed, NA, pct } from '../util/format.ts';
 import { formatGrid, formatTable } from '../util/table.ts';
@@ -70,15 +72,25 @@ export function exampleLines(results: readonly ExampleResult[], max = 3): string
     const before = r.original[field];
     const after = r.perturbed[field];
     const show = (v: string | string[] | undefined): string => (Array.isArray(v) ? v.join(' ') : (v ?? ''));
+    const qa = isQaResult(r);
     out.push(
-      `  ${r.id}: ${r.original_prediction.label} (${r.original_prediction.score.toFixed(2)}) → ` +
-        `${r.perturbed_prediction.label} (${r.perturbed_prediction.score.toFixed(2)})`,
+      qa
+        ? `  ${r.id}: answer ${answer(r.original_prediction)} → ${answer(r.perturbed_prediction)}`
+        : `  ${r.id}: ${r.original_prediction.label} (${r.original_prediction.score.toFixed(2)}) → ` +
+            `${r.perturbed_prediction.label} (${r.perturbed_prediction.score.toFixed(2)})`,
+      ...(qa ? [`    gold:   ${goldTexts(r.gold).map((t) => `“${truncate(t, 80)}”`).join(' | ') || NA}`] : []),
       `    before: ${truncate(show(before))}`,
       `    after:  ${truncate(show(after))}`,
       `    edits:  ${r.edits.map((e) => `${e.before}→${e.after} [${e.type}]`).join(', ')}`,
     );
   }
   return out.join('\n');
+}
+
+/** A QA answer with its scores: “text” (EM 1, F1 1.00). */
+function answer(p: Prediction): string {
+  const f1 = p.f1 === undefined ? NA : p.f1.toFixed(2);
+  return `${p.label ? `“${truncate(p.label, 80)}”` : '(no answer)'} (EM ${p.em ?? NA}, F1 ${f1})`;
 }
 
 function truncate(s: string, n = 160): string {

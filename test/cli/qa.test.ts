@@ -72,6 +72,8 @@ describe('textstress attack typos on a QA model (tiny-bert-qa, random weights) o
     expect(results.filter((r) => r.status !== 'skipped').every((r) => r.queries > 1)).toBe(true);
     expect(stdout).toMatch(/clean EM \/ F1\s+│\s+\d+\.\d% \/ \d+\.\d%/);
     expect(stdout).toMatch(/EM \/ F1 under attack/);
+    // The examples of successful attacks show the answers before → after with their scores, and the gold answers.
+    expect(stdout).toMatch(/: answer “[^”]+” \(EM [01], F1 (0\.\d\d|1\.00)\) → (“[^”]*”|\(no answer\)) \(EM 0, F1 0\.00\)\n {4}gold: {3}“/);
   });
 
   it('writes byte-identical results.jsonl on a rerun with the same seed', async () => {

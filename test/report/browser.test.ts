@@ -4,10 +4,14 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
+import type { ExampleResult } from '../../src/attack/result.ts';
 import { builtinRegistry } from '../../src/recipes/builtin.ts';
+import { qaCard, goldTexts } from '../../src/report/html/qa-view.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
-import { fixtureData, ROOT, tmp } from '../cli/helpers.ts';
+import { fixtureData, ROOT, readJsonl, tmp } from '../cli/helpers.ts';
 import { writeFixtureRuns, XSS_IMG, XSS_SCRIPT } from './fixtures.ts';
+import { runQaTypos, writeQaContextNoiseRun } from './qa-fixtures.ts';
+import { loadDraw } from './stub-dom.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test', '.tmp');
@@ -29,10 +33,27 @@ const browserIt = (name: string, fn: () => Promise<void>): void => {
   });
 };
 
+/** Chromium on a report file, with the page's errors collected. */
+async function openReport(file: string): Promise<{ browser: Browser; page: Page; errors: string[] }> {
+  const errors: string[] = [];
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForSelector('html[data-browser="ready"]', { timeout: 10_000 });
+  return { browser, page, errors };
+}
+
 describe('HTML report in a real browser (chromium, file://)', () => {
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
     if (OPT_OUT || !existsSync(CHROMIUM)) return; // each test says why
@@ -42,17 +63,7 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     await runRecipe({ registry: builtinRegistry(), recipe: 'stress-nli', settings: {}, model: join(ROOT, 'models', 'demo-sick'), data: fixtureData('sick/SICK.txt'), split: 'TEST', limit: 4, out: join(runs, 'stress-nli'), seed: 0 });
     const file = join(tmp('report-html'), 'report.html');
     await writeHtmlReport([runs], file, { title: `Report card ${XSS_SCRIPT}` });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForSelector('html[data-browser="ready"]', { timeout: 10_000 });
+    ({ browser, page, errors } = await openReport(file));
   });
 
   afterAll(async () => {
@@ -138,5 +149,125 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     const shot = join(SHOTS, 'report.png');
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).toBeGreaterThan(10_000);
+  });
+});
+
+describe('QA examples of real runs on tiny-bert-qa in the report (chromium, file://)', () => {
+  let browser: Browser;
+  let page: Page;
+  let errors: string[] = [];
+  let typos: ExampleResult[] = [];
+  let noise: ExampleResult[] = [];
+
+  beforeAll(async () => {
+    if (OPT_OUT || !existsSync(CHROMIUM)) return; // each test says why
+    const root = tmp('report-qa');
+    await runQaTypos(join(root, 'typos-qa'), 30);
+    typos = readJsonl(join(root, 'typos-qa', 'results.jsonl'));
+    noise = await writeQaContextNoiseRun(join(root, 'context-noise'), 12);
+    const file = join(root, 'report.html');
+    await writeHtmlReport([root], file);
+    ({ browser, page, errors } = await openReport(file));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const sides = (card: ReturnType<Page['locator']>) => [card.locator('p.ctx').nth(0), card.locator('p.ctx').nth(1)] as const;
+  const spanText = async (p: ReturnType<Page['locator']>, cls: 'g' | 'p'): Promise<string> => (await p.locator(`span.qa.${cls}`).allTextContents()).join('');
+
+  browserIt('draws the gold answers and the model’s answer before and after a question typo, in distinct line styles', async () => {
+    expect(await page.locator('#qa-legend').isVisible()).toBe(true);
+    await page.selectOption('#eb-family', { label: 'Keyboard typos & misspellings' });
+    await page.selectOption('#eb-status', '0');
+    const won = typos.filter((r) => r.status === 'succeeded');
+    expect(won.length).toBeGreaterThan(0);
+    const cards = page.locator('#eb-list article.ex');
+    expect(await cards.count()).toBe(won.length);
+    for (const [i, r] of won.entries()) {
+      const card = cards.nth(i);
+      const [before, after] = sides(card);
+      expect(await spanText(before, 'p')).toBe(r.original_prediction.answer!.text);
+      expect(await spanText(after, 'p')).toBe(r.perturbed_prediction.answer!.text);
+      for (const p of [before, after]) {
+        expect(await p.locator('span.qa.g').first().isVisible()).toBe(true);
+        expect(await p.locator('span.qa.p').first().isVisible()).toBe(true);
+        const gold = await spanText(p, 'g');
+        for (const t of goldTexts(r.gold)) expect(gold).toContain(t);
+      }
+      // The question's typo is marked and labelled as classifier edits are.
+      expect(await card.locator('.texts > p.txt:not(.ctx) mark.e .et').count()).toBe(1);
+      expect(await card.locator('.pred .score').allTextContents()).toEqual([
+        `EM ${r.original_prediction.em} · F1 ${r.original_prediction.f1!.toFixed(2)}`,
+        `EM ${r.perturbed_prediction.em} · F1 ${r.perturbed_prediction.f1!.toFixed(2)}`,
+      ]);
+    }
+    // Gold: a solid underline; the model's answer: a dashed overline (not colour alone).
+    const style = (sel: string, prop: string): Promise<string> => page.evaluate(`getComputedStyle(document.querySelector('#eb-list p.ctx ${sel}')).${prop}`);
+    expect(await style('span.qa.g', 'borderBottomStyle')).toBe('solid');
+    expect(await style('span.qa.p', 'borderTopStyle')).toBe('dashed');
+  });
+
+  browserIt('folds a long context around the spans and expands it on demand', async () => {
+    const card = page.locator('#eb-list article.ex').first();
+    const fold = card.locator('p.ctx .fold').first();
+    expect(await fold.count()).toBe(1);
+    expect(await fold.isVisible()).toBe(false);
+    const more = card.locator('button.more');
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    await more.click();
+    expect(await fold.isVisible()).toBe(true);
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+    expect(await card.locator('p.ctx .ell').first().isVisible()).toBe(false);
+  });
+
+  browserIt('context noise: edits marked in the context, gold answers at their re-mapped offsets; filters and search apply', async () => {
+    await page.selectOption('#eb-family', { label: 'Recipe “qa-context-noise”' });
+    await page.selectOption('#eb-status', '');
+    await page.selectOption('#eb-type', { label: 'noise:natural  [noise:natural]' });
+    const edited = noise.filter((r) => r.edits.length > 0);
+    expect(edited.length).toBeGreaterThan(0);
+    const cards = page.locator('#eb-list article.ex');
+    expect(await cards.count()).toBe(edited.length);
+    for (const [i, r] of edited.entries()) {
+      const [before, after] = sides(cards.nth(i));
+      expect(r.perturbed_gold).toBeDefined();
+      expect(await before.locator('del.e').count()).toBeGreaterThan(0);
+      expect(await after.locator('mark.e').count()).toBeGreaterThan(0);
+      for (const t of goldTexts(r.gold)) expect(await spanText(after, 'g')).toContain(t);
+      expect(await spanText(after, 'p')).toBe(r.perturbed_prediction.answer!.text);
+      expect(await cards.nth(i).locator('.why').count()).toBe(r.status === 'skipped' ? 1 : 0);
+    }
+    await page.selectOption('#eb-type', '');
+    await page.selectOption('#eb-family', '');
+    // The free-text search reaches the answers and the context.
+    const gold = goldTexts(typos.find((r) => r.status === 'succeeded')!.gold)[0]!;
+    await page.fill('#eb-search', gold);
+    expect(await page.locator('#eb-list article.ex').count()).toBeGreaterThan(0);
+    // Its own card among them (others hold the text in their context).
+    expect(await page.locator('#eb-list article.ex .pred .qa.g').allTextContents()).toContain(gold);
+    await page.fill('#eb-search', 'no such text in any example');
+    expect(await page.locator('#eb-list article.ex').count()).toBe(0);
+    await page.fill('#eb-search', '');
+  });
+
+  browserIt('chromium draws the pieces exactly as the unit tests’ stand-in document does', async () => {
+    const r = noise.find((x) => x.edits.length > 0 && x.original_prediction.answer)!;
+    const types: { id: string; label: string }[] = [];
+    const idx = (t: string): number => (types.findIndex((x) => x.id === t) + 1 || types.push({ id: t, label: t })) - 1;
+    const { q } = qaCard(r, idx, { keep: 60 });
+    const stub = loadDraw();
+    for (const side of [0, 1] as const) {
+      const real = await page.evaluate(([c, s, ts]) => (globalThis as unknown as { textstressDraw: { context(c: unknown, s: number, t: unknown): { outerHTML: string } } }).textstressDraw.context(c, s, ts).outerHTML, [q.c, side, types] as const);
+      expect(real).toBe(stub.context(q.c, side, types).outerHTML);
+    }
+  });
+
+  browserIt('runs without errors', async () => {
+    expect(errors).toEqual([]);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.selectOption('#eb-status', '0');
+    await page.locator('#examples').screenshot({ path: join(SHOTS, 'report-qa.png') });
   });
 });

@@ -1,19 +1,15 @@
-// The report's only script: the example browser (filters, paging). It builds every node with
-// createElement/textContent, so dataset text is never parsed as HTML.
+// The report's script, after draw.client.js (textstressDraw): the example browser (filters, paging). It builds
+// every node with createElement/textContent, so dataset text is never parsed as HTML.
 (function () {
   'use strict';
   var island = document.getElementById('report-data');
   if (!island) return;
   var data = JSON.parse(island.textContent || '{}');
+  var D = textstressDraw;
   var PAGE = 20;
   var STATUS = ['attack succeeded', 'attack failed', 'skipped'];
   var $ = function (id) { return document.getElementById(id); };
-  var el = function (tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) n.className = cls;
-    if (text !== undefined && text !== null) n.textContent = String(text);
-    return n;
-  };
+  var el = D.el;
   var state = { family: '', type: '', status: '', run: '', q: '', page: 0 };
 
   function option(select, value, label) {
@@ -31,38 +27,15 @@
     if (state.status !== '' && ex.s !== Number(state.status)) return false;
     if (state.type !== '' && ex.t.indexOf(Number(state.type)) < 0) return false;
     if (state.q) {
-      var hay = ex.id + ' ' + ex.g + ' ' + ex.x.map(function (s) { return typeof s === 'string' ? s : s[0] + ' ' + s[1]; }).join('');
+      var hay = ex.id + ' ' + ex.g + ' ' + ex.x.map(function (s) { return typeof s === 'string' ? s : s[0] + ' ' + s[1]; }).join('') +
+        (ex.q ? ' ' + ex.b[0] + ' ' + ex.a[0] + ' ' + D.plain(ex.q.c) : '');
       if (hay.toLowerCase().indexOf(state.q) < 0) return false;
     }
     return true;
   }
 
-  function text(segs, side) {
-    var p = el('p', 'txt');
-    segs.forEach(function (s) {
-      if (typeof s === 'string') { p.appendChild(document.createTextNode(s)); return; }
-      var t = data.types[s[2]] || { id: 'edit', label: 'edit' };
-      var word = side === 0 ? s[0] : s[1];
-      var m = el(side === 0 ? 'del' : 'mark', 'e c' + (s[2] % 8));
-      m.title = t.id + ': “' + s[0] + '” → “' + s[1] + '”';
-      if (word === '') { m.className += ' gap'; m.textContent = side === 0 ? '‸' : '∅'; }
-      else m.textContent = word;
-      if (side === 1) m.appendChild(el('span', 'et', t.label));
-      p.appendChild(m);
-    });
-    return p;
-  }
-
-  function card(ex) {
-    var run = data.runs[ex.r];
-    var a = el('article', 'ex st' + ex.s);
-    a.setAttribute('data-status', String(ex.s));
-    var h = el('header');
-    h.appendChild(el('span', 'chip', data.families[run.family].title));
-    h.appendChild(el('span', 'run', run.label));
-    h.appendChild(el('span', 'id', ex.id));
-    h.appendChild(el('span', 'badge b' + ex.s, ex.k || STATUS[ex.s]));
-    a.appendChild(h);
+  // Classifiers and taggers: gold, prediction before → after, and the edited field's text before and after.
+  function textBody(a, ex) {
     var pr = el('div', 'pred');
     pr.appendChild(el('span', 'k', 'gold'));
     pr.appendChild(el('b', 'gold', ex.g));
@@ -77,10 +50,56 @@
     a.appendChild(pr);
     var rows = el('div', 'texts');
     rows.appendChild(el('span', 'lbl', 'original'));
-    rows.appendChild(text(ex.x, 0));
+    rows.appendChild(D.segments(ex.x, 0, data.types));
     rows.appendChild(el('span', 'lbl', 'perturbed'));
-    rows.appendChild(text(ex.x, 1));
+    rows.appendChild(D.segments(ex.x, 1, data.types));
     a.appendChild(rows);
+  }
+
+  // QA: the question (before/after when it was edited) and the context before/after with the answer spans.
+  function qaBody(a, ex) {
+    a.appendChild(D.answers(ex));
+    var rows = el('div', 'texts');
+    var edited = ex.x.some(function (s) { return typeof s !== 'string'; });
+    rows.appendChild(el('span', 'lbl', edited ? 'question before' : 'question'));
+    rows.appendChild(D.segments(ex.x, 0, data.types));
+    if (edited) {
+      rows.appendChild(el('span', 'lbl', 'question after'));
+      rows.appendChild(D.segments(ex.x, 1, data.types));
+    }
+    if (ex.q.c.length) {
+      rows.appendChild(el('span', 'lbl', 'context before'));
+      rows.appendChild(D.context(ex.q.c, 0, data.types));
+      rows.appendChild(el('span', 'lbl', 'context after'));
+      rows.appendChild(D.context(ex.q.c, 1, data.types));
+    }
+    a.appendChild(rows);
+    if (ex.q.n) a.appendChild(el('div', 'why', ex.q.n));
+    if (D.folds(ex.q.c)) {
+      var more = el('button', 'more', 'show the whole context');
+      more.type = 'button';
+      more.setAttribute('aria-expanded', 'false');
+      more.addEventListener('click', function () {
+        var open = a.classList.toggle('open');
+        more.setAttribute('aria-expanded', String(open));
+        more.textContent = open ? 'show less' : 'show the whole context';
+      });
+      a.appendChild(more);
+    }
+  }
+
+  function card(ex) {
+    var run = data.runs[ex.r];
+    var a = el('article', 'ex st' + ex.s);
+    a.setAttribute('data-status', String(ex.s));
+    var h = el('header');
+    h.appendChild(el('span', 'chip', data.families[run.family].title));
+    h.appendChild(el('span', 'run', run.label));
+    h.appendChild(el('span', 'id', ex.id));
+    h.appendChild(el('span', 'badge b' + ex.s, ex.k || STATUS[ex.s]));
+    a.appendChild(h);
+    if (ex.q) qaBody(a, ex);
+    else textBody(a, ex);
     if (ex.why) a.appendChild(el('div', 'why', 'skipped: ' + ex.why));
     return a;
   }

@@ -1,5 +1,6 @@
 import type { ExampleResult } from '../../attack/result.ts';
 import { textSegments, tokenSegments, type Segment } from './highlight.ts';
+import { isQaResult, qaCard, type QaCard } from './qa-view.ts';
 import type { LoadedRun, ReportFamily } from './types.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 
@@ -19,7 +20,10 @@ export interface BrowserExample {
   t: number[];
   /** The perturbed field, when it is not "text". */
   f?: string;
+  /** The edited field's text (QA: the question). */
   x: Segment[];
+  /** QA: the context with the answer spans before and after, the gold answers, EM/F1. */
+  q?: QaCard;
   /** Skip reason. */
   why?: string;
   /** The outcome badge's text, when not the attack's (stress cases: "broken by the test", …). */
@@ -99,25 +103,26 @@ function show(v: unknown): string {
 }
 
 function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => number): BrowserExample {
+  const base = {
+    r: ri,
+    id: r.source ?? r.id,
+    s: STATUS[r.status] ?? 2,
+    b: [r.original_prediction.label, round(r.original_prediction.score)] as [string, number],
+    a: [r.perturbed_prediction.label, round(r.perturbed_prediction.score)] as [string, number],
+    t: [...new Set(r.edits.map((e) => typeIndex(e.type)))],
+  };
+  const why = r.skip_reason ? { why: clip(r.skip_reason, 200) } : {};
+  if (isQaResult(r)) {
+    const { x, q } = qaCard(r, typeIndex);
+    return { ...base, g: clip(q.ga.join(' | '), 300), x: shorten(x), q, ...why };
+  }
   // Compact results keep the texts of successful attacks only.
   const o = r.original[r.field] ?? '';
   const p = r.perturbed[r.field] ?? o;
   let segs: Segment[];
   if (Array.isArray(o) && Array.isArray(p)) segs = tokenSegments(o, p, r.edits, typeIndex);
   else segs = textSegments(show(o), show(p), r.edits, typeIndex);
-  const ex: BrowserExample = {
-    r: ri,
-    id: r.source ?? r.id,
-    s: STATUS[r.status] ?? 2,
-    g: clip(show(r.gold), 300),
-    b: [r.original_prediction.label, round(r.original_prediction.score)],
-    a: [r.perturbed_prediction.label, round(r.perturbed_prediction.score)],
-    t: [...new Set(r.edits.map((e) => typeIndex(e.type)))],
-    x: shorten(segs),
-  };
-  if (r.field !== 'text') ex.f = r.field;
-  if (r.skip_reason) ex.why = clip(r.skip_reason, 200);
-  return ex;
+  return { ...base, g: clip(show(r.gold), 300), x: shorten(segs), ...(r.field !== 'text' ? { f: r.field } : {}), ...why };
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;

@@ -12,7 +12,8 @@ import { runLabel } from '../../recipes/report/charts.ts';
 import { headlineRun } from './load.ts';
 import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
 
-const SCRIPT = readFileSync(new URL('./browser.client.js', import.meta.url), 'utf8');
+// One script element: the drawing helpers (textstressDraw), then the browser that uses them.
+const SCRIPT = ['./draw.client.js', './browser.client.js'].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
 const STYLE = readFileSync(new URL('./page.css', import.meta.url), 'utf8');
 
 /** Options of {@link renderReport}. */
@@ -26,6 +27,13 @@ export interface HtmlReportOptions {
   families?: readonly ReportFamily[];
   now?: Date;
 }
+
+/** Key to the QA answer spans (the same classes the example cards use). */
+const QA_LEGEND =
+  '<p class="blurb legend" id="qa-legend">Question answering: the context before and after the attack. ' +
+  '<span class="qa g">gold answer</span> bold, solid underline · <span class="qa p">model’s answer</span> hatched, dashed overline · ' +
+  '<span class="qa g p">both</span> · far parts of a long context are folded (<span class="ell">…</span>) until you press “show the whole context”. ' +
+  'EM/F1: the model’s answer against the gold answers (SQuAD v1.1 scoring), before → after.</p>';
 
 const pts = (d: number | null): string =>
   d === null ? NA : `${d > 0 ? '+' : d < 0 ? '−' : '±'}${Math.abs(100 * d).toFixed(1)} pts`;
@@ -131,6 +139,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
 
   body.push('<section id="examples"><h2>Example browser</h2>');
   body.push('<p class="blurb">Original vs perturbed text; each edit is highlighted and labelled with its type (hover for details). Red edge: the attack changed the prediction.</p>');
+  if (data.examples.some((e) => e.q)) body.push(QA_LEGEND);
   body.push(
     '<div class="filters">' +
       '<label>family <select id="eb-family"><option value="">all</option></select></label>' +
