@@ -27,6 +27,20 @@ export { LabelAligner, parseLabelMap } from './attack/labels.ts';
 export type { ExampleResult, AttackStatus, TracePoint, ProbeRecord } from './attack/result.ts';
 export { probeExample, samePrediction, type Probe, type Variant } from './attack/probe.ts';
 export type { Generator, GenerateContext, GeneratorStep } from './attack/generate.ts';
+export {
+  stressExample,
+  type StressSuite,
+  type StressTest,
+  type FixedStressTest,
+  type AdaptiveStressTest,
+  type AdaptiveContext,
+  type StressCase,
+  type StressScore,
+  type ScoredCase,
+  type NotApplicable,
+  type StressResult,
+  type StressCaseResult,
+} from './attack/stress.ts';
 export { GreedyWordSearch } from './attack/search/greedy-word.ts';
 export { BeamSearch } from './attack/search/beam.ts';
 export { GeneticSearch, type GeneticOptions } from './attack/search/genetic.ts';
@@ -41,6 +55,8 @@ export * from './recipes/index.ts';
 export { runAttack, type RunOptions, type RunSettings, type ExampleWork } from './runner/runner.ts';
 export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './runner/recipe-run.ts';
 export { runGenerator, type GenerateSummary } from './runner/generate.ts';
+export { runStress, type StressRunOptions } from './runner/stress.ts';
+export { runPerExample, type PerExampleOptions, type FinishContext } from './runner/per-example.ts';
 export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './runner/in-memory.ts';
 export { prepareRecipe, type Prepared } from './runner/work.ts';
 export { readResults } from './runner/checkpoint.ts';
@@ -48,6 +64,7 @@ export { orderedPool } from './runner/pool.ts';
 export { openModel, openData, type ModelSpec, type DataSpec } from './runner/setup.ts';
 export { summarize, SummaryAccumulator, type RunMetrics, type RunSummary, type SummaryOptions } from './metrics/summary.ts';
 export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
+export { StressTally, reduction, type StressCell, type StressMetrics, type StressSummary, type StressTestSummary } from './metrics/stress.ts';
 export { WordSeq } from './text/word-seq.ts';
 export { Rng } from './util/rng.ts';
 export { loadSuite, parseSuite, SuiteError, type LoadedSuite } from './suite/load.ts';
@@ -58,5 +75,5 @@ export { GATE_METRICS, type GateMetric } from './suite/metrics.ts';
 export { STARTER_SUITE } from './suite/starter.ts';
 export { writeHtmlReport, renderReport, loadGroups, headlineRun, headlineMetrics, FAMILIES, assignFamilies, VERDICT_FILE, type HtmlReportOptions } from './report/html/index.ts';
 export type { CheckResult, Verdict } from './report/html/types.ts';
-export { summaryTable, exampleLines } from './report/terminal.ts';
+export { summaryTable, exampleLines, stressTable } from './report/terminal.ts';
 export { TextstressError, DataError, ModelError } from './util/errors.ts';

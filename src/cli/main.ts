@@ -7,7 +7,7 @@ import { builtinRegistry } from '../recipes/builtin.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { errorMessage, TextstressError } from '../util/errors.ts';
-import { attackCommand, experimentCommands } from './commands/attack.ts';
+import { attackCommand, experimentCommands, stressCommand } from './commands/attack.ts';
 import { demoCommand } from './commands/demo.ts';
 import { evalCommand } from './commands/eval.ts';
 import { grammarTablesCommand } from './commands/grammar-tables.ts';
@@ -23,11 +23,13 @@ export interface ProgramOptions {
 export function buildProgram(opts: ProgramOptions = {}): Command {
   const registry = opts.registry ?? builtinRegistry();
   const program = new Command('textstress')
-    .description('Find where NLP models break: typo, noise and grammatical-error stress tests, with reports and a CI gate.')
+    .description('Find where NLP models break: typo, noise and grammatical-error attacks and NLI stress tests, with reports and a CI gate.')
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
   const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand()];
+  const stress = stressCommand(registry);
+  if (stress) fixed.push(stress);
   const taken = new Set(fixed.map((c) => c.name()));
   for (const cmd of experimentCommands(registry)) {
     if (taken.has(cmd.name())) throw new Error(`the recipe verb "${cmd.name()}" clashes with a built-in command`);

@@ -121,7 +121,7 @@ export async function loadMrpc(path: string, opts: LoadOptions & { split?: strin
   await expectHeader(path, 'MRPC', MRPC_HEADER, (cols) => cols[0] === 'index' && cols.includes('#1 String'));
   const maxChars = maxCharsOf(opts);
   const table = indexTable(MRPC_LABELS);
-  const info: DatasetInfo = { name: 'mrpc', path, kind: 'pair', labelNames: [...MRPC_LABELS] };
+  const info: DatasetInfo = { name: 'mrpc', path, kind: 'pair', labelNames: [...MRPC_LABELS], pairFields: { textA: '#1 String', textB: '#2 String' } };
   return makeDataset<PairExample>(
     info,
     opts,
@@ -182,7 +182,7 @@ export async function loadQnli(path: string, opts: LoadOptions & { split?: strin
   await expectHeader(path, 'QNLI', QNLI_HEADER, (cols) => cols.length === 3 && cols[0] === 'index' && cols[1] === 'question');
   const maxChars = maxCharsOf(opts);
   const table = Object.fromEntries(QNLI_LABELS.map((l) => [l, l]));
-  const info: DatasetInfo = { name: 'qnli', path, kind: 'pair', labelNames: [...QNLI_LABELS] };
+  const info: DatasetInfo = { name: 'qnli', path, kind: 'pair', labelNames: [...QNLI_LABELS], pairFields: { textA: 'question', textB: 'sentence' } };
   return makeDataset<PairExample>(
     info,
     opts,
@@ -243,7 +243,7 @@ export async function loadSick(path: string, opts: LoadOptions & { split?: strin
   }
   const maxChars = maxCharsOf(opts);
   const table = Object.fromEntries(SICK_LABELS.map((l) => [l.toUpperCase(), l]));
-  const info: DatasetInfo = { name: 'sick', path, kind: 'pair', labelNames: [...SICK_LABELS] };
+  const info: DatasetInfo = { name: 'sick', path, kind: 'pair', labelNames: [...SICK_LABELS], pairFields: { textA: 'sentence_A', textB: 'sentence_B' } };
   return makeDataset<PairExample>(
     info,
     opts,
@@ -307,7 +307,7 @@ export async function loadMnli(path: string, opts: LoadOptions & { split?: strin
   const col = (name: string): number => header.indexOf(name);
   const [iId, iA, iB, iLabel] = [col('pairID'), col('sentence1'), col('sentence2'), col('gold_label')];
   const maxChars = maxCharsOf(opts);
-  const info: DatasetInfo = { name: 'mnli', path, kind: 'pair', labelNames: [...MNLI_LABELS] };
+  const info: DatasetInfo = { name: 'mnli', path, kind: 'pair', labelNames: [...MNLI_LABELS], pairFields: { textA: 'sentence1', textB: 'sentence2' } };
   return makeDataset<PairExample>(
     info,
     opts,

@@ -40,7 +40,7 @@ export async function loadNliJsonl(path: string, opts: LoadOptions & { split?: s
     }
   }
   if (!any) throw new DataError(path, 1, 'the JSONL file holds no JSON object (expected SNLI/MNLI lines with sentence1, sentence2, gold_label and pairID).');
-  const info: DatasetInfo = { name: genre ? 'mnli' : 'snli', path, kind: 'pair', labelNames: [...MNLI_LABELS] };
+  const info: DatasetInfo = { name: genre ? 'mnli' : 'snli', path, kind: 'pair', labelNames: [...MNLI_LABELS], pairFields: { textA: 'sentence1', textB: 'sentence2' } };
   return makeDataset<PairExample>(info, opts, async function* (): AsyncIterable<RowItem<PairExample>> {
     for await (const { text, line } of readLines(path)) {
       if (text.trim() === '') continue;

@@ -116,7 +116,14 @@ function buildExample(
 }
 
 function tabularInfo(name: string, path: string, cols: ResolvedColumns, labels: string[] | undefined): DatasetInfo {
-  return { name, path, kind: cols.kind, ...(labels ? { labelNames: [...labels] } : {}), ...(cols.id === undefined ? { uniqueIds: true } : {}) };
+  return {
+    name,
+    path,
+    kind: cols.kind,
+    ...(labels ? { labelNames: [...labels] } : {}),
+    ...(cols.id === undefined ? { uniqueIds: true } : {}),
+    ...(cols.kind === 'pair' ? { pairFields: { textA: cols.textA, textB: cols.textB } } : {}),
+  };
 }
 
 // ---------------------------------------------------------------- CSV

@@ -61,6 +61,11 @@ export interface DatasetInfo {
   labelNames?: string[];
   /** Ids are made from positions in the file (line, sentence index), so no two examples can share one. */
   uniqueIds?: boolean;
+  /**
+   * Pair data: the names the file gives the two texts (columns or keys), e.g. QNLI's question (textA) and
+   * sentence (textB), so that a user can name them (NLI stress tests: --premise sentence --hypothesis question).
+   */
+  pairFields?: { textA: string; textB: string };
 }
 
 /** Counted bad rows when the user asked to skip them instead of failing. */

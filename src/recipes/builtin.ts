@@ -2,6 +2,7 @@ import { augmentRecipe } from './grammar/augment.ts';
 import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
 import { noiseRecipe } from './noise/recipe.ts';
+import { stressNliRecipe } from './stress-nli/recipe.ts';
 import type { AnyRecipe } from './registry/define.ts';
 import { createRegistry, type Registry } from './registry/registry.ts';
 import { typosCurveRecipe } from './typos/curve.ts';
@@ -15,6 +16,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   typosCurveRecipe,
   grammarBudgetCurveRecipe,
   augmentRecipe,
+  stressNliRecipe,
 ];
 
 /** A fresh registry holding the built-in recipes (add your own to it). */

@@ -1,5 +1,5 @@
 export * from './registry/define.ts';
-export { createRegistry, assertDerivable, isTopLevel, RESERVED_SETTING_KEYS, type Registry } from './registry/registry.ts';
+export { createRegistry, assertDerivable, isTopLevel, commandOf, RESERVED_SETTING_KEYS, type Registry } from './registry/registry.ts';
 export { settingFields, showDefault, type SettingField, type FieldShape } from './registry/fields.ts';
 export { kebab, snake, camelFromSnake, camelKeys } from './registry/casing.ts';
 export { BUILTIN_RECIPES, builtinRegistry } from './builtin.ts';
@@ -18,3 +18,5 @@ export { table3, table4, type GrammarRunSummary } from './grammar/tables.ts';
 export { parseErrorTypes, type ParsedErrorTypes } from './grammar/error-types.ts';
 export type * from './report/types.ts';
 export * from './report/charts.ts';
+export { stressGateMetrics } from './stress/metrics.ts';
+export { accuracyPerTestChart, stressTestsTable, accuracyWithReduction, reductionText } from './stress/charts.ts';

@@ -1,5 +1,6 @@
 import type { ExampleResult } from '../attack/result.ts';
 import type { Prediction } from '../attack/goals/index.ts';
+import type { StressSummary } from '../metrics/stress.ts';
 import type { RunSummary } from '../runner/runner.ts';
 import { goldTexts, isQaResult } from './html/qa-view.ts';
 
@@ -43,6 +44,22 @@ export function summaryTable(s: RunSummary): string {
   if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);
   if (s.replacement_chars) rows.push(['rows with U+FFFD (invalid UTF-8?)', String(s.replacement_chars.rows)]);
   return formatTable(rows, `textstress · ${s.recipe}`);
+}
+
+/**
+ * A stress run as a grid: the original accuracy, then one row per test with its cases, accuracy, the original
+ * accuracy on the same examples, the reduction from it, and the examples it did not apply to. Suites with a
+ * layout of their own (NLI: the paper's Table 2) print that instead.
+ */
+export function stressTable(s: StressSummary): string {
+  const rows = [['original', String(s.original.n), pct(s.original.accuracy), '', '', '']];
+  for (const [test, t] of Object.entries(s.tests)) {
+    rows.push([test, String(t.n), pct(t.accuracy), pct(t.original_accuracy), pct(t.reduction), String(t.not_applicable)]);
+  }
+  return [
+    `textstress · ${s.recipe} · ${s.model} on ${s.dataset} · ${s.n} examples, ${s.cases} cases · ${s.wall_seconds.toFixed(1)} s`,
+    formatGrid(['test', 'cases', 'accuracy', 'original (same examples)', 'reduction', 'not applicable'], rows),
+  ].join('\n');
 }
 
 /** A few successful attacks, original → perturbed, with each edit spelled out. */

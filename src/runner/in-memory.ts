@@ -91,7 +91,8 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
     const registry = req.registry ?? builtinRegistry();
     const def = registry.get(req.recipe);
     if (def.kind !== 'attack' && def.kind !== 'probe') {
-      throw new TextstressError(`the ${def.name} recipe is ${def.kind === 'experiment' ? 'an experiment' : 'a generator'}: it writes a folder of runs, so it cannot run in memory.`, {
+      const what = def.kind === 'experiment' ? 'an experiment: it writes a folder of runs' : def.kind === 'stress' ? 'a stress suite: its results are cases per test, not attacks' : 'a generator: it writes a folder of runs';
+      throw new TextstressError(`the ${def.name} recipe is ${what}, so it cannot run in memory.`, {
         hint: 'Run it with runRecipe({ …, out }) or the CLI.',
       });
     }

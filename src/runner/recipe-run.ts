@@ -10,6 +10,7 @@ import { detectFormat, parseFormat } from '../data/open.ts';
 import type { DatasetInfo } from '../data/types.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { RunSummary } from '../metrics/summary.ts';
+import type { StressSummary } from '../metrics/stress.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { goalFor, noDefaultGoal, taskKindOf } from '../recipes/context.ts';
 import type { AnyRecipe, BuildContext, Built, ExperimentOutput, SubRunOutcome } from '../recipes/registry/define.ts';
@@ -19,11 +20,12 @@ import { TextstressError } from '../util/errors.ts';
 import { readResults } from './checkpoint.ts';
 import { runGenerator, type GenerateSummary } from './generate.ts';
 import { beginExperiment, EXPERIMENT_FILE } from './experiment.ts';
-import { RESULTS_FILE, SUMMARY_FILE, runAttack, type ExampleWork } from './runner.ts';
+import { RESULTS_FILE, SUMMARY_FILE, runAttack } from './runner.ts';
 import { dataSettings, fileFingerprint, openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
 import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
 import { prepareRecipe } from './work.ts';
+import { runStress } from './stress.ts';
 
 /** Progress of one run: examples (or steps) done of a total. */
 export interface ProgressSink {
@@ -56,7 +58,9 @@ export interface RunRequest extends ModelSpec, Partial<DataSpec> {
 export type RecipeOutcome =
   | { kind: 'run'; recipe: AnyRecipe; dir: string; summary: RunSummary }
   | { kind: 'experiment'; recipe: AnyRecipe; dir: string; output: ExperimentOutput; runs: SubRunOutcome[] }
-  | { kind: 'generate'; recipe: AnyRecipe; dir: string; summary: GenerateSummary };
+  | { kind: 'generate'; recipe: AnyRecipe; dir: string; summary: GenerateSummary }
+  /** A stress run: its summary and the text its recipe prints for it (e.g. the paper's table), if it has its own. */
+  | { kind: 'stress'; recipe: AnyRecipe; dir: string; summary: StressSummary; text?: string };
 
 export { EXPERIMENT_FILE };
 
@@ -92,42 +96,52 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         release();
       }
     }
-    if (!work) throw new Error(`recipe "${def.name}" built no per-example work`);
-
+    const runSettings = {
+      recipe: def.name,
+      model: req.model,
+      dataset: data.data,
+      seed: req.seed,
+      ...(data.limit !== undefined ? { limit: data.limit } : {}),
+      options: { ...settings, ...dataSettings(data) },
+    };
+    const common = {
+      outDir: req.out,
+      examples: dataset.examples(),
+      engine,
+      resume: req.resume,
+      overwrite: req.overwrite,
+      concurrency: req.concurrency,
+      skippedRows: () => dataset.skipped.length,
+      replacementChars: () => dataset.replacementChars,
+      dataFingerprint: await fileFingerprint(data.data),
+      ...(dataset.info.uniqueIds ? { uniqueIds: true } : {}),
+    };
     const progress = req.progress?.start(def.name, survey.n);
-    let summary: RunSummary;
+    const onProgress = (done: number): void => progress?.update(done);
+    let outcome: RecipeOutcome;
     try {
-      ({ summary } = await runAttack({
-        outDir: req.out,
-        settings: {
-          recipe: def.name,
-          model: req.model,
-          dataset: data.data,
-          seed: req.seed,
-          ...(data.limit !== undefined ? { limit: data.limit } : {}),
-          options: { ...settings, ...dataSettings(data) },
-          ...(req.compact ? { compact: true as const } : {}),
-        },
-        examples: dataset.examples(),
-        work,
-        engine,
-        resume: req.resume,
-        overwrite: req.overwrite,
-        concurrency: req.concurrency,
-        enrich: subwordEnricher(model),
-        onProgress: (done) => progress?.update(done),
-        skippedRows: () => dataset.skipped.length,
-        replacementChars: () => dataset.replacementChars,
-        dataFingerprint: await fileFingerprint(data.data),
-        editCurve,
-        ...(dataset.info.uniqueIds ? { uniqueIds: true } : {}),
-        ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
-      }));
+      if (built.kind === 'stress') {
+        const summary = await runStress({ ...common, settings: runSettings, built, onProgress });
+        const text = built.text?.(summary);
+        outcome = { kind: 'stress', recipe: def, dir: req.out, summary, ...(text !== undefined ? { text } : {}) };
+      } else {
+        if (!work) throw new Error(`recipe "${def.name}" built no per-example work`);
+        const { summary } = await runAttack({
+          ...common,
+          settings: { ...runSettings, ...(req.compact ? { compact: true as const } : {}) },
+          work,
+          enrich: subwordEnricher(model),
+          onProgress,
+          editCurve,
+          ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
+        });
+        outcome = { kind: 'run', recipe: def, dir: req.out, summary };
+      }
     } finally {
       progress?.stop();
     }
     if (dataset.skipped.length) writeFileSync(join(req.out, 'skipped-rows.json'), JSON.stringify(dataset.skipped, null, 2) + '\n');
-    return { kind: 'run', recipe: def, dir: req.out, summary };
+    return outcome;
   } finally {
     if (!req.shared) await model.close?.();
   }

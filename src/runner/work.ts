@@ -8,6 +8,7 @@ import { probeExample } from '../attack/probe.ts';
 import type { DatasetInfo } from '../data/types.ts';
 import type { ModelInfo } from '../models/types.ts';
 import { checkRecipeTask, goalFor, taskKindOf } from '../recipes/context.ts';
+import type { GoalFactory } from '../attack/goals/index.ts';
 import type { AnyRecipe, BuildContext, Built } from '../recipes/registry/define.ts';
 import type { ExampleWork } from './runner.ts';
 
@@ -33,8 +34,16 @@ export async function prepareRecipe(
 ): Promise<Prepared> {
   const task = taskKindOf(model, data);
   checkRecipeTask(def, task, data);
-  const { goal, labels } = goalFor(model, data, opts.labelMap ?? {}, opts.observedLabels ?? []);
-  const ctx: BuildContext = { model, data, task, goal, ...(labels ? { labels } : {}), seed: opts.seed };
+  let ctx: BuildContext;
+  if (def.kind === 'stress') {
+    // A stress suite maps labels itself (an NLI suite onto its label scheme, where the data's and the model's
+    // label sets may differ, 3-way data on a 2-way model): the default goal's label check is made only if used.
+    const observed = new Set(opts.observedLabels ?? []);
+    ctx = { model, data, task, goal: lazyGoal(() => goalFor(model, data, opts.labelMap ?? {}, observed).goal), seed: opts.seed, labelMap: opts.labelMap ?? {}, observedLabels: observed };
+  } else {
+    const { goal, labels } = goalFor(model, data, opts.labelMap ?? {}, opts.observedLabels ?? []);
+    ctx = { model, data, task, goal, ...(labels ? { labels } : {}), seed: opts.seed };
+  }
   const built = await def.build(settings, ctx);
   if (built.kind !== def.kind) throw new Error(`recipe "${def.name}" is declared ${def.kind} but built ${built.kind}`);
   if (built.kind === 'attack') {
@@ -47,4 +56,15 @@ export async function prepareRecipe(
   // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
   if (built.kind === 'probe') return { built, work: (example, session, rng) => probeExample(built.probe, example, session, rng), editCurve: false };
   return { built, editCurve: false };
+}
+
+/** A goal factory made on first use. */
+function lazyGoal(make: () => GoalFactory): GoalFactory {
+  let goal: GoalFactory | undefined;
+  return {
+    get name() {
+      return (goal ??= make()).name;
+    },
+    create: (example, clean) => (goal ??= make()).create(example, clean),
+  };
 }

@@ -60,6 +60,10 @@ function valueOf(metric: string, subject: ReturnType<typeof groupSubject>, extra
 /** Why a metric is n/a: the count it is taken over is zero. */
 function naReason(metric: string, subject: ReturnType<typeof groupSubject>): string {
   if (subject.kind === 'generated') return 'the generator reported no value';
+  if (subject.kind === 'stress') {
+    const st = subject.run.summary;
+    return st.n === 0 ? 'no examples tested (0 examples)' : `it is taken over zero cases (the test applied to none of the ${st.n} examples, or the original accuracy it is measured against is 0)`;
+  }
   const s = subject.run.summary;
   if (s.n === 0) return 'no examples tested (0 examples)';
   if (metric === 'stability') return `no example the model got right was attacked (${s.n} examples, ${s.skipped} skipped)`;
@@ -81,7 +85,7 @@ export function checkTest(
     const t = parseThreshold(expr, extra);
     let actual = valueOf(t.metric, run, extra);
     // A run over zero examples reports no entity F1 at all: that is n/a for want of examples, not a missing metric.
-    if (actual === undefined && run.kind === 'run' && run.run.summary.n === 0) actual = null;
+    if (actual === undefined && run.kind !== 'generated' && run.run.summary.n === 0) actual = null;
     if (actual === undefined) {
       return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is not reported by this run` };
     }

@@ -135,6 +135,11 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       if (subject.kind === 'run') {
         const h = subject.run.headline;
         log(`    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${took})`);
+      } else if (subject.kind === 'stress') {
+        const s = subject.run.summary;
+        const worst = s.worst ? `, lowest ${s.worst.test} ${pct(s.worst.accuracy)}` : '';
+        const most = s.max_reduction ? `, largest reduction ${s.max_reduction.test} ${pct(s.max_reduction.reduction)}` : '';
+        log(`    ${test.name}: original ${pct(s.original.accuracy)}${worst}${most} (${took})`);
       } else {
         log(`    ${test.name}: ${Object.entries(subject.run.summary.metrics).map(([k, v]) => `${k} ${v ?? 'n/a'}`).join(', ')} (${took})`);
       }
@@ -185,10 +190,10 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
 
 /** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
 function emptyRunChecks(test: string, group: RunGroup): CheckResult[] {
-  const empty = [...group.runs, ...group.generated].filter((r) => r.summary.n === 0);
+  const empty = [...group.runs, ...group.stress, ...group.generated].filter((r) => r.summary.n === 0);
   if (!empty.length) return [];
   const where = empty.map((r) => r.name).join(', ');
-  const what = group.runs.some((r) => r.summary.n === 0) ? 'examples tested' : 'records generated';
+  const what = [...group.runs, ...group.stress].some((r) => r.summary.n === 0) ? 'examples tested' : 'records generated';
   return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${what} (0 in ${where}) — nothing was measured` }];
 }
 
@@ -258,6 +263,11 @@ export function suiteTable(groups: readonly RunGroup[]): string {
     if (subject.kind === 'generated') {
       const m = Object.entries(subject.run.summary.metrics).slice(0, 2).map(([k, v]) => `${k}=${v === null ? NA : Number(v.toFixed(3))}`).join(' ');
       return [g.name, subject.run.summary.recipe, String(subject.run.summary.n), m, '', '', ''];
+    }
+    if (subject.kind === 'stress') {
+      // Stress runs: the original accuracy as "clean", the lowest test accuracy as "attacked".
+      const s = subject.run.summary;
+      return [g.name, s.recipe, String(s.n), pct(s.original.accuracy), s.worst ? `${pct(s.worst.accuracy)} (${s.worst.test})` : NA, '', ''];
     }
     const r = subject.run;
     const h = r.headline;

@@ -13,10 +13,11 @@ import { GATE_METRICS } from './metrics.ts';
 
 /**
  * A threshold: `METRIC OP VALUE`, VALUE a number (0.4), a percentage (40%), or the baseline's value of the same
- * metric give or take a margin (`baseline - 2pts`, `baseline - 0.02`). OP is <, <=, >, >= or ==.
+ * metric give or take a margin (`baseline - 2pts`, `baseline - 0.02`). OP is <, <=, >, >= or ==. A number may be
+ * negative, for metrics that can be (a stress test's reduction is negative when the test raised accuracy).
  */
 export const THRESHOLD_RE =
-  /^\s*([a-z_][a-z0-9_]*)\s*(<=|>=|<|>|==)\s*(?:(baseline)\s*(?:([+-])\s*(\d+(?:\.\d+)?)\s*(%|pts?|points?)?)?|(\d+(?:\.\d+)?)\s*(%)?)\s*$/;
+  /^\s*([a-z_][a-z0-9_]*)\s*(<=|>=|<|>|==)\s*(?:(baseline)\s*(?:([+-])\s*(\d+(?:\.\d+)?)\s*(%|pts?|points?)?)?|(-?\d+(?:\.\d+)?)\s*(%)?)\s*$/;
 
 function thresholdSchema(metrics: readonly string[]) {
   return z

@@ -14,7 +14,7 @@ describe('MNLI GLUE TSV', () => {
   it('dev_matched (16 columns): premise, hypothesis, gold label and pairID; the "-" row is skipped and counted', async () => {
     const path = data('mnli/dev_matched.tsv');
     const ds = await openDataset(path);
-    expect(ds.info).toEqual({ name: 'mnli', path, kind: 'pair', labelNames: ['entailment', 'neutral', 'contradiction'] });
+    expect(ds.info).toEqual({ name: 'mnli', path, kind: 'pair', labelNames: ['entailment', 'neutral', 'contradiction'], pairFields: { textA: 'sentence1', textB: 'sentence2' } });
     const ex = (await collect(ds)) as PairExample[];
     expect(ex.map((e) => [e.id, e.label])).toEqual([
       ['11001e', 'entailment'],
@@ -62,7 +62,7 @@ describe('SNLI / MNLI JSONL', () => {
   it('SNLI dev: named snli, id = pairID, the "-" line skipped and counted', async () => {
     const path = data('snli/snli_1.0_dev.jsonl');
     const ds = await openDataset(path);
-    expect(ds.info).toEqual({ name: 'snli', path, kind: 'pair', labelNames: ['entailment', 'neutral', 'contradiction'] });
+    expect(ds.info).toEqual({ name: 'snli', path, kind: 'pair', labelNames: ['entailment', 'neutral', 'contradiction'], pairFields: { textA: 'sentence1', textB: 'sentence2' } });
     const ex = (await collect(ds)) as PairExample[];
     expect(ex.map((e) => [e.id, e.label])).toEqual([
       ['3416050480.jpg#4r1e', 'entailment'],
@@ -114,5 +114,16 @@ describe('format names and detection', () => {
     const ds = await openDataset(data('snli/snli_1.0_dev.jsonl'), { columns: { textA: 'sentence1', textB: 'sentence2', label: 'gold_label' } });
     expect(ds.info.name).toBe('jsonl');
     expect((await collect(ds)).map((e) => (e as PairExample).label)).toEqual(['entailment', 'contradiction', 'neutral', '-', 'entailment']);
+  });
+});
+
+describe('pair files name their two texts', () => {
+  it('each pair format reports the columns (or keys) of textA and textB, so users can name them', async () => {
+    const fields = async (rel: string) => (await openDataset(data(rel))).info.pairFields;
+    expect(await fields('qnli/dev.tsv')).toEqual({ textA: 'question', textB: 'sentence' });
+    expect(await fields('sick/SICK.txt')).toEqual({ textA: 'sentence_A', textB: 'sentence_B' });
+    expect(await fields('mrpc/dev.tsv')).toEqual({ textA: '#1 String', textB: '#2 String' });
+    expect(await fields('pairs.csv')).toEqual({ textA: 'premise', textB: 'hypothesis' });
+    expect(await fields('sst2/dev.tsv')).toBeUndefined();
   });
 });

@@ -6,18 +6,17 @@ import { buildProgram } from '../../src/cli/main.ts';
 import { addRecipeOptions, recipeSettingsFrom } from '../../src/cli/derive.ts';
 import { BUILTIN_RECIPES, builtinRegistry } from '../../src/recipes/builtin.ts';
 import { defineRecipe, type AnyRecipe } from '../../src/recipes/registry/define.ts';
-import { createRegistry } from '../../src/recipes/registry/registry.ts';
+import { commandOf as commandWords, createRegistry } from '../../src/recipes/registry/registry.ts';
+import { stressWordsRecipe } from './fixtures/stress-words.ts';
 import { settingFields } from '../../src/recipes/registry/fields.ts';
 import { kebab } from '../../src/recipes/registry/casing.ts';
-import type { LoadedRun } from '../../src/recipes/report/types.ts';
+import type { LoadedRun, StressRun } from '../../src/recipes/report/types.ts';
 import { README, REFERENCE, readmeText, referenceText } from '../../scripts/gen-docs.ts';
 
 const registry = builtinRegistry();
 const program = buildProgram({ registry });
-const commandOf = (def: AnyRecipe): Command =>
-  def.kind === 'experiment' || def.kind === 'generate'
-    ? program.commands.find((c) => c.name() === (def.verb ?? def.name))!
-    : program.commands.find((c) => c.name() === 'attack')!.commands.find((c) => c.name() === def.name)!;
+const commandOf = (def: AnyRecipe, from: Command = program): Command =>
+  commandWords(def).reduce((cmd, word) => cmd.commands.find((c) => c.name() === word)!, from);
 
 const fixture = (over: Partial<AnyRecipe> & { settings?: z.ZodObject }): AnyRecipe =>
   defineRecipe({
@@ -57,7 +56,10 @@ describe('the built-in recipes', () => {
     const runOf = (recipe: string): LoadedRun => ({ summary: { recipe } } as unknown as LoadedRun);
     for (const def of registry.all()) {
       if (!def.report) continue;
-      for (const other of registry.all()) expect([def.name, other.name, def.report.owns(runOf(other.name))]).toEqual([def.name, other.name, other.name === def.name]);
+      // A stress family claims stress runs (ownsStress), and no attack run.
+      const owns = def.kind === 'stress' ? (r: LoadedRun) => def.report!.ownsStress!(r as unknown as StressRun) : def.report.owns;
+      for (const other of registry.all()) expect([def.name, other.name, owns(runOf(other.name))]).toEqual([def.name, other.name, other.name === def.name]);
+      if (def.kind === 'stress') expect(def.report.owns(runOf(def.name))).toBe(false);
     }
   });
 
@@ -95,7 +97,8 @@ describe('derivation', () => {
     expect(() => reg().add(fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }), cli: { weights: null } }))).not.toThrow();
     expect(() => reg().add(fixture({ cli: { nope: null } as never }))).toThrow(/cli\.nope names no setting/);
     expect(() => reg().add(fixture({ name: 'typos' }))).toThrow(/registered twice/);
-    expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(/both claim the verb "typos-curve"/);
+    expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(/both claim the command "textstress typos-curve"/);
+    expect(() => reg().add(stressWordsRecipe).add(fixture({ name: 'words-two', kind: 'stress', verb: 'words' }))).toThrow(/both claim the command "textstress stress words"/);
     expect(() => reg().add(fixture({ tasks: [] }))).toThrow(/task kinds/);
     expect(() => reg().get('typo')).toThrow(/unknown recipe "typo" \(did you mean "typos"\?\)/);
     // Shared options that are not data/model/run groups still own their flag names.
@@ -109,6 +112,21 @@ describe('derivation', () => {
     expect(() => reg().add(fixture({ metrics: { stability: metric } }))).toThrow(/the metric "stability" would shadow the built-in gate metric/);
     const withMetric = reg().add(fixture({ metrics: { fooled_rate: metric } }));
     expect(() => withMetric.add(fixture({ name: 'fixture-two', metrics: { fooled_rate: metric } }))).toThrow(/recipe "fixture-two": the metric "fooled_rate" is already declared by recipe "fixture"/);
+  });
+
+  it('a stress recipe gets `stress <verb>` with its own flags; `attack <it>` and a misspelt suite say where to look', async () => {
+    const reg = createRegistry(BUILTIN_RECIPES).add(stressWordsRecipe);
+    const prog = buildProgram({ registry: reg });
+    expect(commandWords(stressWordsRecipe)).toEqual(['stress', 'words']);
+    const help = commandOf(stressWordsRecipe, prog).helpInformation();
+    expect(help.replace(/\s+/g, ' ')).toContain('--tests <list> tests to run (default: drop-good,add-nice,worst-suffix)');
+    expect(help).toMatch(/--suffixes <list>/);
+    expect(prog.commands.find((c) => c.name() === 'attack')!.commands.map((c) => c.name())).not.toContain('stress-words');
+    const attack = buildProgram({ registry: reg });
+    attack.exitOverride();
+    attack.commands.forEach((c) => c.exitOverride());
+    await expect(attack.parseAsync(['node', 'textstress', 'attack', 'stress-words'])).rejects.toThrow(/stress-words is a stress suite, not an attack/);
+    await expect(attack.parseAsync(['node', 'textstress', 'stress', 'wrods'])).rejects.toThrow(/unknown stress suite "wrods" \(did you mean "words"\?\)/);
   });
 
   it('a suite-only setting has no flag but is accepted in suites', () => {

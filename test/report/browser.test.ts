@@ -5,8 +5,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import type { ExampleResult } from '../../src/attack/result.ts';
+import { builtinRegistry } from '../../src/recipes/builtin.ts';
 import { qaCard, goldTexts } from '../../src/report/html/qa-view.ts';
-import { ROOT, readJsonl, tmp } from '../cli/helpers.ts';
+import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { fixtureData, ROOT, readJsonl, tmp } from '../cli/helpers.ts';
 import { writeFixtureRuns, XSS_IMG, XSS_SCRIPT } from './fixtures.ts';
 import { runQaTypos, writeQaContextNoiseRun } from './qa-fixtures.ts';
 import { loadDraw } from './stub-dom.ts';
@@ -57,6 +59,8 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     if (OPT_OUT || !existsSync(CHROMIUM)) return; // each test says why
     const runs = tmp('report-runs');
     writeFixtureRuns(runs);
+    // A real stress run beside the attack runs: demo-sick on four SICK pairs, every NLI test.
+    await runRecipe({ registry: builtinRegistry(), recipe: 'stress-nli', settings: {}, model: join(ROOT, 'models', 'demo-sick'), data: fixtureData('sick/SICK.txt'), split: 'TEST', limit: 4, out: join(runs, 'stress-nli'), seed: 0 });
     const file = join(tmp('report-html'), 'report.html');
     await writeHtmlReport([runs], file, { title: `Report card ${XSS_SCRIPT}` });
     ({ browser, page, errors } = await openReport(file));
@@ -97,10 +101,35 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     await page.selectOption('#eb-status', '1');
     const badges = await page.locator('#eb-list .badge').allTextContents();
     expect(badges.length).toBeGreaterThan(0);
-    expect(new Set(badges)).toEqual(new Set(['attack failed']));
+    // The outcome filter covers stress cases too: status 1 is a failed attack, or a stress case the model held.
+    expect(new Set(badges)).toEqual(new Set(['attack failed', 'held']));
     await page.selectOption('#eb-status', '');
     await page.fill('#eb-search', 'window.__pwned');
     expect(await page.locator('#eb-list article.ex').count()).toBeGreaterThanOrEqual(3);
+  });
+
+  browserIt('a stress run gets its card, its section (Table 2, confusion, sweep, two charts) and its cases in the browser', async () => {
+    await page.selectOption('#eb-status', '');
+    await page.fill('#eb-search', '');
+    const section = page.locator('section#fam-stress-nli');
+    expect(await section.locator('h4').allTextContents()).toEqual(
+      expect.arrayContaining(['Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)', 'Error confusion: share of gold X predicted as Y', 'Accuracy per test', 'Tautology sweep (Figure 2)']),
+    );
+    expect(await section.locator('table.stress tbody tr').first().locator('td').first().textContent()).toBe('original');
+    // Bars of the accuracy chart and the sweep's lines were drawn.
+    expect(await section.locator('figure.chart svg [aria-roledescription="bar"]').count()).toBeGreaterThanOrEqual(6);
+    expect(await section.locator('figure.chart svg [aria-roledescription="line mark"]').count()).toBe(2);
+    expect(await page.locator('.card[data-family="stress-nli"] .m .l').allTextContents()).toEqual(['original accuracy', 'lowest test accuracy', 'largest reduction', 'tests']);
+    await page.selectOption('#eb-family', { label: 'NLI stress tests' });
+    const badges = await page.locator('#eb-list .badge').allTextContents();
+    expect(badges.length).toBe(20);
+    expect(badges.every((b) => ['broken by the test', 'held', 'wrong before and after'].includes(b))).toBe(true);
+    await page.selectOption('#eb-type', { label: 'negation  [nli:negation]' });
+    expect(await page.locator('#eb-list article.ex').count()).toBe(4);
+    expect(new Set(await page.locator('#eb-list mark.e .et').allTextContents())).toEqual(new Set(['negation']));
+    expect(await page.locator('#eb-list mark.e').first().textContent()).toMatch(/^ and false is not truenegation$/);
+    await page.selectOption('#eb-family', '');
+    await page.selectOption('#eb-type', '');
   });
 
   browserIt('shows malicious dataset strings as text and runs none of them', async () => {

@@ -74,6 +74,9 @@ describe('suite schema', () => {
       expect(parseThreshold(`${metric} > 0.5`)).toMatchObject({ metric, op: '>', value: 0.5 });
     }
     expect(parseThreshold('clean_metric>baseline')).toMatchObject({ baseline: { margin: 0 } });
+    // Negative bounds, for metrics that can be negative (a stress test's reduction when the test raised accuracy).
+    expect(parseThreshold('metric_drop > -5%')).toMatchObject({ op: '>', value: -0.05 });
+    expect(parseThreshold('nli_word_overlap_reduction >= -0.1', builtinRegistry().metrics())).toMatchObject({ metric: 'nli_word_overlap_reduction', value: -0.1 });
   });
 
   it('publishes an up-to-date JSON Schema (regenerate: npx tsx scripts/gen-suite-schema.ts)', () => {

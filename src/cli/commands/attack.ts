@@ -9,9 +9,9 @@ import { runRecipe, type RecipeOutcome } from '../../runner/recipe-run.ts';
 import { RESULTS_FILE } from '../../runner/runner.ts';
 import type { DataSpec, ModelSpec } from '../../runner/setup.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
-import { isTopLevel, type Registry } from '../../recipes/registry/registry.ts';
+import { closest, commandOf, isTopLevel, type Registry } from '../../recipes/registry/registry.ts';
 import type { ExampleResult } from '../../attack/result.ts';
-import { exampleLines, summaryTable } from '../../report/terminal.ts';
+import { exampleLines, stressTable, summaryTable } from '../../report/terminal.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { join } from 'node:path';
 import { addRecipeOptions, recipeSettingsFrom } from '../derive.ts';
@@ -30,7 +30,7 @@ interface RunCliOptions extends ModelSpec, Partial<DataSpec> {
 }
 
 export function attackCommand(registry: Registry): Command {
-  const perExample = registry.all().filter((d) => !isTopLevel(d));
+  const perExample = registry.all().filter((d) => commandOf(d)[0] === 'attack');
   const cmd = new Command('attack')
     .description('attack a model with a recipe and write summary.json + results.jsonl')
     .addHelpText('after', `\nRecipes: ${perExample.map((d) => d.name).join(', ')}. \`textstress attack <recipe> --help\` lists a recipe's own options.`);
@@ -45,8 +45,30 @@ export function attackCommand(registry: Registry): Command {
         throw new TextstressError('name the recipe to attack with.', { hint: `Recipes: ${perExample.map((d) => d.name).join(', ')}; e.g. textstress attack typos --help.` });
       }
       const def = registry.get(recipe);
-      throw new TextstressError(`${def.name} is ${def.kind === 'generate' ? 'a generator' : 'an experiment'}, not an attack.`, {
-        hint: `Run it as \`textstress ${def.verb ?? def.name}\` (see --help).`,
+      throw new TextstressError(`${def.name} is ${def.kind === 'generate' ? 'a generator' : def.kind === 'stress' ? 'a stress suite' : 'an experiment'}, not an attack.`, {
+        hint: `Run it as \`textstress ${commandOf(def).join(' ')}\` (see --help).`,
+      });
+    });
+}
+
+/** `stress <suite>`: one subcommand per stress recipe (e.g. `stress nli`); undefined when the registry has none. */
+export function stressCommand(registry: Registry): Command | undefined {
+  const suites = registry.all().filter((d) => d.kind === 'stress');
+  if (suites.length === 0) return undefined;
+  const cmd = new Command('stress')
+    .description('run a stress-test suite: named tests per example, accuracy per test and its reduction from the original')
+    .addHelpText('after', `\nSuites: ${suites.map((d) => commandOf(d)[1]).join(', ')}. \`textstress stress <suite> --help\` lists a suite's own options.`);
+  for (const def of suites) cmd.addCommand(recipeCommand(def, registry, commandOf(def)[1]!));
+  const verbs = suites.map((d) => commandOf(d)[1]!);
+  // A name that is no suite lands here: say which suites there are (and the closest).
+  return cmd
+    .argument('[suite]')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action((suite?: string) => {
+      const near = suite === undefined ? undefined : closest(suite, verbs);
+      throw new TextstressError(suite === undefined ? 'name the stress suite to run.' : `unknown stress suite "${suite}"${near ? ` (did you mean "${near}"?)` : ''}.`, {
+        hint: `Suites: ${verbs.join(', ')}; e.g. textstress stress ${verbs[0]} --help.`,
       });
     });
 }
@@ -58,6 +80,7 @@ export function experimentCommands(registry: Registry): Command[] {
 
 function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Command {
   const cmd = new Command(verb).description(def.summary + (def.paper ? ` (${def.paper})` : ''));
+  if (def.helpAfter?.length) cmd.addHelpText('after', `\n${def.helpAfter.join('\n')}`);
   addRecipeOptions(cmd, def);
   addModelOptions(cmd);
   if (def.data !== 'none') addDataOptions(cmd, (def.data ?? 'required') === 'required');
@@ -84,6 +107,12 @@ async function printOutcome(outcome: RecipeOutcome, json: boolean): Promise<void
     process.stdout.write((json ? JSON.stringify(outcome.output.json, null, 2) : outcome.output.text) + '\n');
     return;
   }
+  if (outcome.kind === 'stress') {
+    process.stdout.write((json ? JSON.stringify(outcome.summary, null, 2) : (outcome.text ?? stressTable(outcome.summary))) + '\n');
+    if (!json) process.stdout.write(`Results: ${join(outcome.dir, 'summary.json')}, ${join(outcome.dir, RESULTS_FILE)}\n`);
+    warnIfEmpty(outcome);
+    return;
+  }
   if (outcome.kind === 'generate' || json) {
     process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
     if (outcome.kind === 'run') warnIfEmpty(outcome);
@@ -97,7 +126,7 @@ async function printOutcome(outcome: RecipeOutcome, json: boolean): Promise<void
 }
 
 /** A run over zero examples measured nothing: say so, and fail, so no script mistakes it for a result. */
-function warnIfEmpty(outcome: Extract<RecipeOutcome, { kind: 'run' }>): void {
+function warnIfEmpty(outcome: Extract<RecipeOutcome, { kind: 'run' | 'stress' }>): void {
   const bad = outcome.summary.replacement_chars;
   if (bad) {
     process.stderr.write(

@@ -66,6 +66,7 @@ export async function openHubDataset(text: string, opts: OpenOptions = {}): Prom
     kind: layout.kind,
     ...(labelNames ? { labelNames: [...labelNames] } : {}),
     ...(layout.id === undefined ? { uniqueIds: true } : {}),
+    ...(layout.kind === 'pair' ? { pairFields: { textA: layout.textA, textB: layout.textB } } : {}),
   };
   return makeDataset<Example>(info, opts, async function* (): AsyncIterable<RowItem<Example>> {
     let index = 0;

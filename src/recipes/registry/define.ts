@@ -10,6 +10,8 @@ import type { GoalFactory } from '../../attack/goals/index.ts';
 import type { LabelAligner } from '../../attack/labels.ts';
 import type { Probe } from '../../attack/probe.ts';
 import type { Generator } from '../../attack/generate.ts';
+import type { StressSuite } from '../../attack/stress.ts';
+import type { StressMetrics, StressSummary } from '../../metrics/stress.ts';
 import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import type { ModelInfo } from '../../models/types.ts';
@@ -21,8 +23,11 @@ export const TASK_KINDS = ['text-classification', 'pair-classification', 'token-
 /** One of {@link TASK_KINDS}. */
 export type TaskKind = (typeof TASK_KINDS)[number];
 
-/** Where a recipe sits: per-example attacks and probes, multi-run experiments, or generators with no source examples. */
-export const RECIPE_KINDS = ['attack', 'probe', 'experiment', 'generate'] as const;
+/**
+ * Where a recipe sits: per-example attacks and probes, multi-run experiments, generators with no source examples,
+ * or stress suites (a fixed set of named tests per example, tallied per test).
+ */
+export const RECIPE_KINDS = ['attack', 'probe', 'experiment', 'generate', 'stress'] as const;
 /** One of {@link RECIPE_KINDS}. */
 export type RecipeKind = (typeof RECIPE_KINDS)[number];
 
@@ -41,6 +46,12 @@ export interface BuildContext {
   /** Dataset label → model label index (classifiers), for recipes that aim at a class. */
   labels?: LabelAligner;
   seed: number;
+  /**
+   * Stress suites, which map labels themselves (e.g. onto an NLI label scheme): the --label-map pairs as given,
+   * and the gold labels the data holds (read before the run, so a label that cannot be mapped fails first).
+   */
+  labelMap?: Record<string, string>;
+  observedLabels?: ReadonlySet<string>;
 }
 
 /** One run of an experiment: a normal, resumable run of a registered recipe in a sub-folder. */
@@ -94,12 +105,28 @@ export interface ExperimentOutput {
   headline?: string;
 }
 
-/** What a recipe's `build` returns, by kind: an attack, a probe, an experiment's sub-runs and combiner, or a generator. */
+/**
+ * What a stress recipe builds: its suite (tests, reading and scoring), what it adds to the summary, and the text a
+ * finished run prints (e.g. the paper's table).
+ */
+export interface BuiltStress {
+  kind: 'stress';
+  // Each suite has its own example view and gold type; the runner only passes them between its own functions.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  suite: StressSuite<any, any>;
+  /** Fields added to summary.json under `details` (NLI: the label scheme and the tautology sweep). */
+  details?(metrics: StressMetrics): Record<string, unknown>;
+  /** What the terminal shows for a finished run (default: one line per test). */
+  text?(summary: StressSummary): string;
+}
+
+/** What a recipe's `build` returns, by kind: an attack, a probe, an experiment's sub-runs and combiner, a generator or a stress suite. */
 export type Built =
   | { kind: 'attack'; attack: Attack }
   | { kind: 'probe'; probe: Probe }
   | { kind: 'experiment'; runs: SubRun[]; combine(ctx: CombineContext): Promise<ExperimentOutput> }
-  | { kind: 'generate'; generator: Generator };
+  | { kind: 'generate'; generator: Generator }
+  | BuiltStress;
 
 /** A metric a recipe adds to the CI gate, read from its runs' summary.json. */
 export interface RecipeMetric {
@@ -123,8 +150,13 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   settings: S;
   /** How settings appear as flags; every setting zod cannot read from text needs a `parse` or `null`. */
   cli?: { [K in keyof z.input<S>]?: FlagHint };
-  /** The top-level verb of an experiment or generator (default: its name); attacks and probes live under `attack`. */
+  /**
+   * The top-level verb of an experiment or generator (default: its name); a stress suite's subcommand under
+   * `stress` (`verb: 'nli'` → `textstress stress nli`); attacks and probes live under `attack`.
+   */
   verb?: string;
+  /** Lines shown after the options in its --help: example commands and notes. */
+  helpAfter?: readonly string[];
   build(settings: z.output<S>, ctx: BuildContext): Built | Promise<Built>;
   /** Its section of the report card (runs whose summary names this recipe); absent = the generic section. */
   report?: ReportFamily;

@@ -5,13 +5,13 @@
 import { kebab, snake } from './casing.ts';
 import type { AnyRecipe } from './define.ts';
 import { settingFields, showDefault, type SettingField } from './fields.ts';
-import { isTopLevel, type Registry } from './registry.ts';
+import { commandOf, type Registry } from './registry.ts';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** How to run a recipe from the command line. */
 export function usageOf(def: AnyRecipe): string {
-  return isTopLevel(def) ? `textstress ${def.verb ?? def.name}` : `textstress attack ${def.name}`;
+  return `textstress ${commandOf(def).join(' ')}`;
 }
 
 /** README's recipes table: one row per recipe. */

@@ -44,11 +44,9 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
   const reg: Registry = {
     add(def) {
       if (byName.has(def.name)) throw new Error(`recipe "${def.name}" registered twice`);
-      const verb = def.verb ?? def.name;
+      const command = commandOf(def).join(' ');
       for (const other of byName.values()) {
-        if ((other.verb ?? other.name) === verb && isTopLevel(other) && isTopLevel(def)) {
-          throw new Error(`recipes "${other.name}" and "${def.name}" both claim the verb "${verb}"`);
-        }
+        if (commandOf(other).join(' ') === command) throw new Error(`recipes "${other.name}" and "${def.name}" both claim the command "textstress ${command}"`);
       }
       assertDerivable(def);
       // A gate metric name must mean one thing across the registry, or a suite threshold would read the wrong one.
@@ -77,9 +75,15 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
   return reg;
 }
 
-/** Experiments and generators get a verb of their own; attacks and probes live under `attack`. */
+/** Experiments and generators get a verb of their own; attacks and probes live under `attack`, stress suites under `stress`. */
 export function isTopLevel(def: AnyRecipe): boolean {
   return def.kind === 'experiment' || def.kind === 'generate';
+}
+
+/** The command words that run a recipe: ["attack", name], ["stress", verb] or [verb]. */
+export function commandOf(def: AnyRecipe): string[] {
+  if (def.kind === 'stress') return ['stress', def.verb ?? def.name];
+  return isTopLevel(def) ? [def.verb ?? def.name] : ['attack', def.name];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { TextstressError } from '../../util/errors.ts';
 import type { AnyRecipe } from './define.ts';
-import { closest } from './registry.ts';
+import { closest, commandOf } from './registry.ts';
 
 /** One problem with a recipe's settings, keyed by the setting (camelCase). */
 export interface SettingProblem {
@@ -36,6 +36,6 @@ export function parseSettings<S extends z.ZodObject>(
   if (parsed.success) return parsed.data as z.output<S>;
   const problems = settingProblems(def, parsed.error).map((p) => `${name(p.key)}: ${p.message}`);
   throw new TextstressError(`invalid settings for the ${def.name} recipe: ${problems.join('; ')}.`, {
-    hint: `\`textstress ${def.kind === 'attack' || def.kind === 'probe' ? `attack ${def.name}` : (def.verb ?? def.name)} --help\` lists its settings.`,
+    hint: `\`textstress ${commandOf(def).join(' ')} --help\` lists its settings.`,
   });
 }

@@ -4,6 +4,8 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ExampleResult } from '../../attack/result.ts';
+import type { StressResult } from '../../attack/stress.ts';
+import type { StressSummary } from '../../metrics/stress.ts';
 import type { GenerateSummary, RunSummary } from '../../metrics/summary.ts';
 
 /** One finished run folder (summary.json + results.jsonl), as the report reads it. */
@@ -42,7 +44,30 @@ export interface RunGroup {
   runs: LoadedRun[];
   /** Generator runs (no source examples): their steps and a sample of what they generated. */
   generated: GeneratedRun[];
+  /** Stress runs (named tests per example, tallied per test). */
+  stress: StressRun[];
   files: Record<string, unknown>;
+}
+
+/** A finished stress run (summary.json with kind "stress", results.jsonl). */
+export interface StressRun {
+  dir: string;
+  name: string;
+  group: string;
+  summary: StressSummary;
+  /**
+   * Whole result lines (an example with every case of every test), evenly spaced over the file, as many as fit
+   * the report's sample size counted in cases.
+   */
+  sample: StressResult[];
+}
+
+/** A table a family shows in its section: plain text cells (escaped when drawn). */
+export interface ReportTable {
+  title: string;
+  head: string[];
+  rows: string[][];
+  caption?: string;
 }
 
 /** A finished generator run (summary.json with kind "generate", steps.jsonl, results.jsonl). */
@@ -109,5 +134,16 @@ export interface ReportFamily {
   ownsGenerated?(run: GeneratedRun): boolean;
   /** Its section for generator runs: charts and notes (the metrics tiles and the sample table are generic). */
   generatedSection?(runs: GeneratedRun[]): Pick<FamilySectionContent, 'charts' | 'notes'>;
+  /** Stress runs it owns (by default none: they get the generic stress section). */
+  ownsStress?(run: StressRun): boolean;
+  /** Its section for stress runs: tables, charts and notes (the headline cards, runs table and example browser are generic). */
+  stressSection?(runs: StressRun[]): StressSectionContent;
+}
+
+/** What a family shows for its stress runs. */
+export interface StressSectionContent {
+  tables: ReportTable[];
+  charts: ChartSpec[];
+  notes?: string[];
 }
 

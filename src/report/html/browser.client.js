@@ -96,7 +96,7 @@
     h.appendChild(el('span', 'chip', data.families[run.family].title));
     h.appendChild(el('span', 'run', run.label));
     h.appendChild(el('span', 'id', ex.id));
-    h.appendChild(el('span', 'badge b' + ex.s, STATUS[ex.s]));
+    h.appendChild(el('span', 'badge b' + ex.s, ex.k || STATUS[ex.s]));
     a.appendChild(h);
     if (ex.q) qaBody(a, ex);
     else textBody(a, ex);

@@ -26,6 +26,8 @@ export interface BrowserExample {
   q?: QaCard;
   /** Skip reason. */
   why?: string;
+  /** The outcome badge's text, when not the attack's (stress cases: "broken by the test", …). */
+  k?: string;
 }
 
 export interface BrowserData {
@@ -51,15 +53,7 @@ export function browserData(slots: readonly { family: ReportFamily; runs: Loaded
   const allRuns = slots.flatMap((s) => s.runs);
   const quota = Math.max(20, Math.floor(maxExamples / Math.max(1, allRuns.length)));
   for (const slot of slots) {
-    const fi = data.families.push({ id: slot.family.id, title: slot.family.title }) - 1;
-    const typeIndex = (t: string): number => {
-      let i = typeIds.get(t);
-      if (i === undefined) {
-        i = data.types.push({ id: t, label: slot.family.editTypeLabel?.(t) ?? t }) - 1;
-        typeIds.set(t, i);
-      }
-      return i;
-    };
+    const { fi, typeIndex } = addFamily(data, slot.family, typeIds);
     for (const run of slot.runs) {
       const ri = data.runs.push({ label: runLabel(run), family: fi }) - 1;
       data.total += run.profile.examples;
@@ -67,6 +61,23 @@ export function browserData(slots: readonly { family: ReportFamily; runs: Loaded
     }
   }
   return data;
+}
+
+/**
+ * Adds a family to the browser's data: its index, and the index of an edit type in the shared type list (added,
+ * with the family's label for it, on first use; `typeIds` remembers them across families).
+ */
+export function addFamily(data: BrowserData, family: ReportFamily, typeIds: Map<string, number>): { fi: number; typeIndex: (t: string) => number } {
+  const fi = data.families.push({ id: family.id, title: family.title }) - 1;
+  const typeIndex = (t: string): number => {
+    let i = typeIds.get(t);
+    if (i === undefined) {
+      i = data.types.push({ id: t, label: family.editTypeLabel?.(t) ?? t }) - 1;
+      typeIds.set(t, i);
+    }
+    return i;
+  };
+  return { fi, typeIndex };
 }
 
 function sample(results: readonly ExampleResult[], quota: number): ExampleResult[] {
@@ -118,7 +129,7 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** Keeps KEEP characters of unchanged text on each side of the edits. */
-function shorten(segs: Segment[]): Segment[] {
+export function shorten(segs: Segment[]): Segment[] {
   return segs.map((s, i) => {
     if (typeof s !== 'string' || s.length <= 2 * KEEP + 20) return s;
     const first = i === 0;

@@ -30,5 +30,10 @@ export async function writeHtmlReport(
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, html);
   const runs = groups.flatMap((g) => g.runs);
-  return { bytes: Buffer.byteLength(html), runs: runs.length, examples: runs.reduce((s, r) => s + r.profile.examples, 0) };
+  const stress = groups.flatMap((g) => g.stress);
+  return {
+    bytes: Buffer.byteLength(html),
+    runs: runs.length + stress.length,
+    examples: runs.reduce((s, r) => s + r.profile.examples, 0) + stress.reduce((s, r) => s + r.summary.n, 0),
+  };
 }

@@ -8,7 +8,9 @@ import { EXPERIMENT_FILE, leftoverRuns } from '../../runner/experiment.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/runner.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
 import { headlineMetrics } from './headline.ts';
-import type { GeneratedRun, LoadedRun, RunGroup, RunProfile } from './types.ts';
+import type { StressResult } from '../../attack/stress.ts';
+import type { StressSummary } from '../../metrics/stress.ts';
+import type { GeneratedRun, LoadedRun, RunGroup, RunProfile, StressRun } from './types.ts';
 
 /** Group-level files a family may read (see the families); an experiment's manifest names its own. */
 export const GROUP_FILES = [EXPERIMENT_FILE, 'curve.json', 'budget-curve.json'] as const;
@@ -54,7 +56,7 @@ async function collect(dir: string, root: string, depth: number, prefix: string 
   const runsHere = experimentRuns(dir, files, subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE))));
   // A folder with group files (curve.json …) is one group made of its runs.
   if (Object.keys(files).length > 0 && runsHere.length > 0) {
-    const runs: (LoadedRun | GeneratedRun)[] = [];
+    const runs: AnyRun[] = [];
     for (const d of runsHere) runs.push(await loadAnyRun(join(dir, d), d, name, opts));
     return [{ name, dir, files, ...split(runs) }];
   }
@@ -106,19 +108,19 @@ function readJson(path: string): unknown {
 /** Records of a generator run the report carries (the sample table and family charts). */
 export const SAMPLE_RECORDS = 200;
 
-function split(runs: (LoadedRun | GeneratedRun)[]): { runs: LoadedRun[]; generated: GeneratedRun[] } {
+type AnyRun = LoadedRun | GeneratedRun | StressRun;
+const kindOf = (r: AnyRun): unknown => (r.summary as { kind?: unknown }).kind;
+
+function split(runs: AnyRun[]): { runs: LoadedRun[]; generated: GeneratedRun[]; stress: StressRun[] } {
   return {
-    runs: runs.filter((r): r is LoadedRun => !isGenerated(r)),
-    generated: runs.filter(isGenerated),
+    runs: runs.filter((r): r is LoadedRun => kindOf(r) === undefined),
+    generated: runs.filter((r): r is GeneratedRun => kindOf(r) === 'generate'),
+    stress: runs.filter((r): r is StressRun => kindOf(r) === 'stress'),
   };
 }
 
-function isGenerated(r: LoadedRun | GeneratedRun): r is GeneratedRun {
-  return (r.summary as { kind?: unknown }).kind === 'generate';
-}
-
-async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<LoadedRun | GeneratedRun> {
-  const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary | GenerateSummary;
+async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<AnyRun> {
+  const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary | GenerateSummary | StressSummary;
   if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
     throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
   }
@@ -132,7 +134,28 @@ async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOp
     }
     return { dir, name, group, summary: summary as GenerateSummary, steps, sample };
   }
+  if ((summary as StressSummary).kind === 'stress') return loadStressRun(dir, name, group, summary as StressSummary, opts);
   return loadRun(dir, name, group, opts);
+}
+
+/**
+ * A stress run with an evenly spaced sample of whole result lines: as many examples as fit the sample size when
+ * each brings its mean number of cases (the example browser shows cases).
+ */
+async function loadStressRun(dir: string, name: string, group: string, summary: StressSummary, opts: LoadOptions): Promise<StressRun> {
+  const quota = opts.sampleSize ?? 3000;
+  const n = summary.n ?? 0;
+  const perExample = n ? Math.max(1, (summary.cases ?? 0) / n) : 1;
+  const keep = spacedPositions(n, Math.floor(quota / perExample));
+  const sample: StressResult[] = [];
+  let i = 0;
+  if (keep.size) {
+    for await (const r of readLines<StressResult>(join(dir, RESULTS_FILE))) {
+      if (keep.has(i++)) sample.push(r);
+      if (sample.length >= keep.size) break;
+    }
+  }
+  return { dir, name, group, summary, sample };
 }
 
 export interface LoadOptions {
@@ -211,7 +234,8 @@ export function headlineRun(group: RunGroup): LoadedRun {
   );
 }
 
-/** What stands for a group in tables and the gate: its headline attack run, or its (first) generator run. */
-export function groupSubject(group: RunGroup): { kind: 'run'; run: LoadedRun } | { kind: 'generated'; run: GeneratedRun } {
-  return group.runs.length ? { kind: 'run', run: headlineRun(group) } : { kind: 'generated', run: group.generated[0]! };
+/** What stands for a group in tables and the gate: its headline attack run, else its (first) stress or generator run. */
+export function groupSubject(group: RunGroup): { kind: 'run'; run: LoadedRun } | { kind: 'generated'; run: GeneratedRun } | { kind: 'stress'; run: StressRun } {
+  if (group.runs.length) return { kind: 'run', run: headlineRun(group) };
+  return group.stress.length ? { kind: 'stress', run: group.stress[0]! } : { kind: 'generated', run: group.generated[0]! };
 }

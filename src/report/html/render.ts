@@ -6,6 +6,7 @@ import { escapeHtml as esc, jsonForScript } from './escape.ts';
 import { NA, fixed, pct } from '../../util/format.ts';
 import { browserData } from './examples.ts';
 import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
+import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
 import { assignFamilies, FAMILIES } from './families/index.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { headlineRun } from './load.ts';
@@ -50,27 +51,34 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     ),
   }));
   const genSlots = generatedSlots(groups, opts.families ?? FAMILIES);
-  const allCharts: ChartSpec[] = [...sections.flatMap((s) => s.content.charts), ...genSlots.flatMap((s) => s.charts)];
+  const stSlots = stressSlots(groups, opts.families ?? FAMILIES);
+  const allCharts: ChartSpec[] = [...sections.flatMap((s) => s.content.charts), ...genSlots.flatMap((s) => s.charts), ...stSlots.flatMap((s) => s.content.charts)];
   const comparison = opts.baseline ? compare(groups, opts.baseline) : [];
   const baselineChart = comparison.length ? comparisonChart(comparison) : undefined;
   const svgs = await Promise.all([...allCharts, ...(baselineChart ? [baselineChart] : [])].map(renderChart));
   const svgOf = new Map<ChartSpec, string>();
   allCharts.forEach((c, i) => svgOf.set(c, svgs[i]!));
-  const data = browserData(slots, opts.maxExamples ?? 3000);
+  // The browser's budget is shared among attack and stress runs alike.
+  const stressRuns = stSlots.flatMap((s) => s.runs);
+  const budget = opts.maxExamples ?? 3000;
+  const perRun = Math.max(20, Math.floor(budget / Math.max(1, runs.length + stressRuns.length)));
+  const data = browserData(slots, runs.length ? perRun * runs.length : budget);
+  addStressExamples(data, stSlots, perRun);
   const title = opts.title ?? 'textstress robustness report';
   const generatedRuns = genSlots.flatMap((s) => s.runs);
-  const models = [...new Set([...runs, ...generatedRuns].map((r) => r.summary.model))];
-  const datasets = [...new Set([...runs.map((r) => r.summary.dataset), ...generatedRuns.flatMap((r) => (r.summary.dataset ? [r.summary.dataset] : []))])];
+  const models = [...new Set([...runs, ...generatedRuns, ...stressRuns].map((r) => r.summary.model))];
+  const datasets = [...new Set([...runs, ...stressRuns].map((r) => r.summary.dataset).concat(generatedRuns.flatMap((r) => (r.summary.dataset ? [r.summary.dataset] : []))))];
+  const nRuns = runs.length + generatedRuns.length + stressRuns.length;
   const generated = (opts.now ?? new Date()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
   const body: string[] = [];
   body.push(`<header class="top"><h1>${esc(title)}</h1>`);
   body.push(
-    `<div class="meta">${runs.length + generatedRuns.length} run${runs.length + generatedRuns.length === 1 ? '' : 's'} · model${models.length === 1 ? '' : 's'}: ${models.map(esc).join(', ')} · data: ${datasets.map(esc).join(', ')} · generated ${esc(generated)}</div>`,
+    `<div class="meta">${nRuns} run${nRuns === 1 ? '' : 's'} · model${models.length === 1 ? '' : 's'}: ${models.map(esc).join(', ')} · data: ${datasets.map(esc).join(', ')} · generated ${esc(generated)}</div>`,
   );
   body.push('<nav><a href="#overview">Overview</a>');
   if (comparison.length) body.push('<a href="#baseline">Baseline</a>');
-  for (const s of [...sections, ...genSlots]) body.push(`<a href="#fam-${esc(s.family.id)}">${esc(s.family.title)}</a>`);
+  for (const s of [...sections, ...stSlots, ...genSlots]) body.push(`<a href="#fam-${esc(s.family.id)}">${esc(s.family.title)}</a>`);
   body.push('<a href="#examples">Examples</a><a href="#definitions">Definitions</a></nav></header><main>');
 
   body.push('<section id="overview"><h2>Overview</h2>');
@@ -78,6 +86,9 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   body.push('<p class="blurb">One card per attack family: its headline run’s numbers and what produced them.</p><div class="cards">');
   for (const s of sections) {
     for (const run of headlines(s.family, s.runs, groups, s.content.headline)) body.push(cardHtml(s.family, run, s.runs.length));
+  }
+  for (const s of stSlots) {
+    for (const run of s.runs) body.push(stressCardHtml(s.family, run, formatSettings(run.summary.settings ?? {}, true)));
   }
   for (const s of genSlots) {
     for (const run of s.runs) {
@@ -107,6 +118,16 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     body.push('</section>');
   }
 
+  for (const s of stSlots) {
+    body.push(`<section class="family" id="fam-${esc(s.family.id)}" data-family="${esc(s.family.id)}"><h2>${esc(s.family.title)}</h2>`);
+    body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
+    for (const t of s.content.tables) body.push(tableHtml(t));
+    if (s.content.charts.length) body.push(`<div class="charts">${s.content.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
+    for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(n)}</p>`);
+    body.push(stressRunsTable(s.runs));
+    body.push('</section>');
+  }
+
   for (const s of genSlots) {
     body.push(`<section class="family" id="fam-${esc(s.family.id)}" data-family="${esc(s.family.id)}"><h2>${esc(s.family.title)}</h2>`);
     body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
@@ -123,7 +144,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     '<div class="filters">' +
       '<label>family <select id="eb-family"><option value="">all</option></select></label>' +
       '<label>edit type <select id="eb-type"><option value="">all</option></select></label>' +
-      '<label>outcome <select id="eb-status"><option value="">all</option><option value="0">attack succeeded</option><option value="1">attack failed</option><option value="2">skipped</option></select></label>' +
+      `<label>outcome <select id="eb-status"><option value="">all</option>${outcomes(stressRuns.length > 0)}</select></label>` +
       '<label>run <select id="eb-run"><option value="">all</option></select></label>' +
       '<label>search <input id="eb-search" type="search" placeholder="text, id or label"></label>' +
       '<span class="spacer"></span><button id="eb-prev" type="button">‹ prev</button><span id="eb-page" class="notes"></span><button id="eb-next" type="button">next ›</button>' +
@@ -151,6 +172,12 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     body.join('\n') +
     '</body></html>\n'
   );
+}
+
+/** The outcome filter's choices; with stress runs, each also names the stress outcome it covers. */
+function outcomes(stress: boolean): string {
+  const attack = ['attack succeeded', 'attack failed', 'skipped'];
+  return attack.map((a, i) => `<option value="${i}">${esc(stress ? `${a} · ${STRESS_OUTCOMES[i]}` : a)}</option>`).join('');
 }
 
 /** One headline card per model × dataset in a family; each is the family's own pick among those runs. */

@@ -39,3 +39,40 @@ export function checkNliLabel(label: string, scheme: NliScheme, id: string): Nli
     hint: 'Map the dataset labels to these names (--label-map), or pick the other scheme.',
   });
 }
+
+/** Spellings of the NLI labels that label sets use (SICK's ENTAILMENT, "not-entailment", "contradicts", …). */
+const SPELLINGS: Readonly<Record<string, NliLabel>> = {
+  entailment: 'entailment',
+  entails: 'entailment',
+  entailed: 'entailment',
+  entail: 'entailment',
+  neutral: 'neutral',
+  contradiction: 'contradiction',
+  contradicts: 'contradiction',
+  contradict: 'contradiction',
+  contradictory: 'contradiction',
+  not_entailment: 'not_entailment',
+  non_entailment: 'not_entailment',
+  not_entailed: 'not_entailment',
+  no_entailment: 'not_entailment',
+};
+
+/**
+ * The NLI label a label name stands for, of either scheme: case, hyphens and spaces aside ("NOT-ENTAILMENT" →
+ * not_entailment), with the common spellings ("entails", "contradictory"); undefined for anything else.
+ */
+export function nliLabelOf(name: string): NliLabel | undefined {
+  return SPELLINGS[name.trim().toLowerCase().replace(/[\s-]+/g, '_')];
+}
+
+/** A label in `scheme`: in the 2-way scheme neutral and contradiction are not_entailment. */
+export function inNliScheme(label: NliLabel, scheme: NliScheme): NliLabel {
+  return scheme === '2-way' && (label === 'neutral' || label === 'contradiction') ? 'not_entailment' : label;
+}
+
+/** The scheme a set of NLI labels belongs to: 2-way when it holds not_entailment, 3-way when neutral or contradiction. */
+export function nliSchemeOf(labels: Iterable<NliLabel>): NliScheme | undefined {
+  const set = new Set(labels);
+  if (set.has('not_entailment')) return '2-way';
+  return set.has('neutral') || set.has('contradiction') ? '3-way' : undefined;
+}

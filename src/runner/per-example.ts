@@ -1,0 +1,190 @@
+/**
+ * The loop every per-example run shares (attacks, probes, stress tests): a locked, resumable output folder, the
+ * examples streamed through a bounded pool in dataset order, one results.jsonl line per finished example, and
+ * summary.json written only when every example is done, from the results file alone.
+ */
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Example } from '../data/types.ts';
+import type { QueryEngine, QueryEngineStats, QuerySession } from '../query/engine.ts';
+import { TextstressError, errorMessage } from '../util/errors.ts';
+import { appendResult, readCheckpointIds } from './checkpoint.ts';
+import { lockFolder } from './lock.ts';
+import { orderedPool } from './pool.ts';
+import { alreadyHoldsRun, resumeState } from './resume.ts';
+
+/** What identifies a run: a resume must match it exactly. */
+export interface RunSettings {
+  recipe: string;
+  model: string;
+  dataset: string;
+  seed: number;
+  limit?: number;
+  options: Record<string, unknown>;
+  /** Results written in compact form (see compactResult). */
+  compact?: true;
+}
+
+interface RunState {
+  settings: RunSettings;
+  data_fingerprint?: string;
+  status: 'running' | 'complete' | 'failed';
+  wall_seconds: number;
+  error?: string;
+  updated_at: string;
+}
+
+export const RESULTS_FILE = 'results.jsonl';
+export const SUMMARY_FILE = 'summary.json';
+export const STATE_FILE = 'run.json';
+
+/** What the summary of a per-example run is computed from, once every example is done. */
+export interface FinishContext {
+  resultsPath: string;
+  /** Wall time of the whole run, resumed parts included, in seconds. */
+  wallSeconds: number;
+  /** The engine's counters when this process started the run. */
+  stats0: QueryEngineStats;
+}
+
+/** Options of {@link runPerExample}. */
+export interface PerExampleOptions<R extends { id: string }, S> {
+  outDir: string;
+  settings: RunSettings;
+  examples: AsyncIterable<Example>;
+  engine: QueryEngine;
+  /** The work on one example; its queries go through `session`. */
+  work(example: Example, session: QuerySession): Promise<R>;
+  /** The line written for a result (default: the result itself). */
+  line?(result: R): unknown;
+  /** The summary, from the finished results file (so resumed and uninterrupted runs agree). */
+  finish(ctx: FinishContext): Promise<S>;
+  resume?: boolean;
+  overwrite?: boolean;
+  concurrency?: number;
+  onProgress?: (done: number, resumed: number) => void;
+  dataFingerprint?: string;
+  /** The ids are unique by construction (line-based): skip the duplicate check and its set of every id. */
+  uniqueIds?: boolean;
+}
+
+/**
+ * Streams the examples through `work` into `outDir` (locked while it runs) and writes summary.json from
+ * `finish`. Results are appended in dataset order as they finish, whatever the concurrency; an interrupted run
+ * (even kill -9) continues with `resume`. When an example fails, no new example starts, the ones running finish
+ * and are kept, and the error names the failed examples.
+ */
+export async function runPerExample<R extends { id: string }, S>(opts: PerExampleOptions<R, S>): Promise<S> {
+  const release = lockFolder(opts.outDir);
+  try {
+    return await runLocked(opts);
+  } finally {
+    release();
+  }
+}
+
+async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R, S>): Promise<S> {
+  const started = Date.now();
+  const { outDir, settings } = opts;
+  const stats0 = { ...opts.engine.stats };
+  const resultsPath = join(outDir, RESULTS_FILE);
+  const statePath = join(outDir, STATE_FILE);
+  const summaryPath = join(outDir, SUMMARY_FILE);
+  let previousWall = 0;
+  let finished = new Set<string>();
+  if (opts.overwrite) {
+    for (const f of [resultsPath, statePath, summaryPath]) rmSync(f, { force: true });
+  } else if (existsSync(statePath) || existsSync(resultsPath)) {
+    if (!opts.resume) throw alreadyHoldsRun(outDir);
+    const prior = resumeState<RunSettings, RunState>(statePath, resultsPath, { settings, dataFingerprint: opts.dataFingerprint, dataset: settings.dataset });
+    previousWall = prior.wall_seconds;
+    finished = await readCheckpointIds(resultsPath);
+  }
+  rmSync(summaryPath, { force: true });
+  const wall = (): number => previousWall + (Date.now() - started) / 1000;
+  const saveState = (status: RunState['status'], error?: string): void => {
+    const state: RunState = {
+      settings,
+      ...(opts.dataFingerprint ? { data_fingerprint: opts.dataFingerprint } : {}),
+      status,
+      wall_seconds: wall(),
+      ...(error ? { error } : {}),
+      updated_at: new Date().toISOString(),
+    };
+    writeFileSync(statePath, JSON.stringify(state, null, 2) + '\n');
+  };
+  saveState('running');
+
+  const resumed = finished.size;
+  let completedNow = 0;
+  const failures: { example: Example; error: unknown }[] = [];
+  const seen = new Set<string>();
+  async function* pending(): AsyncGenerator<Example> {
+    for await (const example of opts.examples) {
+      if (opts.uniqueIds) {
+        if (!finished.has(example.id)) yield example;
+        continue;
+      }
+      if (seen.has(example.id)) {
+        throw new TextstressError(`two examples share the id "${example.id}".`, {
+          where: example.source,
+          hint: 'Ids must be unique for results and resume to be reliable; map a unique id column.',
+        });
+      }
+      seen.add(example.id);
+      if (!finished.has(example.id)) yield example;
+    }
+  }
+
+  try {
+    for await (const outcome of orderedPool(pending(), (example) => opts.work(example, opts.engine.session()), { concurrency: opts.concurrency ?? 32 })) {
+      if (!outcome.ok) {
+        failures.push({ example: outcome.item, error: outcome.error });
+        continue;
+      }
+      appendResult(resultsPath, opts.line ? opts.line(outcome.value) : outcome.value);
+      completedNow++;
+      opts.onProgress?.(resumed + completedNow, resumed);
+    }
+    if (failures.length) throw failureError(failures, resumed + completedNow, resultsPath);
+  } catch (err) {
+    saveState('failed', errorMessage(err));
+    throw err;
+  }
+
+  const summary = await opts.finish({ resultsPath, wallSeconds: wall(), stats0 });
+  writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');
+  saveState('complete');
+  return summary;
+}
+
+function failureError(failures: { example: Example; error: unknown }[], kept: number, resultsPath: string): TextstressError {
+  const where = (e: Example): string => e.source ?? e.id;
+  const first = failures[0]!;
+  const others = failures.length > 1 ? ` (and ${failures.length - 1} more: ${failures.slice(1, 4).map((f) => where(f.example)).join(', ')}${failures.length > 4 ? ', …' : ''})` : '';
+  const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}.` : 'No example was finished yet.';
+  return new TextstressError(`the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}`, {
+    cause: first.error,
+    hint: kept
+      ? 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).'
+      : 'Fix the cause, then rerun the same command with --resume (or --overwrite: nothing is kept yet).',
+  });
+}
+
+/** The query engine's work during a run; a hit rate over zero requests is null (n/a), not 0. */
+export function processStats(before: QueryEngineStats, after: QueryEngineStats): { requests: number; cache_hits: number; cache_hit_rate: number | null; model_inferences: number } {
+  const requests = after.requests - before.requests;
+  const hits = after.cacheHits - before.cacheHits;
+  return {
+    requests,
+    cache_hits: hits,
+    cache_hit_rate: requests ? round(hits / requests, 4) : null,
+    model_inferences: after.inferences - before.inferences,
+  };
+}
+
+/** `x` rounded to `digits` decimals. */
+export function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,65 @@
+/**
+ * Runs a stress suite over a dataset into a resumable folder: one results.jsonl line per example (its original
+ * answer and every case of every test), then summary.json tallied per test from that file in one streaming pass.
+ */
+import { stressExample, type StressResult } from '../attack/stress.ts';
+import type { Example } from '../data/types.ts';
+import { StressTally, type StressSummary } from '../metrics/stress.ts';
+import type { QueryEngine } from '../query/engine.ts';
+import type { BuiltStress } from '../recipes/registry/define.ts';
+import { readResults } from './checkpoint.ts';
+import { processStats, round, runPerExample, type RunSettings } from './per-example.ts';
+
+/** Options of {@link runStress}: the output folder, the run's recorded settings, the examples and the suite. */
+export interface StressRunOptions {
+  outDir: string;
+  settings: RunSettings;
+  examples: AsyncIterable<Example>;
+  built: BuiltStress;
+  engine: QueryEngine;
+  resume?: boolean;
+  overwrite?: boolean;
+  /** Examples worked on at once; their cases share model batches. */
+  concurrency?: number;
+  onProgress?: (done: number, resumed: number) => void;
+  /** Counted bad rows, read after the examples are exhausted. */
+  skippedRows?: () => number;
+  /** Examples with U+FFFD in their text, read after the examples are exhausted. */
+  replacementChars?: () => { rows: number; first?: string };
+  dataFingerprint?: string;
+  uniqueIds?: boolean;
+}
+
+/** Runs the suite on every example (resumable) and writes summary.json with the per-test tallies. */
+export async function runStress(opts: StressRunOptions): Promise<StressSummary> {
+  const { settings, built } = opts;
+  const suite = built.suite;
+  return runPerExample<StressResult, StressSummary>({
+    ...opts,
+    work: (example, session) => stressExample(suite, example, session, settings.seed),
+    async finish({ resultsPath, wallSeconds, stats0 }) {
+      const tally = new StressTally(
+        suite.tests.map((t) => t.name),
+        { confusion: suite.confusion === true, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
+      );
+      for await (const r of readResults<StressResult>(resultsPath)) tally.add(r);
+      const metrics = tally.finish();
+      const details = built.details?.(metrics);
+      return {
+        complete: true,
+        kind: 'stress',
+        recipe: settings.recipe,
+        model: settings.model,
+        dataset: settings.dataset,
+        seed: settings.seed,
+        settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
+        ...metrics,
+        ...(details ? { details } : {}),
+        wall_seconds: round(wallSeconds, 3),
+        skipped_rows: opts.skippedRows?.() ?? 0,
+        ...(opts.replacementChars?.().rows ? { replacement_chars: { ...opts.replacementChars() } } : {}),
+        process: processStats(stats0, opts.engine.stats),
+      };
+    },
+  });
+}
