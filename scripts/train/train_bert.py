@@ -973,7 +973,11 @@ def write_readme(out, task, metrics, meta, hp):
                 "Avoid `aggregation_strategy: 'simple'`: transformers.js groups the remaining non-O tokens after "
                 "dropping O ones, so separate entities can be merged (and `##` pieces take part)."),
         "sick": pair_usage,
-        "qnli": pair_usage.replace("premise, {text_pair: hypothesis", "sentence, {text_pair: question"),
+        "qnli": ("textstress with the sentence as the first text and the question as the second: on a GLUE QNLI TSV "
+                 "`--format tsv --text-a-column sentence --text-b-column question --label-column label` (eval, attack), "
+                 "`--premise sentence --hypothesis question` (stress nli). The GLUE QNLI loader (no `--format`) gives "
+                 "the question first, the order this model was not trained on. In transformers.js: "
+                 + pair_usage.replace("premise, {text_pair: hypothesis", "sentence, {text_pair: question")),
     }[task]
     write_readme_file(out, f"demo-{task}", what, [f"Metric: {mline}"] + meta.get("readme_notes", []), usage, meta, hp)
 
