@@ -18,9 +18,12 @@ Scoring: official SQuAD v1.1 EM/F1 (max over gold answers).
 
 Reuses train_bert.py's tokenizer, encoder, optimisers, model-folder writer, export_onnx and README writer.
 
-Usage (from the repo root; Debian python3-torch 1.13):
-  /usr/bin/python3 scripts/train/train_qa.py --out models/demo-squad --threads 1 --max-minutes 40 \\
+Usage (from the repo root; Debian python3-torch 1.13), models/demo-squad as committed:
+  /usr/bin/python3 scripts/train/train_qa.py --out models/demo-squad --threads 1 --max-minutes 40 --hidden 64 \\
+      --inter 256 --heads 4 --batch-size 16 --lr 2e-3 --epochs 30 \\
       --parity-json test/fixtures/models/demo-parity/demo-squad.json
+The defaults (hidden 128, inter 512, batch 32, LR 1e-3) are the first run, recorded in models/demo-squad/metrics.json
+(other_runs). Both stopped on the time budget, so a rerun under another load stops at another step.
 """
 import argparse
 import collections
