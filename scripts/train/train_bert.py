@@ -5,7 +5,7 @@ Tasks
   sst2  binary sentiment (GLUE SST-2), BertForSequenceClassification, lower-cased vocab
   ner   CoNLL-2003 English NER (IOB1 -> IOB2), BertForTokenClassification, CASED vocab
   sick  3-way NLI on SICK sentence pairs (token_type_ids 0/1), BertForSequenceClassification
-  qnli  2-way QNLI-style pairs (sentence as text A, question as text B) built from the SQuAD v1.1 dev questions that
+  qnli  2-way QNLI-style pairs (question as text A, sentence as text B, GLUE's order) built from the SQuAD v1.1 dev questions that
         are not GLUE QNLI dev questions; evaluated on QNLI dev (see squad_data.py)
 
 Needs only Debian packages: python3-torch (1.13), python3-onnx (optional check), libopenblas0-openmp.
@@ -679,7 +679,8 @@ def run_command():
 
 
 def qnli_data(data_dir, seed):
-    """QNLI-style (sentence, question, label) pairs from the SQuAD dev questions that are not QNLI dev questions,
+    """QNLI-style (question, sentence, label) pairs — GLUE QNLI's column order, so the GLUE loader, `eval` and
+    `stress nli` give the model its texts as it was trained — from the SQuAD dev questions that are not QNLI dev questions,
     5% of their paragraphs kept apart to pick the epoch; QNLI dev as the evaluation set."""
     from squad_data import qnli_pairs, read_qnli, read_squad
     squad_path = os.path.join(data_dir, "squad-v1.1", "dev-v1.1.json")
@@ -700,7 +701,8 @@ def qnli_data(data_dir, seed):
              f"`not_entailment` pair (another sentence of the same paragraph, seeded) each; {len(select) // 2} more "
              f"questions, on 5% of the paragraphs, picked the epoch. The paragraphs, and so the sentences, overlap "
              f"QNLI dev: only the questions are disjoint. Skipped: {skipped}.")
-    return {"train": train, "select": select, "dev": dev, "skipped": skipped, "split": split,
+    flip = lambda rows: [(q, s, l) for s, q, l in rows]
+    return {"train": flip(train), "select": flip(select), "dev": flip(dev), "skipped": skipped, "split": split,
             "files": [file_info(squad_path), file_info(dev_path)]}
 
 
@@ -864,8 +866,8 @@ def main():
         metrics["qnli_dev_accuracy"] = eval_cls(model, evals["qnli_dev"])
         metrics["qnli_dev_majority_class_rate"] = round(max(collections.Counter(ls).values()) / len(ls), 4)
         metrics["qnli_dev_examples"] = len(ls)
-        # the GLUE loader's order (question as text A): not how the model was trained, reported so nobody is surprised
-        metrics["qnli_dev_accuracy_question_first"] = eval_cls(model, cls_feats([(q, s, l) for s, q, l in qnli["dev"]]))
+        # the texts the other way round (sentence as text A): not how the model was trained, reported so nobody is surprised
+        metrics["qnli_dev_accuracy_sentence_first"] = eval_cls(model, cls_feats([(s, q, l) for q, s, l in qnli["dev"]]))
         metrics["select_accuracy"] = eval_cls(model, evals["select"])
         metrics["select_examples"] = len(evals["select"])
         metrics["train_pairs"] = len(train_f)
@@ -957,8 +959,8 @@ def write_readme(out, task, metrics, meta, hp):
                  f"TRIAL {metrics['trial_accuracy']:.4f} (used to pick the epoch)")
     elif task == "qnli":
         mline = (f"GLUE QNLI dev accuracy **{metrics['qnli_dev_accuracy']:.4f}** ({metrics['qnli_dev_examples']} pairs, "
-                 f"sentence as text A, question as text B; majority class {metrics['qnli_dev_majority_class_rate']:.4f}); "
-                 f"{metrics['qnli_dev_accuracy_question_first']:.4f} with the texts the other way round (question first); "
+                 f"question as text A, sentence as text B, as GLUE orders them; majority class {metrics['qnli_dev_majority_class_rate']:.4f}); "
+                 f"{metrics['qnli_dev_accuracy_sentence_first']:.4f} with the texts the other way round (sentence first); "
                  f"{metrics['select_accuracy']:.4f} on the epoch-selection pairs")
     else:
         mline = (f"entity-level F1 (exact span, seqeval-style, first-sub-token predictions): eng.testb "
@@ -973,11 +975,11 @@ def write_readme(out, task, metrics, meta, hp):
                 "Avoid `aggregation_strategy: 'simple'`: transformers.js groups the remaining non-O tokens after "
                 "dropping O ones, so separate entities can be merged (and `##` pieces take part)."),
         "sick": pair_usage,
-        "qnli": ("textstress with the sentence as the first text and the question as the second: on a GLUE QNLI TSV "
-                 "`--format tsv --text-a-column sentence --text-b-column question --label-column label` (eval, attack), "
-                 "`--premise sentence --hypothesis question` (stress nli). The GLUE QNLI loader (no `--format`) gives "
-                 "the question first, the order this model was not trained on. In transformers.js: "
-                 + pair_usage.replace("premise, {text_pair: hypothesis", "sentence, {text_pair: question")),
+        "qnli": ("textstress on a GLUE QNLI TSV as it is (the loader gives the question as text A and the sentence as "
+                 "text B, the order this model was trained on): `eval`/`attack` with no `--format`, and "
+                 "`stress nli --premise sentence --hypothesis question` (the model still gets the pair in the data's "
+                 "order). In transformers.js: "
+                 + pair_usage.replace("premise, {text_pair: hypothesis", "question, {text_pair: sentence")),
     }[task]
     write_readme_file(out, f"demo-{task}", what, [f"Metric: {mline}"] + meta.get("readme_notes", []), usage, meta, hp)
 
