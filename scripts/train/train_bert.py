@@ -5,6 +5,8 @@ Tasks
   sst2  binary sentiment (GLUE SST-2), BertForSequenceClassification, lower-cased vocab
   ner   CoNLL-2003 English NER (IOB1 -> IOB2), BertForTokenClassification, CASED vocab
   sick  3-way NLI on SICK sentence pairs (token_type_ids 0/1), BertForSequenceClassification
+  qnli  2-way QNLI-style pairs (sentence as text A, question as text B) built from the SQuAD v1.1 dev questions that
+        are not GLUE QNLI dev questions; evaluated on QNLI dev (see squad_data.py)
 
 Needs only Debian packages: python3-torch (1.13), python3-onnx (optional check), libopenblas0-openmp.
 Neither `transformers` nor `tokenizers` is used: the WordPiece vocabulary is learned here (BPE-style
@@ -16,15 +18,19 @@ Output folder (transformers.js layout):
   config.json tokenizer.json tokenizer_config.json special_tokens_map.json vocab.txt onnx/model.onnx
   metrics.json README.md
 
-Truncation: like transformers.js (`truncation: true` at model_max_length=128), an encoding that is too
-long is simply cut to its first 128 ids, so the final [SEP] is lost too. Training and evaluation here use
-exactly that rule for sst2/sick. For ner, sentences longer than 128 ids are split into word chunks
-(the token-classification pipeline would silently drop the tail), which the caller must do as well.
+Truncation: as textstress encodes (src/models/transformers/classify.ts) at model_max_length=128: the special
+tokens are kept, a single text loses its tail, a pair is cut `longest_first`. For ner, sentences longer than
+128 ids are split into word chunks (the token-classification pipeline would silently drop the tail), which the
+caller must do as well.
+
+Shared with scripts/train/train_qa.py (extractive QA, demo-squad): the tokenizer, the encoder, the optimisers and
+schedule, the model-folder writer, export_onnx and the README writer.
 
 Usage (from the repo root):
   /usr/bin/python3 scripts/train/train_bert.py --task sst2 --out models/demo-sst2
   /usr/bin/python3 scripts/train/train_bert.py --task ner  --out models/demo-ner
   /usr/bin/python3 scripts/train/train_bert.py --task sick --out models/demo-sick
+  /usr/bin/python3 scripts/train/train_bert.py --task qnli --out models/demo-qnli
 """
 import argparse
 import collections
@@ -53,6 +59,7 @@ PAD, UNK, CLS, SEP, MASK = range(5)
 NER_LABELS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
 SST2_LABELS = ["negative", "positive"]
 SICK_LABELS = ["entailment", "neutral", "contradiction"]
+QNLI_LABELS = ["entailment", "not_entailment"]
 
 TASK_DEFAULTS = {
     # hidden, layers, heads, inter, epochs, batch, lr, vocab, lowercase
@@ -62,6 +69,8 @@ TASK_DEFAULTS = {
                 vocab_size=8000, lowercase=False, dropout=0.1),
     "sick": dict(hidden=128, layers=2, heads=4, inter=512, epochs=20, batch_size=32, lr=5e-4,
                  vocab_size=4000, lowercase=True, dropout=0.1),
+    "qnli": dict(hidden=128, layers=2, heads=4, inter=512, epochs=8, batch_size=32, lr=5e-4,
+                 vocab_size=8000, lowercase=True, dropout=0.1),
 }
 
 
@@ -129,6 +138,14 @@ def basic_tokenize(text, lowercase):
     return pre_tokenize(normalize(text, lowercase))
 
 
+def longest_first(a, b, budget):
+    """How many tokens of A and B survive `longest_first` truncation to budget (template.ts longestFirst)."""
+    if a + b <= budget:
+        return a, b
+    nb = min(b, max(budget // 2, budget - a))
+    return min(a, budget - nb), nb
+
+
 class WordPiece:
     def __init__(self, vocab, lowercase, max_len=128):
         self.vocab = list(vocab)
@@ -168,14 +185,16 @@ class WordPiece:
         return out
 
     def encode(self, a, b=None):
-        """[CLS] A [SEP] (B [SEP]) then cut to max_len exactly like transformers.js truncation."""
-        ids = [CLS] + self.tokenize_ids(a) + [SEP]
-        types = [0] * len(ids)
-        if b is not None:
-            bi = self.tokenize_ids(b) + [SEP]
-            ids += bi
-            types += [1] * len(bi)
-        return ids[: self.max_len], types[: self.max_len]
+        """[CLS] A [SEP] (B [SEP]) cut to max_len the way textstress encodes (src/models/transformers/classify.ts):
+        the special tokens are kept, a single text loses its tail, a pair is cut `longest_first`."""
+        ta = self.tokenize_ids(a)
+        if b is None:
+            ids = [CLS] + ta[: self.max_len - 2] + [SEP]
+            return ids, [0] * len(ids)
+        tb = self.tokenize_ids(b)
+        na, nb = longest_first(len(ta), len(tb), self.max_len - 3)
+        ids = [CLS] + ta[:na] + [SEP] + tb[:nb] + [SEP]
+        return ids, [0] * (na + 2) + [1] * (nb + 1)
 
     def tokens(self, ids):
         return [self.vocab[i] for i in ids]
@@ -351,6 +370,19 @@ class Bert(nn.Module):
         if self.token_level:
             return self.classifier(self.drop(x))                                   # [B, T, C]
         return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))        # [B, C]
+
+
+class BertQa(nn.Module):
+    """BertForQuestionAnswering: a token-level Bert with 2 "labels" (its per-token head is HF's qa_outputs,
+    Linear(hidden, 2)), split into start and end logits, each [batch, sequence]."""
+
+    def __init__(self, bert):
+        super().__init__()
+        self.bert = bert
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        logits = self.bert(input_ids, attention_mask, token_type_ids)
+        return logits[..., 0], logits[..., 1]
 
 
 def export_onnx(model, example_inputs, path, outputs):
@@ -570,6 +602,108 @@ def file_info(path):
     return {"path": os.path.relpath(path, REPO), "md5": h.hexdigest(), "bytes": os.path.getsize(path)}
 
 
+OPTIMIZER = "AdamW(dense)+SparseAdam(word emb), linear warm-up/decay"
+
+
+class Optimizers:
+    """AdamW on the dense weights (no decay on biases and norms) + SparseAdam on the sparse word embeddings, and
+    a linear warm-up/decay schedule; with a time budget the LR decays by whichever runs out first, steps or time."""
+
+    def __init__(self, model, lr, total_steps, warmup, max_minutes=None):
+        self.sparse_p = [model.word_embeddings.weight]
+        self.dense_p = [p for n, p in model.named_parameters() if n != "word_embeddings.weight"]
+        decay = [p for p in self.dense_p if p.dim() >= 2]
+        no_decay = [p for p in self.dense_p if p.dim() < 2]
+        self.opts = [torch.optim.AdamW([{"params": decay, "weight_decay": 0.01},
+                                        {"params": no_decay, "weight_decay": 0.0}], lr=lr),
+                     torch.optim.SparseAdam(self.sparse_p, lr=lr)]
+        self.lr, self.total, self.warm = lr, total_steps, max(1, int(total_steps * warmup))
+        self.max_minutes, self.step_no, self.t0 = max_minutes, 0, time.time()
+
+    def elapsed_minutes(self):
+        return (time.time() - self.t0) / 60
+
+    def out_of_time(self):
+        return bool(self.max_minutes) and self.elapsed_minutes() > self.max_minutes
+
+    def lr_now(self):
+        if self.step_no < self.warm:
+            return self.lr * self.step_no / self.warm
+        frac = (self.step_no - self.warm) / max(1, self.total - self.warm)
+        if self.max_minutes:
+            frac = max(frac, self.elapsed_minutes() / self.max_minutes)
+        return self.lr * max(0.0, 1.0 - frac)
+
+    def step(self, loss):
+        """One update from `loss` (clipped at norm 1)."""
+        lr = self.lr_now()
+        for o in self.opts:
+            for g in o.param_groups:
+                g["lr"] = lr
+            o.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.dense_p, 1.0)
+        for o in self.opts:
+            o.step()
+        self.step_no += 1
+
+
+def write_model_folder(out, vocab, lower, max_len, hp, architecture, extra_config):
+    """vocab.txt, tokenizer.json, tokenizer_config.json, special_tokens_map.json and config.json of a BERT."""
+    os.makedirs(os.path.join(out, "onnx"), exist_ok=True)
+    with open(os.path.join(out, "vocab.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(vocab) + "\n")
+    with open(os.path.join(out, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(tokenizer_json(vocab, lower), f, ensure_ascii=False)
+    special = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]",
+               "mask_token": "[MASK]"}
+    with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
+        json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": lower, "model_max_length": max_len,
+                   "strip_accents": None, "tokenize_chinese_chars": True, **special,
+                   "clean_up_tokenization_spaces": True}, f, indent=1)
+    with open(os.path.join(out, "special_tokens_map.json"), "w") as f:
+        json.dump(special, f, indent=1)
+    cfg = {"architectures": [architecture],
+           "model_type": "bert", "vocab_size": len(vocab), "hidden_size": hp["hidden"],
+           "num_hidden_layers": hp["layers"], "num_attention_heads": hp["heads"], "intermediate_size": hp["inter"],
+           "hidden_act": "gelu", "hidden_dropout_prob": hp["dropout"], "attention_probs_dropout_prob": hp["dropout"],
+           "max_position_embeddings": max_len, "type_vocab_size": 2, "layer_norm_eps": 1e-12,
+           "initializer_range": 0.02, "pad_token_id": PAD, **extra_config}
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=1)
+
+
+def run_command():
+    """The command line that ran this script, relative to the repository root."""
+    return "/usr/bin/python3 " + " ".join([os.path.relpath(os.path.abspath(sys.argv[0]), REPO)] + sys.argv[1:])
+
+
+def qnli_data(data_dir, seed):
+    """QNLI-style (sentence, question, label) pairs from the SQuAD dev questions that are not QNLI dev questions,
+    5% of their paragraphs kept apart to pick the epoch; QNLI dev as the evaluation set."""
+    from squad_data import qnli_pairs, read_qnli, read_squad
+    squad_path = os.path.join(data_dir, "squad-v1.1", "dev-v1.1.json")
+    dev_path = os.path.join(data_dir, "qnli", "dev.tsv")
+    dev = read_qnli(dev_path)
+    dev_questions = {" ".join(q.split()) for _, q, _ in dev}
+    pars = read_squad(squad_path)
+    rng = random.Random(seed)
+    order = list(range(len(pars)))
+    rng.shuffle(order)
+    select_idx = set(order[: len(pars) // 20])
+    skip = lambda q: " ".join(q["question"].split()) in dev_questions
+    train, skipped = qnli_pairs([p for i, p in enumerate(pars) if i not in select_idx], rng, skip)
+    select, skipped_sel = qnli_pairs([p for i, p in enumerate(pars) if i in select_idx], rng, skip)
+    skipped = dict(collections.Counter(skipped) + collections.Counter(skipped_sel))
+    split = (f"Trained on {len(train) // 2} SQuAD v1.1 dev questions whose text is not a GLUE QNLI dev question "
+             f"(question-disjoint from QNLI dev), one `entailment` pair (the sentence holding the answer) and one "
+             f"`not_entailment` pair (another sentence of the same paragraph, seeded) each; {len(select) // 2} more "
+             f"questions, on 5% of the paragraphs, picked the epoch. The paragraphs, and so the sentences, overlap "
+             f"QNLI dev: only the questions are disjoint. Skipped: {skipped}.")
+    return {"train": train, "select": select, "dev": dev, "skipped": skipped, "split": split,
+            "files": [file_info(squad_path), file_info(dev_path)]}
+
+
 # =============================================================== main
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -592,7 +726,7 @@ def main():
                          "TSV, every row used), e.g. adversarial examples from `textstress augment`; repeatable. "
                          "Dev/test data stay the original ones.")
     args = ap.parse_args()
-    if args.extra_train and args.task == "ner":
+    if args.extra_train and args.task not in ("sst2", "sick"):
         ap.error("--extra-train is supported for sst2 and sick only")
     hp = dict(TASK_DEFAULTS[args.task])
     for k in list(hp):
@@ -626,6 +760,11 @@ def main():
         train_texts = [t for a, b, _ in sick["TRAIN"] for t in (a, b)]
         data_files = [file_info(path)] + [file_info(p) for p in args.extra_train]
         labels, token_level = SICK_LABELS, False
+    elif task == "qnli":
+        qnli = qnli_data(D, args.seed)
+        train_texts = [t for a, b, _ in qnli["train"] for t in (a, b)]
+        data_files = qnli["files"]
+        labels, token_level = QNLI_LABELS, False
     else:
         paths = {k: os.path.join(D, "conll2003", "eng." + k) for k in ("train", "testa", "testb")}
         conll = {k: read_conll(p) for k, p in paths.items()}
@@ -651,6 +790,10 @@ def main():
         train_f = cls_feats(sick["TRAIN"])
         evals = {"trial": cls_feats(sick["TRIAL"]), "test": cls_feats(sick["TEST"])}
         select_on, report = "trial", ["trial", "test"]
+    elif task == "qnli":
+        train_f = cls_feats(qnli["train"])
+        evals = {"select": cls_feats(qnli["select"]), "qnli_dev": cls_feats(qnli["dev"])}
+        select_on, report = "select", ["select", "qnli_dev"]
     else:
         train_f = ner_features(tok, conll["train"], args.max_len)
         evals = {k: ner_features(tok, conll[k], args.max_len) for k in ("testa", "testb")}
@@ -666,52 +809,25 @@ def main():
     model = Bert(len(vocab), len(labels), token_level, hp["hidden"], hp["layers"], hp["heads"], hp["inter"],
                  args.max_len, hp["dropout"])
     n_params = sum(p.numel() for p in model.parameters())
-    sparse_p = [model.word_embeddings.weight]
-    dense_p = [p for n, p in model.named_parameters() if n != "word_embeddings.weight"]
-    decay = [p for p in dense_p if p.dim() >= 2]
-    no_decay = [p for p in dense_p if p.dim() < 2]
-    opt_d = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
-                              lr=hp["lr"])
-    opt_s = torch.optim.SparseAdam(sparse_p, lr=hp["lr"])
-    steps_per_epoch = math.ceil(len(train_f) / hp["batch_size"])
-    total = steps_per_epoch * hp["epochs"]
-    warm = max(1, int(total * args.warmup))
-
-    def lr_at(step):
-        if step < warm:
-            return hp["lr"] * step / warm
-        frac = (step - warm) / max(1, total - warm)
-        if args.max_minutes:   # with a time budget, decay by whichever runs out first: steps or time
-            frac = max(frac, (time.time() - t_train) / (args.max_minutes * 60))
-        return hp["lr"] * max(0.0, 1.0 - frac)
-
+    total = math.ceil(len(train_f) / hp["batch_size"]) * hp["epochs"]
+    opt = Optimizers(model, hp["lr"], total, args.warmup, args.max_minutes)
     print(f"[{task}] params {n_params:,}; {hp}; {total} steps", flush=True)
-    history, best, best_state, step = [], None, None, 0
+    history, best, best_state = [], None, None
     t_train = time.time()
     stopped_early = False
     model.train()
     for ep in range(hp["epochs"]):
         tot_loss, nb = 0.0, 0
         for _, ids, am, tt, lab in batches(train_f, hp["batch_size"], True, rng):
-            lr = lr_at(step)
-            for o in (opt_d, opt_s):
-                for g in o.param_groups:
-                    g["lr"] = lr
             logits = model(ids, am, tt)
             loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), lab.reshape(-1), ignore_index=-100)
-            opt_d.zero_grad(set_to_none=True)
-            opt_s.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(dense_p, 1.0)
-            opt_d.step()
-            opt_s.step()
+            opt.step(loss)
             tot_loss += loss.item()
             nb += 1
-            step += 1
-            if args.max_minutes and (time.time() - t_train) > args.max_minutes * 60:
+            if opt.out_of_time():
                 stopped_early = True
                 break
-        res = {"epoch": ep + 1, "step": step, "train_loss": round(tot_loss / max(1, nb), 4),
+        res = {"epoch": ep + 1, "step": opt.step_no, "train_loss": round(tot_loss / max(1, nb), 4),
                "minutes": round((time.time() - t_train) / 60, 2)}
         for k, fs in evals.items():
             res[k] = eval_ner(model, fs, conll[k])["f1"] if token_level else eval_cls(model, fs)
@@ -743,6 +859,19 @@ def main():
             metrics[f"{k}_majority_class_rate"] = round(max(collections.Counter(ls).values()) / len(ls), 4)
             metrics[f"{k}_examples"] = len(ls)
         metrics["selected_epoch_on"] = "trial"
+    elif task == "qnli":
+        ls = [f["labels"] for f in evals["qnli_dev"]]
+        metrics["qnli_dev_accuracy"] = eval_cls(model, evals["qnli_dev"])
+        metrics["qnli_dev_majority_class_rate"] = round(max(collections.Counter(ls).values()) / len(ls), 4)
+        metrics["qnli_dev_examples"] = len(ls)
+        # the GLUE loader's order (question as text A): not how the model was trained, reported so nobody is surprised
+        metrics["qnli_dev_accuracy_question_first"] = eval_cls(model, cls_feats([(q, s, l) for s, q, l in qnli["dev"]]))
+        metrics["select_accuracy"] = eval_cls(model, evals["select"])
+        metrics["select_examples"] = len(evals["select"])
+        metrics["train_pairs"] = len(train_f)
+        metrics["train_questions"] = len(train_f) // 2
+        metrics["skipped_questions"] = qnli["skipped"]
+        metrics["selected_epoch_on"] = "select (pairs from 5% of the training questions' paragraphs)"
     else:
         for k in ("testb", "testa"):
             metrics[f"{k}_entity"] = eval_ner(model, evals[k], conll[k])
@@ -753,33 +882,14 @@ def main():
 
     # ---------------- write model folder
     out = args.out
-    os.makedirs(os.path.join(out, "onnx"), exist_ok=True)
-    with open(os.path.join(out, "vocab.txt"), "w", encoding="utf-8") as f:
-        f.write("\n".join(vocab) + "\n")
-    with open(os.path.join(out, "tokenizer.json"), "w", encoding="utf-8") as f:
-        json.dump(tokenizer_json(vocab, lower), f, ensure_ascii=False)
-    special = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]",
-               "mask_token": "[MASK]"}
-    with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
-        json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": lower, "model_max_length": args.max_len,
-                   "strip_accents": None, "tokenize_chinese_chars": True, **special,
-                   "clean_up_tokenization_spaces": True}, f, indent=1)
-    with open(os.path.join(out, "special_tokens_map.json"), "w") as f:
-        json.dump(special, f, indent=1)
-    cfg = {"architectures": ["BertForTokenClassification" if token_level else "BertForSequenceClassification"],
-           "model_type": "bert", "vocab_size": len(vocab), "hidden_size": hp["hidden"],
-           "num_hidden_layers": hp["layers"], "num_attention_heads": hp["heads"], "intermediate_size": hp["inter"],
-           "hidden_act": "gelu", "hidden_dropout_prob": hp["dropout"], "attention_probs_dropout_prob": hp["dropout"],
-           "max_position_embeddings": args.max_len, "type_vocab_size": 2, "layer_norm_eps": 1e-12,
-           "initializer_range": 0.02, "pad_token_id": PAD,
-           "id2label": {str(i): l for i, l in enumerate(labels)}, "label2id": {l: i for i, l in enumerate(labels)}}
-    if not token_level:
-        cfg["problem_type"] = "single_label_classification"
-    with open(os.path.join(out, "config.json"), "w") as f:
-        json.dump(cfg, f, indent=1)
+    write_model_folder(out, vocab, lower, args.max_len, hp,
+                       "BertForTokenClassification" if token_level else "BertForSequenceClassification",
+                       {"id2label": {str(i): l for i, l in enumerate(labels)},
+                        "label2id": {l: i for i, l in enumerate(labels)},
+                        **({} if token_level else {"problem_type": "single_label_classification"})})
 
     onnx_path = os.path.join(out, "onnx", "model.onnx")
-    ex = tok.encode("a tiny example", "another one") if task == "sick" else tok.encode("a tiny example .")
+    ex = tok.encode("a tiny example", "another one") if task in ("sick", "qnli") else tok.encode("a tiny example .")
     ids = torch.tensor([ex[0], ex[0]])
     out_axes = {0: "batch_size", 1: "sequence_length"} if token_level else {0: "batch_size"}
     onnx_check = export_onnx(model, (ids, torch.ones_like(ids), torch.tensor([ex[1], ex[1]])), onnx_path,
@@ -793,6 +903,8 @@ def main():
                                                           ("Naïve, dull and far TOO long… 0/10",)]
         elif task == "sick":
             samples = [(a, b) for a, b, _ in sick["TEST"][:12]]
+        elif task == "qnli":   # + the longest pair, cut longest_first
+            samples = [(a, b) for a, b, _ in qnli["dev"][:12] + [max(qnli["dev"], key=lambda r: len(r[0]) + len(r[1]))]]
         else:
             samples = [(" ".join(w),) for w, _ in conll["testb"][:12]] + [("Angela Merkel met Tim Cook in Paris .",)]
         enc = [tok.encode(*s) for s in samples]
@@ -806,21 +918,24 @@ def main():
         with open(args.parity_json, "w") as f:
             json.dump({"task": task, "labels": labels, "samples": rows}, f, ensure_ascii=False)
 
-    cmd = "/usr/bin/python3 " + " ".join([os.path.relpath(os.path.abspath(sys.argv[0]), REPO)] + sys.argv[1:])
+    cmd = run_command()
     meta = {
         "task": task, "metrics": metrics, "history": history,
         "labels": labels, "seed": args.seed, "train_seconds": round(train_seconds, 1),
         "total_seconds": round(time.time() - t_start, 1), "stopped_early_by_time_limit": stopped_early,
         "command": cmd, "run_from": "repository root", "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "data_files": data_files, "hyperparameters": {**hp, "max_len": args.max_len, "warmup": args.warmup,
-                                                      "threads": args.threads, "max_minutes": args.max_minutes, "optimizer": "AdamW(dense)+SparseAdam(word emb), linear warm-up/decay"},
+                                                      "threads": args.threads, "max_minutes": args.max_minutes, "optimizer": OPTIMIZER},
         "vocab_size": len(vocab), "params": n_params, "onnx_bytes": onnx_bytes, "onnx_check": onnx_check,
         "unk_token_rate": unk_rate, "examples_at_max_len": n_trunc,
         "truncation": ("words chunked so each piece fits 128 ids ([CLS] ... [SEP]); label on first sub-token only"
-                       if token_level else "encode [CLS] A [SEP] (B [SEP]) then cut to the first 128 ids, "
-                       "as transformers.js truncation does (the final [SEP] is lost when cut)"),
+                       if token_level else "[CLS] A [SEP] (B [SEP]) cut to 128 ids as textstress encodes: special "
+                       "tokens kept, a single text loses its tail, a pair is cut longest_first"),
         "torch": torch.__version__, "python": sys.version.split()[0],
     }
+    if task == "qnli":
+        meta["split"] = qnli["split"]
+        meta["readme_notes"] = [qnli["split"]]
     with open(os.path.join(out, "metrics.json"), "w") as f:
         json.dump(meta, f, indent=1, ensure_ascii=False)
     write_readme(out, task, metrics, meta, hp)
@@ -832,6 +947,7 @@ def write_readme(out, task, metrics, meta, hp):
         "sst2": "binary sentiment classifier (GLUE SST-2), labels `negative` / `positive`",
         "ner": "CoNLL-2003 English named-entity tagger, IOB2 labels `O, B-PER, I-PER, B-ORG, I-ORG, B-LOC, I-LOC, B-MISC, I-MISC` (cased vocabulary)",
         "sick": "3-way NLI classifier on SICK sentence pairs, labels `entailment` / `neutral` / `contradiction`",
+        "qnli": "2-way QNLI-style classifier (does the sentence answer the question?), labels `entailment` / `not_entailment`",
     }[task]
     if task == "sst2":
         mline = (f"SST-2 dev accuracy **{metrics['dev_accuracy']:.4f}** ({metrics['dev_examples']} sentences; "
@@ -839,9 +955,16 @@ def write_readme(out, task, metrics, meta, hp):
     elif task == "sick":
         mline = (f"SICK TEST accuracy **{metrics['test_accuracy']:.4f}** (majority {metrics['test_majority_class_rate']:.4f}); "
                  f"TRIAL {metrics['trial_accuracy']:.4f} (used to pick the epoch)")
+    elif task == "qnli":
+        mline = (f"GLUE QNLI dev accuracy **{metrics['qnli_dev_accuracy']:.4f}** ({metrics['qnli_dev_examples']} pairs, "
+                 f"sentence as text A, question as text B; majority class {metrics['qnli_dev_majority_class_rate']:.4f}); "
+                 f"{metrics['qnli_dev_accuracy_question_first']:.4f} with the texts the other way round (question first); "
+                 f"{metrics['select_accuracy']:.4f} on the epoch-selection pairs")
     else:
         mline = (f"entity-level F1 (exact span, seqeval-style, first-sub-token predictions): eng.testb "
                  f"**{metrics['testb_entity']['f1']:.4f}**, eng.testa {metrics['testa_entity']['f1']:.4f} (testa picked the epoch)")
+    pair_usage = ("`tokenizer(premise, {text_pair: hypothesis, padding: true, truncation: true})` then `model(inputs)` "
+                  "and softmax the logits (the text-classification pipeline drops the pair).")
     usage = {
         "sst2": "`pipeline('text-classification', 'demo-sst2', {dtype: 'fp32'})`",
         "ner": ("`pipeline('token-classification', 'demo-ner', {dtype: 'fp32'})`. Only the FIRST sub-token of each "
@@ -849,22 +972,32 @@ def write_readme(out, task, metrics, meta, hp):
                 "do not trust predictions on `##` pieces. Split sentences longer than 128 ids yourself. "
                 "Avoid `aggregation_strategy: 'simple'`: transformers.js groups the remaining non-O tokens after "
                 "dropping O ones, so separate entities can be merged (and `##` pieces take part)."),
-        "sick": ("`tokenizer(premise, {text_pair: hypothesis, padding: true, truncation: true})` then `model(inputs)` "
-                 "and softmax the logits (the text-classification pipeline drops the pair)."),
+        "sick": pair_usage,
+        "qnli": ("textstress with the sentence as the first text and the question as the second: on a GLUE QNLI TSV "
+                 "`--format tsv --text-a-column sentence --text-b-column question --label-column label` (eval, attack), "
+                 "`--premise sentence --hypothesis question` (stress nli). The GLUE QNLI loader (no `--format`) gives "
+                 "the question first, the order this model was not trained on. In transformers.js: "
+                 + pair_usage.replace("premise, {text_pair: hypothesis", "sentence, {text_pair: question")),
     }[task]
-    txt = f"""# demo-{task}
+    write_readme_file(out, f"demo-{task}", what, [f"Metric: {mline}"] + meta.get("readme_notes", []), usage, meta, hp)
+
+
+def write_readme_file(out, name, what, bullets, usage, meta, hp, outputs="output `logits`", extra=""):
+    """The model folder's README.md: what it is, its metric lines, layout, tokenizer and the command."""
+    lines = "\n".join(f"- {b}" for b in bullets)
+    txt = f"""# {name}
 
 A small BERT ({hp['layers']} layers, hidden {hp['hidden']}, {hp['heads']} heads, {meta['params']:,} parameters,
 own {meta['vocab_size']}-piece WordPiece vocabulary) trained **from scratch** on CPU
 ({meta['hyperparameters']['threads']} torch thread(s), shared 2-core machine) in {meta['train_seconds'] / 60:.1f} minutes: {what}. A demo model for textstress, not a strong model.
 
-- Metric: {mline}
+{lines}
 - Seed {meta['seed']}; details, per-epoch history and data checksums in `metrics.json`.
 - Layout: transformers.js (`onnx/model.onnx`, opset 14, inputs `input_ids`, `attention_mask`,
-  `token_type_ids`, output `logits`). Use {usage}
+  `token_type_ids`, {outputs}). Use {usage}
 - Tokenizer: BertNormalizer (lowercase {str(hp['lowercase']).lower()}), BertPreTokenizer, WordPiece `##`,
-  `model_max_length` 128. Truncation: {meta['truncation']}.
-
+  `model_max_length` {meta['hyperparameters']['max_len']}. Truncation: {meta['truncation']}.
+{extra}
 Reproduce (from the repository root, Debian python3-torch 1.13):
 
 ```
