@@ -12,7 +12,6 @@
  *
  *   npx tsx bench/batching-bench.ts [--n 60] [--latency 50]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,29 +22,12 @@ import type { ModelAdapter } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { builtinRegistry } from '../src/recipes/builtin.ts';
 import { runRecipe } from '../src/runner/recipe-run.ts';
+import { counting, median, startServer } from './support.ts';
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '60' }, latency: { type: 'string', default: '50' } } });
 const N = Number(values.n);
 const SST2 = existsSync('../shared/data/sst2/dev.tsv') ? '../shared/data/sst2/dev.tsv' : 'demo/reviews.tsv';
 const CONLL = '../shared/data/conll2003/eng.testb';
-
-/** Counts predict() calls and rows; `perRequest` splits a call into the HTTP requests it becomes. */
-function counting(model: ModelAdapter, perRequest = Infinity): ModelAdapter & { calls: number; requests: number; rows: number } {
-  const c = {
-    info: model.info,
-    ...(model.concurrency !== undefined ? { concurrency: model.concurrency } : {}),
-    calls: 0,
-    requests: 0,
-    rows: 0,
-    async predict(inputs: Parameters<ModelAdapter['predict']>[0]) {
-      c.calls++;
-      c.rows += inputs.length;
-      c.requests += Number.isFinite(perRequest) ? Math.ceil(inputs.length / perRequest) : 1;
-      return model.predict(inputs);
-    },
-  };
-  return c;
-}
 
 async function arm(
   model: ModelAdapter,
@@ -83,27 +65,7 @@ async function arm(
   };
 }
 
-function startServer(model: string, latency: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/textstress.mjs', 'serve', '--model', model, '--port', '0', '--latency-ms', String(latency), '--max-concurrent', '64'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /serving .* at (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-  });
-}
-
 const REPEATS = 3;
-
-/** The run with the median time (its other numbers come with it). */
-function median(xs: Record<string, number | string>[]): Record<string, number | string> {
-  return [...xs].sort((a, b) => Number(a.seconds) - Number(b.seconds))[Math.floor(xs.length / 2)]!;
-}
 
 async function compare(name: string, make: () => Promise<{ model: ModelAdapter; perRequest?: number; done?: () => void }>, recipe: string, settings: Record<string, unknown>, data: string, reference = true) {
   const { model, perRequest = Infinity, done } = await make();

