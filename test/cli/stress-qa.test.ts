@@ -130,6 +130,26 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
     expect(d.table4.map((r) => [r.test, r.n])).toEqual(TESTS.map((t) => [t, t.startsWith('add') ? (t.startsWith('addsent') || t === 'addonesent' ? 5 : 1) : 20]));
   });
 
+  it('the report card has the QA section (Table 4, EM chart) and QA cards with gold spans before and after', async () => {
+    const html = join(tmp('stress-qa-report'), 'report.html');
+    const r = await runCli(['report', out, '--html', html]);
+    expect(r.code, r.stderr).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    const at = page.indexOf('id="fam-stress-qa"');
+    const section = page.slice(at, page.indexOf('</section>', at));
+    expect([...section.matchAll(/<h[234]>([^<]+)<\/h[234]>/g)].map((m) => m[1]).slice(0, 3)).toEqual([
+      'QA stress tests',
+      'Table 4: EM and F1 per stress test (% reduction from the original on the same questions)',
+      'EM per test',
+    ]);
+    const island = page.slice(page.indexOf('<script type="application/json" id="report-data">') + 49, page.indexOf('</script>', page.indexOf('id="report-data"')));
+    const data = JSON.parse(island) as { examples: { id: string; g: string; q?: { c: { s?: number }[]; ga: string[]; m: (number | null)[] } }[] };
+    const addsent = data.examples.find((e) => e.id.endsWith(' · addsent'))!;
+    expect(addsent.q!.ga).toEqual(['Santa Clara, California', "Levi's Stadium", "Levi's Stadium in the San Francisco Bay Area at Santa Clara, California."]);
+    expect(addsent.g).toBe(addsent.q!.ga.join(' | '));
+    expect(data.examples.filter((e) => e.q).length).toBe(data.examples.length);
+  }, 120_000);
+
   it('--resume finishes an interrupted run with the same files', async () => {
     const cut = tmp('stress-qa-cut');
     cpSync(join(out, 'run.json'), join(cut, 'run.json'));

@@ -22,7 +22,7 @@ export const stressQaSettings = z.strictObject({
     .string()
     .nullable()
     .default(null)
-    .describe('the AddSent file (sample1k-HCVerifyAll.json); none = looked for beside --data and in a sibling adversarial-squad folder'),
+    .describe('the AddSent file (sample1k-HCVerifyAll.json); none = looked for beside --data, in adversarial-squad/ beside it and in ../adversarial-squad/'),
   addonesent: z.string().nullable().default(null).describe('the AddOneSent file (sample1k-HCVerifySample.json); found the same way'),
   questions: z
     .enum(['all', 'adversarial'])
@@ -33,7 +33,7 @@ export const stressQaSettings = z.strictObject({
     .int()
     .min(0)
     .default(100)
-    .describe('AddAny/AddCommon run on the first N questions of the run (data order) that the model had right (F1 > 0); each costs up to ~1,200 queries'),
+    .describe('AddAny/AddCommon run on the questions the model had right (F1 > 0) among the first N of the run (data order; 0 = off); each costs up to ~1,200 queries'),
 });
 
 /** The parsed settings (defaults applied). */
