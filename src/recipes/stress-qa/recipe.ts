@@ -33,6 +33,7 @@ function qaGateMetrics(): Record<string, RecipeMetric> {
   return out;
 }
 
+/** The `stress-qa` recipe (`textstress stress qa`): the QA stress suite with its settings, gate metrics and report section. */
 export const stressQaRecipe = defineRecipe({
   name: 'stress-qa',
   summary: 'QA stress tests on SQuAD v1.1: AddSent, AddOneSent, AddAny, AddCommon and five noise types on the context; EM/F1 per test and their reduction (Table 4)',

@@ -6,6 +6,7 @@ import { QA_TEST_TITLES, table4 } from './tables.ts';
 
 const title = (test: string): string => QA_TEST_TITLES[test as QaStressTest] ?? test;
 
+/** The report card section of stress-qa runs. */
 export const stressQaFamily: ReportFamily = {
   id: 'stress-qa',
   title: 'QA stress tests',

@@ -16,6 +16,7 @@ export const QA_STRESS_TESTS = [
 /** One of {@link QA_STRESS_TESTS}. */
 export type QaStressTest = (typeof QA_STRESS_TESTS)[number];
 
+/** The settings of `stress qa` (flags in kebab-case, suite keys in snake_case). */
 export const stressQaSettings = z.strictObject({
   tests: z.array(z.enum(QA_STRESS_TESTS)).min(1).default([...QA_STRESS_TESTS]).describe('stress tests to run'),
   addsent: z
