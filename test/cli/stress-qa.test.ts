@@ -178,6 +178,31 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
     expect(m.qa_noise_keyboard_f1!.read(asRecord)).toBe(detailsOf(s).table4.find((x) => x.test === 'noise-keyboard')!.f1);
   }, 120_000);
 
+  it('in a suite, the gate reads the QA metrics: pass, fail, n/a and not reported', async () => {
+    const dir = tmp('qa-suite');
+    const suite = join(dir, 'suite.yaml');
+    writeFileSync(
+      suite,
+      `models:\n  tiny: ${TINY_QA}\ndatasets:\n  slice: { path: ${DEV}, limit: 4 }\ntests:\n  - name: qa\n    recipe: stress-qa\n` +
+        '    settings: { tests: [addany, noise-swap], adaptive_limit: 0 }\n' +
+        '    thresholds: [qa_original_f1 >= 0, qa_noise_swap_em < 0.5, qa_addany_f1 < 1, qa_addsent_em > 0]\n',
+    );
+    const out = join(dir, 'out');
+    const r = await runCli(['run', suite, '--out', out]);
+    expect(r.code).toBe(1);
+    const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as { checks: { expr: string; passed: boolean; message: string }[] };
+    expect(verdict.checks.map((c) => [c.expr, c.passed])).toEqual([
+      ['qa_original_f1 >= 0', true],
+      ['qa_noise_swap_em < 0.5', true],
+      ['qa_addany_f1 < 1', false],
+      ['qa_addsent_em > 0', false],
+    ]);
+    expect(verdict.checks[2]!.message).toBe(
+      'qa: qa_addany_f1 < 1 — qa_addany_f1 is n/a: it is taken over zero cases (the test applied to none of the 4 examples, or the original accuracy it is measured against is 0)',
+    );
+    expect(verdict.checks[3]!.message).toBe('qa: qa_addsent_em > 0 — qa_addsent_em is not reported by this run');
+  }, 120_000);
+
   it('refuses a missing --addsent file and --questions adversarial without the files', async () => {
     const r = await stressQa(['--model', TINY_QA, '--data', DEV, '--addsent', 'nope.json', '--out', tmp('stress-qa-nope')]);
     expect(r.code).toBe(1);
