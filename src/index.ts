@@ -18,6 +18,10 @@ export * from './models/index.ts';
 export * from './perturb/index.ts';
 export * from './stress/nli/index.ts';
 export * from './stress/qa/index.ts';
+/** The QA stress suite (`stress qa`): its test names, and how its summary.json `details` (Table 4) read. */
+export { QA_STRESS_TESTS, type QaStressTest } from './recipes/stress-qa/settings.ts';
+export { qaStressSuite, type QaSuiteOptions } from './recipes/stress-qa/suite.ts';
+export { table4Rows, type QaDetails, type Table4Row } from './recipes/stress-qa/tables.ts';
 export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
 export { attackExample, type Attack } from './attack/attack.ts';
 export * from './attack/constraints.ts';

@@ -28,6 +28,8 @@ export interface StressCase<G = unknown> {
   edits?: Edit[];
   /** For a field made from another field of the original (antonymy: the hypothesis from the premise): that field. */
   from?: Record<string, string>;
+  /** QA: the gold answers at their offsets in the edited context (the browser draws them after the edit). */
+  perturbedGold?: unknown;
 }
 
 /** How the model's answer to one case (or the original) is judged. */
@@ -122,6 +124,7 @@ export interface StressCaseResult {
   metrics?: Record<string, number>;
   edits?: Edit[];
   from?: Record<string, string>;
+  perturbed_gold?: unknown;
   note?: Record<string, unknown>;
 }
 
@@ -205,6 +208,7 @@ function caseResult<G>(s: ScoredCase<G>): StressCaseResult {
     ...scoreFields(s.score),
     ...(c.edits?.length ? { edits: c.edits } : {}),
     ...(c.from ? { from: c.from } : {}),
+    ...(c.perturbedGold !== undefined ? { perturbed_gold: c.perturbedGold } : {}),
     ...(s.note ? { note: s.note } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
 import { noiseRecipe } from './noise/recipe.ts';
 import { stressNliRecipe } from './stress-nli/recipe.ts';
+import { stressQaRecipe } from './stress-qa/recipe.ts';
 import type { AnyRecipe } from './registry/define.ts';
 import { createRegistry, type Registry } from './registry/registry.ts';
 import { typosCurveRecipe } from './typos/curve.ts';
@@ -17,6 +18,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   grammarBudgetCurveRecipe,
   augmentRecipe,
   stressNliRecipe,
+  stressQaRecipe,
 ];
 
 /** A fresh registry holding the built-in recipes (add your own to it). */

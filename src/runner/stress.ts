@@ -34,8 +34,13 @@ export interface StressRunOptions {
 export async function runStress(opts: StressRunOptions): Promise<StressSummary> {
   const { settings, built } = opts;
   const suite = built.suite;
+  const select = built.select?.bind(built);
+  async function* selected(): AsyncGenerator<Example> {
+    for await (const e of opts.examples) if (!select || select(e)) yield e;
+  }
   return runPerExample<StressResult, StressSummary>({
     ...opts,
+    examples: selected(),
     work: (example, session) => stressExample(suite, example, session, settings.seed),
     async finish({ resultsPath, wallSeconds, stats0 }) {
       const tally = new StressTally(

@@ -118,6 +118,11 @@ export interface BuiltStress {
   details?(metrics: StressMetrics): Record<string, unknown>;
   /** What the terminal shows for a finished run (default: one line per test). */
   text?(summary: StressSummary): string;
+  /**
+   * Which examples of the data the suite runs on (default: all). Called once per example in data order, resumed
+   * ones included, so a suite may number the selected examples (e.g. to cap an expensive test).
+   */
+  select?(example: Example): boolean;
 }
 
 /** What a recipe's `build` returns, by kind: an attack, a probe, an experiment's sub-runs and combiner, a generator or a stress suite. */

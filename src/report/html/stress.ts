@@ -11,6 +11,8 @@ import { NA, pct } from '../../util/format.ts';
 import { escapeHtml as esc } from './escape.ts';
 import { addFamily, shorten, type BrowserData, type BrowserExample } from './examples.ts';
 import { textSegments } from './highlight.ts';
+import { goldTexts, qaCard } from './qa-view.ts';
+import type { ExampleResult } from '../../attack/result.ts';
 import type { ReportFamily, ReportTable, RunGroup, StressRun, StressSectionContent } from './types.ts';
 
 /** A family's stress runs and what its section shows. */
@@ -147,5 +149,15 @@ function caseEntry(r: StressResult, c: StressCaseResult, ri: number, typeIndex: 
     t: [typeIndex(type)],
     f: c.from?.[field] ? `${field} (from the ${c.from[field]})` : field,
     x: shorten(textSegments(before, after, edits.filter((e) => e.field === field), typeIndex)),
+    ...(goldTexts(c.gold).length ? qaEntry(r, c, typeIndex) : {}),
   };
+}
+
+/** A QA case as the attacks' QA card: the question, and the context before and after with the gold spans of each side. */
+function qaEntry(r: StressResult, c: StressCaseResult, typeIndex: (t: string) => number): Pick<BrowserExample, 'x' | 'q' | 'g'> {
+  const side = (p: { prediction: string; metrics?: Record<string, number> }) => ({ label: p.prediction, score: 0, ...(p.metrics ?? {}) });
+  // Only what qaCard reads: texts, golds, edits and each side's EM/F1 (stress results keep no answer offsets).
+  const view = { gold: r.original.gold, perturbed_gold: c.perturbed_gold, original: r.original.text, perturbed: c.text, original_prediction: side(r.original), perturbed_prediction: side(c), edits: c.edits ?? [] };
+  const { x, q } = qaCard(view as unknown as ExampleResult, typeIndex);
+  return { x: shorten(x), q, g: q.ga.join(' | ') };
 }
