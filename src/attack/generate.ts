@@ -3,6 +3,7 @@
  * generator runs in steps (epochs); after each step the runner checkpoints its state, so a run resumes at the
  * step where it stopped, with the same random draws. Every model query goes through the query engine.
  */
+import type { Example } from '../data/types.ts';
 import type { ModelInfo, ModelInput, ModelOutput } from '../models/types.ts';
 import type { Rng } from '../util/rng.ts';
 
@@ -13,8 +14,20 @@ export interface GenerateContext {
   query(inputs: readonly ModelInput[]): Promise<ModelOutput[]>;
   /** This step's generator: derived from the run's seed and the step index, so a resumed run draws the same. */
   rng: Rng;
-  /** 0-based step index (init sees -1). */
+  /** 0-based step index (init sees -1; finish sees the number of steps). */
   step: number;
+  /** The run's examples in data order, when it has data (generators that search over a dataset read them here). */
+  examples?: () => AsyncIterable<Example>;
+}
+
+/** What a generator's `finish` adds once every step is done: summary.json's `details`, more metrics, files. */
+export interface GeneratorFinish {
+  /** Added to summary.json under `details`. */
+  details?: Record<string, unknown>;
+  /** Merged into the summary's metrics (gate thresholds may name them). */
+  metrics?: Record<string, number | null>;
+  /** Text files written into the run's folder (name → content). */
+  files?: Record<string, string>;
 }
 
 /** What one generator step returns. */
@@ -36,4 +49,17 @@ export interface Generator<S = unknown> {
   step(state: S, ctx: GenerateContext): Promise<GeneratorStep<S>>;
   /** Summary metrics from every step's stats (e.g. the final mean score). */
   summarize(stats: readonly Record<string, number>[]): Record<string, number | null>;
+  /**
+   * Work after the last step, from the final state (e.g. a held-out evaluation). Not checkpointed: a run killed
+   * during it resumes after the last step and runs it again, so it must be deterministic (the ctx's rng is).
+   */
+  finish?(state: S, ctx: GenerateContext): Promise<GeneratorFinish>;
+  /** What the terminal shows for a finished run (default: the summary as JSON). */
+  text?(summary: GenerateSummaryView): string;
+}
+
+/** The parts of summary.json a generator's `text` reads. */
+export interface GenerateSummaryView {
+  metrics: Record<string, number | null>;
+  details?: Record<string, unknown>;
 }

@@ -101,6 +101,8 @@ export interface GenerateSummary {
   /** Model inputs sent, over the whole run (resumed parts included). */
   queries: number;
   wall_seconds: number;
+  /** What the generator's `finish` adds (e.g. universal names: the ranking and the held-out test). */
+  details?: Record<string, unknown>;
 }
 
 /** Running sums for one mean, added in file order (so a streamed mean equals the mean of the array). */

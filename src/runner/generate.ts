@@ -7,7 +7,8 @@
  */
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GenerateContext, Generator } from '../attack/generate.ts';
+import type { GenerateContext, Generator, GeneratorFinish } from '../attack/generate.ts';
+import type { Example } from '../data/types.ts';
 import type { GenerateSummary } from '../metrics/summary.ts';
 import type { QueryEngine } from '../query/engine.ts';
 
@@ -52,6 +53,8 @@ export interface GenerateOptions {
   overwrite?: boolean;
   /** The data file's fingerprint, for generators that take data: a resume refuses a data file that changed. */
   dataFingerprint?: string;
+  /** The run's examples in data order (generators that take data). */
+  examples?: () => AsyncIterable<Example>;
   onStep?: (done: number) => void;
 }
 
@@ -101,9 +104,11 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
   const ctxFor = (step: number): GenerateContext => ({
     model: opts.engine.adapter.info,
     query: (inputs) => opts.engine.query(inputs),
-    rng: Rng.derive(settings.seed, generator.name, step < 0 ? 'init' : `step-${step}`),
+    rng: Rng.derive(settings.seed, generator.name, step < 0 ? 'init' : step >= generator.steps ? 'finish' : `step-${step}`),
     step,
+    ...(opts.examples ? { examples: opts.examples } : {}),
   });
+  let finished: GeneratorFinish = {};
   try {
     let state = cp ? cp.state : await generator.init(ctxFor(-1));
     for (let step = cp?.done ?? 0; step < generator.steps; step++) {
@@ -124,6 +129,11 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
       renameSync(`${paths.checkpoint}.tmp`, paths.checkpoint);
       opts.onStep?.(step + 1);
     }
+    if (generator.finish) finished = await generator.finish(state, ctxFor(generator.steps));
+    for (const [name, text] of Object.entries(finished.files ?? {})) {
+      if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw new Error(`generator ${generator.name}: file name "${name}" must be a plain name`);
+      writeFileSync(join(outDir, name), text);
+    }
   } catch (err) {
     writeState('failed', errorMessage(err));
     throw err;
@@ -143,9 +153,10 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
     settings: settings.options,
     steps: stats.length,
     n,
-    metrics: generator.summarize(stats),
+    metrics: { ...generator.summarize(stats), ...finished.metrics },
     queries: previousQueries + opts.engine.stats.requests - queries0,
     wall_seconds: Math.round((previousWall + (Date.now() - started) / 1000) * 1000) / 1000,
+    ...(finished.details ? { details: finished.details } : {}),
   };
   writeFileSync(paths.summary, JSON.stringify(summary, null, 2) + '\n');
   writeState('complete');

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseLabelMap } from '../attack/labels.ts';
 import { detectFormat, parseFormat } from '../data/open.ts';
-import type { DatasetInfo } from '../data/types.ts';
+import type { DatasetInfo, Example } from '../data/types.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { RunSummary } from '../metrics/summary.ts';
 import type { StressSummary } from '../metrics/stress.ts';
@@ -58,7 +58,8 @@ export interface RunRequest extends ModelSpec, Partial<DataSpec> {
 export type RecipeOutcome =
   | { kind: 'run'; recipe: AnyRecipe; dir: string; summary: RunSummary }
   | { kind: 'experiment'; recipe: AnyRecipe; dir: string; output: ExperimentOutput; runs: SubRunOutcome[] }
-  | { kind: 'generate'; recipe: AnyRecipe; dir: string; summary: GenerateSummary }
+  /** A generator run: its summary and the text its generator prints for it, if it has its own. */
+  | { kind: 'generate'; recipe: AnyRecipe; dir: string; summary: GenerateSummary; text?: string }
   /** A stress run: its summary and the text its recipe prints for it (e.g. the paper's table), if it has its own. */
   | { kind: 'stress'; recipe: AnyRecipe; dir: string; summary: StressSummary; text?: string };
 
@@ -204,9 +205,7 @@ async function experiment(
       data: info,
       format,
       results: (r) => readResults(join(r.dir, RESULTS_FILE)),
-      examples: () => (async function* () {
-        yield* (await openData(data)).examples();
-      })(),
+      examples: reopen(data),
       writeText: (rel, text) => {
         const path = join(req.out, rel);
         mkdirSync(dirname(path), { recursive: true });
@@ -221,6 +220,13 @@ async function experiment(
     log.failed(err);
     throw err;
   }
+}
+
+/** The data's examples again, read afresh on every call. */
+function reopen(data: DataSpec): () => AsyncIterable<Example> {
+  return () => (async function* () {
+    yield* (await openData(data)).examples();
+  })();
 }
 
 /** The data options that decide which examples an experiment or generator sees, the row limit included. */
@@ -254,6 +260,7 @@ async function generate(
   if (built.kind !== 'generate') throw new Error(`recipe "${def.name}" is declared generate but built ${built.kind}`);
   // A resume is checked like an attack run's: the same settings, model, data options and data file content.
   const dataOptions = req.data ? dataOptionsOf(req as RunRequest & DataSpec) : {};
+  const withData = req.data ? (req as RunRequest & DataSpec) : undefined;
   const progress = req.progress?.start(def.name, built.generator.steps);
   try {
     const summary = await runGenerator({
@@ -263,10 +270,16 @@ async function generate(
       settings: { recipe: def.name, model: req.model, dataset: req.data ?? null, seed: req.seed, options: settings, ...dataOptions },
       resume: req.resume,
       overwrite: req.overwrite,
-      ...(req.data ? { dataFingerprint: await fileFingerprint(req.data) } : {}),
+      ...(withData
+        ? {
+            dataFingerprint: await fileFingerprint(withData.data),
+            examples: reopen(withData),
+          }
+        : {}),
       onStep: (done) => progress?.update(done),
     });
-    return { kind: 'generate', recipe: def, dir: req.out, summary };
+    const text = built.generator.text?.(summary);
+    return { kind: 'generate', recipe: def, dir: req.out, summary, ...(text !== undefined ? { text } : {}) };
   } finally {
     progress?.stop();
   }

@@ -113,6 +113,10 @@ async function printOutcome(outcome: RecipeOutcome, json: boolean): Promise<void
     warnIfEmpty(outcome);
     return;
   }
+  if (outcome.kind === 'generate' && outcome.text !== undefined && !json) {
+    process.stdout.write(`${outcome.text}\nResults: ${join(outcome.dir, 'summary.json')}\n`);
+    return;
+  }
   if (outcome.kind === 'generate' || json) {
     process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
     if (outcome.kind === 'run') warnIfEmpty(outcome);
