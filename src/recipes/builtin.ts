@@ -8,6 +8,7 @@ import type { AnyRecipe } from './registry/define.ts';
 import { createRegistry, type Registry } from './registry/registry.ts';
 import { typosCurveRecipe } from './typos/curve.ts';
 import { typosRecipe } from './typos/recipe.ts';
+import { universalNamesRecipe } from './universal-names/recipe.ts';
 
 /** The recipes textstress ships, in the order the CLI, docs and report list them. */
 export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
@@ -19,6 +20,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   augmentRecipe,
   stressNliRecipe,
   stressQaRecipe,
+  universalNamesRecipe,
 ];
 
 /** A fresh registry holding the built-in recipes (add your own to it). */
