@@ -90,3 +90,39 @@ describe('generator resume', () => {
     expect(r.hint).toBe('Pass --resume to continue it, --overwrite to replace it, or choose another --out.');
   });
 });
+
+describe('generator finish', () => {
+  /** The counter with a finish step that reads the examples and the final state. */
+  function finishing(file = 'final.txt'): Generator<number> {
+    return {
+      ...counter(),
+      async finish(n, { examples, step, rng }) {
+        const ids: string[] = [];
+        for await (const ex of examples?.() ?? []) ids.push(ex.id);
+        return { details: { final: n, ids, step, draw: rng.int(1000) }, metrics: { doubled: 2 * n }, files: { [file]: `${n}\n` } };
+      },
+    };
+  }
+  const examples = () => (async function* () {
+    yield { kind: 'text' as const, id: 'a', text: 'x', label: 'pos' };
+    yield { kind: 'text' as const, id: 'b', text: 'y', label: 'neg' };
+  })();
+
+  it('adds details and metrics to the summary and writes its files, after the last step, with the examples at hand', async () => {
+    const out = tmp('gen-finish');
+    const summary = await runGenerator({ outDir: out, generator: finishing(), engine: new QueryEngine(lexiconModel), settings, examples });
+    expect(summary.metrics).toEqual({ last: 4, doubled: 8 });
+    expect(summary.details).toMatchObject({ final: 4, ids: ['a', 'b'], step: 4 });
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).details).toEqual(summary.details);
+    expect(readFileSync(join(out, 'final.txt'), 'utf8')).toBe('4\n');
+    // The finish rng is its own stream, the same on every run.
+    const again = await runGenerator({ outDir: tmp('gen-finish-2'), generator: finishing(), engine: new QueryEngine(lexiconModel), settings, examples });
+    expect(again.details).toEqual(summary.details);
+  });
+
+  it('refuses a file name that is not a plain name in the run folder', async () => {
+    await expect(runGenerator({ outDir: tmp('gen-finish-bad'), generator: finishing('../escape.txt'), engine: new QueryEngine(lexiconModel), settings })).rejects.toThrow(
+      'generator counter: file name "../escape.txt" must be a plain name',
+    );
+  });
+});

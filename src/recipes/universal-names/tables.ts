@@ -73,6 +73,13 @@ export function detailsOf(summary: { details?: Record<string, unknown> }): Unive
   return d && d.counts && d.transfer ? (d as UniversalNamesDetails) : undefined;
 }
 
+/** A difference of fractions in percentage points, one decimal ("0.0", never "-0.0"). */
+function points(x: number | null): string {
+  if (x === null) return NA;
+  const s = (100 * x).toFixed(1);
+  return s === '-0.0' ? '0.0' : s;
+}
+
 const METRIC_NAMES: Record<Transfer['metric'], string> = { accuracy: 'accuracy', entity_f1: 'entity F1', answer_f1: 'answer F1' };
 
 /** The ranked names and the held-out transfer test as terminal tables. */
@@ -100,10 +107,10 @@ export function universalNamesText(summary: GenerateSummaryView, shown = 20): st
     ['name', 'group', metric, ...(extra ? ['EM'] : []), 'drop (pts)', 'worse', 'better'],
     [
       ['(original)', '', ...scores(t.original), '', '', ''],
-      ...t.rows.map((r) => [r.name, r.group, ...scores(r), r.drop === null ? NA : (100 * r.drop).toFixed(1), pct(r.worse_share), pct(r.better_share)]),
+      ...t.rows.map((r) => [r.name, r.group, ...scores(r), points(r.drop), pct(r.worse_share), pct(r.better_share)]),
     ],
   );
-  const pts = (x: number | null): string => (x === null ? NA : `${(100 * x).toFixed(1)} points`);
+  const pts = (x: number | null): string => (x === null ? NA : `${points(x)} points`);
   const tops = t.rows.filter((r) => r.group === 'top').length;
   const randoms = t.rows.filter((r) => r.group === 'random').length;
   return [
