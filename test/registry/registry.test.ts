@@ -10,7 +10,7 @@ import { commandOf as commandWords, createRegistry } from '../../src/recipes/reg
 import { stressWordsRecipe } from './fixtures/stress-words.ts';
 import { settingFields } from '../../src/recipes/registry/fields.ts';
 import { kebab } from '../../src/recipes/registry/casing.ts';
-import type { LoadedRun, StressRun } from '../../src/recipes/report/types.ts';
+import type { GeneratedRun, LoadedRun, StressRun } from '../../src/recipes/report/types.ts';
 import { README, REFERENCE, readmeText, referenceText } from '../../scripts/gen-docs.ts';
 
 const registry = builtinRegistry();
@@ -56,10 +56,15 @@ describe('the built-in recipes', () => {
     const runOf = (recipe: string): LoadedRun => ({ summary: { recipe } } as unknown as LoadedRun);
     for (const def of registry.all()) {
       if (!def.report) continue;
-      // A stress family claims stress runs (ownsStress), and no attack run.
-      const owns = def.kind === 'stress' ? (r: LoadedRun) => def.report!.ownsStress!(r as unknown as StressRun) : def.report.owns;
+      // A stress family claims stress runs (ownsStress), a generator's family generator runs (ownsGenerated), and no attack run.
+      const owns =
+        def.kind === 'stress'
+          ? (r: LoadedRun) => def.report!.ownsStress!(r as unknown as StressRun)
+          : def.kind === 'generate'
+            ? (r: LoadedRun) => def.report!.ownsGenerated!(r as unknown as GeneratedRun)
+            : def.report.owns;
       for (const other of registry.all()) expect([def.name, other.name, owns(runOf(other.name))]).toEqual([def.name, other.name, other.name === def.name]);
-      if (def.kind === 'stress') expect(def.report.owns(runOf(def.name))).toBe(false);
+      if (def.kind === 'stress' || def.kind === 'generate') expect(def.report.owns(runOf(def.name))).toBe(false);
     }
   });
 

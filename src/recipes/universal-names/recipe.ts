@@ -9,6 +9,7 @@ import { TextstressError } from '../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../registry/define.ts';
 import { RANDOM_DROP, TOP_DROP, universalNamesGenerator } from './generator.ts';
 import { annotatorName, candidateNames, checkAnnotator, namesFiles, openAnnotator } from './names.ts';
+import { universalNamesFamily } from './report.ts';
 import { universalNamesSettings } from './settings.ts';
 
 const metric = (key: string, description: string): RecipeMetric => ({
@@ -24,6 +25,7 @@ export const universalNamesRecipe = defineRecipe({
   data: 'required',
   tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
   settings: universalNamesSettings,
+  report: universalNamesFamily,
   metrics: {
     [TOP_DROP]: metric(TOP_DROP, 'universal-names: mean held-out drop of the task metric (fraction) with the top --top (default 10) names'),
     [RANDOM_DROP]: metric(RANDOM_DROP, 'universal-names: mean held-out drop of the task metric (fraction) with --random (default 10) random candidate names'),

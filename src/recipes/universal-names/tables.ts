@@ -74,13 +74,14 @@ export function detailsOf(summary: { details?: Record<string, unknown> }): Unive
 }
 
 /** A difference of fractions in percentage points, one decimal ("0.0", never "-0.0"). */
-function points(x: number | null): string {
+export function points(x: number | null): string {
   if (x === null) return NA;
   const s = (100 * x).toFixed(1);
   return s === '-0.0' ? '0.0' : s;
 }
 
-const METRIC_NAMES: Record<Transfer['metric'], string> = { accuracy: 'accuracy', entity_f1: 'entity F1', answer_f1: 'answer F1' };
+/** How each task metric reads in titles. */
+export const METRIC_NAMES: Record<Transfer['metric'], string> = { accuracy: 'accuracy', entity_f1: 'entity F1', answer_f1: 'answer F1' };
 
 /** The ranked names and the held-out transfer test as terminal tables. */
 export function universalNamesText(summary: GenerateSummaryView, shown = 20): string {

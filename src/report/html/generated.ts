@@ -5,11 +5,12 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { escapeHtml as esc } from './escape.ts';
-import type { ChartSpec, GeneratedRun, ReportFamily, RunGroup } from './types.ts';
+import type { ChartSpec, GeneratedRun, ReportFamily, ReportTable, RunGroup } from './types.ts';
 
 export interface GeneratedSlot {
   family: ReportFamily;
   runs: GeneratedRun[];
+  tables: ReportTable[];
   charts: ChartSpec[];
   notes: string[];
 }
@@ -20,11 +21,12 @@ export function generatedSlots(groups: readonly RunGroup[], families: readonly R
   for (const run of groups.flatMap((g) => g.generated)) {
     const family = families.find((f) => f.ownsGenerated?.(run)) ?? genericGeneratorFamily(run.summary.recipe);
     let slot = slots.find((s) => s.family.id === family.id);
-    if (!slot) slots.push((slot = { family, runs: [], charts: [], notes: [] }));
+    if (!slot) slots.push((slot = { family, runs: [], tables: [], charts: [], notes: [] }));
     slot.runs.push(run);
   }
   for (const slot of slots) {
     const content = slot.family.generatedSection?.(slot.runs) ?? { charts: stepCharts(slot.runs), notes: [] };
+    slot.tables = ('tables' in content ? content.tables : undefined) ?? [];
     slot.charts = content.charts;
     slot.notes = content.notes ?? [];
   }

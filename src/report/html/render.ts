@@ -131,6 +131,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   for (const s of genSlots) {
     body.push(`<section class="family" id="fam-${esc(s.family.id)}" data-family="${esc(s.family.id)}"><h2>${esc(s.family.title)}</h2>`);
     body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
+    for (const t of s.tables) body.push(tableHtml(t));
     if (s.charts.length) body.push(`<div class="charts">${s.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
     for (const n of s.notes) body.push(`<p class="notes">${esc(n)}</p>`);
     for (const run of s.runs) body.push(`<h4>${esc(runLabel(run))}: first records</h4>${sampleTable(run)}`);

@@ -2,7 +2,8 @@
  * `universal-names` end to end on a real model: models/demo-ner over demo/news.conll with gold PER mentions. The
  * output's structure, the held-out numbers recomputed from the model's own predictions, the same output at
  * another batch size (deterministic at any concurrency), another seed giving another search, and a run
- * interrupted mid-round resuming to exactly what an uninterrupted run writes.
+ * interrupted mid-round resuming to exactly what an uninterrupted run writes; its report-card section; a run
+ * without a held-out split (every transfer number n/a).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,8 @@ import { QueryEngine } from '../../../src/query/engine.ts';
 import { builtinRegistry } from '../../../src/recipes/builtin.ts';
 import { variantOf } from '../../../src/recipes/universal-names/evaluate.ts';
 import type { RankedName, UniversalNamesDetails } from '../../../src/recipes/universal-names/tables.ts';
+import { loadGroups } from '../../../src/report/html/load.ts';
+import { renderReport } from '../../../src/report/html/render.ts';
 import { runRecipe } from '../../../src/runner/recipe-run.ts';
 import { DEMO_NER, ROOT, tmp } from '../../cli/helpers.ts';
 
@@ -158,4 +161,25 @@ describe('universal-names on demo-ner over demo/news.conll (gold PER mentions)',
     for (const f of ['results.jsonl', 'steps.jsonl', 'names.jsonl', 'ranking.json']) expect(read(cut, f)).toBe(read(out, f));
     expect(summaryOf(cut).details).toEqual(summaryOf(out).details);
   }, 120_000);
+
+  it('gets a report section: the ranked names and the transfer test as tables, the held-out chart', async () => {
+    const html = await renderReport(await loadGroups([out]));
+    expect(html).toContain('id="fam-universal-names"');
+    const top = namesOf(out)[0]!.name;
+    expect(html).toContain('ranked PER names');
+    expect(html).toContain(`held-out transfer (7 examples)`);
+    expect(html).toContain(`held-out entity F1 per name`);
+    expect(html).toContain(`<td class="n">${top}</td>`);
+  }, 60_000);
+
+  it('with --holdout 0 searches every applicable example and reports the transfer as n/a (null), never 0', async () => {
+    const none = tmp('un-ner-noheld');
+    await runRecipe({ registry: builtinRegistry(), recipe: 'universal-names', settings: { ...SETTINGS, holdout: 0 }, model: DEMO_NER, data: NEWS, out: none, seed: 5, shared: { model, engine: new QueryEngine(model) } });
+    const s = summaryOf(none);
+    expect(s.details.counts).toMatchObject({ applicable: 14, search: 14, heldout: 0 });
+    expect(s.details.transfer.original).toEqual({ n: 0, metric: null, accuracy: null });
+    expect(s.details.transfer.rows.every((r) => r.n === 0 && r.metric === null && r.drop === null)).toBe(true);
+    expect(s.details.transfer).toMatchObject({ top_mean_drop: null, random_mean_drop: null });
+    expect(s.metrics).toMatchObject({ universal_names_top10_drop: null, universal_names_random10_drop: null });
+  }, 60_000);
 });
