@@ -136,6 +136,10 @@ describe('universal-names on demo-ner over demo/news.conll (gold PER mentions)',
     };
     expect(s.metrics.universal_names_top10_drop).toBeCloseTo(mean('top'), 12);
     expect(s.metrics.universal_names_random10_drop).toBeCloseTo(mean('random'), 12);
+    // The gate reads them from summary.json (`thresholds: [universal_names_top10_drop > 0.05]` in a suite).
+    const gate = builtinRegistry().metrics();
+    expect(gate.universal_names_top10_drop!.read(s)).toBe(s.metrics.universal_names_top10_drop);
+    expect(gate.universal_names_random10_drop!.read(s)).toBe(s.metrics.universal_names_random10_drop);
   }, 60_000);
 
   it('writes the same at another batch size; another seed searches other names', async () => {
