@@ -186,4 +186,11 @@ describe('universal-names on demo-ner over demo/news.conll (gold PER mentions)',
     expect(s.details.transfer).toMatchObject({ top_mean_drop: null, random_mean_drop: null });
     expect(s.metrics).toMatchObject({ universal_names_top10_drop: null, universal_names_random10_drop: null });
   }, 60_000);
+
+  it('refuses data with no mention of the type, naming the file and the annotator', async () => {
+    // The first sentence of demo/news.conll names a person and two clubs, no place.
+    await expect(
+      runRecipe({ registry: builtinRegistry(), recipe: 'universal-names', settings: { ...SETTINGS, type: 'LOC' }, model: DEMO_NER, data: NEWS, limit: 1, out: tmp('un-ner-noloc'), seed: 5, shared: { model, engine: new QueryEngine(model) } }),
+    ).rejects.toThrow(`no example of ${NEWS} has a LOC mention (annotator: gold), so there is nothing to search on.`);
+  }, 60_000);
 });
