@@ -194,3 +194,23 @@ describe('universal-names on demo-ner over demo/news.conll (gold PER mentions)',
     ).rejects.toThrow(`no example of ${NEWS} has a LOC mention (annotator: gold), so there is nothing to search on.`);
   }, 60_000);
 });
+
+describe('universal-names on demo-squad over the SQuAD v1.1 slice (gazetteer PER mentions in question and context)', () => {
+  it('scores answer F1 and EM per name on the held-out questions', async () => {
+    const out = tmp('un-qa');
+    const data = join(ROOT, 'test', 'fixtures', 'data', 'squad-v1.1', 'dev-v1.1.json');
+    await runRecipe({ registry: builtinRegistry(), recipe: 'universal-names', settings: { ...SETTINGS, rounds: 2, perRound: 3, top: 2, random: 2 }, model: join(ROOT, 'models', 'demo-squad'), data, out, seed: 0 });
+    const s = summaryOf(out);
+    expect(s.details).toMatchObject({ annotator: 'gazetteer', counts: { examples: 89, applicable: 85, search: 42, heldout: 43, evaluations: 6 } });
+    const t = s.details.transfer;
+    expect(t.metric).toBe('answer_f1');
+    expect(t.original.n).toBe(43);
+    expect(typeof t.original.em).toBe('number');
+    expect(t.rows.map((r) => r.group)).toEqual(['top', 'top', 'random', 'random']);
+    for (const r of t.rows) {
+      expect(r.n).toBe(43);
+      expect(typeof r.em).toBe('number');
+      expect(r.drop).toBeCloseTo(t.original.metric! - r.metric!, 12);
+    }
+  }, 120_000);
+});
