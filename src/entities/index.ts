@@ -3,6 +3,7 @@ export * from './types.ts';
 export {
   DICTIONARY_KEYS,
   allFirstNames,
+  commonWords,
   genderOf,
   isFirstName,
   loadDictionaries,
@@ -14,3 +15,4 @@ export {
 } from './dictionaries.ts';
 export { matchCase, mentionWords, normaliseName, personParts, resolveLoneNames, splitPerson, type MentionWord } from './person.ts';
 export { ReplacementPlan, applyPlan, forcedPlan, planReplacement, replacedNames } from './replace.ts';
+export { gazetteerAnnotator, goldAnnotator, modelAnnotator } from './annotate.ts';

@@ -28,17 +28,23 @@ export function mentionWords(m: Pick<Mention, 'field' | 'start' | 'end' | 'text'
   return seq.words.map((w, i) => ({ text: w, start: m.start + seq.offsetOf(i), end: m.start + seq.offsetOf(i) + w.length }));
 }
 
+/** Titles before a name ("Mr. Hamidi", "Rep. Darrell Issa"): kept, never read as a first name. */
+const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'sir', 'dame', 'lord', 'lady', 'prof', 'rev', 'rep', 'sen', 'gov', 'gen', 'col', 'capt', 'president', 'minister']);
+/** Suffixes after a name ("Martin Luther King Jr."): kept; the word before is the last name. */
+const SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
+
 /**
  * First and last name of a person mention. One word: a first name when `isFirstOnly` says so, else a last name.
  * Two or more: the first word is the first name (unless it is an initial such as "J"), the final word the last
- * name; words between (middle names, initials) are kept as they are.
+ * name; words between (middle names, initials), a title before ("Mr") and a suffix after ("Jr") are kept as they are.
  */
 export function personParts(
   m: Pick<Mention, 'field' | 'start' | 'end' | 'text'>,
   isFirstOnly: (word: string) => boolean,
   gender: (first: string) => Gender,
 ): NamePart[] {
-  const words = mentionWords(m);
+  const words = mentionWords(m).filter((w, i, all) => !(i === 0 && all.length > 1 && TITLES.has(w.text.toLowerCase())));
+  while (words.length > 2 && SUFFIXES.has(words[words.length - 1]!.text.toLowerCase())) words.pop();
   const part = (w: MentionWord, role: 'first' | 'last'): NamePart =>
     role === 'first' ? { role, start: w.start, end: w.end, text: w.text, gender: gender(w.text) } : { role, start: w.start, end: w.end, text: w.text };
   if (words.length === 0) return [];
