@@ -1,4 +1,5 @@
 import { augmentRecipe } from './grammar/augment.ts';
+import { entitiesRecipe } from './entities/recipe.ts';
 import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
 import { noiseRecipe } from './noise/recipe.ts';
@@ -19,6 +20,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   augmentRecipe,
   stressNliRecipe,
   stressQaRecipe,
+  entitiesRecipe,
 ];
 
 /** A fresh registry holding the built-in recipes (add your own to it). */

@@ -1,0 +1,91 @@
+/**
+ * `textstress probe entities` end to end on the real demo models: Table 3 printed, summary details, D_worst and
+ * D_best written in the input's format, parsing back with the loaders with one example per input example (those
+ * not applicable unchanged); a classifier over names, QA with question and context replaced together, and the
+ * suite entry with its gate metrics and report section.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ExampleResult } from '../../src/attack/result.ts';
+import { openDataset } from '../../src/data/open.ts';
+import type { Example, QaExample, TextExample, TokenExample } from '../../src/data/types.ts';
+import type { RunSummary } from '../../src/metrics/summary.ts';
+import type { EntityDetails } from '../../src/recipes/entities/table3.ts';
+import { DEMO_NER, DEMO_SST2, ROOT, runCli, tmp } from '../cli/helpers.ts';
+
+const NEWS = join(ROOT, 'demo', 'news.conll');
+const summaryOf = (dir: string): RunSummary & { details: EntityDetails } => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary & { details: EntityDetails };
+const resultsOf = (dir: string): ExampleResult[] => readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ExampleResult);
+async function load<E extends Example>(path: string): Promise<E[]> {
+  const out: E[] = [];
+  for await (const e of (await openDataset(path)).examples()) out.push(e as E);
+  return out;
+}
+
+describe('probe entities', () => {
+  it('NER on demo/news.conll: Table 3 in entity F1, D_worst/D_best as CoNLL with tags following the names', async () => {
+    const out = tmp('probe-ner');
+    const r = await runCli(['probe', 'entities', '--model', DEMO_NER, '--data', NEWS, '--type', 'PER', '--budget', '8', '--out', out, '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Table 3: PER names replaced, B = 8 \(annotator: gold\)\n\s+entity F1\n[─ ]+\nOriginal\s+[\d.]+%\nWorst\s+[\d.]+%\nBest\s+[\d.]+%\nStability\s+[\d.]+%\n14 of 40 examples probed, 26 not applicable \(no PER entity: 26\)/);
+    expect(r.stdout).toMatch(/Metric by the name’s subword tokens \(Figure 2\)/);
+    expect(r.stdout).toContain(`D_worst: ${join(out, 'd_worst.conll')}`);
+    const s = summaryOf(out);
+    expect(s.recipe).toBe('entities');
+    expect(s.details).toMatchObject({ type: 'PER', budget: 8, annotator: 'gold', measure: 'entity F1', n: 40, probed: 14, not_applicable: 26 });
+    const t = s.details.table3;
+    expect(t.worst.value!).toBeLessThan(t.original.value!);
+    expect(t.best.value!).toBeGreaterThanOrEqual(t.original.value!);
+    expect(t.gap).toBeCloseTo(t.best.value! - t.worst.value!, 12);
+    expect(s.details.by_subwords!.map((b) => b.bin)).toEqual(['1', '2', '≥3']);
+
+    const original = await load<TokenExample>(NEWS);
+    const results = resultsOf(out);
+    for (const [file, fields] of [['d_worst.conll', (x: ExampleResult) => x.perturbed], ['d_best.conll', (x: ExampleResult) => x.probe?.best.fields]] as const) {
+      const set = await load<TokenExample>(join(out, file));
+      expect(set).toHaveLength(40);
+      set.forEach((e, i) => {
+        const res = results[i]!;
+        if (!res.probe) return expect(e.tokens).toEqual(original[i]!.tokens);
+        expect(e.tokens).toEqual(fields(res)!.tokens);
+        // Entity structure kept: the same types in the same order, names of the same count.
+        const types = (tags: string[]) => tags.filter((g) => g.startsWith('B-')).join(' ');
+        expect(types(e.tags)).toEqual(types(original[i]!.tags));
+      });
+    }
+  });
+
+  it('a classifier over names (gazetteer mentions): accuracy rows, D_worst/D_best as SST-2 TSV', async () => {
+    const dir = tmp('probe-sst2');
+    const data = join(dir, 'names.tsv');
+    writeFileSync(
+      data,
+      [
+        'sentence\tlabel',
+        'michael caine was wonderful and the film is a joy .\t1',
+        'a dull , lifeless film that wastes Sarah Parker and everyone else .\t0',
+        'nothing here works .\t0',
+        'Emma Stone is great , and Stone is even better .\t1',
+      ].join('\n') + '\n',
+    );
+    const out = join(dir, 'out');
+    const r = await runCli(['probe', 'entities', '--model', DEMO_SST2, '--data', data, '--budget', '6', '--out', out, '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Table 3: PER names replaced, B = 6 \(annotator: gazetteer\)\n\s+accuracy\n/);
+    const s = summaryOf(out);
+    expect(s.details).toMatchObject({ measure: 'accuracy', n: 4, probed: 3, not_applicable: 1, not_applicable_reasons: { 'no PER entity': 1 } });
+    const results = resultsOf(out);
+    expect(results[2]!.status).toBe('skipped');
+    // Every mention of a name replaced the same way: both mentions of Stone get one new last name, in every variant.
+    for (const text of [results[3]!.perturbed.text as string, results[3]!.probe!.best.fields.text as string]) {
+      const [, first, last, again] = /^(\S+) (\S+) is great , and (\S+) is even better \.$/.exec(text)!;
+      expect([first !== 'Emma', last !== 'Stone', again]).toEqual([true, true, last]);
+    }
+    expect(results[0]!.edits.map((e) => e.before)).toEqual(['michael', 'caine']);
+    const worst = await load<TextExample>(join(out, 'd_worst.tsv'));
+    expect(worst.map((e) => e.text)).toEqual(results.map((x) => x.perturbed.text));
+    expect(worst[2]!.text).toBe('nothing here works .');
+    expect((await load<TextExample>(join(out, 'd_best.tsv'))).map((e) => e.label)).toEqual(['positive', 'negative', 'negative', 'positive']);
+  });
+});
