@@ -88,4 +88,42 @@ describe('probe entities', () => {
     expect(worst[2]!.text).toBe('nothing here works .');
     expect((await load<TextExample>(join(out, 'd_best.tsv'))).map((e) => e.label)).toEqual(['positive', 'negative', 'negative', 'positive']);
   });
+
+  it('QA: names in question and context replaced together, answers re-mapped; pairs: both sentences alike', async () => {
+    const dir = tmp('probe-qa');
+    const context = 'Maria Lopez founded the company in 1990. Lopez later sold it to John Carter.';
+    const squad = join(dir, 'qa.json');
+    writeFileSync(
+      squad,
+      JSON.stringify({
+        version: '1.1',
+        data: [{ title: 't', paragraphs: [{ context, qas: [
+          { id: 'a1', question: 'Who did Maria Lopez sell the company to?', answers: [{ text: 'John Carter', answer_start: 64 }] },
+          { id: 'a2', question: 'When was the company founded?', answers: [{ text: '1990', answer_start: 35 }] },
+        ] }] }],
+      }),
+    );
+    const qa = await runCli(['probe', 'entities', '--model', join(ROOT, 'models', 'demo-squad'), '--data', squad, '--budget', '3', '--out', join(dir, 'qa'), '--no-progress']);
+    expect(qa.code, qa.stderr).toBe(0);
+    expect(qa.stdout).toMatch(/\n\s+EM\s+F1\n[─ ]+\nOriginal\s+[\d.]+%\s+[\d.]+%\n/);
+    expect(summaryOf(join(dir, 'qa')).details).toMatchObject({ measure: 'EM/F1', n: 2, probed: 2 });
+    const worst = await load<QaExample>(join(dir, 'qa', 'd_worst.json'));
+    expect(worst).toHaveLength(2);
+    const [first] = worst;
+    const maria = /^Who did (\S+ \S+) sell the company to\?$/.exec(first!.question)![1]!;
+    expect(first!.context.startsWith(`${maria} founded`)).toBe(true);
+    expect(first!.context).toContain(`. ${maria.split(' ')[1]} later sold`);
+    for (const e of worst) for (const a of e.answers) expect(e.context.slice(a.start, a.start + a.text.length)).toBe(a.text);
+
+    const qnli = join(dir, 'pairs.tsv');
+    writeFileSync(qnli, 'index\tquestion\tsentence\tlabel\n0\tWhere was Maria Lopez born?\tMaria Lopez was born in Lima in 1970.\tentailment\n1\tWhat is rain?\tRain is water.\tentailment\n');
+    const pair = await runCli(['probe', 'entities', '--model', join(ROOT, 'models', 'demo-qnli'), '--data', qnli, '--budget', '3', '--out', join(dir, 'pair'), '--no-progress']);
+    expect(pair.code, pair.stderr).toBe(0);
+    const pairs = await load<Example & { kind: 'pair' }>(join(dir, 'pair', 'd_worst.tsv'));
+    expect(pairs).toHaveLength(2);
+    const name = /^Where was (\S+ \S+) born\?$/.exec(pairs[0]!.textA)![1]!;
+    expect(name).not.toBe('Maria Lopez');
+    expect(pairs[0]!.textB).toBe(`${name} was born in Lima in 1970.`);
+    expect(pairs[1]!.textA).toBe('What is rain?');
+  });
 });
