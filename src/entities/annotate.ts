@@ -105,8 +105,8 @@ const LONGEST = 5;
  * not an ordinary English word); all-lower-case text (SST-2): runs of words that are not ordinary English words.
  * Within a run, the longest span in the country (all-caps aliases such as "UK" in their own case; dotted ones such as
  * "U.S." are not matched, as words do not hold dots), city, company or
- * nationality list is a LOC / ORG / MISC mention; a first name followed by one or two more name words is a PER
- * mention; a lone word that is the last name of a person found in the same example is that person again.
+ * nationality list is a LOC / ORG / MISC mention; a first name, maybe a middle name or initial, and one more name
+ * word make a PER mention; a lone word that is the last name of a person found in the same example is that person again.
  * Confidence 0.9, divided by the number of lists the string is in ("Jordan": a country and a first name).
  */
 export function gazetteerAnnotator(dicts: NameDictionaries): MentionAnnotator {
@@ -180,10 +180,12 @@ function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased
       const subtype = c === 'country' || c === 'city' ? { subtype: c } : {};
       return mentionOf(f, i, j, TYPE_OF[c]!, gazetteerConfidence(found.size + (alias && !found.has('country') ? 1 : 0)), subtype);
     }
-    // A person: a first name and one or two more name words (lower-case text: the last one must not be ordinary);
+    // A person: a first name, maybe a middle name or initial, and a last name (lower-case text: not an ordinary word);
     // less sure when the first name is in other lists too ("Jordan").
     const last = f.words[j - 1]!;
-    if (j - i >= 2 && j - i <= 3 && found.size === 0 && look.lists(f.words[i]!).has('first') && (cased || !look.common.has(last.toLowerCase()) || look.lists(last).has('last'))) {
+    const middle = j - i === 3 ? f.words[i + 1]! : undefined;
+    const middleOk = middle === undefined || middle.length === 1 || look.lists(middle).has('first');
+    if (j - i >= 2 && j - i <= 3 && middleOk && found.size === 0 && look.lists(f.words[i]!).has('first') && (cased || !look.common.has(last.toLowerCase()) || look.lists(last).has('last'))) {
       return mentionOf(f, i, j, 'PER', gazetteerConfidence(look.lists(f.words[i]!).size));
     }
   }

@@ -84,6 +84,11 @@ describe('gazetteerAnnotator', () => {
       'PER text[67,72) Baker 0.90 last:Baker',
     ]);
   });
+
+  it('takes a middle name into a person only when it is a first name or an initial', async () => {
+    const [ms] = await gazetteerAnnotator(dicts).annotate([review('d', 'Lee Boyd Malvo met Tom Hanks Oscar and John F Kennedy.')]);
+    expect(ms!.map((m) => m.text)).toEqual(['Lee Boyd Malvo', 'Tom Hanks', 'John F Kennedy']);
+  });
 });
 
 describe('modelAnnotator (models/demo-ner)', () => {
