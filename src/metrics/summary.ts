@@ -192,7 +192,8 @@ export class SummaryAccumulator {
 
     if (r.original_correct && r.status !== 'skipped') {
       this.stableN++;
-      if (samePrediction(r)) this.stableSame++;
+      // A probe knows whether any variant changed the answer (reading through names of another length).
+      if (r.probe ? r.probe.changed === 0 : samePrediction(r)) this.stableSame++;
     }
     if (r.status === 'succeeded') for (const e of r.edits) this.editTypes[e.type] = (this.editTypes[e.type] ?? 0) + 1;
     if (r.status !== 'skipped') {

@@ -12,6 +12,7 @@ import type { Example, TokenExample } from '../../src/data/types.ts';
 import type { Mention, MentionAnnotator, NameDictionaries } from '../../src/entities/index.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
+import { summarize } from '../../src/metrics/summary.ts';
 import { entityProbe } from '../../src/recipes/entities/probe.ts';
 import { entityDigest } from '../../src/recipes/entities/table3.ts';
 import { TrainCounts } from '../../src/recipes/entities/train.ts';
@@ -116,6 +117,19 @@ describe('entity probe (Algorithm 1)', () => {
       { name: 'Kim', worst: 1, best: 0 },
       { name: 'Zoe', worst: 1, best: 0 },
     ]);
+  });
+});
+
+describe('stability through names of another length', () => {
+  it('a two-token last name tagged as one entity leaves the answer unchanged (Table 3 and the run summary agree)', async () => {
+    const dicts: NameDictionaries = { ...tinyDicts, first: { female: ['Anna', 'Maria'], male: [], unknown: [] }, last: ['Lopez', 'Van Dyke'] };
+    const longer = entityProbe({ type: 'PER', budget: 3, goal: new EntityF1Drop(), annotator: tagAnnotator, dicts });
+    const r = await probeExample(longer, sentence, new QueryEngine(zoeBlindTagger).session(), new Rng(1));
+    expect(r.perturbed.tokens).toEqual(['Anna', 'Van', 'Dyke', 'met', 'Anna', 'today']);
+    expect(r.perturbed_prediction.tags).toEqual(['B-PER', 'I-PER', 'I-PER', 'O', 'B-PER', 'O']);
+    expect(r.perturbed_gold).toEqual(['B-PER', 'I-PER', 'I-PER', 'O', 'B-PER', 'O']);
+    expect([r.status, r.probe!.changed]).toEqual(['failed', 0]);
+    expect(summarize([r])).toMatchObject({ stability: 1, stability_n: 1 });
   });
 });
 
