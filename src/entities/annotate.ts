@@ -8,7 +8,7 @@ import type { Example } from '../data/types.ts';
 import type { ModelInput, ModelOutput } from '../models/types.ts';
 import { WordSeq } from '../text/word-seq.ts';
 import { TextstressError } from '../util/errors.ts';
-import { commonWords, loadDictionaries, type NameDictionaries } from './dictionaries.ts';
+import { loadDictionaries, ordinaryWords, type NameDictionaries } from './dictionaries.ts';
 import { normaliseName, resolveLoneNames, splitPerson } from './person.ts';
 import { ENTITY_TYPES, type EntityType, type Mention, type MentionAnnotator } from './types.ts';
 
@@ -112,7 +112,7 @@ const LONGEST = 5;
 export function gazetteerAnnotator(dicts: NameDictionaries): MentionAnnotator {
   const index = indexOf(dicts);
   const aliases = new Set(dicts.countryAliases);
-  const common = commonWords();
+  const common = ordinaryWords();
   const lists = (s: string): Set<Category> => index.get(s.toLowerCase()) ?? new Set();
   return {
     name: 'gazetteer',

