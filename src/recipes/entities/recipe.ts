@@ -89,6 +89,7 @@ export const entitiesRecipe = defineRecipe({
   kind: 'probe',
   tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
   settings: entitiesSettings,
+  cli: { annotator: { arg: '<who>' }, namesFile: { arg: '<KEY=PATH,…>' }, trainData: { arg: '<file>' } },
   metrics: ENTITY_METRICS,
   report: entitiesFamily,
   helpAfter: [
