@@ -29,7 +29,7 @@ export type { Edit, WordCandidate } from './text/edits.ts';
 export * from './attack/goals/index.ts';
 export { LabelAligner, parseLabelMap } from './attack/labels.ts';
 export type { ExampleResult, AttackStatus, TracePoint, ProbeRecord } from './attack/result.ts';
-export { probeExample, samePrediction, type Probe, type Variant } from './attack/probe.ts';
+export { probeExample, samePrediction, sameUnderEdits, type Probe, type Variant } from './attack/probe.ts';
 export type { Generator, GenerateContext, GeneratorStep } from './attack/generate.ts';
 export {
   stressExample,
@@ -64,6 +64,7 @@ export { runPerExample, type PerExampleOptions, type FinishContext } from './run
 export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './runner/in-memory.ts';
 export { prepareRecipe, type Prepared } from './runner/work.ts';
 export { readResults } from './runner/checkpoint.ts';
+export { writeProbeSets, type ProbeSetFiles } from './runner/probe-sets.ts';
 export { orderedPool } from './runner/pool.ts';
 export { openModel, openData, type ModelSpec, type DataSpec } from './runner/setup.ts';
 export { summarize, SummaryAccumulator, type RunMetrics, type RunSummary, type SummaryOptions } from './metrics/summary.ts';

@@ -16,6 +16,8 @@ import { exampleFields, exampleInput, makeSubject, type SubjectOptions } from '.
 export interface Variant {
   example: Example;
   edits: Edit[];
+  /** The strings put in (e.g. the replacement names), kept per variant for analyses (ProbeRecord.samples). */
+  names?: string[];
 }
 
 /** A probe: draws `budget` rewritten variants of each example and reports the worst and best by the goal's `metric`. */
@@ -28,7 +30,7 @@ export interface Probe {
   /** Which field the report shows as edited (default: the task's usual one). */
   subject?: SubjectOptions;
   /** Why there is nothing to probe in this example (e.g. no entity of the asked type), or undefined. */
-  skipReason?(example: Example): string | undefined;
+  skipReason?(example: Example): string | undefined | Promise<string | undefined>;
   /** Up to `budget` variants, drawn with the rng (with replacement: repeats are allowed). */
   variants(example: Example, rng: Rng, budget: number): Variant[] | Promise<Variant[]>;
 }
@@ -38,6 +40,55 @@ export function samePrediction(a: Prediction, b: Prediction): boolean {
   if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
   if (a.answer || b.answer) return (a.answer?.text ?? '') === (b.answer?.text ?? '');
   return a.label === b.label;
+}
+
+/**
+ * Whether a variant's answer is the clean one, the rewrite aside. A tagger's tags are compared token by token
+ * outside the rewritten spans, and inside each by entity structure (a two-token name tagged B-PER I-PER and its
+ * one-token replacement tagged B-PER answer the same); an answer span is compared with the rewrites undone in it
+ * (the answer "John" to a question about John is the same answer as "Maria" once John became Maria).
+ */
+export function sameUnderEdits(clean: Prediction, variant: Prediction, edits: readonly Edit[]): boolean {
+  if (clean.tags && variant.tags) {
+    const spans = edits.filter((e) => e.field === 'tokens').map((e) => ({ at: e.wordIndex, before: wordCount(e.before), after: wordCount(e.after) }));
+    if (spans.every((s) => s.before === s.after)) return samePrediction(clean, variant);
+    return JSON.stringify(collapse(clean.tags, spans, 'before')) === JSON.stringify(collapse(variant.tags, spans, 'after'));
+  }
+  if (clean.answer || variant.answer) {
+    let text = variant.answer?.text ?? '';
+    for (const e of edits) if (e.after) text = text.split(e.after).join(e.before);
+    return text === (clean.answer?.text ?? '');
+  }
+  return samePrediction(clean, variant);
+}
+
+const wordCount = (s: string): number => (s ? s.split(' ').length : 0);
+
+/**
+ * Tags as units: one per token outside the rewritten spans, one per span holding its entity structure (I- tags
+ * continuing an entity and repeated O dropped). `side` says whether the tags are of the original tokens or of the
+ * rewritten ones (span positions are those of the rewritten example, in order).
+ */
+function collapse(tags: readonly string[], spans: readonly { at: number; before: number; after: number }[], side: 'before' | 'after'): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let shift = 0; // original index = rewritten index − shift
+  for (const s of spans) {
+    const start = side === 'after' ? s.at : s.at - shift;
+    const len = side === 'after' ? s.after : s.before;
+    out.push(...tags.slice(i, start));
+    const unit: string[] = [];
+    for (const t of tags.slice(start, start + len)) {
+      const prev = unit[unit.length - 1];
+      if (t === 'O' ? prev === 'O' : t.startsWith('I-') && prev !== undefined && prev.slice(2) === t.slice(2)) continue;
+      unit.push(t);
+    }
+    out.push(unit.join(' '));
+    i = start + len;
+    shift += s.after - s.before;
+  }
+  out.push(...tags.slice(i));
+  return out;
 }
 
 /**
@@ -75,7 +126,7 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
     requests: session.requests,
     cache_hits: session.cacheHits,
   });
-  const why = probe.skipReason?.(example);
+  const why = await probe.skipReason?.(example);
   if (why) return unchanged(why);
   const variants = await probe.variants(example, rng, probe.budget);
   if (variants.length === 0) return unchanged(`${probe.name}: no variant could be made`);
@@ -89,7 +140,8 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
     if (x.s.metric < worst.s.metric || (x.s.metric === worst.s.metric && x.s.score > worst.s.score)) worst = x;
     if (x.s.metric > best.s.metric || (x.s.metric === best.s.metric && x.s.score < best.s.score)) best = x;
   }
-  const changed = scored.filter((x) => !samePrediction(x.s.prediction, initial.prediction)).length;
+  const changed = scored.filter((x) => !sameUnderEdits(initial.prediction, x.s.prediction, x.v.edits)).length;
+  const samples = variants.some((v) => v.names) ? scored.map((x) => ({ names: x.v.names ?? [], metric: x.s.metric })) : undefined;
   const words = worst.v.edits.length;
   return {
     ...base,
@@ -110,7 +162,14 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
       original_metric: initial.metric,
       worst_metric: worst.s.metric,
       best_metric: best.s.metric,
-      best: { fields: exampleFields(best.v.example), prediction: best.s.prediction, correct: best.s.correct, edits: best.v.edits },
+      best: {
+        fields: exampleFields(best.v.example),
+        ...movedGold(example, best.v.example),
+        prediction: best.s.prediction,
+        correct: best.s.correct,
+        edits: best.v.edits,
+      },
+      ...(samples ? { samples } : {}),
     },
   };
 }

@@ -72,8 +72,16 @@ export interface ProbeRecord {
   best_metric: number;
   best: {
     fields: Record<string, string | string[]>;
+    /** The gold annotation of the best variant, only when the rewrite moved it (as ExampleResult.perturbed_gold). */
+    perturbed_gold?: unknown;
     prediction: Prediction;
     correct: boolean;
     edits: Edit[];
   };
+  /**
+   * Every variant in the order drawn: the strings it put in (e.g. replacement names) and its metric, for
+   * analyses by name (probes whose variants name them; dropped by --compact). `pieces`: how many subword tokens
+   * the model's tokenizer makes of each name (when the adapter can tokenize).
+   */
+  samples?: { names: string[]; metric: number; pieces?: number[] }[];
 }

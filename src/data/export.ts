@@ -2,8 +2,8 @@ import type { DataFormat, DatasetInfo, Example } from './types.ts';
 
 /**
  * Writes examples back in a dataset's own file format, so that generated data (e.g. adversarial
- * augmentation) feeds the same training scripts as the original. Returns undefined for formats that have
- * no writer here (JSONL is always written beside).
+ * augmentation, an entity probe's D_worst) feeds the same training scripts as the original. Returns undefined
+ * for formats that have no writer here (csv, tsv, jsonl: callers write JSONL instead).
  */
 export function writeInFormat(format: DataFormat, info: DatasetInfo, examples: readonly Example[]): string | undefined {
   const idx = (label: string): string => {
@@ -38,16 +38,38 @@ export function writeInFormat(format: DataFormat, info: DatasetInfo, examples: r
         if (e.kind === 'pair') lines.push(`aug${k}\t${clean(e.textA)}\t${clean(e.textB)}\t${e.label.toUpperCase()}\tTRAIN`);
       });
       break;
+    case 'conll':
+      // Token and IOB2 tag per line (the loader reads the tag from the last column), a blank line after each sentence.
+      lines.push('-DOCSTART- O', '');
+      for (const e of examples) if (e.kind === 'tokens') lines.push(...e.tokens.map((t, i) => `${t} ${e.tags[i] ?? 'O'}`), '');
+      return lines.join('\n');
+    case 'squad':
+      return JSON.stringify({ version: '1.1', data: squadArticles(examples) }) + '\n';
     default:
       return undefined;
   }
   return lines.join('\n') + '\n';
 }
 
+/** SQuAD v1.1 articles: consecutive questions on the same context share a paragraph, on the same title an article. */
+function squadArticles(examples: readonly Example[]): { title: string; paragraphs: { context: string; qas: unknown[] }[] }[] {
+  const articles: { title: string; paragraphs: { context: string; qas: unknown[] }[] }[] = [];
+  for (const e of examples) {
+    if (e.kind !== 'qa') continue;
+    const title = e.title ?? '';
+    let article = articles[articles.length - 1];
+    if (!article || article.title !== title) articles.push((article = { title, paragraphs: [] }));
+    let paragraph = article.paragraphs[article.paragraphs.length - 1];
+    if (!paragraph || paragraph.context !== e.context) article.paragraphs.push((paragraph = { context: e.context, qas: [] }));
+    paragraph.qas.push({ id: e.id, question: e.question, answers: e.answers.map((a) => ({ text: a.text, answer_start: a.start })) });
+  }
+  return articles;
+}
+
 /** The file extension of a format's own files. */
 export function extensionOf(format: DataFormat): string {
-  if (format === 'snli') return 'jsonl';
-  return format === 'sick' ? 'txt' : 'tsv';
+  const own: Partial<Record<DataFormat, string>> = { snli: 'jsonl', sick: 'txt', conll: 'conll', squad: 'json' };
+  return own[format] ?? 'tsv';
 }
 
 /** One JSON object per example: the fields of the example, label as its name. */

@@ -73,6 +73,8 @@ export interface RunSummary extends RunMetrics {
   wall_seconds: number;
   /** Rows of the data file skipped as malformed (only with --skip-bad-rows). */
   skipped_rows: number;
+  /** What the recipe adds (probes: e.g. the entity probe's Table 3 and analyses by name). */
+  details?: Record<string, unknown>;
   /** results.jsonl holds compact results (--compact). */
   compact_results?: true;
   /** Examples whose text holds U+FFFD (invalid UTF-8 in the data file, most likely), and where the first is. */
@@ -192,7 +194,8 @@ export class SummaryAccumulator {
 
     if (r.original_correct && r.status !== 'skipped') {
       this.stableN++;
-      if (samePrediction(r)) this.stableSame++;
+      // A probe knows whether any variant changed the answer (reading through names of another length).
+      if (r.probe ? r.probe.changed === 0 : samePrediction(r)) this.stableSame++;
     }
     if (r.status === 'succeeded') for (const e of r.edits) this.editTypes[e.type] = (this.editTypes[e.type] ?? 0) + 1;
     if (r.status !== 'skipped') {

@@ -1,4 +1,5 @@
 import { augmentRecipe } from './grammar/augment.ts';
+import { entitiesRecipe } from './entities/recipe.ts';
 import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
 import { noiseRecipe } from './noise/recipe.ts';
@@ -20,6 +21,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   augmentRecipe,
   stressNliRecipe,
   stressQaRecipe,
+  entitiesRecipe,
   universalNamesRecipe,
 ];
 

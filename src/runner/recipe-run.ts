@@ -26,6 +26,7 @@ import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
 import { prepareRecipe } from './work.ts';
 import { runStress } from './stress.ts';
+import { writeProbeSets, type ProbeSetFiles } from './probe-sets.ts';
 
 /** Progress of one run: examples (or steps) done of a total. */
 export interface ProgressSink {
@@ -56,7 +57,8 @@ export interface RunRequest extends ModelSpec, Partial<DataSpec> {
 
 /** What {@link runRecipe} did: a per-example run, an experiment with its sub-runs, or a generator run, and where. */
 export type RecipeOutcome =
-  | { kind: 'run'; recipe: AnyRecipe; dir: string; summary: RunSummary }
+  /** A per-example run; a probe's also its D_worst / D_best files and the text its recipe prints (e.g. Table 3). */
+  | { kind: 'run'; recipe: AnyRecipe; dir: string; summary: RunSummary; sets?: ProbeSetFiles; text?: string }
   | { kind: 'experiment'; recipe: AnyRecipe; dir: string; output: ExperimentOutput; runs: SubRunOutcome[] }
   /** A generator run: its summary and the text its generator prints for it, if it has its own. */
   | { kind: 'generate'; recipe: AnyRecipe; dir: string; summary: GenerateSummary; text?: string }
@@ -135,8 +137,15 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
           onProgress,
           editCurve,
           ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
+          ...(built.kind === 'probe' && built.details ? { details: built.details } : {}),
         });
         outcome = { kind: 'run', recipe: def, dir: req.out, summary };
+        if (built.kind === 'probe') {
+          const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
+          const sets = await writeProbeSets(req.out, (await openData(data)).examples(), readResults(join(req.out, RESULTS_FILE)), format, dataset.info);
+          const text = built.text?.(summary);
+          outcome = { ...outcome, sets, ...(text !== undefined ? { text } : {}) };
+        }
       }
     } finally {
       progress?.stop();

@@ -43,6 +43,8 @@ export interface RunOptions {
   uniqueIds?: boolean;
   /** Extractive QA data: the summary reports EM/F1 (null over zero examples). */
   qa?: boolean;
+  /** What the recipe sums up from the results for summary.json's `details` (read in the same pass). */
+  details?: () => { add(r: ExampleResult): void; finish(): Record<string, unknown> };
 }
 
 /**
@@ -68,7 +70,11 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
     async finish({ resultsPath, wallSeconds, stats0 }) {
       // The summary depends on the file's content only, resumed or not; it is read back in one streaming pass.
       const acc = new SummaryAccumulator({ qa: opts.qa === true });
-      for await (const r of readResults(resultsPath)) acc.add(r);
+      const digest = opts.details?.();
+      for await (const r of readResults(resultsPath)) {
+        acc.add(r);
+        digest?.add(r);
+      }
       return {
         complete: true,
         recipe: settings.recipe,
@@ -77,6 +83,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
         seed: settings.seed,
         settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
         ...acc.finish(opts.editCurve ?? (opts.attack ? opts.attack.search.incremental !== false : true)),
+        ...(digest ? { details: digest.finish() } : {}),
         wall_seconds: round(wallSeconds, 3),
         ...(settings.compact ? { compact_results: true as const } : {}),
         skipped_rows: opts.skippedRows?.() ?? 0,
@@ -94,6 +101,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
  * count the summary and the report's charts need stays, so the summary is the same as with full results.
  */
 export function compactResult(r: ExampleResult): ExampleResult {
+  if (r.probe) return compactProbe(r, r.probe);
   const { trace: _trace, subwords: _subwords, ...rest } = r;
   const { probs: _p1, ...before } = r.original_prediction;
   const { probs: _p2, ...after } = r.perturbed_prediction;
@@ -101,6 +109,19 @@ export function compactResult(r: ExampleResult): ExampleResult {
   const counts: Record<string, number> = {};
   for (const e of r.edits) counts[e.type] = (counts[e.type] ?? 0) + 1;
   return { ...rest, trace: [], original: {}, perturbed: {}, edits: [], ...(r.edits.length ? { edit_counts: counts } : {}), original_prediction: before, perturbed_prediction: after };
+}
+
+/**
+ * A probe's result kept compact: its texts stay (D_worst and D_best are written from them), its per-variant
+ * samples, subword view and class probabilities go.
+ */
+function compactProbe(r: ExampleResult, probe: NonNullable<ExampleResult['probe']>): ExampleResult {
+  const { trace: _trace, subwords: _subwords, probe: _probe, ...rest } = r;
+  const { samples: _samples, ...kept } = probe;
+  const { probs: _p1, ...before } = r.original_prediction;
+  const { probs: _p2, ...after } = r.perturbed_prediction;
+  const { probs: _p3, ...best } = probe.best.prediction;
+  return { ...rest, trace: [], original_prediction: before, perturbed_prediction: after, probe: { ...kept, best: { ...kept.best, prediction: best } } };
 }
 
 function workOf(opts: RunOptions): ExampleWork {

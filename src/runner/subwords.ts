@@ -2,8 +2,9 @@ import type { ExampleResult } from '../attack/result.ts';
 import type { ModelAdapter } from '../models/types.ts';
 
 /**
- * Adds the model tokenizer's view of each edited word (e.g. "inspire" → in ##sp ##ire vs in ##sp ##ird).
- * Words repeat across examples and an HTTP model tokenizes remotely, so each word is asked for once.
+ * Adds the model tokenizer's view of each edited word (e.g. "inspire" → in ##sp ##ire vs in ##sp ##ird), and for
+ * probes that name what each variant put in, how many pieces each of those names makes (the entity paper's
+ * Figure 2). Words repeat across examples and an HTTP model tokenizes remotely, so each word is asked for once.
  */
 export function subwordEnricher(model: ModelAdapter): ((r: ExampleResult) => Promise<void>) | undefined {
   const tokenize = model.tokenize?.bind(model);
@@ -29,5 +30,6 @@ export function subwordEnricher(model: ModelAdapter): ((r: ExampleResult) => Pro
         after_pieces: await piecesOf(e.after),
       })),
     );
+    for (const sample of r.probe?.samples ?? []) sample.pieces = await Promise.all(sample.names.map(async (n) => (await piecesOf(n)).length));
   };
 }

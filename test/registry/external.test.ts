@@ -36,7 +36,9 @@ describe('recipes registered from outside src/', () => {
     expect(help).toMatch(/-k, --k <n>\s+most words upper-cased \(default: 2\)/);
     expect(help).toMatch(/--min-letters <n>/);
     expect(help).not.toMatch(/--sources/);
-    expect(attack.commands.map((c) => c.name())).toEqual(['typos', 'noise', 'grammar', 'shout', 'swap-names']);
+    // Probes stay reachable under `attack` and have their own verb too.
+    expect(attack.commands.map((c) => c.name())).toEqual(['typos', 'noise', 'grammar', 'entities', 'shout', 'swap-names']);
+    expect(program.commands.find((c) => c.name() === 'probe')!.commands.map((c) => c.name())).toEqual(['entities', 'swap-names']);
     expect(program.commands.map((c) => c.name())).toContain('evolve');
   });
 

@@ -30,7 +30,8 @@ interface RunCliOptions extends ModelSpec, Partial<DataSpec> {
 }
 
 export function attackCommand(registry: Registry): Command {
-  const perExample = registry.all().filter((d) => commandOf(d)[0] === 'attack');
+  // Probes have their own verb (`probe <recipe>`) and stay reachable here, where they were first.
+  const perExample = registry.all().filter((d) => commandOf(d)[0] === 'attack' || d.kind === 'probe');
   const cmd = new Command('attack')
     .description('attack a model with a recipe and write summary.json + results.jsonl')
     .addHelpText('after', `\nRecipes: ${perExample.map((d) => d.name).join(', ')}. \`textstress attack <recipe> --help\` lists a recipe's own options.`);
@@ -51,24 +52,41 @@ export function attackCommand(registry: Registry): Command {
     });
 }
 
+/** `probe <recipe>`: one subcommand per probe recipe (e.g. `probe entities`); undefined when the registry has none. */
+export function probeCommand(registry: Registry): Command | undefined {
+  return groupCommand(registry, 'probe', {
+    description: 'probe a model: B rewritten variants of every example, the worst and the best kept (D_worst, D_best), stability within the budget',
+    noun: 'probe',
+    plural: 'Probes',
+  });
+}
+
 /** `stress <suite>`: one subcommand per stress recipe (e.g. `stress nli`); undefined when the registry has none. */
 export function stressCommand(registry: Registry): Command | undefined {
-  const suites = registry.all().filter((d) => d.kind === 'stress');
-  if (suites.length === 0) return undefined;
-  const cmd = new Command('stress')
-    .description('run a stress-test suite: named tests per example, accuracy per test and its reduction from the original')
-    .addHelpText('after', `\nSuites: ${suites.map((d) => commandOf(d)[1]).join(', ')}. \`textstress stress <suite> --help\` lists a suite's own options.`);
-  for (const def of suites) cmd.addCommand(recipeCommand(def, registry, commandOf(def)[1]!));
-  const verbs = suites.map((d) => commandOf(d)[1]!);
-  // A name that is no suite lands here: say which suites there are (and the closest).
+  return groupCommand(registry, 'stress', {
+    description: 'run a stress-test suite: named tests per example, accuracy per test and its reduction from the original',
+    noun: 'stress suite',
+    plural: 'Suites',
+  });
+}
+
+/** A verb with one subcommand per recipe of that kind; a name that is none of them says which there are (and the closest). */
+function groupCommand(registry: Registry, kind: 'probe' | 'stress', words: { description: string; noun: string; plural: string }): Command | undefined {
+  const defs = registry.all().filter((d) => d.kind === kind);
+  if (defs.length === 0) return undefined;
+  const verbs = defs.map((d) => commandOf(d)[1]!);
+  const cmd = new Command(kind)
+    .description(words.description)
+    .addHelpText('after', `\n${words.plural}: ${verbs.join(', ')}. \`textstress ${kind} <name> --help\` lists its own options.`);
+  defs.forEach((def, i) => cmd.addCommand(recipeCommand(def, registry, verbs[i]!)));
   return cmd
-    .argument('[suite]')
+    .argument('[name]')
     .allowUnknownOption()
     .allowExcessArguments()
-    .action((suite?: string) => {
-      const near = suite === undefined ? undefined : closest(suite, verbs);
-      throw new TextstressError(suite === undefined ? 'name the stress suite to run.' : `unknown stress suite "${suite}"${near ? ` (did you mean "${near}"?)` : ''}.`, {
-        hint: `Suites: ${verbs.join(', ')}; e.g. textstress stress ${verbs[0]} --help.`,
+    .action((name?: string) => {
+      const near = name === undefined ? undefined : closest(name, verbs);
+      throw new TextstressError(name === undefined ? `name the ${words.noun} to run.` : `unknown ${words.noun} "${name}"${near ? ` (did you mean "${near}"?)` : ''}.`, {
+        hint: `${words.plural}: ${verbs.join(', ')}; e.g. textstress ${kind} ${verbs[0]} --help.`,
       });
     });
 }
@@ -122,10 +140,15 @@ async function printOutcome(outcome: RecipeOutcome, json: boolean): Promise<void
     if (outcome.kind === 'run') warnIfEmpty(outcome);
     return;
   }
-  process.stdout.write(summaryTable(outcome.summary) + '\n');
-  const ex = exampleLines(await firstSuccesses(join(outcome.dir, RESULTS_FILE), 3));
-  if (ex) process.stdout.write(ex + '\n');
+  if (outcome.text !== undefined) {
+    process.stdout.write(outcome.text + '\n');
+  } else {
+    process.stdout.write(summaryTable(outcome.summary) + '\n');
+    const ex = exampleLines(await firstSuccesses(join(outcome.dir, RESULTS_FILE), 3));
+    if (ex) process.stdout.write(ex + '\n');
+  }
   process.stdout.write(`Results: ${join(outcome.dir, 'summary.json')}, ${join(outcome.dir, RESULTS_FILE)}\n`);
+  if (outcome.sets) process.stdout.write(`D_worst: ${outcome.sets.worst}\nD_best: ${outcome.sets.best}\n`);
   warnIfEmpty(outcome);
 }
 

@@ -128,10 +128,27 @@ export interface BuiltStress {
 /** What a recipe's `build` returns, by kind: an attack, a probe, an experiment's sub-runs and combiner, a generator or a stress suite. */
 export type Built =
   | { kind: 'attack'; attack: Attack }
-  | { kind: 'probe'; probe: Probe }
+  | BuiltProbe
   | { kind: 'experiment'; runs: SubRun[]; combine(ctx: CombineContext): Promise<ExperimentOutput> }
   | { kind: 'generate'; generator: Generator }
   | BuiltStress;
+
+/**
+ * What a probe recipe builds: the probe, and optionally what it adds to the summary (details computed from the
+ * results in one streaming pass, resumed ones included) and the text a finished run prints (e.g. the paper's table).
+ */
+export interface BuiltProbe {
+  kind: 'probe';
+  probe: Probe;
+  details?(): ResultsDigest;
+  text?(summary: RunSummary): string;
+}
+
+/** Reads results one at a time, in file order, and sums them up for summary.json's `details`. */
+export interface ResultsDigest {
+  add(r: ExampleResult): void;
+  finish(): Record<string, unknown>;
+}
 
 /** A metric a recipe adds to the CI gate, read from its runs' summary.json. */
 export interface RecipeMetric {

@@ -75,14 +75,15 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
   return reg;
 }
 
-/** Experiments and generators get a verb of their own; attacks and probes live under `attack`, stress suites under `stress`. */
+/** Experiments and generators get a verb of their own; attacks live under `attack`, probes under `probe` (and `attack`), stress suites under `stress`. */
 export function isTopLevel(def: AnyRecipe): boolean {
   return def.kind === 'experiment' || def.kind === 'generate';
 }
 
-/** The command words that run a recipe: ["attack", name], ["stress", verb] or [verb]. */
+/** The command words that run a recipe: ["attack", name], ["probe", name], ["stress", verb] or [verb]. */
 export function commandOf(def: AnyRecipe): string[] {
   if (def.kind === 'stress') return ['stress', def.verb ?? def.name];
+  if (def.kind === 'probe') return ['probe', def.name];
   return isTopLevel(def) ? [def.verb ?? def.name] : ['attack', def.name];
 }
 

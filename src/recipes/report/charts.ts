@@ -40,14 +40,25 @@ export function cleanVsAttackedChart(title: string, caption: string, runs: reado
     { run: label(r), measure: `clean ${r.headline.metric}`, value: r.headline.clean, order: 0 },
     { run: label(r), measure: `${r.headline.metric} under attack`, value: r.headline.attacked, order: 1 },
   ]);
+  return groupedBarsChart(title, caption, values, ['#94a3b8', '#dc2626']);
+}
+
+/** Bars of fractions per run, one bar per measure side by side (in `order`), coloured by measure. */
+export function groupedBarsChart(
+  title: string,
+  caption: string,
+  values: { run: string; measure: string; value: number | null; order: number }[],
+  colours: string[],
+): ChartSpec {
+  const runs = new Set(values.map((v) => v.run)).size;
   const spec: TopLevelSpec = {
     data: { values },
     mark: { type: 'bar', cornerRadiusEnd: 2 },
     encoding: {
-      x: { field: 'run', type: 'nominal', title: null, axis: { labelAngle: runs.length > 4 ? -30 : 0, labelLimit: 140 } },
+      x: { field: 'run', type: 'nominal', title: null, axis: { labelAngle: runs > 4 ? -30 : 0, labelLimit: 140 } },
       xOffset: { field: 'measure', sort: { field: 'order' } },
       y: { field: 'value', type: 'quantitative', title: null, axis: { format: '.0%' }, scale: { domain: [0, 1] } },
-      color: { field: 'measure', type: 'nominal', title: null, sort: { field: 'order' }, scale: { range: ['#94a3b8', '#dc2626'] } },
+      color: { field: 'measure', type: 'nominal', title: null, sort: { field: 'order' }, scale: { range: colours } },
     },
   };
   return { title, caption, spec };

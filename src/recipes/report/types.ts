@@ -111,6 +111,8 @@ export interface FamilySectionContent {
   /** The run whose numbers fill the family's headline card (default: the first). */
   headline?: LoadedRun;
   charts: ChartSpec[];
+  /** Tables shown above the charts (e.g. a paper's table per run). */
+  tables?: ReportTable[];
   /** The family's runs in the order its runs table lists them (default: as found). */
   runs?: LoadedRun[];
   /** Short plain-text notes shown under the charts (escaped). */

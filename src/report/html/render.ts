@@ -112,6 +112,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   for (const s of sections) {
     body.push(`<section class="family" id="fam-${esc(s.family.id)}" data-family="${esc(s.family.id)}"><h2>${esc(s.family.title)}</h2>`);
     body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
+    for (const t of s.content.tables ?? []) body.push(tableHtml(t));
     if (s.content.charts.length) body.push(`<div class="charts">${s.content.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
     for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(n)}</p>`);
     body.push(runsTable(s.content.runs ?? s.runs));

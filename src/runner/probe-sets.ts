@@ -1,0 +1,58 @@
+/**
+ * A probe's D_worst and D_best (the entity paper's Algorithm 1): the dataset again, each example replaced by its
+ * worst (best) variant, written in the input's own format so the same scripts read them. An example the probe did
+ * not vary (no entity of the type) appears unchanged, so both sets have exactly the examples of the run, in order.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExampleResult } from '../attack/result.ts';
+import { extensionOf, toJsonl, writeInFormat } from '../data/export.ts';
+import type { DataFormat, DatasetInfo, Example, QaAnswer } from '../data/types.ts';
+
+/** Where the two sets went. */
+export interface ProbeSetFiles {
+  worst: string;
+  best: string;
+}
+
+/**
+ * Pairs each example with its result (both in dataset order) and writes d_worst.<ext> and d_best.<ext> into
+ * `outDir`: the format's own writer (SST-2, GLUE, SICK, CoNLL, SQuAD), else JSON Lines.
+ */
+export async function writeProbeSets(
+  outDir: string,
+  examples: AsyncIterable<Example>,
+  results: AsyncIterable<ExampleResult>,
+  format: DataFormat,
+  info: DatasetInfo,
+): Promise<ProbeSetFiles> {
+  const worst: Example[] = [];
+  const best: Example[] = [];
+  const it = results[Symbol.asyncIterator]();
+  for await (const e of examples) {
+    const next = await it.next();
+    if (next.done) throw new Error(`results.jsonl ends before example ${e.id}: the run is incomplete`);
+    const r = next.value;
+    if (r.id !== e.id) throw new Error(`results.jsonl holds ${r.id} where the data holds ${e.id}: results and data are out of step`);
+    worst.push(r.probe ? withFields(e, r.perturbed, r.perturbed_gold) : e);
+    best.push(r.probe ? withFields(e, r.probe.best.fields, r.probe.best.perturbed_gold) : e);
+  }
+  const write = (name: string, set: Example[]): string => {
+    const own = writeInFormat(format, info, set);
+    const path = join(outDir, own === undefined ? `${name}.jsonl` : `${name}.${extensionOf(format)}`);
+    writeFileSync(path, own ?? toJsonl(set));
+    return path;
+  };
+  return { worst: write('d_worst', worst), best: write('d_best', best) };
+}
+
+/** The example with a variant's fields, and its gold where the rewrite moved it (tags, answer offsets). */
+function withFields(e: Example, fields: Record<string, string | string[]>, gold: unknown): Example {
+  // Compact results of old runs may hold no texts: the example stays as it was.
+  if (Object.keys(fields).length === 0) return e;
+  const next = { ...e, ...fields } as Example;
+  if (gold === undefined) return next;
+  if (next.kind === 'tokens') return { ...next, tags: gold as string[] };
+  if (next.kind === 'qa') return { ...next, answers: gold as QaAnswer[] };
+  return next;
+}
