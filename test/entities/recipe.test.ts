@@ -1,7 +1,8 @@
 /** The entities recipe's settings: annotator defaults, names files, refusals, and the training-file counts. */
 import { describe, expect, it } from 'vitest';
 import { EntityF1Drop } from '../../src/attack/goals/index.ts';
-import { annotatorName, entitiesRecipe, namesFiles } from '../../src/recipes/entities/recipe.ts';
+import { entitiesRecipe } from '../../src/recipes/entities/recipe.ts';
+import { annotatorName, namesFiles } from '../../src/recipes/entities/sources.ts';
 import { TrainCounts, frequencyBin, subwordBin } from '../../src/recipes/entities/train.ts';
 import { TextstressError } from '../../src/util/errors.ts';
 
@@ -17,9 +18,9 @@ describe('entities recipe settings', () => {
   it('defaults: PER, B = 50, gold on NER data and the gazetteer elsewhere', () => {
     const s = entitiesRecipe.settings.parse({});
     expect(s).toEqual({ type: 'PER', budget: 50, annotator: null, namesFile: [], trainData: null, excludeTrainNames: false });
-    expect(annotatorName(s, { kind: 'tokens' })).toBe('gold');
-    expect(annotatorName(s, { kind: 'pair' })).toBe('gazetteer');
-    expect(annotatorName({ annotator: 'model:models/demo-ner' }, { kind: 'tokens' })).toBe('model:models/demo-ner');
+    expect(annotatorName(s.annotator, { kind: 'tokens' })).toBe('gold');
+    expect(annotatorName(s.annotator, { kind: 'pair' })).toBe('gazetteer');
+    expect(annotatorName('model:models/demo-ner', { kind: 'tokens' })).toBe('model:models/demo-ner');
     expect(entitiesRecipe.settings.safeParse({ annotator: 'spacy' }).success).toBe(false);
   });
 

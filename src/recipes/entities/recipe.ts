@@ -4,68 +4,16 @@
  * kept (D_worst, D_best, written in the input's format), the paper's Table 3, and the metric by the replacement
  * name's training frequency and subword count.
  */
-import type { DatasetInfo } from '../../data/types.ts';
-import { gazetteerAnnotator, goldAnnotator, loadDictionaries, modelAnnotator, type DictionaryKey, type MentionAnnotator, type NameDictionaries } from '../../entities/index.ts';
-import { loadModel } from '../../models/load.ts';
+import { loadDictionaries } from '../../entities/index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../registry/define.ts';
 import { entityProbe } from './probe.ts';
+import { annotatorName, namesFiles, openAnnotator } from './sources.ts';
 import { entitiesFamily } from './report.ts';
 import { entitiesSettings, type EntitiesSettings } from './settings.ts';
 import { entityDigest } from './table3.ts';
 import { entityDetailsOf, entitiesText } from './tables.ts';
 import { readTrainData, type TrainCounts } from './train.ts';
-
-/** The list a `--names-file` key names: a list itself, or a type (PER: last names; LOC: cities). */
-const NAME_FILE_KEYS: Record<string, DictionaryKey> = {
-  female: 'female',
-  male: 'male',
-  first: 'first',
-  last: 'last',
-  org: 'org',
-  country: 'country',
-  city: 'city',
-  misc: 'misc',
-  per: 'last',
-  loc: 'city',
-};
-
-/** `KEY=PATH` pairs as the dictionaries' file overrides. */
-export function namesFiles(pairs: readonly string[]): Partial<Record<DictionaryKey, string>> {
-  const files: Partial<Record<DictionaryKey, string>> = {};
-  for (const pair of pairs) {
-    const at = pair.indexOf('=');
-    const key = NAME_FILE_KEYS[pair.slice(0, at).toLowerCase()];
-    if (!key) {
-      throw new TextstressError(`--names-file ${pair}: unknown list "${pair.slice(0, at)}".`, { hint: `Use one of ${Object.keys(NAME_FILE_KEYS).join(', ')} (KEY=PATH, one name a line).` });
-    }
-    files[key] = pair.slice(at + 1);
-  }
-  return files;
-}
-
-/** The annotator a run uses: the one asked for, else gold tags for NER data and the name lists otherwise. */
-export function annotatorName(s: Pick<EntitiesSettings, 'annotator'>, data: Pick<DatasetInfo, 'kind'> | undefined): string {
-  return s.annotator ?? (data?.kind === 'tokens' ? 'gold' : 'gazetteer');
-}
-
-async function openAnnotator(name: string, data: DatasetInfo | undefined, dicts: NameDictionaries): Promise<MentionAnnotator> {
-  if (name === 'gold') {
-    if (data?.kind !== 'tokens') {
-      throw new TextstressError(`--annotator gold needs NER data with entity tags; ${data?.path ?? 'the data'} holds ${data?.kind ?? 'no'} examples.`, {
-        hint: 'Use --annotator gazetteer, or model:<spec> with a token-classification model (e.g. model:models/demo-ner).',
-      });
-    }
-    return goldAnnotator(dicts);
-  }
-  if (name === 'gazetteer') return gazetteerAnnotator(dicts);
-  const spec = name.slice('model:'.length);
-  const model = await loadModel(spec, { task: 'token-classification' });
-  if (model.info.task !== 'token-classification') {
-    throw new TextstressError(`--annotator ${name}: ${spec} is a ${model.info.task} model, not a token-classification (NER) model.`, { hint: 'Give an NER model, e.g. model:models/demo-ner.' });
-  }
-  return modelAnnotator((inputs) => model.predict(inputs), { dicts, name });
-}
 
 /** Gate metrics: Table 3's numbers (fractions; n/a over zero examples, stability n/a when nothing was probed). */
 const read = (pick: (d: NonNullable<ReturnType<typeof entityDetailsOf>>) => number | null) => (s: Record<string, unknown>) => {
@@ -108,12 +56,12 @@ export const entitiesRecipe = defineRecipe({
     'names unseen in --train-data, which empties every frequency bin but 0. More: docs/entities.md.',
   ],
   async build(s, ctx) {
-    const annotator = annotatorName(s, ctx.data);
+    const annotator = annotatorName(s.annotator, ctx.data);
     let train: { path: string; counts: TrainCounts; seen: Set<string> } | undefined;
     if (s.trainData !== null) train = { path: s.trainData, ...(await readTrainData(s.trainData)) };
     else if (s.excludeTrainNames) throw new TextstressError('--exclude-train-names needs --train-data (the file whose names to leave out).');
     const dicts = await loadDictionaries({ files: namesFiles(s.namesFile), ...(s.excludeTrainNames && train ? { exclude: train.seen } : {}) });
-    const probe = entityProbe({ type: s.type, budget: s.budget, goal: ctx.goal, annotator: await openAnnotator(annotator, ctx.data, dicts), dicts });
+    const probe = entityProbe({ type: s.type, budget: s.budget, goal: ctx.goal, annotator: (await openAnnotator(annotator, ctx.data, dicts)).annotator, dicts });
     return {
       kind: 'probe',
       probe,

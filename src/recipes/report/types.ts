@@ -135,7 +135,7 @@ export interface ReportFamily {
   /** Generator runs it owns (by default none: they get the generic generator section). */
   ownsGenerated?(run: GeneratedRun): boolean;
   /** Its section for generator runs: tables, charts and notes (the metrics tiles and the sample table are generic). */
-  generatedSection?(runs: GeneratedRun[]): Pick<FamilySectionContent, 'charts' | 'notes'> & { tables?: ReportTable[] };
+  generatedSection?(runs: GeneratedRun[]): Pick<FamilySectionContent, 'charts' | 'notes' | 'tables'>;
   /** Stress runs it owns (by default none: they get the generic stress section). */
   ownsStress?(run: StressRun): boolean;
   /** Its section for stress runs: tables, charts and notes (the headline cards, runs table and example browser are generic). */

@@ -8,7 +8,7 @@ import { loadDictionaries, type DictionaryKey } from '../../entities/index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../registry/define.ts';
 import { RANDOM_DROP, TOP_DROP, universalNamesGenerator } from './generator.ts';
-import { annotatorName, candidateNames, checkAnnotator, namesFiles, openAnnotator } from './names.ts';
+import { annotatorName, candidateNames, checkAnnotator, namesFiles, openAnnotator } from '../entities/sources.ts';
 import { universalNamesFamily } from './report.ts';
 import { universalNamesSettings } from './settings.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Where the candidate names and the mentions come from: the name lists (or the user's, --names-file KEY=PATH) and
- * the annotator (gold tags, the gazetteer, or a token-classification model), as the `entities` probe reads them.
+ * the annotator (gold tags, the gazetteer, or a token-classification model), shared by the `entities` probe, `universal-names` and RESEMBLE.
  */
 import type { DatasetInfo } from '../../data/types.ts';
 import {
