@@ -4,9 +4,7 @@
  */
 import { z } from 'zod';
 import { ENTITY_TYPES } from '../../entities/types.ts';
-
-/** Who finds the mentions: the data's own tags, a token-classification model, or the name lists. */
-export const ANNOTATOR_FORM = /^(gold|gazetteer|model:.+)$/;
+import { annotatorSetting, namesFileSetting } from '../entities/settings.ts';
 
 export const universalNamesSettings = z.strictObject({
   type: z.enum(ENTITY_TYPES).default('PER').describe('entity type whose mentions are replaced'),
@@ -17,16 +15,8 @@ export const universalNamesSettings = z.strictObject({
   holdout: z.number().min(0).max(0.95).default(0.5).describe('share of the examples with a mention held out for the transfer test (0: no transfer test)'),
   top: z.number().int().min(1).default(10).describe('best-ranked names tested on the held-out split'),
   random: z.number().int().min(0).default(10).describe('random candidate names tested on the held-out split for comparison'),
-  annotator: z
-    .string()
-    .regex(ANNOTATOR_FORM, 'use gold, gazetteer or model:<spec>')
-    .nullable()
-    .default(null)
-    .describe('who finds the mentions: gold (NER data: its tags), model:<spec> (a token-classification model, e.g. model:models/demo-ner), gazetteer (the name lists); none = gold for NER data, gazetteer otherwise'),
-  namesFile: z
-    .array(z.string().regex(/^[A-Za-z]+=.+$/, 'use KEY=PATH'))
-    .default([])
-    .describe('your own name lists, KEY=PATH with one name a line; KEY is a list (female, male, first, last, org, country, city, misc) or a type (ORG, MISC; PER = last names, LOC = cities)'),
+  annotator: annotatorSetting,
+  namesFile: namesFileSetting,
 });
 
 /** The parsed settings (defaults applied). */
