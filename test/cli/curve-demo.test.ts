@@ -57,7 +57,14 @@ describe('textstress demo', () => {
     expect(existsSync(join(out, 'noise-middle-random', 'summary.json'))).toBe(true);
     // The NER test runs on the shipped news sentences, on any machine.
     expect(JSON.parse(readFileSync(join(out, 'ner-typos-k2', 'summary.json'), 'utf8'))).toMatchObject({ n: 30, complete: true });
+    // Person names swapped in the news sentences: Table 3's numbers, over the sentences that name a person.
+    const e = JSON.parse(readFileSync(join(out, 'ner-entities-per', 'summary.json'), 'utf8')) as { n: number; details: { probed: number; table3: { stability: number | null } } };
+    expect(e.n).toBe(30);
+    expect(e.details.probed).toBeGreaterThan(0);
+    expect(e.details.table3.stability).not.toBeNull();
+    expect(existsSync(join(out, 'ner-entities-per', 'd_worst.conll'))).toBe(true);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/Entity names/);
     expect(html).toMatch(/Keyboard typos/);
     expect(html).toMatch(/Character noise/);
     // The demo reads only shipped data, so a clone without the shared data folder runs the same suite.
