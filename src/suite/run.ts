@@ -134,7 +134,10 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       const subject = groupSubject(group);
       if (subject.kind === 'run') {
         const h = subject.run.headline;
-        log(`    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${took})`);
+        const p = subject.run.summary.probe;
+        // Probes (B variants per example) have no attack: their line is the probed examples' original / worst / best.
+        if (p) log(`    ${test.name}: ${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ${pct(p.best_metric)}, stability ${pct(p.stability)} (${took})`);
+        else log(`    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${took})`);
       } else if (subject.kind === 'stress') {
         const s = subject.run.summary;
         const worst = s.worst ? `, lowest ${s.worst.test} ${pct(s.worst.accuracy)}` : '';
