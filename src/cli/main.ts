@@ -23,7 +23,7 @@ export interface ProgramOptions {
 export function buildProgram(opts: ProgramOptions = {}): Command {
   const registry = opts.registry ?? builtinRegistry();
   const program = new Command('textstress')
-    .description('Find where NLP models break: typo, noise and grammatical-error attacks and NLI stress tests, with reports and a CI gate.')
+    .description('Find where NLP models break: typo, noise and grammatical-error attacks, NLI and QA stress tests, entity-name swaps and the RESEMBLE defence, with reports and a CI gate.')
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
