@@ -5,6 +5,11 @@ The GLUE files start with a UTF-8 BOM and have the header `Quality\t#1 ID\t#2 ID
 0/1 are `not_equivalent`/`equivalent` in that order, as src/data/glue.ts (MRPC_LABELS) names them. GLUE's dev pairs
 are not in train.tsv (they were cut from the original MRPC training set), but a few dev sentences also occur in
 training pairs; that count is recorded.
+
+Measured 2026-11-23 (seed 13, defaults, 1 thread, --max-minutes 10, shared 2-core machine), no model committed: the
+held-out 10% picked epoch 2 in both runs; plain: dev accuracy 0.6912, F1 0.8000 (select 0.7221); --aux-synthetic:
+dev 0.7083, F1 0.8065 (select 0.7003); majority class 0.6838. Picked by the select split, the plain run is 0.7 points
+above the majority: from scratch on 3.3k pairs the encoder memorises training (loss 0.04 by epoch 12) and dev falls.
 """
 import random
 
