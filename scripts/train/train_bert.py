@@ -7,6 +7,8 @@ Tasks
   sick  3-way NLI on SICK sentence pairs (token_type_ids 0/1), BertForSequenceClassification
   qnli  2-way QNLI-style pairs (question as text A, sentence as text B, GLUE's order) built from the SQuAD v1.1 dev questions that
         are not GLUE QNLI dev questions; evaluated on QNLI dev (see squad_data.py)
+  mrpc  2-way paraphrase (GLUE MRPC, not_equivalent/equivalent) on 90% of MRPC train, both orders; 10% (seeded) picks
+        the epoch; evaluated on MRPC dev: accuracy and F1 of `equivalent` (see mrpc_data.py)
 
 Needs only Debian packages: python3-torch (1.13), python3-onnx (optional check), libopenblas0-openmp.
 Neither `transformers` nor `tokenizers` is used: the WordPiece vocabulary is learned here (BPE-style
@@ -31,6 +33,7 @@ Usage (from the repo root):
   /usr/bin/python3 scripts/train/train_bert.py --task ner  --out models/demo-ner
   /usr/bin/python3 scripts/train/train_bert.py --task sick --out models/demo-sick
   /usr/bin/python3 scripts/train/train_bert.py --task qnli --out models/demo-qnli
+  /usr/bin/python3 scripts/train/train_bert.py --task mrpc --out models/demo-mrpc
 """
 import argparse
 import collections
@@ -71,7 +74,11 @@ TASK_DEFAULTS = {
                  vocab_size=4000, lowercase=True, dropout=0.1),
     "qnli": dict(hidden=128, layers=2, heads=4, inter=512, epochs=8, batch_size=32, lr=5e-4,
                  vocab_size=8000, lowercase=True, dropout=0.1),
+    # lower-cased like the other pair models: 3.3k pairs are too few to learn cased and uncased forms apart
+    "mrpc": dict(hidden=128, layers=2, heads=4, inter=512, epochs=30, batch_size=32, lr=5e-4,
+                 vocab_size=8000, lowercase=True, dropout=0.1),
 }
+PAIR_TASKS = ("sick", "qnli", "mrpc")
 
 
 # =============================================================== tokenizer (transformers.js semantics)
@@ -727,7 +734,11 @@ def main():
                     help="more training examples, in the task's own format (sst2: TSV sentence/label; sick: SICK "
                          "TSV, every row used), e.g. adversarial examples from `textstress augment`; repeatable. "
                          "Dev/test data stay the original ones.")
+    ap.add_argument("--aux-synthetic", action="store_true",
+                    help="mrpc: add one synthetic pair per training sentence (mrpc_data.synthetic_pairs) to the training set")
     args = ap.parse_args()
+    if args.aux_synthetic and args.task != "mrpc":
+        ap.error("--aux-synthetic is supported for mrpc only")
     if args.extra_train and args.task not in ("sst2", "sick"):
         ap.error("--extra-train is supported for sst2 and sick only")
     hp = dict(TASK_DEFAULTS[args.task])
@@ -767,6 +778,20 @@ def main():
         train_texts = [t for a, b, _ in qnli["train"] for t in (a, b)]
         data_files = qnli["files"]
         labels, token_level = QNLI_LABELS, False
+    elif task == "mrpc":
+        from mrpc_data import MRPC_LABELS, mrpc_split, read_mrpc, synthetic_pairs
+        mrpc_paths = [os.path.join(D, "mrpc", k + ".tsv") for k in ("train", "dev")]
+        mrpc = dict(zip(("train", "select", "dev", "note"), mrpc_split(*map(read_mrpc, mrpc_paths), args.seed)))
+        train_texts = [t for a, b, _ in mrpc["train"][: len(mrpc["train"]) // 2] for t in (a, b)]
+        if args.aux_synthetic:   # words of training sentences only: the vocabulary does not change
+            aux = synthetic_pairs(mrpc["train"][: len(mrpc["train"]) // 2], args.seed)
+            mrpc["train"] += aux
+            mrpc["note"] += (f" Plus {len(aux):,} synthetic pairs made from the training sentences only, one per "
+                             f"sentence (scripts/train/mrpc_data.py synthetic_pairs): `equivalent` = the sentence with "
+                             f"15% of its words dropped, `not_equivalent` = another training sentence with 30% of this "
+                             f"one's words spliced in; used for training only, not for picking the epoch.")
+        data_files = [file_info(p) for p in mrpc_paths]
+        labels, token_level = MRPC_LABELS, False
     else:
         paths = {k: os.path.join(D, "conll2003", "eng." + k) for k in ("train", "testa", "testb")}
         conll = {k: read_conll(p) for k, p in paths.items()}
@@ -796,6 +821,10 @@ def main():
         train_f = cls_feats(qnli["train"])
         evals = {"select": cls_feats(qnli["select"]), "qnli_dev": cls_feats(qnli["dev"])}
         select_on, report = "select", ["select", "qnli_dev"]
+    elif task == "mrpc":
+        train_f = cls_feats(mrpc["train"])
+        evals = {"select": cls_feats(mrpc["select"]), "mrpc_dev": cls_feats(mrpc["dev"])}
+        select_on, report = "select", ["select", "mrpc_dev"]
     else:
         train_f = ner_features(tok, conll["train"], args.max_len)
         evals = {k: ner_features(tok, conll[k], args.max_len) for k in ("testa", "testb")}
@@ -874,6 +903,20 @@ def main():
         metrics["train_questions"] = len(train_f) // 2
         metrics["skipped_questions"] = qnli["skipped"]
         metrics["selected_epoch_on"] = "select (pairs from 5% of the training questions' paragraphs)"
+    elif task == "mrpc":
+        from mrpc_data import binary_f1
+        ls = [f["labels"] for f in evals["mrpc_dev"]]
+        pred = [l.argmax().item() for l in predict(model, evals["mrpc_dev"])]
+        metrics["mrpc_dev_accuracy"] = round(sum(p == g for p, g in zip(pred, ls)) / len(ls), 4)
+        metrics["mrpc_dev_f1"] = binary_f1(ls, pred)
+        metrics["mrpc_dev_majority_class_rate"] = round(max(collections.Counter(ls).values()) / len(ls), 4)
+        metrics["mrpc_dev_predicted_equivalent_rate"] = round(sum(pred) / len(pred), 4)
+        metrics["mrpc_dev_examples"] = len(ls)
+        metrics["mrpc_dev_accuracy_swapped"] = eval_cls(model, cls_feats([(b, a, l) for a, b, l in mrpc["dev"]]))
+        metrics["select_accuracy"] = eval_cls(model, evals["select"])
+        metrics["select_examples"] = len(evals["select"])
+        metrics["train_pairs"] = len(train_f)
+        metrics["selected_epoch_on"] = "select (10% of MRPC train, seeded, never trained on)"
     else:
         for k in ("testb", "testa"):
             metrics[f"{k}_entity"] = eval_ner(model, evals[k], conll[k])
@@ -891,7 +934,7 @@ def main():
                         **({} if token_level else {"problem_type": "single_label_classification"})})
 
     onnx_path = os.path.join(out, "onnx", "model.onnx")
-    ex = tok.encode("a tiny example", "another one") if task in ("sick", "qnli") else tok.encode("a tiny example .")
+    ex = tok.encode("a tiny example", "another one") if task in PAIR_TASKS else tok.encode("a tiny example .")
     ids = torch.tensor([ex[0], ex[0]])
     out_axes = {0: "batch_size", 1: "sequence_length"} if token_level else {0: "batch_size"}
     onnx_check = export_onnx(model, (ids, torch.ones_like(ids), torch.tensor([ex[1], ex[1]])), onnx_path,
@@ -907,6 +950,9 @@ def main():
             samples = [(a, b) for a, b, _ in sick["TEST"][:12]]
         elif task == "qnli":   # + the longest pair, cut longest_first
             samples = [(a, b) for a, b, _ in qnli["dev"][:12] + [max(qnli["dev"], key=lambda r: len(r[0]) + len(r[1]))]]
+        elif task == "mrpc":
+            from mrpc_data import PARITY_PAIRS
+            samples = PARITY_PAIRS
         else:
             samples = [(" ".join(w),) for w, _ in conll["testb"][:12]] + [("Angela Merkel met Tim Cook in Paris .",)]
         enc = [tok.encode(*s) for s in samples]
@@ -938,6 +984,9 @@ def main():
     if task == "qnli":
         meta["split"] = qnli["split"]
         meta["readme_notes"] = [qnli["split"]]
+    if task == "mrpc":
+        meta["split"] = mrpc["note"]
+        meta["readme_notes"] = [mrpc["note"]]
     with open(os.path.join(out, "metrics.json"), "w") as f:
         json.dump(meta, f, indent=1, ensure_ascii=False)
     write_readme(out, task, metrics, meta, hp)
@@ -950,6 +999,7 @@ def write_readme(out, task, metrics, meta, hp):
         "ner": "CoNLL-2003 English named-entity tagger, IOB2 labels `O, B-PER, I-PER, B-ORG, I-ORG, B-LOC, I-LOC, B-MISC, I-MISC` (cased vocabulary)",
         "sick": "3-way NLI classifier on SICK sentence pairs, labels `entailment` / `neutral` / `contradiction`",
         "qnli": "2-way QNLI-style classifier (does the sentence answer the question?), labels `entailment` / `not_entailment`",
+        "mrpc": "2-way paraphrase classifier (GLUE MRPC), labels `not_equivalent` / `equivalent`",
     }[task]
     if task == "sst2":
         mline = (f"SST-2 dev accuracy **{metrics['dev_accuracy']:.4f}** ({metrics['dev_examples']} sentences; "
@@ -961,6 +1011,13 @@ def write_readme(out, task, metrics, meta, hp):
         mline = (f"GLUE QNLI dev accuracy **{metrics['qnli_dev_accuracy']:.4f}** ({metrics['qnli_dev_examples']} pairs, "
                  f"question as text A, sentence as text B, as GLUE orders them; majority class {metrics['qnli_dev_majority_class_rate']:.4f}); "
                  f"{metrics['qnli_dev_accuracy_sentence_first']:.4f} with the texts the other way round (sentence first); "
+                 f"{metrics['select_accuracy']:.4f} on the epoch-selection pairs")
+    elif task == "mrpc":
+        f1 = "n/a" if metrics["mrpc_dev_f1"] is None else f"{metrics['mrpc_dev_f1']:.4f}"
+        mline = (f"GLUE MRPC dev accuracy **{metrics['mrpc_dev_accuracy']:.4f}**, F1 (`equivalent`) **{f1}** "
+                 f"({metrics['mrpc_dev_examples']} pairs; majority class {metrics['mrpc_dev_majority_class_rate']:.4f}; "
+                 f"{metrics['mrpc_dev_predicted_equivalent_rate']:.4f} predicted `equivalent`); "
+                 f"{metrics['mrpc_dev_accuracy_swapped']:.4f} with the sentences swapped; "
                  f"{metrics['select_accuracy']:.4f} on the epoch-selection pairs")
     else:
         mline = (f"entity-level F1 (exact span, seqeval-style, first-sub-token predictions): eng.testb "
@@ -980,6 +1037,9 @@ def write_readme(out, task, metrics, meta, hp):
                  "`stress nli --premise sentence --hypothesis question` (the model still gets the pair in the data's "
                  "order). In transformers.js: "
                  + pair_usage.replace("premise, {text_pair: hypothesis", "question, {text_pair: sentence")),
+        "mrpc": ("textstress on a GLUE MRPC TSV as it is (`eval`, `attack`, `probe entities` with no `--format`: the "
+                 "loader gives `#1 String` as text A, `#2 String` as text B). In transformers.js: "
+                 + pair_usage.replace("premise, {text_pair: hypothesis", "sentence1, {text_pair: sentence2")),
     }[task]
     write_readme_file(out, f"demo-{task}", what, [f"Metric: {mline}"] + meta.get("readme_notes", []), usage, meta, hp)
 
