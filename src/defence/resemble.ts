@@ -114,3 +114,23 @@ export function resembleModel(inner: ModelAdapter, settings: ResembleSettings, a
   if (inner.tokenize) adapter.tokenize = (text) => inner.tokenize!(text);
   return adapter;
 }
+
+/** What a defended model did, for summary.json's `process` (counted since the model was opened); undefined for other models. */
+export function defenceStats(model: ModelAdapter): Record<string, unknown> | undefined {
+  const m = model as Partial<ResembleModel>;
+  if (!m.stats || !m.innerEngine || !m.settings) return undefined;
+  const s = m.stats;
+  return {
+    defence: 'resemble',
+    type: m.settings.type,
+    canonical: m.settings.canonical,
+    temperature: m.settings.temperature,
+    inputs: s.inputs,
+    inputs_with_mentions: s.withMentions,
+    canonical_inputs: s.canonicalInputs,
+    inner_requests: s.inner.requests,
+    inner_cache_hits: s.inner.cacheHits,
+    inner_model_inferences: s.inner.inferences,
+    inner_batches: s.inner.flushes,
+  };
+}

@@ -104,4 +104,23 @@ describe('textstress resemble on demo-sst2', () => {
       await plain.close?.();
     }
   }, 120_000);
+
+  it('defends a suite model given `defence:` (relative to the suite file); summary.json counts the inner queries', async () => {
+    const dir = tmp('resemble-suite');
+    writeResembleConfig(join(dir, 'r.json'), { textstress: 'resemble', version: 1, type: 'PER', canonical: ['Erskine Glover'], temperature: 2, annotator: { kind: 'gazetteer' } });
+    writeFileSync(join(dir, 'd.tsv'), 'sentence\tlabel\nit \'s robert duvall !\t1\na dull and lifeless film\t0\nso much like a young robert deniro\t1\n');
+    writeFileSync(
+      join(dir, 'suite.yaml'),
+      ['models:', '  m: { path: demo-sst2, defence: r.json }', 'datasets:', '  d: d.tsv', 'tests:', '  - { name: t, recipe: typos, settings: { k: 1 } }'].join('\n') + '\n',
+    );
+    const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(join(dir, 'out', 't', 'summary.json'), 'utf8'));
+    expect(s.process.defence).toMatchObject({ defence: 'resemble', type: 'PER', canonical: ['Erskine Glover'], temperature: 2 });
+    // Every query of a sentence that names a person adds one canonical input (M = 1).
+    expect(s.process.defence.inputs).toBe(s.process.model_inferences);
+    expect(s.process.defence.canonical_inputs).toBe(s.process.defence.inputs_with_mentions);
+    expect(s.process.defence.inputs_with_mentions).toBeGreaterThan(0);
+    expect(s.process.defence.inner_requests).toBe(s.process.defence.inputs + s.process.defence.canonical_inputs);
+  }, 120_000);
 });
