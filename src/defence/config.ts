@@ -29,6 +29,7 @@ const fittedSchema = z
   })
   .strict();
 
+/** The config file's schema (zod): validated on read and before every write. */
 export const resembleConfigSchema = z
   .object({
     textstress: z.literal('resemble'),

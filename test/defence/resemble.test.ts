@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resembleCombine } from '../../src/defence/eq2.ts';
+import { openAnnotator } from '../../src/defence/open.ts';
 import { resembleModel } from '../../src/defence/resemble.ts';
+import { openModel } from '../../src/runner/setup.ts';
 import { gazetteerAnnotator } from '../../src/entities/annotate.ts';
 import { loadDictionaries } from '../../src/entities/dictionaries.ts';
 import type { Mention, MentionAnnotator } from '../../src/entities/types.ts';
@@ -106,4 +108,24 @@ describe('resembleModel', () => {
     const ner = createFunctionModel((i) => i.map(() => ({ kind: 'tags', tags: [], scores: [] })), { id: 'ner', task: 'token-classification' });
     expect(() => resembleModel(ner, { type: 'PER', canonical: ['Zed'], temperature: 2 }, tomAnnotator)).toThrow(/text classifiers only.*not token-classification/);
   });
+
+  it('takes its mentions and confidences from a token-classification model (demo-ner)', async () => {
+    const open = (spec: string): ReturnType<typeof openModel> => openModel({ model: spec });
+    const { annotator, close } = await openAnnotator({ kind: 'model', model: 'demo-ner' }, open);
+    try {
+      const text = 'Tom Hanks was great in this film .';
+      const [found] = await annotator.annotate([{ kind: 'text', id: 'x', text, label: '' }]);
+      expect(found!.map((m) => [m.type, m.text])).toEqual([['PER', 'Tom Hanks']]);
+      const c = found![0]!.confidence;
+      expect(c).toBeGreaterThan(0.5);
+      const { model, calls } = fakeModel();
+      const [out] = (await resembleModel(model, { type: 'PER', canonical: ['Alice Walker'], temperature: 2 }, annotator).predict([{ kind: 'text', text }])) as ClassOutput[];
+      expect(calls[0]).toContainEqual({ kind: 'text', text: 'Alice Walker was great in this film .' });
+      expect(out!.probs).toEqual(resembleCombine([0.6, 0.4], [[0.2, 0.8]], c, 2));
+    } finally {
+      await close();
+    }
+    // A classifier is no annotator.
+    await expect(openAnnotator({ kind: 'model', model: 'demo-sst2' }, open)).rejects.toThrow(/text-classification model, not token classification/);
+  }, 60_000);
 });
