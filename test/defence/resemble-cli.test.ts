@@ -123,4 +123,16 @@ describe('textstress resemble on demo-sst2', () => {
     expect(s.process.defence.inputs_with_mentions).toBeGreaterThan(0);
     expect(s.process.defence.inner_requests).toBe(s.process.defence.inputs + s.process.defence.canonical_inputs);
   }, 120_000);
+
+  it('refuses to fit on data without a mention of the type, naming the file', async () => {
+    const dir = tmp('resemble-none');
+    const data = join(dir, 'plain.tsv');
+    writeFileSync(data, 'sentence\tlabel\na warm and funny film\t1\na dull film\t0\n');
+    const r = await runCli(['resemble', 'fit', '--model', DEMO_SST2, '--data', data, '--out', join(dir, 'r.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${data}: no validation example has a PER mention (2 examples, all "no PER entity")`);
+    const bad = await runCli(['resemble', 'eval', '--model', DEMO_SST2, '--data', data, '--config', data]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${data}: the RESEMBLE config is not JSON`);
+  }, 60_000);
 });

@@ -61,6 +61,9 @@ export async function fitResemble(p: Prepared, engine: QueryEngine, dicts: NameD
     });
   }
   const names = sampleCandidates(dicts, p.type, opts.candidates, Rng.derive(opts.seed, 'resemble-candidates'));
+  if (names.length < opts.m) {
+    throw new TextstressError(`M = ${opts.m} canonical entities asked for, but only ${names.length} candidate names were drawn.`, { hint: 'Raise --candidates (or lower --m).' });
+  }
   const canonInputs = names.map((name) => p.items.map((it) => inputOf(applyPlan(it.example, it.mentions, forcedPlan(it.mentions, p.type, name)).example as typeof it.example)));
   const [originalOut, ...byName] = await Promise.all([engine.query(p.items.map((it) => inputOf(it.example))), ...canonInputs.map((inputs) => engine.query(inputs))]);
   const original = originalOut!.map(probsOf);
