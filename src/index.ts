@@ -22,6 +22,11 @@ export * from './stress/qa/index.ts';
 export { QA_STRESS_TESTS, type QaStressTest } from './recipes/stress-qa/settings.ts';
 export { qaStressSuite, type QaSuiteOptions } from './recipes/stress-qa/suite.ts';
 export { table4Rows, type QaDetails, type Table4Row } from './recipes/stress-qa/tables.ts';
+/** RESEMBLE, the entity defence: a model adapter (Eq. (2)), its config file, and fitting + Table 5. */
+export * from './defence/index.ts';
+export { fitResemble, sampleCandidates, TEMPERATURE_GRID, type FitOptions } from './recipes/resemble/fit.ts';
+export { prepare as prepareResembleData, type Applicable as ResembleItem, type Prepared as ResembleData } from './recipes/resemble/data.ts';
+export { formatTable5, table5, type Table5, type Table5Options, type Table5Row } from './recipes/resemble/table5.ts';
 export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
 export { attackExample, type Attack } from './attack/attack.ts';
 export * from './attack/constraints.ts';

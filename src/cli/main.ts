@@ -12,6 +12,7 @@ import { demoCommand } from './commands/demo.ts';
 import { evalCommand } from './commands/eval.ts';
 import { grammarTablesCommand } from './commands/grammar-tables.ts';
 import { reportCommand } from './commands/report.ts';
+import { resembleCommand } from './commands/resemble.ts';
 import { serveCommand } from './commands/serve.ts';
 import { initCommand, runCommand } from './commands/suite.ts';
 
@@ -27,7 +28,7 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
-  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand()];
+  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand()];
   const stress = stressCommand(registry);
   if (stress) fixed.push(stress);
   const probe = probeCommand(registry);

@@ -21,7 +21,8 @@ export function addModelOptions(cmd: Command): Command {
     .option('--batch-size <n>', 'inputs per model batch / HTTP request', int('--batch-size', 1))
     .option('--timeout <ms>', 'HTTP models: per-request timeout in ms', int('--timeout', 1))
     .option('--retries <n>', 'HTTP models: retries on 5xx/429/timeouts', int('--retries', 0))
-    .option('--request-concurrency <n>', 'HTTP models: requests in flight at once', int('--request-concurrency', 1));
+    .option('--request-concurrency <n>', 'HTTP models: requests in flight at once', int('--request-concurrency', 1))
+    .option('--defence <file>', 'defend the model with RESEMBLE: a config file from `textstress resemble fit` (text classifiers only; not NER or QA)');
 }
 
 /** The data options every run with a dataset has. */

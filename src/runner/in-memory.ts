@@ -131,7 +131,7 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
         settings,
         ...acc.finish(editCurve),
         wall_seconds: (Date.now() - started) / 1000,
-        process: processStats(stats0, engine.stats),
+        process: processStats(stats0, engine.stats, engine.adapter),
       };
     };
     try {

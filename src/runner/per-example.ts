@@ -7,6 +7,8 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Example } from '../data/types.ts';
 import type { QueryEngine, QueryEngineStats, QuerySession } from '../query/engine.ts';
+import { defenceStats } from '../defence/resemble.ts';
+import type { ModelAdapter } from '../models/types.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { appendResult, readCheckpointIds } from './checkpoint.ts';
 import { lockFolder } from './lock.ts';
@@ -171,15 +173,24 @@ function failureError(failures: { example: Example; error: unknown }[], kept: nu
   });
 }
 
-/** The query engine's work during a run; a hit rate over zero requests is null (n/a), not 0. */
-export function processStats(before: QueryEngineStats, after: QueryEngineStats): { requests: number; cache_hits: number; cache_hit_rate: number | null; model_inferences: number } {
+/**
+ * The query engine's work during a run; a hit rate over zero requests is null (n/a), not 0. With a defended model
+ * (`--defence`), `defence` adds what it asked of the inner model, canonical inputs included (since it was opened).
+ */
+export function processStats(
+  before: QueryEngineStats,
+  after: QueryEngineStats,
+  model?: ModelAdapter,
+): { requests: number; cache_hits: number; cache_hit_rate: number | null; model_inferences: number; defence?: Record<string, unknown> } {
   const requests = after.requests - before.requests;
   const hits = after.cacheHits - before.cacheHits;
+  const defence = model ? defenceStats(model) : undefined;
   return {
     requests,
     cache_hits: hits,
     cache_hit_rate: requests ? round(hits / requests, 4) : null,
     model_inferences: after.inferences - before.inferences,
+    ...(defence ? { defence } : {}),
   };
 }
 

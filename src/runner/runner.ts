@@ -88,7 +88,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
         ...(settings.compact ? { compact_results: true as const } : {}),
         skipped_rows: opts.skippedRows?.() ?? 0,
         ...(opts.replacementChars?.().rows ? { replacement_chars: { ...opts.replacementChars() } } : {}),
-        process: processStats(stats0, opts.engine.stats),
+        process: processStats(stats0, opts.engine.stats, opts.engine.adapter),
       };
     },
   });

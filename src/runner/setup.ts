@@ -7,6 +7,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hubFingerprint, isHubSpec, openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
+import { openResemble, readResembleConfig } from '../defence/index.ts';
 import { loadModel } from '../models/load.ts';
 import type { ModelAdapter, ModelTask } from '../models/types.ts';
 import { PACKAGE_ROOT } from '../util/package-root.ts';
@@ -29,10 +30,27 @@ export interface ModelSpec {
   timeout?: number;
   retries?: number;
   requestConcurrency?: number;
+  /** A RESEMBLE config file (`textstress resemble fit`): the model is opened defended by it. */
+  defence?: string;
 }
 
-/** Opens the model a spec names (a built-in name such as "demo-sst2", a folder, hub id or URL) with {@link loadModel}. */
+/**
+ * Opens the model a spec names (a built-in name such as "demo-sst2", a folder, hub id or URL) with {@link loadModel};
+ * with `defence`, wrapped in the RESEMBLE adapter that config describes.
+ */
 export async function openModel(opts: ModelSpec): Promise<ModelAdapter> {
+  const inner = await openPlainModel(opts);
+  if (!opts.defence) return inner;
+  try {
+    const config = readResembleConfig(opts.defence);
+    return await openResemble(inner, config, (spec) => openPlainModel({ model: spec }));
+  } catch (err) {
+    await inner.close?.();
+    throw err;
+  }
+}
+
+async function openPlainModel(opts: ModelSpec): Promise<ModelAdapter> {
   return loadModel(resolveModelSpec(opts.model), {
     task: opts.task,
     authEnv: opts.authEnv,

@@ -226,6 +226,7 @@ function modelOptions(entry: ModelEntry, dir: string): ModelSpec & { labelMap?: 
     ...(e.timeout ? { timeout: e.timeout } : {}),
     ...(e.retries !== undefined ? { retries: e.retries } : {}),
     ...(e.request_concurrency ? { requestConcurrency: e.request_concurrency } : {}),
+    ...(e.defence ? { defence: suitePath(dir, e.defence) } : {}),
   };
 }
 

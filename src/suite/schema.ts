@@ -60,6 +60,7 @@ const modelSchema = z.union([
     timeout: z.number().int().min(1).optional().describe('HTTP models: per-request timeout in ms'),
     retries: z.number().int().min(0).optional().describe('HTTP models: retries on 5xx/429/timeouts'),
     request_concurrency: z.number().int().min(1).optional().describe('HTTP models: requests in flight at once'),
+    defence: z.string().optional().describe('RESEMBLE config file (textstress resemble fit), relative to the suite file: the model is defended by it'),
   }),
 ]);
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, stable, startCli, tmp } from './helpers.ts';
+import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, servedUrl, stable, startCli, tmp } from './helpers.ts';
 
 describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentences)', () => {
   it('writes summary.json with the documented fields, results.jsonl and a table', async () => {
@@ -28,15 +28,7 @@ describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentenc
   it('gives the same per-example results through `textstress serve` over HTTP as locally', async () => {
     const server = startCli(['serve', '--model', DEMO_SST2, '--port', '0']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        server.stderr!.on('data', (d: Buffer) => {
-          err += d.toString();
-          const m = /serving .* at (http:\/\/\S+)/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        server.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-      });
+      const url = await servedUrl(server);
       const args = (model: string, out: string): string[] => ['attack', 'typos', '--model', model, '--data', SST2_DEV, '--k', '2', '--target', 'random', '--seed', '7', '--limit', '25', '--out', out, '--no-progress'];
       const local = tmp('local');
       const remote = tmp('remote');

@@ -40,6 +40,19 @@ export function startCli(args: string[], env: Record<string, string> = {}): Chil
   });
 }
 
+/** The URL a `textstress serve` child prints once it listens (rejects if it exits first). */
+export function servedUrl(server: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let err = '';
+    server.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /serving .* at (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    server.on('exit', () => reject(new Error(`serve exited: ${err}`)));
+  });
+}
+
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = startCli(args, env);

@@ -24,6 +24,7 @@ export function serveCommand(): Command {
     .option('--allowed-host <name>', "also accept requests whose Host header is this name, e.g. a reverse proxy's (name or name:port; repeatable or comma-separated)", hostList, [])
     .option('--max-concurrent <n>', 'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1', int('--max-concurrent', 1), 8)
     .option('--task <task>', 'model task, when config.json cannot tell')
+    .option('--defence <file>', 'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)')
     .option('--latency-ms <ms>', 'wait this long before answering each POST /predict (to stand in for a remote model in benchmarks)', int('--latency-ms', 0), 0)
     .addHelpText(
       'after',
@@ -36,8 +37,8 @@ Security (no authentication: whoever reaches the port can use the model):
   - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
 See docs/http-model-api.md.`,
     )
-    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; maxConcurrent: number; latencyMs: number; task?: ModelTask }) => {
-      const model = await openModel({ model: opts.model, task: opts.task });
+    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; maxConcurrent: number; latencyMs: number; task?: ModelTask; defence?: string }) => {
+      const model = await openModel({ model: opts.model, task: opts.task, ...(opts.defence ? { defence: opts.defence } : {}) });
       const server = await startModelServer(model, {
         port: opts.port,
         host: opts.host,

@@ -17,7 +17,7 @@ export const RESERVED_SETTING_KEYS: readonly string[] = [
   'model', 'task', 'authEnv', 'batchSize', 'timeout', 'retries', 'requestConcurrency',
   'data', 'format', 'split', 'textColumn', 'textAColumn', 'textBColumn', 'labelColumn', 'idColumn', 'skipBadRows', 'maxChars', 'limit',
   'out', 'seed', 'resume', 'overwrite', 'concurrency', 'labelMap', 'json', 'progress', 'help', 'version', 'name', 'recipe', 'thresholds', 'dataset',
-  'compact', 'plugin',
+  'compact', 'plugin', 'defence',
 ];
 
 /** One-letter flags the shared options take (`-m` model, `-d` data, `-n` limit, `-o` out, `-s` seed, `-h` help, `-V` version). */
