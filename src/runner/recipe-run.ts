@@ -105,7 +105,8 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       dataset: data.data,
       seed: req.seed,
       ...(data.limit !== undefined ? { limit: data.limit } : {}),
-      options: { ...settings, ...dataSettings(data) },
+      // The defence file is part of what was attacked: a resume with another (or none) is refused like other settings.
+      options: { ...settings, ...dataSettings(data), ...(req.defence ? { defence: req.defence } : {}) },
     };
     const common = {
       outDir: req.out,

@@ -124,6 +124,23 @@ describe('textstress resemble on demo-sst2', () => {
     expect(s.process.defence.inner_requests).toBe(s.process.defence.inputs + s.process.defence.canonical_inputs);
   }, 120_000);
 
+  it('records the defence file in a run\'s settings, so a resume without it is refused', async () => {
+    const dir = tmp('resemble-attack');
+    const config = join(dir, 'resemble.json');
+    writeResembleConfig(config, { textstress: 'resemble', version: 1, type: 'PER', canonical: ['Homer Cartwright'], temperature: 2, annotator: { kind: 'gazetteer' } });
+    const out = join(dir, 'run');
+    const args = ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--k', '1', '--limit', '6', '--out', out, '--no-progress'];
+    const r = await runCli([...args, '--defence', config]);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { n: number; settings: { defence?: string } };
+    expect(s.n).toBe(6);
+    expect(s.settings.defence).toBe(config);
+    // Without the defence the answers would come from another model: the resume is refused, naming the setting.
+    const again = await runCli([...args, '--resume']);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/defence/);
+  });
+
   it('refuses to fit on data without a mention of the type, naming the file', async () => {
     const dir = tmp('resemble-none');
     const data = join(dir, 'plain.tsv');
