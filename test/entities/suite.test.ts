@@ -46,5 +46,7 @@ describe('entities in a suite', () => {
     expect(html).toContain('Worst names');
     // The example browser's data carries the replaced names as typed edits.
     expect(html).toMatch(/"entity:PER"/);
+    // A probe's badge counts the variants that changed the prediction instead of calling it an attack.
+    expect(html).toMatch(/prediction changed in \d+ of 4|stable over 4 variants/);
   });
 });

@@ -111,10 +111,12 @@ function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => numbe
     a: [r.perturbed_prediction.label, round(r.perturbed_prediction.score)] as [string, number],
     t: [...new Set(r.edits.map((e) => typeIndex(e.type)))],
   };
-  const why = r.skip_reason ? { why: clip(r.skip_reason, 200) } : {};
+  const extra: { why?: string; k?: string } = r.skip_reason ? { why: clip(r.skip_reason, 200) } : {};
+  // A probe has no attack: its badge says how many of the B variants changed the prediction.
+  if (r.probe && r.status !== 'skipped') extra.k = r.probe.changed > 0 ? `prediction changed in ${r.probe.changed} of ${r.probe.variants}` : `stable over ${r.probe.variants} variants`;
   if (isQaResult(r)) {
     const { x, q } = qaCard(r, typeIndex);
-    return { ...base, g: clip(q.ga.join(' | '), 300), x: shorten(x), q, ...why };
+    return { ...base, g: clip(q.ga.join(' | '), 300), x: shorten(x), q, ...extra };
   }
   // Compact results keep the texts of successful attacks only.
   const o = r.original[r.field] ?? '';
@@ -122,7 +124,7 @@ function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => numbe
   let segs: Segment[];
   if (Array.isArray(o) && Array.isArray(p)) segs = tokenSegments(o, p, r.edits, typeIndex);
   else segs = textSegments(show(o), show(p), r.edits, typeIndex);
-  return { ...base, g: clip(show(r.gold), 300), x: shorten(segs), ...(r.field !== 'text' ? { f: r.field } : {}), ...why };
+  return { ...base, g: clip(show(r.gold), 300), x: shorten(segs), ...(r.field !== 'text' ? { f: r.field } : {}), ...extra };
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
