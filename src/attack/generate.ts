@@ -18,6 +18,11 @@ export interface GenerateContext {
   step: number;
   /** The run's examples in data order, when it has data (generators that search over a dataset read them here). */
   examples?: () => AsyncIterable<Example>;
+  /**
+   * The records of the finished steps (results.jsonl lines, each with its `step`), in order: what a generator
+   * that remembers everything it produced (e.g. every distinct sentence) reads back after a resume or at finish.
+   */
+  records: () => AsyncIterable<Record<string, unknown>>;
 }
 
 /** What a generator's `finish` adds once every step is done: summary.json's `details`, more metrics, files. */

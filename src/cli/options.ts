@@ -15,7 +15,7 @@ export function int(name: string, min = 0): (v: string) => number {
 /** The model options every run has (a recipe setting may not take these names: see RESERVED_SETTING_KEYS). */
 export function addModelOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('-m, --model <spec>', 'model folder (transformers.js layout), hub id, http(s):// endpoint, or a built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli)')
+    .requiredOption('-m, --model <spec>', 'model folder (transformers.js layout), hub id, http(s):// endpoint, or a built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli, demo-cola)')
     .addOption(new Option('--task <task>', 'model task, when config.json or GET /info cannot tell').choices([...MODEL_TASKS]))
     .option('--auth-env <VAR>', 'HTTP models: environment variable whose value is sent as the Authorization header')
     .option('--batch-size <n>', 'inputs per model batch / HTTP request', int('--batch-size', 1))

@@ -10,3 +10,4 @@ export * from './answers.ts';
 export * from './rewrite.ts';
 export * from './open.ts';
 export { hubFingerprint, isHubSpec, openHubDataset, parseHubSpec, type HubSpec } from './hf/index.ts';
+export { fileFingerprint } from './fingerprint.ts';

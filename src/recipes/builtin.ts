@@ -1,5 +1,6 @@
 import { augmentRecipe } from './grammar/augment.ts';
 import { entitiesRecipe } from './entities/recipe.ts';
+import { foolingRecipe } from './fooling/recipe.ts';
 import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
 import { noiseRecipe } from './noise/recipe.ts';
@@ -23,6 +24,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   stressQaRecipe,
   entitiesRecipe,
   universalNamesRecipe,
+  foolingRecipe,
 ];
 
 /** A fresh registry holding the built-in recipes (add your own to it). */

@@ -106,6 +106,7 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
     query: (inputs) => opts.engine.query(inputs),
     rng: Rng.derive(settings.seed, generator.name, step < 0 ? 'init' : step >= generator.steps ? 'finish' : `step-${step}`),
     step,
+    records: () => readResults<Record<string, unknown>>(paths.results),
     ...(opts.examples ? { examples: opts.examples } : {}),
   });
   let finished: GeneratorFinish = {};

@@ -2,10 +2,9 @@
  * Opening what a run needs from the specs a user gives (CLI flags, suite entries, library calls): the model (a
  * folder, built-in name, hub id or URL) and the dataset (a file with format and column options).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { hubFingerprint, isHubSpec, openDataset, type OpenDatasetOptions } from '../data/index.ts';
+import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { openResemble, readResembleConfig } from '../defence/index.ts';
 import { loadModel } from '../models/load.ts';
@@ -129,13 +128,4 @@ export function dataSettings(opts: DataSpec & { labelMap?: string }): Record<str
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined && v !== false));
 }
 
-/**
- * What identifies a data file's content: its size and SHA-256 (a resume refuses a file that changed). For a hub
- * dataset (`hf:…`), the sizes and SHA-256 of the split's cached parquet files.
- */
-export async function fileFingerprint(path: string): Promise<string> {
-  if (isHubSpec(path)) return hubFingerprint(path);
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) hash.update(chunk);
-  return `${statSync(path).size}:${hash.digest('hex')}`;
-}
+export { fileFingerprint } from '../data/fingerprint.ts';

@@ -50,7 +50,7 @@ export function suiteSettingsSchema(def: AnyRecipe): z.ZodObject {
 }
 
 const modelSchema = z.union([
-  z.string().describe('model folder, built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli), hub id or http(s):// endpoint'),
+  z.string().describe('model folder, built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli, demo-cola), hub id or http(s):// endpoint'),
   z.strictObject({
     path: z.string().describe('model folder, built-in name, hub id or http(s):// endpoint'),
     task: z.enum(MODEL_TASKS).optional(),

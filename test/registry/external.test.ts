@@ -71,7 +71,7 @@ tests:
   - name: evolved
     recipe: evolve
     settings: { population: 6, epochs: 3, threshold: 0.5 }
-    thresholds: [fooling_fraction >= 0]
+    thresholds: [evolved_fraction >= 0]
 `;
     writeFileSync(suite, yaml('min_leters: 4'));
     const plugins = ['shout', 'swap-names', 'evolve'].flatMap((f) => ['--plugin', join(FIXTURES, `${f}.ts`)]);
@@ -165,6 +165,6 @@ tests:
     const s2 = await runGenerator({ outDir: broken, generator: gen, engine: new QueryEngine(lexiconModel), settings, resume: true });
     for (const f of ['results.jsonl', 'steps.jsonl']) expect(readFileSync(join(broken, f), 'utf8')).toBe(readFileSync(join(whole, f), 'utf8'));
     expect({ ...s2, wall_seconds: 0 }).toEqual({ ...s1, wall_seconds: 0 });
-    expect(s1.metrics.fooling_fraction).toBeGreaterThan(0);
+    expect(s1.metrics.evolved_fraction).toBeGreaterThan(0);
   });
 });
