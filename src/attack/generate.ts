@@ -52,6 +52,11 @@ export interface Generator<S = unknown> {
   readonly steps: number;
   init(ctx: GenerateContext): S | Promise<S>;
   step(state: S, ctx: GenerateContext): Promise<GeneratorStep<S>>;
+  /**
+   * How many things the run measured, from every step's stats, when its records are not that (a fooling run keeps
+   * only the fooling sentences, so zero records after scoring N × P sentences is a finding, not an empty run).
+   */
+  measured?(stats: readonly Record<string, number>[]): number;
   /** Summary metrics from every step's stats (e.g. the final mean score). */
   summarize(stats: readonly Record<string, number>[]): Record<string, number | null>;
   /**

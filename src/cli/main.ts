@@ -13,6 +13,7 @@ import { evalCommand } from './commands/eval.ts';
 import { grammarTablesCommand } from './commands/grammar-tables.ts';
 import { reportCommand } from './commands/report.ts';
 import { resembleCommand } from './commands/resemble.ts';
+import { foolAugmentCommand, foolTransferCommand } from './commands/fooling.ts';
 import { serveCommand } from './commands/serve.ts';
 import { initCommand, runCommand } from './commands/suite.ts';
 
@@ -28,7 +29,7 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
-  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand()];
+  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand()];
   const stress = stressCommand(registry);
   if (stress) fixed.push(stress);
   const probe = probeCommand(registry);

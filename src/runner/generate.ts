@@ -154,6 +154,7 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
     settings: settings.options,
     steps: stats.length,
     n,
+    ...(generator.measured ? { measured: generator.measured(stats) } : {}),
     metrics: { ...generator.summarize(stats), ...finished.metrics },
     queries: previousQueries + opts.engine.stats.requests - queries0,
     wall_seconds: Math.round((previousWall + (Date.now() - started) / 1000) * 1000) / 1000,

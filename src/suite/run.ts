@@ -90,7 +90,8 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
     for (const [i, test] of suite.tests.entries()) {
       const modelName = pick('model', test.model, Object.keys(suite.models), test.name, loaded.file);
       const needsData = opts.registry.get(test.recipe).data ?? 'required';
-      const dataName = needsData === 'none' && test.dataset === undefined ? undefined : pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
+      // A recipe that may take data (fooling: only to look up a pair's fixed sentence) gets it only when the test names one.
+      const dataName = needsData !== 'required' && test.dataset === undefined ? undefined : pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
       const modelOpts = modelOptions(suite.models[modelName]!, dir);
       const data: DataResult | undefined = dataName === undefined ? undefined : dataOptions(suite.datasets[dataName]!, dir);
       if (data && !data.ok) {
@@ -193,7 +194,7 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
 
 /** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
 function emptyRunChecks(test: string, group: RunGroup): CheckResult[] {
-  const empty = [...group.runs, ...group.stress, ...group.generated].filter((r) => r.summary.n === 0);
+  const empty = [...group.runs, ...group.stress, ...group.generated].filter((r) => ('measured' in r.summary ? r.summary.measured : r.summary.n) === 0);
   if (!empty.length) return [];
   const where = empty.map((r) => r.name).join(', ');
   const what = [...group.runs, ...group.stress].some((r) => r.summary.n === 0) ? 'examples tested' : 'records generated';

@@ -61,6 +61,8 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     writeFixtureRuns(runs);
     // A real stress run beside the attack runs: demo-sick on four SICK pairs, every NLI test.
     await runRecipe({ registry: builtinRegistry(), recipe: 'stress-nli', settings: {}, model: join(ROOT, 'models', 'demo-sick'), data: fixtureData('sick/SICK.txt'), split: 'TEST', limit: 4, out: join(runs, 'stress-nli'), seed: 0 });
+    // And a real fooling (EFSG) run: demo-sst2, words of 200 SST-2 training sentences.
+    await runRecipe({ registry: builtinRegistry(), recipe: 'fooling', settings: { train: fixtureData('sst2/train.tsv'), population: 30, length: 6, epochs: 8 }, model: join(ROOT, 'models', 'demo-sst2'), out: join(runs, 'fooling'), seed: 0 });
     const file = join(tmp('report-html'), 'report.html');
     await writeHtmlReport([runs], file, { title: `Report card ${XSS_SCRIPT}` });
     ({ browser, page, errors } = await openReport(file));
@@ -106,6 +108,16 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     await page.selectOption('#eb-status', '');
     await page.fill('#eb-search', 'window.__pwned');
     expect(await page.locator('#eb-list article.ex').count()).toBeGreaterThanOrEqual(3);
+  });
+
+  browserIt('a fooling run gets its section: S and F per epoch drawn as two lines, and its top sentences', async () => {
+    const section = page.locator('section#fam-fooling');
+    expect(await section.count()).toBe(1);
+    const titles = await section.locator('h4').allTextContents();
+    expect(titles.some((t) => /S and F per epoch$/.test(t))).toBe(true);
+    expect(titles.some((t) => /highest-scoring fooling sentences$/.test(t))).toBe(true);
+    expect(await section.locator('figure.chart svg [aria-roledescription="line mark"]').count()).toBe(2);
+    expect(await section.textContent()).toMatch(/dashed line: T_task = 0\.\d{4}/);
   });
 
   browserIt('a stress run gets its card, its section (Table 2, confusion, sweep, two charts) and its cases in the browser', async () => {

@@ -106,6 +106,8 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
         },
       };
     },
+    // Every sentence of every epoch was scored: with none above T_task, F = 0 is the measurement.
+    measured: (steps) => steps.length * s.population,
     summarize(steps) {
       // Kept for `text`, which the runner calls right after with the summary these metrics go into.
       stepStats = steps;

@@ -8,6 +8,7 @@ import { targetClass } from '../../fooling/index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../registry/define.ts';
 import { foolingGenerator } from './generator.ts';
+import { foolingFamily } from './report.ts';
 import { foolingSettings } from './settings.ts';
 import { fixedSentence, type FoolingMode } from './source.ts';
 import { FOOLING_METRICS } from './tables.ts';
@@ -26,6 +27,7 @@ export const foolingRecipe = defineRecipe({
   tasks: ['text-classification', 'pair-classification'],
   settings: foolingSettings,
   metrics,
+  report: foolingFamily,
   helpAfter: [
     'Examples:',
     '  textstress fool --model models/demo-sst2 --train ../shared/data/sst2/train.tsv --population 500 --length 9 --epochs 50 --out OUT',
