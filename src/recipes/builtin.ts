@@ -1,6 +1,7 @@
 import { augmentRecipe } from './grammar/augment.ts';
 import { entitiesRecipe } from './entities/recipe.ts';
 import { foolingRecipe } from './fooling/recipe.ts';
+import { foolingSweepRecipe } from './fooling/sweep.ts';
 import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
 import { noiseRecipe } from './noise/recipe.ts';
@@ -25,6 +26,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   entitiesRecipe,
   universalNamesRecipe,
   foolingRecipe,
+  foolingSweepRecipe,
 ];
 
 /** A fresh registry holding the built-in recipes (add your own to it). */
