@@ -5,7 +5,7 @@
  * whatever the unfinished step had appended; every step draws from an rng derived from the seed and the step
  * index, so a resumed run writes exactly what an uninterrupted one would have.
  */
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GenerateContext, Generator, GeneratorFinish } from '../attack/generate.ts';
 import type { Example } from '../data/types.ts';
@@ -93,6 +93,8 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
     cutTo(paths.steps, cp?.steps_bytes ?? 0);
   }
   rmSync(paths.summary, { force: true });
+  // results.jsonl exists even when no step adds a record (a fooling run that found none is a result).
+  closeSync(openSync(paths.results, 'a'));
   const queries0 = opts.engine.stats.requests;
   const previousQueries = cp?.queries ?? 0;
   const previousWall = cp?.wall_seconds ?? 0;
@@ -114,7 +116,8 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
     let state = cp ? cp.state : await generator.init(ctxFor(-1));
     for (let step = cp?.done ?? 0; step < generator.steps; step++) {
       const out = await generator.step(state, ctxFor(step));
-      for (const r of out.records) appendResult(paths.results, { step, ...r });
+      // One write per step, not per record (a fooling epoch can add hundreds of sentences).
+      if (out.records.length) appendFileSync(paths.results, out.records.map((r) => JSON.stringify({ step, ...r }) + '\n').join(''));
       appendResult(paths.steps, { step, ...out.stats });
       state = out.state;
       const next: Checkpoint = {

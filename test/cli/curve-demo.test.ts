@@ -63,7 +63,14 @@ describe('textstress demo', () => {
     expect(e.details.probed).toBeGreaterThan(0);
     expect(e.details.table3.stability).not.toBeNull();
     expect(existsSync(join(out, 'ner-entities-per', 'd_worst.conll'))).toBe(true);
+    // Fooling sentences from the reviews' own words (the limit does not apply: the run reads the training file).
+    const f = JSON.parse(readFileSync(join(out, 'sst2-fooling', 'summary.json'), 'utf8')) as { steps: number; metrics: Record<string, number> };
+    expect(f.steps).toBe(10);
+    expect(f.metrics.fooling_threshold).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/sst2-fooling +fooling/);
+    expect(r.stdout).toMatch(/Gate: PASS — all 4 checks hold/);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/Fooling sentences \(EFSG\)/);
     expect(html).toMatch(/Entity names/);
     expect(html).toMatch(/Keyboard typos/);
     expect(html).toMatch(/Character noise/);

@@ -31,6 +31,13 @@ describe('demo models on the whole held-out sets', () => {
     expect(round4(r.accuracy!)).toBe(m.dev_accuracy);
   });
 
+  it('demo-cola: accuracy on all 1,043 CoLA dev sentences (in- and out-of-domain)', async () => {
+    const m = metrics('demo-cola') as { dev_accuracy: number; dev_examples: number };
+    const r = await evaluate(['--model', 'demo-cola', '--data', shared('cola/dev.tsv')]);
+    expect(r.n).toBe(m.dev_examples);
+    expect(round4(r.accuracy!)).toBe(m.dev_accuracy);
+  });
+
   it('demo-ner: entity F1 on all 3,453 CoNLL-2003 testb sentences', async () => {
     const m = metrics('demo-ner') as { testb_entity: { f1: number; precision: number; recall: number } };
     const r = await evaluate(['--model', 'demo-ner', '--data', shared('conll2003/eng.testb')]);
