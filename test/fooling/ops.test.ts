@@ -124,3 +124,13 @@ describe('target class', () => {
     expect(() => targetClass(['negative', 'positive'], 'happy', 'm')).toThrow(/no class "happy"/);
   });
 });
+
+describe('target score', () => {
+  it('reads the target class by name from the answer, whatever order its labels come in', async () => {
+    const { targetScore } = await import('../../src/recipes/fooling/generator.ts');
+    const target = { index: 1, label: 'positive' };
+    expect(targetScore({ kind: 'classes', labels: ['negative', 'positive'], probs: [0.2, 0.8] }, target)).toBe(0.8);
+    expect(targetScore({ kind: 'classes', labels: ['positive', 'negative'], probs: [0.7, 0.3] }, target)).toBe(0.7);
+    expect(() => targetScore({ kind: 'tags', tags: ['O'], scores: [1] }, target)).toThrow(/needs class probabilities/);
+  });
+});

@@ -30,10 +30,14 @@ export interface FoolingSetup {
 
 const SAMPLES = 20;
 
-/** The target-class probability of a classifier's answer. */
-export function targetScore(output: ModelOutput, target: number): number {
+/**
+ * The target-class probability of a classifier's answer: found by the class's name in the answer's own labels (an
+ * endpoint may order them differently from what it declared), else at the model's index.
+ */
+export function targetScore(output: ModelOutput, target: { index: number; label: string }): number {
   if (output.kind !== 'classes') throw new TextstressError(`EFSG needs class probabilities, but the model answered with ${output.kind}.`);
-  return output.probs[target] ?? 0;
+  const named = output.labels.indexOf(target.label);
+  return output.probs[named >= 0 ? named : target.index] ?? 0;
 }
 
 export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Generator<FoolingState> {
@@ -69,7 +73,7 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
         }
         const picked = s.thresholdSample > 0 ? ctx.rng.sample(t.positives, s.thresholdSample) : t.positives;
         const outs = await ctx.query(picked);
-        threshold = thresholdAt(outs.map((o) => targetScore(o, setup.target.index)), s.thresholdShare);
+        threshold = thresholdAt(outs.map((o) => targetScore(o, setup.target)), s.thresholdShare);
         positives = picked.length;
       }
       return { population: initPopulation(t.vocabulary, s.population, s.length, ctx.rng), threshold, positives, fingerprint: t.fingerprint };
@@ -82,7 +86,7 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
       const found = await seenSet(ctx);
       const texts = state.population.map((w) => w.join(' '));
       const outs = await ctx.query(texts.map((x) => inputOf(setup.mode, x)));
-      const scores = outs.map((o) => targetScore(o, setup.target.index));
+      const scores = outs.map((o) => targetScore(o, setup.target));
       const records: Record<string, unknown>[] = [];
       let fooling = 0;
       texts.forEach((text, i) => {

@@ -44,11 +44,11 @@ async function scoreWith(spec: string, model: ModelAdapter, run: FoolingRun, sen
     if (t.positives.length === 0) throw new TextstressError(`no training example has the class "${run.details.target.label}" for ${spec}.`, { where: train });
     // The same draw as the run's init step (its rng's first use), so a sampled T_task uses the same examples.
     const picked = run.settings.thresholdSample > 0 ? Rng.derive(run.seed, 'fooling', 'init').sample(t.positives, run.settings.thresholdSample) : t.positives;
-    threshold = thresholdAt((await engine.query(picked)).map((o) => targetScore(o, target)), run.settings.thresholdShare);
+    threshold = thresholdAt((await engine.query(picked)).map((o) => targetScore(o, { index: target, label: labels[target]! })), run.settings.thresholdShare);
     positives = picked.length;
   }
   const mode = modeOf(run);
-  const scores = (await engine.query(sentences.map((s) => inputOf(mode, s)))).map((o) => targetScore(o, target));
+  const scores = (await engine.query(sentences.map((s) => inputOf(mode, s)))).map((o) => targetScore(o, { index: target, label: labels[target]! }));
   const fooling = scores.filter((s) => s > threshold!).length;
   const n = scores.length;
   return {
