@@ -6,7 +6,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { fixed, pct } from '../../util/format.ts';
 import { runLabel } from '../report/charts.ts';
-import type { ChartSpec, GeneratedRun, ReportFamily, ReportTable } from '../report/types.ts';
+import { generatedFamily } from '../report/generated.ts';
+import type { ChartSpec, GeneratedRun, ReportTable } from '../report/types.ts';
 import { detailsOf, type FoolingDetails } from './tables.ts';
 
 function curveChart(run: GeneratedRun, d: FoolingDetails): ChartSpec {
@@ -82,27 +83,19 @@ function transferChart(run: GeneratedRun, d: FoolingDetails): ChartSpec | undefi
   return { title: `${runLabel(run)}: S and F per model`, caption: 'The same sentences scored by every model.', spec };
 }
 
-export const foolingFamily: ReportFamily = {
+export const foolingFamily = generatedFamily({
   id: 'fooling',
   title: 'Fooling sentences (EFSG)',
   blurb: 'Nonsense word sequences the model puts in the target class with more confidence than most real examples (Di Giovanni & Brambilla, EFSG): an evolutionary search over the task\'s own words.',
-  owns: () => false,
-  section: () => ({ charts: [] }),
-  ownsGenerated: (run) => run.summary.recipe === 'fooling',
-  generatedSection(runs) {
-    const tables: ReportTable[] = [];
-    const charts: ChartSpec[] = [];
-    for (const run of runs) {
-      const d = detailsOf(run.summary);
-      if (!d) continue;
-      charts.push(curveChart(run, d));
-      tables.push(samplesTable(run, d));
-      const tt = transferTable(run, d);
-      if (tt) tables.push(tt);
-      const tc = transferChart(run, d);
-      if (tc) charts.push(tc);
-    }
-    const none = runs.filter((r) => (r.summary.metrics.fooling_sentences ?? 0) === 0).map(runLabel);
-    return { tables, charts, notes: none.length ? [`No fooling sentence was found by ${none.join(', ')}: no generated sentence scored above T_task.`] : [] };
+  recipe: 'fooling',
+  details: (run) => detailsOf(run.summary),
+  part(run, d) {
+    const table = transferTable(run, d);
+    const chart = transferChart(run, d);
+    return {
+      charts: [curveChart(run, d), ...(chart ? [chart] : [])],
+      tables: [samplesTable(run, d), ...(table ? [table] : [])],
+      notes: (run.summary.metrics.fooling_sentences ?? 0) === 0 ? [`No fooling sentence was found by ${runLabel(run)}: no generated sentence scored above T_task.`] : [],
+    };
   },
-};
+});

@@ -6,7 +6,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { fixed } from '../../util/format.ts';
 import { runLabel } from '../report/charts.ts';
-import type { ChartSpec, GeneratedRun, ReportFamily, ReportTable } from '../report/types.ts';
+import { generatedFamily } from '../report/generated.ts';
+import type { ChartSpec, GeneratedRun, ReportTable } from '../report/types.ts';
 import type { MeanStd, SweepDetails } from './sweep-stats.ts';
 
 const MEASURES = [
@@ -62,22 +63,14 @@ function table(run: GeneratedRun, d: SweepDetails): ReportTable {
   };
 }
 
-export const sweepFamily: ReportFamily = {
+export const sweepFamily = generatedFamily({
   id: 'fooling-sweep',
   title: 'Fooling sentences: curves and sweeps (EFSG)',
   blurb: 'How EFSG\'s result depends on crossover, population, sentence length or the fixed sentence of a pair (Di Giovanni & Brambilla, Figures 2–3): one fooling run per value and seed, mean ± std over the seeds.',
-  owns: () => false,
-  section: () => ({ charts: [] }),
-  ownsGenerated: (run) => run.summary.recipe === 'fooling-sweep',
-  generatedSection(runs) {
-    const tables: ReportTable[] = [];
-    const charts: ChartSpec[] = [];
-    for (const run of runs) {
-      const d = run.summary.details as SweepDetails | undefined;
-      if (!d?.rows) continue;
-      tables.push(table(run, d));
-      charts.push(...(d.vary === 'crossover' ? curveCharts(run, d) : finalCharts(run, d)));
-    }
-    return { tables, charts, notes: [] };
+  recipe: 'fooling-sweep',
+  details: (run) => {
+    const d = run.summary.details as SweepDetails | undefined;
+    return d?.rows ? d : undefined;
   },
-};
+  part: (run, d) => ({ tables: [table(run, d)], charts: d.vary === 'crossover' ? curveCharts(run, d) : finalCharts(run, d) }),
+});

@@ -6,7 +6,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { fixed, pct } from '../../util/format.ts';
 import { runLabel } from '../report/charts.ts';
-import type { ChartSpec, GeneratedRun, ReportFamily, ReportTable } from '../report/types.ts';
+import { generatedFamily } from '../report/generated.ts';
+import type { ChartSpec, GeneratedRun, ReportTable } from '../report/types.ts';
 import { detailsOf, METRIC_NAMES, points, type UniversalNamesDetails } from './tables.ts';
 
 const RANKED = 20;
@@ -54,25 +55,14 @@ function transferChart(run: GeneratedRun, d: UniversalNamesDetails): ChartSpec {
   return { title: `${runLabel(run)}: held-out ${METRIC_NAMES[t.metric]} per name`, caption: 'Every held-out mention replaced by the name; dashed line: the original examples.', spec };
 }
 
-export const universalNamesFamily: ReportFamily = {
+export const universalNamesFamily = generatedFamily({
   id: 'universal-names',
   title: 'Universal adversarial names',
   blurb: 'Names that hurt the model everywhere (Balasubramanian et al. 2020, Algorithm 2): a Thompson-sampling search with a Beta posterior per name, then the top names against random ones on a held-out split.',
-  owns: () => false,
-  section: () => ({ charts: [] }),
-  ownsGenerated: (run) => run.summary.recipe === 'universal-names',
-  generatedSection(runs) {
-    const tables: ReportTable[] = [];
-    const charts: ChartSpec[] = [];
-    for (const run of runs) {
-      const d = detailsOf(run.summary);
-      if (!d) continue;
-      tables.push(rankingTable(run, d));
-      if (d.transfer.original.n > 0) {
-        tables.push(transferTable(run, d));
-        charts.push(transferChart(run, d));
-      }
-    }
-    return { tables, charts, notes: runs.some((r) => detailsOf(r.summary)?.transfer.original.n === 0) ? ['A run without held-out examples (--holdout 0) has no transfer test.'] : [] };
-  },
-};
+  recipe: 'universal-names',
+  details: (run) => detailsOf(run.summary),
+  part: (run, d) =>
+    d.transfer.original.n > 0
+      ? { tables: [rankingTable(run, d), transferTable(run, d)], charts: [transferChart(run, d)] }
+      : { tables: [rankingTable(run, d)], notes: ['A run without held-out examples (--holdout 0) has no transfer test.'] },
+});
