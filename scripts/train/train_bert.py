@@ -322,14 +322,17 @@ class SelfAttention(nn.Module):
         self.dense = nn.Linear(h, h)
         self.drop = nn.Dropout(p)
 
-    def forward(self, x, mask_add):
+    def forward(self, x, mask_add, record=None):
         B, T, H = x.shape
 
         def split(t):
             return t.view(B, T, self.nh, self.dh).transpose(1, 2)
         q, k, v = split(self.query(x)), split(self.key(x)), split(self.value(x))
         att = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.dh) + mask_add
-        att = self.drop(att.softmax(-1))
+        att = att.softmax(-1)
+        if record is not None:       # attention weights [B, heads, T, T], for --export-internals
+            record["attentions"].append(att)
+        att = self.drop(att)
         ctx = torch.matmul(att, v).transpose(1, 2).reshape(B, T, H)
         return self.dense(ctx)
 
@@ -344,8 +347,8 @@ class EncoderLayer(nn.Module):
         self.output_norm = nn.LayerNorm(h, eps=1e-12)
         self.drop = nn.Dropout(p)
 
-    def forward(self, x, mask_add):
-        x = self.attention_norm(x + self.drop(self.attention(x, mask_add)))
+    def forward(self, x, mask_add, record=None):
+        x = self.attention_norm(x + self.drop(self.attention(x, mask_add, record)))
         return self.output_norm(x + self.drop(self.output(F.gelu(self.intermediate(x)))))
 
 
@@ -375,14 +378,26 @@ class Bert(nn.Module):
             with torch.no_grad():
                 m.weight[m.padding_idx].zero_()
 
-    def forward(self, input_ids, attention_mask, token_type_ids):
+    def encode(self, input_ids, attention_mask, token_type_ids, record=None):
+        """The last layer's hidden states; with `record` ({"hidden_states": [], "attentions": []}) every layer's
+        (0 = embeddings) and every attention's weights are appended to it, as HF's output_hidden_states does."""
         T = input_ids.shape[1]
         pos = torch.arange(T, device=input_ids.device).unsqueeze(0)
         x = self.word_embeddings(input_ids) + self.position_embeddings(pos) + self.token_type_embeddings(token_type_ids)
         x = self.drop(self.embeddings_norm(x))
         mask_add = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        if record is not None:
+            record["hidden_states"].append(x)
         for layer in self.layers:
-            x = layer(x, mask_add)
+            x = layer(x, mask_add, record)
+            if record is not None:
+                record["hidden_states"].append(x)
+        return x
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        return self.head(self.encode(input_ids, attention_mask, token_type_ids))
+
+    def head(self, x):
         if self.token_level:
             return self.classifier(self.drop(x))                                   # [B, T, C]
         return self.classifier(self.drop(torch.tanh(self.pooler(x[:, 0]))))        # [B, C]
@@ -399,6 +414,28 @@ class BertQa(nn.Module):
     def forward(self, input_ids, attention_mask, token_type_ids):
         logits = self.bert(input_ids, attention_mask, token_type_ids)
         return logits[..., 0], logits[..., 1]
+
+
+class WithInternals(nn.Module):
+    """A Bert `encoder` and a `head` (its hidden states -> the model's output), exported so that the graph also returns
+    hidden_states.0 … hidden_states.L and attentions.0 … attentions.L-1: the outputs textstress reads for
+    `probe layers|heads` without exposing them from the graph itself."""
+
+    def __init__(self, encoder, head):
+        super().__init__()
+        self.encoder, self.head = encoder, head
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        record = {"hidden_states": [], "attentions": []}
+        x = self.encoder.encode(input_ids, attention_mask, token_type_ids, record)
+        return (self.head(x), *record["hidden_states"], *record["attentions"])
+
+
+def internals_outputs(layers):
+    """export_onnx `outputs` entries for WithInternals' extra outputs."""
+    out = {f"hidden_states.{i}": {0: "batch_size", 1: "sequence_length"} for i in range(layers + 1)}
+    out.update({f"attentions.{i}": {0: "batch_size", 2: "sequence_length", 3: "sequence_length"} for i in range(layers)})
+    return out
 
 
 def export_onnx(model, example_inputs, path, outputs):
@@ -648,7 +685,7 @@ class Optimizers:
 
     def __init__(self, model, lr, total_steps, warmup, max_minutes=None):
         self.sparse_p = [model.word_embeddings.weight]
-        self.dense_p = [p for n, p in model.named_parameters() if n != "word_embeddings.weight"]
+        self.dense_p = [p for p in model.parameters() if p is not self.sparse_p[0]]
         decay = [p for p in self.dense_p if p.dim() >= 2]
         no_decay = [p for p in self.dense_p if p.dim() < 2]
         self.opts = [torch.optim.AdamW([{"params": decay, "weight_decay": 0.01},
@@ -759,6 +796,9 @@ def main():
     ap.add_argument("--warmup", type=float, default=0.06, help="fraction of steps with linear warm-up")
     ap.add_argument("--max-minutes", type=float, default=None,
                     help="training time budget: the LR decays to 0 by the budget (or the last step) and training stops there")
+    ap.add_argument("--export-internals", action="store_true",
+                    help="also export hidden_states.0..L and attentions.0..L-1 as graph outputs (textstress probe reads "
+                         "them; without them it adds them to the graph itself)")
     ap.add_argument("--parity-json", default=None, help="write sample encodings + torch probabilities here")
     ap.add_argument("--extra-train", action="append", default=[], metavar="FILE",
                     help="more training examples, in the task's own format (sst2: TSV sentence/label; sick: SICK "
@@ -987,8 +1027,12 @@ def main():
     ex = tok.encode("a tiny example", "another one") if task in PAIR_TASKS else tok.encode("a tiny example .")
     ids = torch.tensor([ex[0], ex[0]])
     out_axes = {0: "batch_size", 1: "sequence_length"} if token_level else {0: "batch_size"}
-    onnx_check = export_onnx(model, (ids, torch.ones_like(ids), torch.tensor([ex[1], ex[1]])), onnx_path,
-                             {"logits": out_axes})
+    if args.export_internals:
+        export_model, export_outputs = WithInternals(model, model.head), {"logits": out_axes, **internals_outputs(hp["layers"])}
+    else:
+        export_model, export_outputs = model, {"logits": out_axes}
+    onnx_check = export_onnx(export_model, (ids, torch.ones_like(ids), torch.tensor([ex[1], ex[1]])), onnx_path,
+                             export_outputs)
     onnx_bytes = os.path.getsize(onnx_path)
     print(f"[{task}] exported {onnx_path} ({onnx_bytes / 1e6:.2f} MB, {onnx_check})", flush=True)
 
