@@ -72,9 +72,10 @@ export const TASK_INPUT_KINDS: Record<ModelTask, readonly ModelInput['kind'][]> 
   'text-classification': ['text', 'pair'],
   'token-classification': ['tokens'],
   'question-answering': ['qa'],
+  'fill-mask': [],
 };
 
-const TASK_OUTPUT_KIND: Record<ModelTask, ModelOutput['kind']> = {
+const TASK_OUTPUT_KIND: Record<Exclude<ModelTask, 'fill-mask'>, ModelOutput['kind']> = {
   'text-classification': 'classes',
   'token-classification': 'tags',
   'question-answering': 'spans',
@@ -82,6 +83,7 @@ const TASK_OUTPUT_KIND: Record<ModelTask, ModelOutput['kind']> = {
 
 /** Why an input cannot go to a model of this task, or null. */
 export function checkInputKind(task: ModelTask, input: ModelInput, index: number): string | null {
+  if (task === 'fill-mask') return 'a fill-mask (masked language) model answers no attack queries; use it with `textstress probe cloze|layers|heads`';
   const kinds = TASK_INPUT_KINDS[task];
   if (kinds.includes(input.kind)) return null;
   return `input ${index} is a '${input.kind}' input, but a ${task} model takes only ${kinds.map((k) => `'${k}'`).join(' or ')} inputs`;
@@ -133,6 +135,7 @@ export function checkOutputs(task: ModelTask, inputs: readonly ModelInput[], raw
   });
   if (!Array.isArray(raw)) return fail(`outputs is ${raw === null ? 'null' : typeof raw}, not a list`, true);
   if (raw.length !== inputs.length) return fail(`outputs has ${raw.length} item(s) for ${inputs.length} input(s)`, true);
+  if (task === 'fill-mask') return fail('a fill-mask model answers no attack queries', true);
   const want = TASK_OUTPUT_KIND[task];
   const known = labels && labels.length ? labels : undefined;
   /** The label set every class output must use: the model's, else the first output's. */
@@ -199,6 +202,7 @@ export function checkOutputs(task: ModelTask, inputs: readonly ModelInput[], raw
 
 /** A ModelInfo as sent by GET /info. */
 export function infoToJson(info: ModelInfo, extra: { tokenize?: boolean; maxBatchSize?: number } = {}): InfoResponse {
+  if (info.task === 'fill-mask') throw new ModelError(`${info.id} is a fill-mask model: it answers no attack queries, so it cannot be served.`);
   return {
     task: info.task,
     ...(info.labels ? { labels: info.labels } : {}),

@@ -4,7 +4,8 @@
  */
 
 /** What a model does: classify a text or pair, tag each word, or extract an answer span. */
-export type ModelTask = 'text-classification' | 'token-classification' | 'question-answering';
+/** `fill-mask`: a masked LM, which answers no attack queries; textstress reads it for `probe cloze|layers|heads`. */
+export type ModelTask = 'text-classification' | 'token-classification' | 'question-answering' | 'fill-mask';
 
 /** One input: a text, a sentence pair, pre-split words (taggers), or a question with its context. */
 export type ModelInput =

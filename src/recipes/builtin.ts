@@ -5,6 +5,7 @@ import { foolingSweepRecipe } from './fooling/sweep.ts';
 import { grammarBudgetCurveRecipe } from './grammar/budget-curve.ts';
 import { grammarRecipe } from './grammar/recipe.ts';
 import { noiseRecipe } from './noise/recipe.ts';
+import { clozeRecipe, probeHeadsRecipe, probeLayersRecipe } from './probing/recipe.ts';
 import { stressNliRecipe } from './stress-nli/recipe.ts';
 import { stressQaRecipe } from './stress-qa/recipe.ts';
 import type { AnyRecipe } from './registry/define.ts';
@@ -27,6 +28,9 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   universalNamesRecipe,
   foolingRecipe,
   foolingSweepRecipe,
+  probeLayersRecipe,
+  probeHeadsRecipe,
+  clozeRecipe,
 ];
 
 /** A fresh registry holding the built-in recipes (add your own to it). */

@@ -344,13 +344,20 @@ describe('transformers adapter: clear errors for broken model folders', () => {
     const dir = copy('mlm');
     const cfgFile = path.join(dir, 'config.json');
     const cfg = JSON.parse(readFileSync(cfgFile, 'utf8')) as Record<string, unknown>;
-    writeFileSync(cfgFile, JSON.stringify({ ...cfg, architectures: ['BertForMaskedLM'] }));
+    writeFileSync(cfgFile, JSON.stringify({ ...cfg, architectures: ['BertForPreTraining'] }));
     const err = await rejection(loadTransformersModel(dir));
     expect(err).toBeInstanceOf(ModelError);
-    expect(err.message).toMatch(/BertForMaskedLM.*cannot tell the task/);
+    expect(err.message).toMatch(/BertForPreTraining.*cannot tell the task/);
     const ok = await loadTransformersModel(dir, { task: 'text-classification' });
     expect(ok.info.task).toBe('text-classification');
     await ok.close();
+    // a masked LM loads (for the encoder probes) but answers no attack query
+    writeFileSync(cfgFile, JSON.stringify({ ...cfg, architectures: ['BertForMaskedLM'] }));
+    const mlm = await loadTransformersModel(dir);
+    expect(mlm.info.task).toBe('fill-mask');
+    const refused = await rejection(mlm.predict([{ kind: 'text', text: 'a film' }]));
+    expect(refused.message).toMatch(/fill-mask .* answers no attack queries/);
+    await mlm.close();
 
     const clash = await rejection(loadTransformersModel(SEQ, { task: 'token-classification' }));
     expect(clash).toBeInstanceOf(ModelError);

@@ -38,7 +38,7 @@ describe('recipes registered from outside src/', () => {
     expect(help).not.toMatch(/--sources/);
     // Probes stay reachable under `attack` and have their own verb too.
     expect(attack.commands.map((c) => c.name())).toEqual(['typos', 'noise', 'grammar', 'entities', 'shout', 'swap-names']);
-    expect(program.commands.find((c) => c.name() === 'probe')!.commands.map((c) => c.name())).toEqual(['entities', 'swap-names']);
+    expect(program.commands.find((c) => c.name() === 'probe')!.commands.map((c) => c.name())).toEqual(['entities', 'layers', 'heads', 'cloze', 'swap-names']);
     expect(program.commands.map((c) => c.name())).toContain('evolve');
   });
 

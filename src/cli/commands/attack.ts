@@ -55,7 +55,7 @@ export function attackCommand(registry: Registry): Command {
 /** `probe <recipe>`: one subcommand per probe recipe (e.g. `probe entities`); undefined when the registry has none. */
 export function probeCommand(registry: Registry): Command | undefined {
   return groupCommand(registry, 'probe', {
-    description: 'probe a model: B rewritten variants of every example, the worst and the best kept (D_worst, D_best), stability within the budget',
+    description: "probe a model: B rewritten variants of every example (entities), or inside the encoder: layer probes, attention heads and the masked-LM cloze test for grammar errors (layers, heads, cloze)",
     noun: 'probe',
     plural: 'Probes',
   });
@@ -72,7 +72,7 @@ export function stressCommand(registry: Registry): Command | undefined {
 
 /** A verb with one subcommand per recipe of that kind; a name that is none of them says which there are (and the closest). */
 function groupCommand(registry: Registry, kind: 'probe' | 'stress', words: { description: string; noun: string; plural: string }): Command | undefined {
-  const defs = registry.all().filter((d) => d.kind === kind);
+  const defs = registry.all().filter((d) => d.kind === kind || d.group === kind);
   if (defs.length === 0) return undefined;
   const verbs = defs.map((d) => commandOf(d)[1]!);
   const cmd = new Command(kind)

@@ -13,6 +13,7 @@ const ARCH_TASKS: [RegExp, ModelTask][] = [
   [/ForSequenceClassification$/, 'text-classification'],
   [/ForTokenClassification$/, 'token-classification'],
   [/ForQuestionAnswering$/, 'question-answering'],
+  [/ForMaskedLM$/, 'fill-mask'],
 ];
 
 export const EXPORT_HINT =

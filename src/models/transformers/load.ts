@@ -5,6 +5,7 @@
 import path from 'node:path';
 import {
   AutoConfig,
+  AutoModelForMaskedLM,
   AutoModelForQuestionAnswering,
   AutoModelForSequenceClassification,
   AutoModelForTokenClassification,
@@ -25,6 +26,7 @@ import { pieceEncoderFor } from './pieces.ts';
 import { qaCodec } from './qa.ts';
 import { OnnxSession } from './session.ts';
 import { taggingCodec } from './tag.ts';
+import { fillMaskCodec } from './fill-mask.ts';
 import { parseTemplate, specialCount } from './template.ts';
 
 /** Options of {@link loadTransformersModel}. */
@@ -92,7 +94,9 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
       ? AutoModelForSequenceClassification
       : task === 'token-classification'
         ? AutoModelForTokenClassification
-        : AutoModelForQuestionAnswering;
+        : task === 'fill-mask'
+          ? AutoModelForMaskedLM
+          : AutoModelForQuestionAnswering;
   let model: PreTrainedModel;
   try {
     model = await Auto.from_pretrained(id, {
@@ -132,7 +136,7 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
 
   const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
   const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;
-  const labels = task === 'question-answering' ? undefined : labelsFrom(config);
+  const labels = task === 'question-answering' || task === 'fill-mask' ? undefined : labelsFrom(config);
   const info: ModelInfo = { id, task, ...(labels ? { labels } : {}) };
 
   const pieces = pieceEncoderFor(tok, tokJson);
@@ -142,7 +146,9 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
       ? classificationCodec(ctx)
       : task === 'token-classification'
         ? taggingCodec(ctx)
-        : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 })
+        : task === 'fill-mask'
+          ? fillMaskCodec(ctx)
+          : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 })
   ) as TaskCodec<unknown>;
   const session = new OnnxSession(model, id, padId);
   const adapter = new TransformersModel(info, maxBatchSize, tok, session, codec);

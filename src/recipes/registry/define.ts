@@ -19,7 +19,7 @@ import type { RunSummary } from '../../metrics/summary.ts';
 import type { ReportFamily } from '../report/types.ts';
 
 /** What a model + data pair is, as far as recipes care. */
-export const TASK_KINDS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering'] as const;
+export const TASK_KINDS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering', 'fill-mask'] as const;
 /** One of {@link TASK_KINDS}. */
 export type TaskKind = (typeof TASK_KINDS)[number];
 
@@ -177,6 +177,11 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
    * `stress` (`verb: 'nli'` → `textstress stress nli`); attacks and probes live under `attack`.
    */
   verb?: string;
+  /**
+   * A generator or experiment that lives under a group verb instead of at the top level: `group: 'probe', verb:
+   * 'layers'` → `textstress probe layers`.
+   */
+  group?: 'probe';
   /** Lines shown after the options in its --help: example commands and notes. */
   helpAfter?: readonly string[];
   build(settings: z.output<S>, ctx: BuildContext): Built | Promise<Built>;

@@ -77,13 +77,14 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
 
 /** Experiments and generators get a verb of their own; attacks live under `attack`, probes under `probe` (and `attack`), stress suites under `stress`. */
 export function isTopLevel(def: AnyRecipe): boolean {
-  return def.kind === 'experiment' || def.kind === 'generate';
+  return (def.kind === 'experiment' || def.kind === 'generate') && def.group === undefined;
 }
 
 /** The command words that run a recipe: ["attack", name], ["probe", name], ["stress", verb] or [verb]. */
 export function commandOf(def: AnyRecipe): string[] {
   if (def.kind === 'stress') return ['stress', def.verb ?? def.name];
   if (def.kind === 'probe') return ['probe', def.name];
+  if (def.group) return [def.group, def.verb ?? def.name];
   return isTopLevel(def) ? [def.verb ?? def.name] : ['attack', def.name];
 }
 
