@@ -63,6 +63,10 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     await runRecipe({ registry: builtinRegistry(), recipe: 'stress-nli', settings: {}, model: join(ROOT, 'models', 'demo-sick'), data: fixtureData('sick/SICK.txt'), split: 'TEST', limit: 4, out: join(runs, 'stress-nli'), seed: 0 });
     // And a real fooling (EFSG) run: demo-sst2, words of 200 SST-2 training sentences.
     await runRecipe({ registry: builtinRegistry(), recipe: 'fooling', settings: { train: fixtureData('sst2/train.tsv'), population: 30, length: 6, epochs: 8 }, model: join(ROOT, 'models', 'demo-sst2'), out: join(runs, 'fooling'), seed: 0 });
+    // And the encoder probes on the tiny fixtures: layer probes + heads, and the cloze test (WordNet sentences).
+    const tiny = (name: string): string => join(ROOT, 'test', 'fixtures', 'models', name);
+    await runRecipe({ registry: builtinRegistry(), recipe: 'probe-layers', settings: { errorTypes: 'SVA,Worder', pairs: 40, text: ['wordnet'], maxEpochs: 2, examples: 1 }, model: tiny('tiny-bert-internals'), out: join(runs, 'probe-layers'), seed: 0 });
+    await runRecipe({ registry: builtinRegistry(), recipe: 'cloze', settings: { errorTypes: 'SVA,Nn', pairs: 40, text: ['wordnet'], window: 3 }, model: tiny('tiny-bert-mlm'), out: join(runs, 'cloze'), seed: 0 });
     const file = join(tmp('report-html'), 'report.html');
     await writeHtmlReport([runs], file, { title: `Report card ${XSS_SCRIPT}` });
     ({ browser, page, errors } = await openReport(file));
@@ -118,6 +122,21 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     expect(titles.some((t) => /highest-scoring fooling sentences$/.test(t))).toBe(true);
     expect(await section.locator('figure.chart svg [aria-roledescription="line mark"]').count()).toBe(2);
     expect(await section.textContent()).toMatch(/dashed line: T_task = 0\.\d{4}/);
+  });
+
+  browserIt('encoder probes get their sections: layer × type and head × layer heat maps, attention examples, the cloze chart', async () => {
+    const layers = page.locator('section#fam-probe-layers');
+    expect(await layers.count()).toBe(1);
+    const titles = await layers.locator('h4').allTextContents();
+    expect(titles.some((t) => /probe accuracy by layer and error type \(Table 7\)$/.test(t))).toBe(true);
+    expect(titles.some((t) => /attention heads that point at the error \(Figure 3\)$/.test(t))).toBe(true);
+    // 2 types × 3 layers in each of the two layer heat maps, 2 layers × 2 heads in the head map
+    expect(await layers.locator('figure.chart svg [aria-roledescription="rect mark"]').count()).toBe(6 + 6 + 4);
+    expect(await layers.textContent()).toMatch(/Appendix E/);
+    const cloze = page.locator('section#fam-cloze');
+    expect(await cloze.locator('h4').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/likelihood drop by distance from the error \(Figure 4\)$/)]));
+    // one line per error type with a one-token pair (the tiny vocabulary splits many words), and the pooled line
+    expect(await cloze.locator('figure.chart svg [aria-roledescription="line mark"]').count()).toBeGreaterThanOrEqual(2);
   });
 
   browserIt('a stress run gets its card, its section (Table 2, confusion, sweep, two charts) and its cases in the browser', async () => {

@@ -22,7 +22,8 @@ export function errorTypesIn(spec: string): GrammarErrorType[] {
   if (spec.trim() === 'all') return [...GRAMMAR_ERROR_TYPES];
   const parsed = parseErrorTypes(spec);
   if ('problem' in parsed) throw new Error(parsed.problem);
-  return parsed.types;
+  // the paper's order, whatever order they were named in
+  return GRAMMAR_ERROR_TYPES.filter((t) => parsed.types.includes(t));
 }
 
 const text = z

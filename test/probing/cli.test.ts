@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli, tmp } from '../cli/helpers.ts';
+
+const TINY = join(ROOT, 'test', 'fixtures', 'models', 'tiny-bert-internals');
+const TINY_MLM = join(ROOT, 'test', 'fixtures', 'models', 'tiny-bert-mlm');
+
+describe('textstress probe layers|heads|cloze', () => {
+  it('probe layers prints the Table 7 and Table 8 layouts and writes them as JSON; --resume finishes a run', async () => {
+    const out = tmp('probe-layers');
+    const args = ['probe', 'layers', '--model', TINY, '--error-types', 'SVA,ArtOrDet', '--pairs', '30', '--text', 'wordnet', '--max-epochs', '2', '--out', out, '--no-progress'];
+    const r = await runCli(args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Table 7 layout: probe accuracy/);
+    expect(r.stdout).toMatch(/Table 8 layout: .*include the error/);
+    expect(r.stdout).toMatch(/0 \(embeddings\)/);
+    expect(r.stdout).toMatch(/random top-2/);
+    expect(r.stdout).toMatch(/Figure 3 layout/);
+    const json = JSON.parse(readFileSync(join(out, 'layers.json'), 'utf8')) as { table7: { head: string[]; rows: string[][] }; table8: { rows: string[][] }; heads: { share: unknown[][] } };
+    expect(json.table7.head).toEqual(['layer', 'ArtOrDet', 'SVA', 'mean']);
+    expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test pairs']);
+    expect(json.table8.rows.map((r) => r[0])).toContain('random top-2');
+    expect(json.heads.share).toHaveLength(2);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { metrics: Record<string, number | null> };
+    expect(summary.metrics.layer0_accuracy).toBeGreaterThanOrEqual(0);
+    // the same command on a finished folder asks for --resume or --overwrite; --resume rewrites the same tables
+    expect((await runCli(args)).code).not.toBe(0);
+    const again = await runCli([...args, '--resume']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'layers.json'), 'utf8'))).toEqual(json);
+  }, 120_000);
+
+  it('probe heads prints the head × layer layout without training a probe', async () => {
+    const out = tmp('probe-heads');
+    const r = await runCli(['probe', 'heads', '--model', TINY, '--error-types', 'Worder', '--pairs', '40', '--text', 'wordnet', '--head-query', 'cls', '--out', out, '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Figure 3 layout: .*\[CLS\] row/);
+    expect(r.stdout).not.toMatch(/Table 7/);
+    expect(existsSync(join(out, 'layers.json'))).toBe(true);
+  }, 60_000);
+
+  it('probe cloze prints the drop per error type and distance', async () => {
+    const out = tmp('probe-cloze');
+    const r = await runCli(['probe', 'cloze', '--model', TINY_MLM, '--error-types', 'SVA,Nn', '--pairs', '30', '--text', 'wordnet', '--window', '4', '--out', out, '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Figure 4 layout/);
+    expect(r.stdout).toMatch(/type\s+pairs\s+-4\s+-3\s+-2\s+-1\s+\+1\s+\+2\s+\+3\s+\+4/);
+    expect(r.stdout).toMatch(/^all\s+\d+/m);
+    const cloze = JSON.parse(readFileSync(join(out, 'cloze.json'), 'utf8')) as { all: { distance: number }[] };
+    expect(cloze.all.map((c) => c.distance)).toEqual([-4, -3, -2, -1, 1, 2, 3, 4]);
+  }, 60_000);
+
+  it('says clearly when a model cannot be probed', async () => {
+    const r = await runCli(['probe', 'cloze', '--model', TINY, '--out', tmp('probe-bad'), '--no-progress']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/cloze recipe runs on fill-mask models, but .* is text-classification/);
+  }, 60_000);
+});
