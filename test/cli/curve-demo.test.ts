@@ -42,6 +42,8 @@ describe('typos-curve --compact', () => {
   });
 });
 
+const html_ = (out: string): string => readFileSync(join(out, 'report.html'), 'utf8');
+
 describe('textstress demo', () => {
   it('runs the built-in suite and writes summaries, results, a table and the report', async () => {
     const out = tmp('demo');
@@ -68,6 +70,12 @@ describe('textstress demo', () => {
     expect(f.steps).toBe(10);
     expect(f.metrics.fooling_threshold).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/sst2-fooling +fooling/);
+    // Inside demo-mlm: Table 7/8 for three error types and the cloze test, on the WordNet sentences that ship.
+    const layers = JSON.parse(readFileSync(join(out, 'mlm-probe-layers', 'layers.json'), 'utf8')) as { table7: { head: string[] } };
+    expect(layers.table7.head).toEqual(['layer', 'ArtOrDet', 'SVA', 'Worder', 'mean']);
+    expect(JSON.parse(readFileSync(join(out, 'mlm-cloze', 'summary.json'), 'utf8')).metrics.pairs_used).toBeGreaterThan(50);
+    expect(html_(out)).toMatch(/Inside the encoder: where grammar errors are noticed/);
+    expect(html_(out)).toMatch(/Cloze test: how far a grammar error reaches/);
     expect(r.stdout).toMatch(/Gate: PASS — all 4 checks hold/);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toMatch(/Fooling sentences \(EFSG\)/);

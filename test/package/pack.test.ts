@@ -41,7 +41,7 @@ beforeAll(() => {
 describe('the packed package, installed into an empty project', () => {
   it('ships the compiled library, the CLI, the demo models and data, and no sources or tests', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
-    for (const f of ['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/main.js', 'package/bin/textstress.mjs', 'package/models/demo-sst2/onnx/model.onnx', 'package/models/demo-ner/onnx/model.onnx', 'package/models/demo-squad/onnx/model.onnx', 'package/models/demo-squad/heldout-squad.json', 'package/models/demo-qnli/onnx/model.onnx', 'package/demo/reviews.tsv', 'package/demo/news.conll', 'package/schema/suite.schema.json', 'package/dist/report/html/browser.client.js']) {
+    for (const f of ['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/main.js', 'package/bin/textstress.mjs', 'package/models/demo-sst2/onnx/model.onnx', 'package/models/demo-ner/onnx/model.onnx', 'package/models/demo-squad/onnx/model.onnx', 'package/models/demo-squad/heldout-squad.json', 'package/models/demo-qnli/onnx/model.onnx', 'package/models/demo-mlm/onnx/model.onnx', 'package/demo/reviews.tsv', 'package/demo/news.conll', 'package/schema/suite.schema.json', 'package/dist/report/html/browser.client.js']) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f))).toEqual([]);

@@ -17,13 +17,17 @@ export const DEMO_DATA = { sentiment: join(PACKAGE_ROOT, 'demo', 'reviews.tsv'),
 
 const CLEAN = ['clean_metric > 0.5'];
 
-/** The built-in suite: typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner. */
+/** The built-in suite: typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner, layer probes and the cloze test inside demo-mlm. */
 export function demoSuite(opts: { k: number; limit?: number; seed: number }): Suite {
   const limit = opts.limit ? { limit: opts.limit } : {};
   return {
     name: 'textstress demo: the built-in demo models',
     seed: opts.seed,
-    models: { 'demo-sst2': join(PACKAGE_ROOT, 'models', 'demo-sst2'), 'demo-ner': join(PACKAGE_ROOT, 'models', 'demo-ner') },
+    models: {
+      'demo-sst2': join(PACKAGE_ROOT, 'models', 'demo-sst2'),
+      'demo-ner': join(PACKAGE_ROOT, 'models', 'demo-ner'),
+      'demo-mlm': join(PACKAGE_ROOT, 'models', 'demo-mlm'),
+    },
     datasets: {
       sentiment: { path: DEMO_DATA.sentiment, ...limit },
       news: { path: DEMO_DATA.ner, ...limit },
@@ -37,13 +41,17 @@ export function demoSuite(opts: { k: number; limit?: number; seed: number }): Su
       { name: 'ner-entities-per', recipe: 'entities', model: 'demo-ner', dataset: 'news', settings: { type: 'PER', budget: 20 }, thresholds: CLEAN },
       // EFSG: 100 sentences of 9 words from the reviews' own words, 10 epochs; T_task from the positive reviews.
       { name: 'sst2-fooling', recipe: 'fooling', model: 'demo-sst2', settings: { train: DEMO_DATA.sentiment, population: 100, length: 9, epochs: 10 } },
+      // Inside demo-mlm (Yin et al. §5–6), on the WordNet example sentences that ship with textstress: layer probes
+      // and heads for three error types, and the cloze test.
+      { name: 'mlm-probe-layers', recipe: 'probe-layers', model: 'demo-mlm', settings: { errorTypes: 'ArtOrDet,SVA,Worder', pairs: 150, text: ['wordnet'], examples: 1 } },
+      { name: 'mlm-cloze', recipe: 'cloze', model: 'demo-mlm', settings: { errorTypes: 'ArtOrDet,Prep,Nn,SVA,Vform', pairs: 150, text: ['wordnet'] } },
     ],
   };
 }
 
 export function demoCommand(registry: Registry): Command {
   return new Command('demo')
-    .description('run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner) and write its HTML report')
+    .description('run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report')
     .option('-o, --out <dir>', 'output folder', 'textstress-demo')
     .option('-k, --k <n>', 'typo budget per sentence', int('--k', 1), 3)
     .option('-n, --limit <n>', 'use only the first n sentences', int('--limit', 1))
@@ -52,7 +60,7 @@ export function demoCommand(registry: Registry): Command {
     .action(async (opts: { out: string; k: number; limit?: number; seed: number; progress: boolean }) => {
       const rel = (p: string): string => relative(process.cwd(), p) || p;
       process.stdout.write(
-        `textstress demo: typos (K ≤ ${opts.k}), noise and fooling sentences on demo-sst2 over ${rel(DEMO_DATA.sentiment)}; typos and person-name swaps on demo-ner over ${rel(DEMO_DATA.ner)}\n`,
+        `textstress demo: typos (K ≤ ${opts.k}), noise and fooling sentences on demo-sst2 over ${rel(DEMO_DATA.sentiment)}; typos and person-name swaps on demo-ner over ${rel(DEMO_DATA.ner)}; layer probes and the cloze test inside demo-mlm\n`,
       );
       const t0 = performance.now();
       const suite = demoSuite(opts);

@@ -6,7 +6,7 @@ import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { clozeTest, type ClozeCell } from '../../probing/index.ts';
 import { defaultClozeText, preparer } from './prepare.ts';
-import type { EncoderDetails, SentenceDetails } from './tables.ts';
+import { sourcesLine, type EncoderDetails, type SentenceDetails } from './tables.ts';
 
 export interface ClozeRunOptions {
   modelId: string;
@@ -139,5 +139,6 @@ export function clozeText(d: ClozeDetails): string {
     ...rows.map(line),
     `next to the error (|d| = 1): ${nf.near === null ? 'n/a' : (100 * nf.near).toFixed(2)}; ${d.window} away: ${nf.far === null ? 'n/a' : (100 * nf.far).toFixed(2)} (probability points)`,
     `${skipped} pair(s) left out: their token sequences differ in more than one position (insertions, deletions, swaps, or a word split into another number of pieces).`,
+    sourcesLine(d.sentences),
   ].join('\n');
 }

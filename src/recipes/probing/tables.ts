@@ -101,8 +101,13 @@ export function layerText(d: LayerDetails): string {
     parts.push(draw(`Figure 3 layout: each head's top 2 tokens (${d.headQuery === 'cls' ? '[CLS] row' : 'attention received'}) include the error (%), all types`, headTable(d)));
   }
   const made = Object.entries(d.sentences.pairsMade).map(([t, n]) => `${t} ${n}`).join(', ');
-  parts.push(`pairs made per type: ${made} (from ${d.sentences.sentencesTried} sentences tried)`);
+  parts.push(`pairs made per type: ${made} (from ${d.sentences.sentencesTried} sentences tried); ${sourcesLine(d.sentences)}`);
   return parts.join('\n\n');
+}
+
+/** Where the sentences came from, with how many usable sentences each gave. */
+export function sourcesLine(s: SentenceDetails): string {
+  return `sentences from ${Object.entries(s.sources).map(([src, n]) => `${src} (${n})`).join(', ')}`;
 }
 
 export function layerDetailsOf(details: Record<string, unknown> | undefined): LayerDetails | undefined {
