@@ -2,14 +2,18 @@
  * The TensorFlow.js backend the probes train on: WebAssembly (several times faster than the pure-JS CPU backend on
  * these small matrices, and exact across runs), the CPU backend when WebAssembly cannot start.
  */
-import * as tf from '@tensorflow/tfjs';
-import '@tensorflow/tfjs-backend-wasm';
+import type * as TF from '@tensorflow/tfjs';
 
-let ready: Promise<string> | undefined;
+let ready: Promise<typeof TF> | undefined;
 
-/** Sets the backend once; returns its name. */
-export function ensureBackend(): Promise<string> {
+/**
+ * Loads TensorFlow.js (on first use only: it adds most of a second to every command that imports it) and sets the
+ * backend once; resolves with the library.
+ */
+export function ensureBackend(): Promise<typeof TF> {
   ready ??= (async () => {
+    const tf = await import('@tensorflow/tfjs');
+    await import('@tensorflow/tfjs-backend-wasm');
     const wanted = process.env.TEXTSTRESS_TF_BACKEND ?? 'wasm';
     try {
       if (!(await tf.setBackend(wanted))) throw new Error(`backend ${wanted} did not start`);
@@ -17,7 +21,7 @@ export function ensureBackend(): Promise<string> {
       await tf.setBackend('cpu');
     }
     await tf.ready();
-    return tf.getBackend();
+    return tf;
   })();
   return ready;
 }

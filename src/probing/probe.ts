@@ -5,7 +5,7 @@
  * stopping when dev accuracy has not improved for 2 epochs and keeping the best epoch's weights. Trained with
  * TensorFlow.js (on its WebAssembly backend), not hand-written gradients; every random choice is seeded.
  */
-import * as tf from '@tensorflow/tfjs';
+import type * as TF from '@tensorflow/tfjs';
 import { Rng } from '../util/rng.ts';
 import { ensureBackend } from './backend.ts';
 
@@ -54,16 +54,19 @@ export interface TrainedProbe {
   dispose(): void;
 }
 
+/** The library, once trainProbe has loaded it (see backend.ts). */
+let tf: typeof TF;
+
 interface Weights {
-  W: tf.Variable;
-  b: tf.Variable;
-  v: tf.Variable;
-  U: tf.Variable;
-  c: tf.Variable;
+  W: TF.Variable;
+  b: TF.Variable;
+  v: TF.Variable;
+  U: TF.Variable;
+  c: TF.Variable;
 }
 
 /** A padded batch: x [B, S, H], mask bias [B, S] (0 at tokens, −1e9 at padding). */
-function batchTensors(examples: readonly ProbeExample[], hidden: number): { x: tf.Tensor3D; bias: tf.Tensor2D; width: number } {
+function batchTensors(examples: readonly ProbeExample[], hidden: number): { x: TF.Tensor3D; bias: TF.Tensor2D; width: number } {
   const width = Math.max(1, ...examples.map((e) => e.len));
   const x = new Float32Array(examples.length * width * hidden);
   const bias = new Float32Array(examples.length * width).fill(-1e9);
@@ -74,13 +77,13 @@ function batchTensors(examples: readonly ProbeExample[], hidden: number): { x: t
   return { x: tf.tensor3d(x, [examples.length, width, hidden]), bias: tf.tensor2d(bias, [examples.length, width]), width };
 }
 
-function forward(w: Weights, x: tf.Tensor3D, bias: tf.Tensor2D, dropout: number, seed?: number): { logits: tf.Tensor2D; att: tf.Tensor2D } {
+function forward(w: Weights, x: TF.Tensor3D, bias: TF.Tensor2D, dropout: number, seed?: number): { logits: TF.Tensor2D; att: TF.Tensor2D } {
   const [B, S, H] = x.shape;
   const e = tf.matMul(tf.tanh(tf.add(tf.matMul(tf.reshape(x, [B * S, H]), w.W), w.b)), w.v);
-  const att = tf.softmax(tf.add(tf.reshape(e, [B, S]), bias)) as tf.Tensor2D;
-  let pooled = tf.sum(tf.mul(x, tf.expandDims(att, 2)), 1) as tf.Tensor2D;
-  if (dropout > 0 && seed !== undefined) pooled = tf.dropout(pooled, dropout, undefined, seed) as tf.Tensor2D;
-  return { logits: tf.add(tf.matMul(pooled, w.U), w.c) as tf.Tensor2D, att };
+  const att = tf.softmax(tf.add(tf.reshape(e, [B, S]), bias)) as TF.Tensor2D;
+  let pooled = tf.sum(tf.mul(x, tf.expandDims(att, 2)), 1) as TF.Tensor2D;
+  if (dropout > 0 && seed !== undefined) pooled = tf.dropout(pooled, dropout, undefined, seed) as TF.Tensor2D;
+  return { logits: tf.add(tf.matMul(pooled, w.U), w.c) as TF.Tensor2D, att };
 }
 
 function accuracy(w: Weights, examples: readonly ProbeExample[], hidden: number): number {
@@ -104,12 +107,12 @@ export async function trainProbe(
   hidden: number,
   settings: ProbeSettings,
 ): Promise<TrainedProbe> {
-  await ensureBackend();
+  tf = await ensureBackend();
   const started = performance.now();
   const rng = Rng.derive(settings.seed, 'probe');
   const seedOf = (): number => rng.nextUint32();
   const A = settings.attentionSize;
-  const init = (shape: number[], fanIn: number, fanOut: number): tf.Variable =>
+  const init = (shape: number[], fanIn: number, fanOut: number): TF.Variable =>
     tf.variable(tf.randomUniform(shape, -Math.sqrt(6 / (fanIn + fanOut)), Math.sqrt(6 / (fanIn + fanOut)), 'float32', seedOf()));
   const w: Weights = {
     W: init([hidden, A], hidden, A),
@@ -121,7 +124,7 @@ export async function trainProbe(
     c: tf.variable(tf.zeros([2])),
   };
   const optimizer = tf.train.adam(settings.learningRate);
-  let best = { acc: -1, epoch: 0, weights: [] as tf.Tensor[] };
+  let best = { acc: -1, epoch: 0, weights: [] as TF.Tensor[] };
   let epoch = 0;
   let stale = 0;
   for (epoch = 1; epoch <= settings.maxEpochs; epoch++) {
@@ -136,7 +139,7 @@ export async function trainProbe(
         optimizer.minimize(() => {
           const { logits } = forward(w, x, bias, settings.dropout, seed);
           const l2 = tf.addN([w.W, w.v, w.U].map((t) => tf.sum(tf.square(t))));
-          return tf.add(tf.losses.softmaxCrossEntropy(y, logits), tf.mul(settings.l2, l2)) as tf.Scalar;
+          return tf.add(tf.losses.softmaxCrossEntropy(y, logits), tf.mul(settings.l2, l2)) as TF.Scalar;
         });
       });
     }

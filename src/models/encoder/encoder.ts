@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AutoModel, AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
+import { AutoConfig, AutoModel, AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
 import { ModelError } from '../../util/errors.ts';
 import { checkLocalFolder, isLocalSpec, modelLengthLimit, readJson } from '../transformers/folder.ts';
@@ -203,7 +203,11 @@ export async function loadEncoder(spec: string, opts: EncoderOptions = {}): Prom
     if (checked.externalData) throw new ModelError(`${id}: models with external ONNX data files are not supported for probing yet.`);
     config = checked.config;
   } else {
-    config = (await import('@huggingface/transformers').then((t) => t.AutoConfig.from_pretrained(spec))) as unknown as Record<string, unknown>;
+    try {
+      config = (await AutoConfig.from_pretrained(spec)) as unknown as Record<string, unknown>;
+    } catch (err) {
+      throw new ModelError(`cannot load the model "${spec}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    }
   }
   const num = (k: string, alt?: string): number => {
     const v = config[k] ?? (alt ? config[alt] : undefined);

@@ -2,7 +2,7 @@
  * What every probing run needs before its first step, built lazily (a resumed run skips `init`): the encoder opened
  * for inspection and the minimal pairs, the same for the same settings and seed.
  */
-import { loadEncoder, type Encoder } from '../../models/encoder/index.ts';
+import type { Encoder } from '../../models/encoder/index.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { buildProbePairs, defaultSentenceSources, readSentences, type ProbeSet } from '../../probing/index.ts';
 import { TextstressError } from '../../util/errors.ts';
@@ -38,6 +38,8 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; clos
             hint: 'Give a transformers.js model folder or hub id.',
           });
         }
+        // loaded on first use: onnx-proto and the graph code are not needed by any other command
+        const { loadEncoder } = await import('../../models/encoder/index.ts');
         const encoder = await loadEncoder(opts.modelId, { maxLength: opts.maxLength });
         const sources = opts.text.length ? [...opts.text] : opts.defaultText();
         const { sentences, perSource } = await readSentences(sources);
