@@ -28,6 +28,7 @@ import {
   TokenizeRequestSchema,
 } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
+import { openAiHandler, type OpenAiOptions } from './openai-compat.ts';
 
 /** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
 export interface ModelServerOptions {
@@ -54,6 +55,8 @@ export interface ModelServerOptions {
    * and tests (default 0).
    */
   latencyMs?: number;
+  /** Also answer the OpenAI-compatible routes GET /v1/models and POST /v1/chat/completions (see openai-compat.ts). */
+  openai?: OpenAiOptions;
 }
 
 /** A running model server. */
@@ -256,6 +259,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     ...(adapter.maxBatchSize ? { maxBatchSize: adapter.maxBatchSize } : {}),
   });
 
+  const openai = opts.openai ? openAiHandler(adapter, opts.openai) : undefined;
   let hosts: HostPolicy | undefined;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hosts?.accepts(req.headers.host)) {
@@ -276,6 +280,17 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         throw new HttpError(405, `${route} answers ${m} only, not ${method}`);
       }
     };
+    if (openai && route.startsWith('/v1/')) {
+      const answer = await openai(method, route, () => readJson(req, route, limit));
+      if (answer) {
+        for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
+        if (answer.raw !== undefined) {
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.raw);
+          return;
+        }
+        return send(res, answer.status, answer.body);
+      }
+    }
     switch (route) {
       case '/health':
         allow('GET');

@@ -1,4 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { basename } from 'node:path';
+import { parseFaults } from '../../models/openai-compat.ts';
+import { ModelError } from '../../util/errors.ts';
 import { isPort, startModelServer } from '../../models/serve.ts';
 import type { ModelTask } from '../../models/types.ts';
 import { int } from '../options.ts';
@@ -25,6 +28,9 @@ export function serveCommand(): Command {
     .option('--max-concurrent <n>', 'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1', int('--max-concurrent', 1), 8)
     .option('--task <task>', 'model task, when config.json cannot tell')
     .option('--defence <file>', 'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)')
+    .option('--openai', 'also answer as an OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions with the label word, logprobs over the labels and usage), text classifiers only')
+    .option('--openai-model <name>', 'the model id /v1/models lists (default: the folder name); requests may name any model')
+    .option('--fault <spec>', 'with --openai, misbehave on a fixed schedule for tests and demos: 429:N (every N-th chat request, with retry-after), retry-after:S, 500:N, malformed:N, slow:MS; comma-separated')
     .option('--latency-ms <ms>', 'wait this long before answering each POST /predict (to stand in for a remote model in benchmarks)', int('--latency-ms', 0), 0)
     .addHelpText(
       'after',
@@ -37,7 +43,8 @@ Security (no authentication: whoever reaches the port can use the model):
   - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
 See docs/http-model-api.md.`,
     )
-    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; maxConcurrent: number; latencyMs: number; task?: ModelTask; defence?: string }) => {
+    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; maxConcurrent: number; latencyMs: number; task?: ModelTask; defence?: string; openai?: boolean; openaiModel?: string; fault?: string }) => {
+      if (opts.fault && !opts.openai) throw new ModelError('--fault applies to the OpenAI-compatible routes: add --openai.');
       const model = await openModel({ model: opts.model, task: opts.task, ...(opts.defence ? { defence: opts.defence } : {}) });
       const server = await startModelServer(model, {
         port: opts.port,
@@ -45,8 +52,11 @@ See docs/http-model-api.md.`,
         allowedHosts: opts.allowedHost,
         maxConcurrent: opts.maxConcurrent,
         ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}),
+        ...(opts.openai
+          ? { openai: { modelName: opts.openaiModel ?? basename(opts.model.replace(/\/+$/, '')), ...(opts.fault ? { faults: parseFaults(opts.fault) } : {}) } }
+          : {}),
       });
-      process.stderr.write(`textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}\n`);
+      process.stderr.write(`textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}${opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : ''}\n`);
       const stop = (): void => {
         void server.close().then(() => process.exit(0));
       };
