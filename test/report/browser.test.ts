@@ -133,6 +133,8 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     // 2 types × 3 layers in each of the two layer heat maps, 2 layers × 2 heads in the head map
     expect(await layers.locator('figure.chart svg [aria-roledescription="rect mark"]').count()).toBe(6 + 6 + 4);
     expect(await layers.textContent()).toMatch(/Appendix E/);
+    // its records are the tables above: no generic "first records" dump
+    expect(titles.some((t) => /first records$/.test(t))).toBe(false);
     const cloze = page.locator('section#fam-cloze');
     expect(await cloze.locator('h4').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/likelihood drop by distance from the error \(Figure 4\)$/)]));
     // one line per error type with a one-token pair (the tiny vocabulary splits many words), and the pooled line

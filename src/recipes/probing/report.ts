@@ -64,12 +64,13 @@ function examplesTable(run: GeneratedRun, d: LayerDetails): ReportTable | undefi
   if (d.examples.length === 0) return undefined;
   return {
     title: `${runLabel(run)}: the probe's attention on test sentences (Appendix E)`,
-    head: ['type', 'layer', 'P(error)', 'tokens (attention %, the error in [brackets])'],
+    // the tokens first: the report aligns the first column left and the (numeric) rest right
+    head: ['tokens (attention %, the error in [brackets])', 'type', 'layer', 'P(error)'],
     rows: d.examples.map((e) => [
+      e.tokens.map((t, i) => `${e.errorTokens.includes(i) ? `[${t}]` : t}:${Math.round(100 * (e.attention[i] ?? 0))}`).join(' '),
       e.type,
       String(e.layer),
       e.probability.toFixed(2),
-      e.tokens.map((t, i) => `${e.errorTokens.includes(i) ? `[${t}]` : t}:${Math.round(100 * (e.attention[i] ?? 0))}`).join(' '),
     ]),
     caption: "Each token with the probe's attention weight on it in percent, on the layer where the probe was most accurate for that type.",
   };
@@ -80,6 +81,8 @@ export const layersFamily = generatedFamily<LayerDetails>({
   title: 'Inside the encoder: where grammar errors are noticed',
   blurb: 'Layer probes (Tables 7 and 8) and attention heads (Figure 3) of Yin et al. 2020 on minimal pairs with one simulated error.',
   recipe: 'probe-layers',
+  // one record per error type, already drawn as the tables and heat maps above
+  hideRecords: true,
   details: (run) => layerDetailsOf(run.summary.details),
   part(run, d) {
     const charts: ChartSpec[] = [];
@@ -108,6 +111,7 @@ export const headsFamily = generatedFamily<LayerDetails>({
   title: 'Inside the encoder: attention heads',
   blurb: 'Which attention heads point at a simulated grammar error (Yin et al. 2020, Figure 3), no training.',
   recipe: 'probe-heads',
+  hideRecords: true,
   details: (run) => layerDetailsOf(run.summary.details),
   part: (run, d) => ({ charts: [headHeat(run, d)] }),
 });
@@ -117,6 +121,7 @@ export const clozeFamily = generatedFamily<ClozeDetails>({
   title: 'Cloze test: how far a grammar error reaches',
   blurb: "The masked LM's probability of each token near a one-token error, with and without the error (Yin et al. 2020, §6, Figure 4).",
   recipe: 'cloze',
+  hideRecords: true,
   details: (run) => {
     const d = run.summary.details as ClozeDetails | undefined;
     return d && Array.isArray(d.all) ? d : undefined;

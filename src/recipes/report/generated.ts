@@ -16,8 +16,11 @@ export function generatedFamily<D>(spec: {
   recipe: string;
   details(run: GeneratedRun): D | undefined;
   part(run: GeneratedRun, details: D): GeneratedPart;
+  /** See ReportFamily.hideRecords. */
+  hideRecords?: boolean;
 }): ReportFamily {
   return {
+    ...(spec.hideRecords ? { hideRecords: true } : {}),
     id: spec.id,
     title: spec.title,
     blurb: spec.blurb,

@@ -136,6 +136,8 @@ export interface ReportFamily {
   ownsGenerated?(run: GeneratedRun): boolean;
   /** Its section for generator runs: tables, charts and notes (the metrics tiles and the sample table are generic). */
   generatedSection?(runs: GeneratedRun[]): Pick<FamilySectionContent, 'charts' | 'notes' | 'tables'>;
+  /** Leave out the generic "first records" table of its generator runs (when its own tables already show them). */
+  hideRecords?: boolean;
   /** Stress runs it owns (by default none: they get the generic stress section). */
   ownsStress?(run: StressRun): boolean;
   /** Its section for stress runs: tables, charts and notes (the headline cards, runs table and example browser are generic). */

@@ -135,7 +135,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     for (const t of s.tables) body.push(tableHtml(t));
     if (s.charts.length) body.push(`<div class="charts">${s.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
     for (const n of s.notes) body.push(`<p class="notes">${esc(n)}</p>`);
-    for (const run of s.runs) body.push(`<h4>${esc(runLabel(run))}: first records</h4>${sampleTable(run)}`);
+    if (!s.family.hideRecords) for (const run of s.runs) body.push(`<h4>${esc(runLabel(run))}: first records</h4>${sampleTable(run)}`);
     body.push('</section>');
   }
 
