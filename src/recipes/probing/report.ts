@@ -116,6 +116,9 @@ export const headsFamily = generatedFamily<LayerDetails>({
   part: (run, d) => ({ charts: [headHeat(run, d)] }),
 });
 
+/** Vega's tableau10, so the types keep the colours readers know from the other charts. */
+const PALETTE = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+
 export const clozeFamily = generatedFamily<ClozeDetails>({
   id: 'cloze',
   title: 'Cloze test: how far a grammar error reaches',
@@ -131,13 +134,15 @@ export const clozeFamily = generatedFamily<ClozeDetails>({
       ...d.types.flatMap((t) => t.cells.filter((c) => c.n > 0).map((c) => ({ distance: c.distance, drop: c.meanDrop, type: t.type }))),
       ...d.all.filter((c) => c.n > 0).map((c) => ({ distance: c.distance, drop: c.meanDrop, type: 'all types' })),
     ];
+    const typeNames = d.types.filter((t) => t.cells.some((c) => c.n > 0)).map((t) => t.type);
     const spec: TopLevelSpec = {
       data: { values },
       mark: { type: 'line', point: true },
       encoding: {
         x: { field: 'distance', type: 'quantitative', title: 'signed distance from the error (tokens)', scale: { domain: [-d.window, d.window] } },
         y: { field: 'drop', type: 'quantitative', title: 'mean drop of P(true token)' },
-        color: { field: 'type', type: 'nominal', title: null },
+        // the pooled line in black, thick; the types in the usual palette
+        color: { field: 'type', type: 'nominal', title: null, scale: { domain: [...typeNames, 'all types'], range: [...PALETTE.slice(0, typeNames.length), '#111827'] } },
         strokeWidth: { condition: { test: "datum.type === 'all types'", value: 3 }, value: 1.2 },
       },
     };
