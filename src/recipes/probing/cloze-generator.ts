@@ -75,9 +75,8 @@ export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<Stat
     steps: o.types.length,
     init: () => ({ done: 0 }),
     async step(state: State, ctx: GenerateContext) {
-      const { encoder, set } = await prep.get();
-      const type = o.types[ctx.step]!;
-      const r = await clozeTest(encoder, set.pairs.filter((p) => p.type === type), { window: o.window });
+      const { encoder, type, pairs } = await prep.step(ctx.step);
+      const r = await clozeTest(encoder, pairs, { window: o.window });
       const cells = r.types.find((t) => t.type === type)?.cells ?? [];
       const record: ClozeTypeRecord = { type, used: r.used, skipped: r.skipped, cells };
       const nf = nearFar(cells, o.window);

@@ -31,9 +31,8 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
     steps: o.types.length,
     init: () => ({ done: 0 }),
     async step(state: State, ctx: GenerateContext) {
-      const { encoder, set } = await prep.get();
-      const type = o.types[ctx.step]!;
-      const r = await probeLayers(encoder, set.pairs.filter((p) => p.type === type), {
+      const { encoder, type, pairs } = await prep.step(ctx.step);
+      const r = await probeLayers(encoder, pairs, {
         probes: o.probes,
         heads: o.heads,
         headQuery: o.headQuery,

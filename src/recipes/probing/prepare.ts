@@ -27,8 +27,15 @@ export interface PrepareOptions {
   maxLength: number;
 }
 
+/** The prepared run, narrowed to one generator step: step i works on error type i and its pairs. */
+export interface TypeStep {
+  encoder: Encoder;
+  type: GrammarErrorType;
+  pairs: ProbeSet['pairs'];
+}
+
 /** A lazy, memoised preparation; `close` releases the encoder. */
-export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; close(): Promise<void> } {
+export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step(i: number): Promise<TypeStep>; close(): Promise<void> } {
   let pending: Promise<Prepared> | undefined;
   return {
     get() {
@@ -53,6 +60,11 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; clos
         };
       })();
       return pending;
+    },
+    async step(i) {
+      const { encoder, set } = await this.get();
+      const type = opts.types[i]!;
+      return { encoder, type, pairs: set.pairs.filter((p) => p.type === type) };
     },
     async close() {
       if (pending) await (await pending.catch(() => undefined))?.encoder.close();
