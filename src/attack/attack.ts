@@ -3,6 +3,7 @@ import type { QuerySession } from '../query/engine.ts';
 import type { Rng } from '../util/rng.ts';
 import { isAllowed, isModifiable, nothingToEdit, type Constraint } from './constraints.ts';
 import type { GoalFactory } from './goals/index.ts';
+import { guardUnmappable } from './goals/types.ts';
 import type { ExampleResult } from './result.ts';
 import type { SearchContext, SearchMethod } from './search/types.ts';
 import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
@@ -39,7 +40,7 @@ export async function attackExample(
 ): Promise<ExampleResult> {
   const subject = makeSubject(example, { ...attack.subject, ...(attack.window !== undefined ? { window: attack.window } : {}) });
   const [clean] = await session.query([subject.toInput(subject.original)]);
-  const goal = attack.goal.create(example, clean!);
+  const goal = guardUnmappable(attack.goal.create(example, clean!));
   const initial: Scored = { state: initialState(subject.original), status: goal.evaluate(clean!) };
 
   const allowed = (state: AttackState, indices: readonly number[]): WordCandidate[] =>

@@ -9,6 +9,7 @@ import type { Edit } from '../text/edits.ts';
 import type { Rng } from '../util/rng.ts';
 import { goldOf, movedGold } from './attack.ts';
 import type { GoalFactory, GoalStatus, Prediction } from './goals/index.ts';
+import { guardUnmappable, UNMAPPABLE_CLEAN } from './goals/types.ts';
 import type { ExampleResult } from './result.ts';
 import { exampleFields, exampleInput, makeSubject, type SubjectOptions } from './subject.ts';
 
@@ -99,7 +100,7 @@ function collapse(tags: readonly string[], spans: readonly { at: number; before:
 export async function probeExample(probe: Probe, example: Example, session: QuerySession, rng: Rng): Promise<ExampleResult> {
   const subject = makeSubject(example, probe.subject);
   const [clean] = await session.query([exampleInput(example)]);
-  const initial = probe.goal.create(example, clean!).evaluate(clean!);
+  const initial = guardUnmappable(probe.goal.create(example, clean!)).evaluate(clean!);
   const base = {
     id: example.id,
     ...(example.source ? { source: example.source } : {}),
@@ -126,13 +127,13 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
     requests: session.requests,
     cache_hits: session.cacheHits,
   });
-  const why = await probe.skipReason?.(example);
+  const why = (initial.prediction.unmappable !== undefined ? UNMAPPABLE_CLEAN : undefined) ?? (await probe.skipReason?.(example));
   if (why) return unchanged(why);
   const variants = await probe.variants(example, rng, probe.budget);
   if (variants.length === 0) return unchanged(`${probe.name}: no variant could be made`);
 
   const outputs = await session.query(variants.map((v) => exampleInput(v.example)));
-  const scored: { v: Variant; s: GoalStatus }[] = variants.map((v, k) => ({ v, s: probe.goal.create(v.example, clean!).evaluate(outputs[k]!) }));
+  const scored: { v: Variant; s: GoalStatus }[] = variants.map((v, k) => ({ v, s: guardUnmappable(probe.goal.create(v.example, clean!)).evaluate(outputs[k]!) }));
   // Worst: lowest metric, then highest attack score, then first drawn; best: the reverse.
   let worst = scored[0]!;
   let best = scored[0]!;

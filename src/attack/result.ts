@@ -56,6 +56,13 @@ export interface ExampleResult {
   window_capped?: true;
   /** With window_capped: the words of the window (the first ones, the only ones the attack could edit). */
   attacked_words?: number;
+  /**
+   * Tokens of this example's distinct queries as a metered model (an LLM endpoint) bills them, cached answers
+   * included (what the example costs on its own), and their cost at the run's prices.
+   */
+  usage?: { input_tokens: number; output_tokens: number; cost_usd?: number };
+  /** Answers to this example's distinct queries that could not be mapped to an output (absent: none). */
+  unmappable?: number;
   /** Probes only: B variants evaluated; the worst is `perturbed`, the best is kept here. */
   probe?: ProbeRecord;
 }

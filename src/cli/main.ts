@@ -1,3 +1,4 @@
+import { cacheCommand } from './commands/cache.ts';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
-  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand()];
+  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand(), cacheCommand()];
   const stress = stressCommand(registry);
   if (stress) fixed.push(stress);
   const probe = probeCommand(registry);

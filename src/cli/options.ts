@@ -1,13 +1,24 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DATA_FORMATS } from '../data/types.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
+import { LABEL_MAPPINGS } from '../models/openai/mapping.ts';
 
-export { list } from './derive.ts';
+import { list } from './derive.ts';
+
+export { list };
 
 export function int(name: string, min = 0): (v: string) => number {
   return (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}.`);
+    return n;
+  };
+}
+
+export function num(name: string, min = 0): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!v.trim() || !Number.isFinite(n) || n < min) throw new InvalidArgumentError(`${name} must be a number ≥ ${min}.`);
     return n;
   };
 }
@@ -22,6 +33,20 @@ export function addModelOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'HTTP models: per-request timeout in ms', int('--timeout', 1))
     .option('--retries <n>', 'HTTP models: retries on 5xx/429/timeouts', int('--retries', 0))
     .option('--request-concurrency <n>', 'HTTP models: requests in flight at once', int('--request-concurrency', 1))
+    // LLM endpoints (openai:<model>): docs/llm.md
+    .option('--base-url <url>', 'openai: models: the endpoint, …/v1 (default OPENAI_BASE_URL, else https://api.openai.com/v1); the key comes from --auth-env (default OPENAI_API_KEY)')
+    .option('--labels <list>', 'openai: models: the label names the prompt offers, e.g. negative,positive (taggers: the tag set)', list)
+    .option('--template <file>', 'openai: models: prompt template file ({{text}}, {{text_a}}, {{text_b}}, {{labels}}, {{tokens}}, {{question}}, {{context}}); .txt = user message, .json/.yaml = {system, user}')
+    .addOption(new Option('--mapping <how>', 'openai: classifiers: how the answer becomes a label (logprobs = a class distribution from the label tokens)').choices([...LABEL_MAPPINGS]))
+    .option('--label-regex <re>', 'openai: with --mapping regex: its first group (else the match) names the label')
+    .option('--no-structured', 'openai: do not ask for JSON by schema (response_format) for the json mapping, tagging and QA')
+    .option('--llm-temperature <t>', 'openai: sampling temperature (default 0)', num('--llm-temperature', 0))
+    .option('--max-tokens <n>', 'openai: most tokens of one answer (default: 8 classification, 128 QA, 1024 tagging)', int('--max-tokens', 1))
+    .option('--price-input <usd>', 'openai: price per million input tokens, in dollars (for the cost meter)', num('--price-input', 0))
+    .option('--price-output <usd>', 'openai: price per million output tokens, in dollars', num('--price-output', 0))
+    .option('--max-cost <usd>', 'openai: stop (resumably) before this run spends more than this many dollars; needs the prices', num('--max-cost', 0))
+    .option('--cache-dir <dir>', 'persistent query cache folder (default TEXTSTRESS_CACHE_DIR, else ~/.cache/textstress); on by default for openai: models, for HTTP models when given')
+    .option('--no-cache', 'no persistent query cache')
     .option('--defence <file>', 'defend the model with RESEMBLE: a config file from `textstress resemble fit` (text classifiers only; not NER or QA)');
 }
 

@@ -1,4 +1,5 @@
 import { QaF1Drop, type Goal, type GoalFactory } from '../attack/goals/index.ts';
+import { guardUnmappable } from '../attack/goals/types.ts';
 import { makeSubject, type SubjectOptions } from '../attack/subject.ts';
 import type { Example } from '../data/types.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
@@ -45,7 +46,7 @@ export async function evaluateClean(
     const outputs = await engine.query(subjects.map((s) => s.toInput(s.original)));
     batch.forEach((example, i) => {
       const out = outputs[i]!;
-      const g: Goal = goal.create(example, out);
+      const g: Goal = guardUnmappable(goal.create(example, out));
       const status = g.evaluate(out);
       n++;
       if (status.correct) correct++;

@@ -60,6 +60,32 @@ export interface RunMetrics {
   probe?: { n: number; original_metric: number; worst_metric: number; best_metric: number; stability: number };
   /** Examples longer than the attack's edit window (maxWords): only their first words were attacked. */
   window_capped?: number;
+  /**
+   * A metered model (LLM endpoint): tokens of every example's distinct queries, summed (what the run costs from
+   * scratch, cache aside; the same resumed or not), and their cost at the given prices (null: no prices given).
+   * What this process really paid is `process.spent`.
+   */
+  usage?: { input_tokens: number; output_tokens: number; cost_usd: number | null };
+  /**
+   * Answers that could not be mapped to an output (LLM free text): distinct answers over all examples, examples
+   * with at least one, and examples skipped because the clean answer was one. Present for metered models and
+   * whenever there is one.
+   */
+  unmappable?: { answers: number; examples: number; clean: number };
+}
+
+/**
+ * summary.json's `process`: this process's traffic. `disk_cache_hits`: answers read from the persistent cache;
+ * `spent`: what a metered endpoint billed in this process (requests really sent, tokens, dollars, retries).
+ */
+export interface ProcessStats {
+  requests: number;
+  cache_hits: number;
+  cache_hit_rate: number | null;
+  disk_cache_hits?: number;
+  model_inferences: number;
+  spent?: { requests: number; input_tokens: number; output_tokens: number; cost_usd: number | null; retries: number; rate_limited: number; lowest_concurrency?: number };
+  defence?: Record<string, unknown>;
 }
 
 /** summary.json of a finished run: what identifies it, and its metrics. */
@@ -83,7 +109,7 @@ export interface RunSummary extends RunMetrics {
    * This process's traffic (differs between a resumed and an uninterrupted run): inputs requested, served
    * from the shared cache (also across examples and earlier runs in the process), and really computed.
    */
-  process: { requests: number; cache_hits: number; cache_hit_rate: number | null; model_inferences: number };
+  process: ProcessStats;
 }
 
 /** summary.json of a generator run. */
@@ -172,8 +198,21 @@ export class SummaryAccumulator {
   private readonly probeOriginal = new Mean();
   private readonly probeWorst = new Mean();
   private readonly probeBest = new Mean();
+  private usage: { input_tokens: number; output_tokens: number; cost_usd: number | null } | undefined;
+  private readonly unmappable = { answers: 0, examples: 0, clean: 0 };
 
   add(r: ExampleResult): void {
+    if (r.usage) {
+      const u = (this.usage ??= { input_tokens: 0, output_tokens: 0, cost_usd: r.usage.cost_usd === undefined ? null : 0 });
+      u.input_tokens += r.usage.input_tokens;
+      u.output_tokens += r.usage.output_tokens;
+      if (u.cost_usd !== null && r.usage.cost_usd !== undefined) u.cost_usd += r.usage.cost_usd;
+    }
+    if (r.unmappable) {
+      this.unmappable.answers += r.unmappable;
+      this.unmappable.examples++;
+    }
+    if (r.original_prediction.unmappable !== undefined) this.unmappable.clean++;
     if (r.window_capped) this.capped++;
     if (r.probe) {
       this.probed++;
@@ -271,6 +310,8 @@ export class SummaryAccumulator {
       metrics.attacked_f1 = this.answers.attackedF1.value;
     }
     if (this.capped) metrics.window_capped = this.capped;
+    if (this.usage) metrics.usage = { ...this.usage, cost_usd: this.usage.cost_usd === null ? null : Math.round(this.usage.cost_usd * 1e9) / 1e9 };
+    if (this.usage || this.unmappable.answers || this.unmappable.clean) metrics.unmappable = { ...this.unmappable };
     if (this.probed) {
       metrics.probe = {
         n: this.probed,

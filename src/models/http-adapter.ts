@@ -101,6 +101,11 @@ class HttpModel implements HttpModelAdapter {
     this.info = { id: url, task: opts.task ?? 'text-classification', ...(opts.labels ? { labels: opts.labels } : {}) };
   }
 
+  /** What decides an answer besides the input, for the persistent query cache: endpoint, task and labels. */
+  get cacheIdentity(): string {
+    return JSON.stringify({ adapter: 'http', url: this.url, task: this.info.task, labels: this.info.labels ?? [] });
+  }
+
   /** Server text fit for an error message: the {error} field if any, one line, short, secrets removed. */
   private clean(text: string): string {
     let t = text;

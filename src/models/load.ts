@@ -3,14 +3,18 @@
  * the spec opens it (promptfoo's provider registry). Heavy adapters are imported on demand: transformers.js
  * and onnxruntime take about a second to import, which `--help` and HTTP models should not pay.
  *   http://… or https://…   → the HTTP adapter (task from GET /info unless given)
+ *   openai:<model>          → an OpenAI-compatible chat-completions endpoint (--base-url), as classifier/tagger/QA
  *   anything else           → transformers.js: a local folder, or a Hugging Face hub id
  */
 import type { HttpModelOptions } from './http-adapter.ts';
+import type { OpenAiModelOptions } from './openai/adapter.ts';
 import type { TransformersModelOptions } from './transformers/load.ts';
 import type { ModelAdapter } from './types.ts';
 
 /** Options of {@link loadModel}: each adapter reads the ones it knows. */
-export type LoadModelOptions = TransformersModelOptions & Omit<HttpModelOptions, 'task'>;
+export type LoadModelOptions = TransformersModelOptions &
+  Omit<HttpModelOptions, 'task'> &
+  Pick<OpenAiModelOptions, 'baseUrl' | 'template' | 'mapping' | 'regex' | 'structured' | 'temperature' | 'maxTokens' | 'prices' | 'maxCost'>;
 
 /** Opens the model kinds whose spec it recognises. */
 export interface AdapterFactory {
@@ -23,6 +27,11 @@ export interface AdapterFactory {
 /** Whether a model spec is an http:// or https:// URL. */
 export function isHttpSpec(spec: string): boolean {
   return /^https?:\/\//i.test(spec.trim());
+}
+
+/** Whether a model spec names an OpenAI-compatible chat model (openai:<model>). */
+export function isOpenAiSpec(spec: string): boolean {
+  return /^openai:/i.test(spec.trim());
 }
 
 /** Keeps only the options that are set, so adapters see their own defaults for the rest. */
@@ -41,6 +50,36 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
       return createHttpModel(
         spec.trim(),
         defined({ task, labels, batchSize, concurrency, timeoutMs, retries, backoffMs, maxBackoffMs, maxRetryAfterMs, authEnv: authEnv || undefined, headers, seed }),
+      );
+    },
+  },
+  {
+    name: 'openai',
+    test: isOpenAiSpec,
+    async open(spec, o) {
+      const { createOpenAiModel } = await import('./openai/adapter.ts');
+      const { task, labels, concurrency, timeoutMs, retries, authEnv, headers, seed, baseUrl, template, mapping, regex, structured, temperature, maxTokens, prices, maxCost } = o;
+      return createOpenAiModel(
+        spec.trim().slice('openai:'.length),
+        defined({
+          task,
+          labels,
+          concurrency,
+          timeoutMs,
+          retries,
+          authEnv: authEnv || undefined,
+          headers,
+          seed: typeof seed === 'number' ? seed : undefined,
+          baseUrl,
+          template,
+          mapping,
+          regex,
+          structured,
+          temperature,
+          maxTokens,
+          prices,
+          maxCost,
+        }),
       );
     },
   },

@@ -23,6 +23,8 @@ export interface OpenAiFaults {
   serverErrorEvery?: number;
   /** Every n-th chat request gets a body that is not JSON. */
   malformedEvery?: number;
+  /** Every n-th chat request is answered with prose that names no label ("I would rather not say."). */
+  garbageEvery?: number;
   /** Added to every chat answer, in ms. */
   slowMs?: number;
 }
@@ -43,9 +45,10 @@ export function parseFaults(spec: string): OpenAiFaults {
     if (key === '429') out.rateLimitEvery = n;
     else if (key === '500') out.serverErrorEvery = n;
     else if (key === 'malformed') out.malformedEvery = n;
+    else if (key === 'garbage') out.garbageEvery = n;
     else if (key === 'slow') out.slowMs = n;
     else if (key === 'retry-after') out.retryAfterSeconds = n;
-    else throw new ModelError(`unknown fault "${key}": choose from 429, 500, malformed, slow, retry-after.`);
+    else throw new ModelError(`unknown fault "${key}": choose from 429, 500, malformed, garbage, slow, retry-after.`);
   }
   return out;
 }
@@ -123,7 +126,7 @@ export function openAiHandler(adapter: ModelAdapter, opts: OpenAiOptions): (meth
     const top = Math.min(req.top_logprobs ?? 0, labels.length);
     const order = out.probs.map((_, k) => k).sort((a, b) => out.probs[b]! - out.probs[a]!);
     const promptTokens = await countTokens(req.messages.map((m) => textOf(m.content)).join('\n'));
-    return {
+    const answer = (content: string, logprobs: unknown, completionTokens: number) => ({
       status: 200,
       body: {
         id: `chatcmpl-${n}`,
@@ -131,16 +134,14 @@ export function openAiHandler(adapter: ModelAdapter, opts: OpenAiOptions): (meth
         created: 0,
         model: opts.modelName,
         system_fingerprint: 'textstress',
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content: label },
-            finish_reason: 'stop',
-            logprobs: req.logprobs ? { content: [{ ...entry(best), top_logprobs: order.slice(0, top).map(entry) }] } : null,
-          },
-        ],
-        usage: { prompt_tokens: promptTokens, completion_tokens: 1, total_tokens: promptTokens + 1 },
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: req.logprobs ? logprobs : null }],
+        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
       },
-    };
+    });
+    if (due(f.garbageEvery, n)) {
+      const lp = { token: 'I', logprob: -0.01, bytes: [73] };
+      return answer('I would rather not say.', { content: [{ ...lp, top_logprobs: [lp] }] }, 6);
+    }
+    return answer(label, { content: [{ ...entry(best), top_logprobs: order.slice(0, top).map(entry) }] }, 1);
   };
 }

@@ -15,15 +15,31 @@ export type ModelInput =
   | { kind: 'tokens'; tokens: string[] }
   | { kind: 'qa'; question: string; context: string };
 
+/** Tokens a metered model (an LLM endpoint) billed for one answer. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+/**
+ * What any output may carry besides its answer. `unmappable`: the model answered, but the answer could not be
+ * read as the task's output (an LLM that wrote "It is hard to say"): the raw answer, shortened; the output's
+ * numbers are then placeholders that goals never score (see unmappableStatus). `usage`: the tokens it cost.
+ */
+export interface OutputMeta {
+  unmappable?: string;
+  usage?: TokenUsage;
+}
+
 /** Class probabilities, aligned with `labels` (the model's own label names). */
-export interface ClassOutput {
+export interface ClassOutput extends OutputMeta {
   kind: 'classes';
   labels: string[];
   probs: number[];
 }
 
 /** One IOB2 tag per input word, with the model's confidence in it. */
-export interface TagOutput {
+export interface TagOutput extends OutputMeta {
   kind: 'tags';
   tags: string[];
   scores: number[];
@@ -39,13 +55,32 @@ export interface AnswerSpan {
 }
 
 /** Best answer spans, best first. */
-export interface SpanOutput {
+export interface SpanOutput extends OutputMeta {
   kind: 'spans';
   spans: AnswerSpan[];
 }
 
 /** One output, of the kind the model's task gives. */
 export type ModelOutput = ClassOutput | TagOutput | SpanOutput;
+
+/** Prices in US dollars per million tokens. */
+export interface Prices {
+  input: number;
+  output: number;
+}
+
+/** What a metered endpoint has spent: requests sent, tokens billed, and their cost (null without prices). */
+export interface UsageMeter {
+  readonly requests: number;
+  readonly tokens: TokenUsage;
+  readonly cost: number | null;
+  readonly prices?: Prices;
+  /** Attempts repeated after a retryable failure, and of those failures the rate-limit answers (429). */
+  readonly retries?: number;
+  readonly rateLimited?: number;
+  /** The lowest concurrency the adapter came down to after pushback. */
+  readonly lowestConcurrency?: number;
+}
 
 /** What a model is: where it came from, its task and its labels. */
 export interface ModelInfo {
@@ -70,6 +105,13 @@ export interface ModelAdapter {
    * batch at a time, more for a remote endpoint that answers requests in parallel.
    */
   readonly concurrency?: number;
+  /**
+   * Everything besides the input that decides an answer (endpoint, model name, prompt template, parameters,
+   * answer mapping), when answers may be kept in the persistent query cache; absent = never cached on disk.
+   */
+  readonly cacheIdentity?: string;
+  /** Tokens and cost spent so far, for a metered endpoint. */
+  readonly meter?: UsageMeter;
   close?(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inputChars, inputKey, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
 import { ModelError } from '../util/errors.ts';
+import type { DiskCache } from './disk-cache.ts';
 
 /**
  * The one layer between attacks and a model adapter. It
@@ -8,6 +9,8 @@ import { ModelError } from '../util/errors.ts';
  *  - gathers the queries of every attack that is running concurrently into shared batches
  *    (cross-example batching): queries issued in the same turn of the event loop are flushed together,
  *    and while the model is busy the next batch keeps filling;
+ *  - with a persistent cache (DiskCache) and an adapter that declares a cache identity, answers from disk
+ *    before asking the model, and stores every answer it gets (never an error);
  *  - counts requests, cache hits and real model inferences.
  */
 export interface QueryEngineOptions {
@@ -17,14 +20,23 @@ export interface QueryEngineOptions {
   cacheBytes?: number;
   /** predict() calls allowed at once (default: what the adapter declares as its `concurrency`, else 1). */
   maxConcurrentFlushes?: number;
+  /** The persistent cache, used when the adapter declares a `cacheIdentity`. */
+  diskCache?: DiskCache;
 }
 
 /** An engine's counters: inputs asked for, answered from the cache, actually run by the model, and batches sent. */
 export interface QueryEngineStats {
   requests: number;
   cacheHits: number;
+  /** Of the cache hits, those answered from the persistent cache. */
+  diskHits: number;
   inferences: number;
   flushes: number;
+}
+
+/** The engine's counters at one moment, and a metered adapter's spending then. */
+export interface EngineSnapshot extends QueryEngineStats {
+  spent?: { requests: number; input: number; output: number; cost: number | null; retries: number; rateLimited: number };
 }
 
 interface Pending {
@@ -55,13 +67,34 @@ export class QueryEngine {
   private readonly cacheBytes: number;
   private cachedBytes = 0;
   private readonly maxConcurrentFlushes: number;
-  readonly stats: QueryEngineStats = { requests: 0, cacheHits: 0, inferences: 0, flushes: 0 };
+  readonly stats: QueryEngineStats = { requests: 0, cacheHits: 0, diskHits: 0, inferences: 0, flushes: 0 };
+  private readonly disk: { cache: DiskCache; scope: string } | undefined;
 
   constructor(adapter: ModelAdapter, opts: QueryEngineOptions = {}) {
     this.adapter = adapter;
     this.maxFlushSize = opts.maxFlushSize ?? 1024;
     this.cacheBytes = opts.cacheBytes ?? 32 * 1024 * 1024;
     this.maxConcurrentFlushes = opts.maxConcurrentFlushes ?? adapter.concurrency ?? 1;
+    if (opts.diskCache && adapter.cacheIdentity !== undefined) this.disk = { cache: opts.diskCache, scope: opts.diskCache.scope(adapter.cacheIdentity) };
+  }
+
+  /** The counters now, with what a metered adapter has spent so far (requests, tokens, dollars, retries). */
+  snapshot(): EngineSnapshot {
+    const m = this.adapter.meter;
+    return {
+      ...this.stats,
+      ...(m ? { spent: { requests: m.requests, input: m.tokens.input, output: m.tokens.output, cost: m.cost, retries: m.retries ?? 0, rateLimited: m.rateLimited ?? 0 } } : {}),
+    };
+  }
+
+  /** Resolves once every answer stored in the persistent cache so far is on disk. */
+  async flushed(): Promise<void> {
+    await this.disk?.cache.flushed();
+  }
+
+  /** Whether answers are kept in (and read from) a persistent cache. */
+  get persistent(): boolean {
+    return this.disk !== undefined;
   }
 
   /** Answers for the inputs, in order. Resolves once every one of them is answered. */
@@ -89,6 +122,15 @@ export class QueryEngine {
     if (flying !== undefined) {
       this.stats.cacheHits++;
       return flying;
+    }
+    if (this.disk) {
+      const stored = this.disk.cache.get(this.disk.cache.key(this.disk.scope, key));
+      if (stored !== undefined) {
+        this.stats.cacheHits++;
+        this.stats.diskHits++;
+        this.remember(key, stored);
+        return Promise.resolve(stored);
+      }
     }
     const promise = new Promise<ModelOutput>((resolve, reject) => {
       this.pending.set(key, { input, size: inputChars(input), resolve, reject });
@@ -170,6 +212,7 @@ export class QueryEngine {
     batch.forEach(([key, p], i) => {
       const out = outputs[i]!;
       this.remember(key, out);
+      if (this.disk) this.disk.cache.put(this.disk.cache.key(this.disk.scope, key), out);
       this.inFlight.delete(key);
       p.resolve(out);
     });
@@ -264,20 +307,38 @@ export class QuerySession {
   requests = 0;
   queries = 0;
   cacheHits = 0;
+  /** Tokens of this attack's distinct queries, as a metered model billed them (whether paid now or cached). */
+  readonly tokens = { input: 0, output: 0 };
+  /** Whether any answer reported token usage. */
+  metered = false;
+  /** Distinct queries whose answer could not be mapped to an output. */
+  unmappable = 0;
 
   constructor(private readonly engine: QueryEngine) {}
 
-  query(inputs: readonly ModelInput[]): Promise<ModelOutput[]> {
-    for (const input of inputs) {
+  async query(inputs: readonly ModelInput[]): Promise<ModelOutput[]> {
+    const fresh: number[] = [];
+    inputs.forEach((input, i) => {
       this.requests++;
       const key = queryKey(input);
       if (this.seen.has(key)) this.cacheHits++;
       else {
         this.seen.add(key);
         this.queries++;
+        fresh.push(i);
+      }
+    });
+    const outputs = await this.engine.query(inputs);
+    for (const i of fresh) {
+      const out = outputs[i]!;
+      if (out.unmappable !== undefined) this.unmappable++;
+      if (out.usage) {
+        this.metered = true;
+        this.tokens.input += out.usage.input;
+        this.tokens.output += out.usage.output;
       }
     }
-    return this.engine.query(inputs);
+    return outputs;
   }
 }
 

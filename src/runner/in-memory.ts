@@ -112,7 +112,7 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
     if (!work) throw new Error(`recipe "${def.name}" built no per-example work`);
 
     const engine = req.engine ?? new QueryEngine(model);
-    const stats0 = { ...engine.stats };
+    const stats0 = engine.snapshot();
     const enrich = subwordEnricher(model);
     const acc = new SummaryAccumulator({ qa: kind === 'qa' });
     const job = async (example: Example): Promise<ExampleResult> => {
@@ -131,7 +131,7 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
         settings,
         ...acc.finish(editCurve),
         wall_seconds: (Date.now() - started) / 1000,
-        process: processStats(stats0, engine.stats, engine.adapter),
+        process: processStats(stats0, engine.snapshot(), engine.adapter),
       };
     };
     try {

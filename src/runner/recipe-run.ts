@@ -21,7 +21,7 @@ import { readResults } from './checkpoint.ts';
 import { runGenerator, type GenerateSummary } from './generate.ts';
 import { beginExperiment, EXPERIMENT_FILE } from './experiment.ts';
 import { RESULTS_FILE, SUMMARY_FILE, runAttack } from './runner.ts';
-import { dataSettings, fileFingerprint, openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
+import { dataSettings, fileFingerprint, openData, openEngine, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
 import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
 import { prepareRecipe } from './work.ts';
@@ -75,8 +75,9 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
   const def = req.registry.get(req.recipe);
   const settings = parseSettings(def, req.settings) as Record<string, unknown>;
   const model = req.shared?.model ?? (await openModel(req));
+  let engineOf: QueryEngine | undefined;
   try {
-    const engine = req.shared?.engine ?? new QueryEngine(model);
+    const engine = req.shared?.engine ?? (engineOf = openEngine(model, req));
     const shared = { model, engine };
     if (def.kind === 'generate') return await generate(def, settings, req, shared);
     if (!req.data) {
@@ -154,7 +155,10 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
     if (dataset.skipped.length) writeFileSync(join(req.out, 'skipped-rows.json'), JSON.stringify(dataset.skipped, null, 2) + '\n');
     return outcome;
   } finally {
-    if (!req.shared) await model.close?.();
+    if (!req.shared) {
+      await engineOf?.flushed();
+      await model.close?.();
+    }
   }
 }
 

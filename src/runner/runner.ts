@@ -5,7 +5,7 @@ import { SummaryAccumulator, type RunSummary } from '../metrics/summary.ts';
 import type { QueryEngine, QuerySession } from '../query/engine.ts';
 import { Rng } from '../util/rng.ts';
 import { readResults } from './checkpoint.ts';
-import { processStats, round, runPerExample, type RunSettings } from './per-example.ts';
+import { processStats, round, runPerExample, sessionExtras, type RunSettings } from './per-example.ts';
 
 export type { RunSummary } from '../metrics/summary.ts';
 export { RESULTS_FILE, SUMMARY_FILE, STATE_FILE, processStats, type RunSettings } from './per-example.ts';
@@ -64,7 +64,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
     async work(example, session) {
       const result = await work(example, session, Rng.derive(settings.seed, example.id));
       if (opts.enrich) await opts.enrich(result);
-      return result;
+      return { ...result, ...sessionExtras(session, opts.engine.adapter) };
     },
     line: (r) => (settings.compact ? compactResult(r) : r),
     async finish({ resultsPath, wallSeconds, stats0 }) {
@@ -88,7 +88,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
         ...(settings.compact ? { compact_results: true as const } : {}),
         skipped_rows: opts.skippedRows?.() ?? 0,
         ...(opts.replacementChars?.().rows ? { replacement_chars: { ...opts.replacementChars() } } : {}),
-        process: processStats(stats0, opts.engine.stats, opts.engine.adapter),
+        process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
       };
     },
   });

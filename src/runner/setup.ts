@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { openResemble, readResembleConfig } from '../defence/index.ts';
-import { loadModel } from '../models/load.ts';
+import { isOpenAiSpec, loadModel } from '../models/load.ts';
+import type { LabelMapping } from '../models/openai/mapping.ts';
 import type { ModelAdapter, ModelTask } from '../models/types.ts';
+import { openDiskCache } from '../query/disk-cache.ts';
+import { QueryEngine } from '../query/engine.ts';
 import { PACKAGE_ROOT } from '../util/package-root.ts';
 
 export { PACKAGE_ROOT };
@@ -31,6 +34,30 @@ export interface ModelSpec {
   requestConcurrency?: number;
   /** A RESEMBLE config file (`textstress resemble fit`): the model is opened defended by it. */
   defence?: string;
+  /** openai:<model> endpoints (docs/llm.md). */
+  baseUrl?: string;
+  labels?: string[];
+  template?: string;
+  mapping?: LabelMapping;
+  labelRegex?: string;
+  structured?: boolean;
+  llmTemperature?: number;
+  maxTokens?: number;
+  priceInput?: number;
+  priceOutput?: number;
+  maxCost?: number;
+  /** The persistent query cache's folder; `cache: false` turns it off. */
+  cacheDir?: string;
+  cache?: boolean;
+}
+
+/**
+ * The query engine for a model, with the persistent query cache when it applies: on by default for openai:
+ * models, for others (HTTP endpoints) when a cache folder is named; never with `cache: false`.
+ */
+export function openEngine(model: ModelAdapter, spec: Pick<ModelSpec, 'model' | 'cacheDir' | 'cache'>): QueryEngine {
+  const wanted = spec.cache !== false && model.cacheIdentity !== undefined && (spec.cacheDir !== undefined || isOpenAiSpec(spec.model));
+  return new QueryEngine(model, wanted ? { diskCache: openDiskCache(spec.cacheDir) } : {});
 }
 
 /**
@@ -58,6 +85,16 @@ async function openPlainModel(opts: ModelSpec): Promise<ModelAdapter> {
     timeoutMs: opts.timeout,
     retries: opts.retries,
     concurrency: opts.requestConcurrency,
+    baseUrl: opts.baseUrl,
+    labels: opts.labels,
+    template: opts.template,
+    mapping: opts.mapping,
+    regex: opts.labelRegex,
+    structured: opts.structured,
+    temperature: opts.llmTemperature,
+    maxTokens: opts.maxTokens,
+    ...(opts.priceInput !== undefined || opts.priceOutput !== undefined ? { prices: { input: opts.priceInput ?? 0, output: opts.priceOutput ?? 0 } } : {}),
+    maxCost: opts.maxCost,
   });
 }
 

@@ -63,7 +63,7 @@ export async function runStress(opts: StressRunOptions): Promise<StressSummary> 
         wall_seconds: round(wallSeconds, 3),
         skipped_rows: opts.skippedRows?.() ?? 0,
         ...(opts.replacementChars?.().rows ? { replacement_chars: { ...opts.replacementChars() } } : {}),
-        process: processStats(stats0, opts.engine.stats, opts.engine.adapter),
+        process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
       };
     },
   });

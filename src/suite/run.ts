@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isHubSpec } from '../data/hf/spec.ts';
 import type { ModelAdapter } from '../models/types.ts';
-import { QueryEngine } from '../query/engine.ts';
+import type { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../recipes/registry/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { formatGrid } from '../util/table.ts';
@@ -11,7 +11,7 @@ import { groupSubject } from '../report/html/load.ts';
 import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../runner/recipe-run.ts';
-import { openModel, type DataSpec, type ModelSpec } from '../runner/setup.ts';
+import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/setup.ts';
 import { TextstressError } from '../util/errors.ts';
 import { NA, pct } from '../util/format.ts';
 import { checkTest, verdictOf } from './gate.ts';
@@ -108,7 +108,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       let shared = models.get(modelName);
       if (!shared) {
         const model = await openModel(modelOpts);
-        shared = { model, engine: new QueryEngine(model) };
+        shared = { model, engine: openEngine(model, modelOpts) };
         models.set(modelName, shared);
       }
       await runRecipe({
@@ -149,7 +149,10 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       }
     }
   } finally {
-    for (const { model } of models.values()) await model.close?.();
+    for (const { model, engine } of models.values()) {
+      await engine.flushed();
+      await model.close?.();
+    }
   }
 
   const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);

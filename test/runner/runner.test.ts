@@ -247,7 +247,7 @@ describe('runAttack process stats', () => {
     const empty = mkdtempSync(join(tmpdir(), 'ts-empty-'));
     async function* none(): AsyncIterable<TextExample> {}
     const { summary: s0 } = await runAttack({ outDir: empty, settings, examples: none(), attack, engine: new QueryEngine(lexiconModel) });
-    expect(s0.process).toEqual({ requests: 0, cache_hits: 0, cache_hit_rate: null, model_inferences: 0 });
+    expect(s0.process).toEqual({ requests: 0, cache_hits: 0, cache_hit_rate: null, disk_cache_hits: 0, model_inferences: 0 });
     expect(JSON.parse(readFileSync(join(empty, 'summary.json'), 'utf8')).process.cache_hit_rate).toBeNull();
 
     const out = mkdtempSync(join(tmpdir(), 'ts-again-'));
@@ -255,6 +255,6 @@ describe('runAttack process stats', () => {
     expect(s1.process.requests).toBeGreaterThan(0);
     expect(s1.process.cache_hit_rate).toBe(Math.round((s1.process.cache_hits / s1.process.requests) * 1e4) / 1e4);
     const { summary: s2 } = await runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel), resume: true });
-    expect(s2.process).toEqual({ requests: 0, cache_hits: 0, cache_hit_rate: null, model_inferences: 0 });
+    expect(s2.process).toEqual({ requests: 0, cache_hits: 0, cache_hit_rate: null, disk_cache_hits: 0, model_inferences: 0 });
   });
 });

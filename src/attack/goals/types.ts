@@ -14,6 +14,8 @@ export interface Prediction {
   answer?: { text: string; start: number; end: number };
   em?: number;
   f1?: number;
+  /** The model answered something that could not be read as an output (an LLM's free text): that answer, shortened. */
+  unmappable?: string;
 }
 
 /** A goal's verdict on one model answer. */
@@ -80,4 +82,29 @@ export function classPrediction(output: ClassOutput): { top: number; prediction:
   const { labels, probs } = output;
   const top = argmax(probs);
   return { top, prediction: { label: labels[top] ?? String(top), score: probs[top] ?? 0, probs: probs.slice() } };
+}
+
+/** The label an unmappable answer is recorded under: no label of any model, so it is never scored as one. */
+export const UNMAPPABLE_LABEL = '(unmappable)';
+
+/**
+ * The verdict on an answer that could not be mapped to an output: never correct, never the goal reached (a broken
+ * answer is not a flipped label), and the lowest score, so no search climbs towards it; its own outcome, counted.
+ */
+export function unmappableStatus(answer: string): GoalStatus {
+  return { score: 0, done: false, correct: false, metric: 0, prediction: { label: UNMAPPABLE_LABEL, score: 0, unmappable: answer } };
+}
+
+/** The skip reason of an example whose clean answer could not be mapped (the answer is in original_prediction). */
+export const UNMAPPABLE_CLEAN = "the model's answer to the clean example could not be mapped to an output";
+
+/** `goal` with unmappable answers judged by {@link unmappableStatus}, and a clean unmappable answer a skip reason. */
+export function guardUnmappable(goal: Goal): Goal {
+  return {
+    evaluate: (output, origin) => (output.unmappable !== undefined ? unmappableStatus(output.unmappable) : goal.evaluate(output, origin)),
+    skipReason: (clean) =>
+      clean.prediction.unmappable !== undefined
+        ? UNMAPPABLE_CLEAN
+        : goal.skipReason(clean),
+  };
 }

@@ -1,0 +1,321 @@
+/**
+ * `openai:<model>`: any OpenAI-compatible chat-completions endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp server,
+ * LiteLLM, `textstress serve --openai`) as a classifier, tagger or QA model, through the official `openai` client.
+ * One request per input, at most `concurrency` in flight (adapting down when the server pushes back); 429, 5xx,
+ * timeouts, connection errors and malformed answers are retried with exponential backoff and seeded jitter,
+ * honouring Retry-After; none of them is ever scored as a prediction. Temperature 0 and a fixed seed by default.
+ * The API key is read from an environment variable and never appears in a message, a result or the cache.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { ModelError } from '../../util/errors.ts';
+import { Rng } from '../../util/rng.ts';
+import { parseRetryAfter, seconds } from '../http-errors.ts';
+import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask } from '../types.ts';
+import { answerSchema, mapClassAnswer, mapQaAnswer, mapTagAnswer, type ChatAnswer, type LabelMapping } from './mapping.ts';
+import { AdaptiveLimiter, BudgetError, CostMeter, type Prices } from './meter.ts';
+import { checkTemplate, DEFAULT_TEMPLATES, readTemplate, renderPrompt, type PromptTemplate } from './templates.ts';
+
+/** Options of {@link createOpenAiModel}; defaults in brackets. */
+export interface OpenAiModelOptions {
+  /** The endpoint's base URL, …/v1 [OPENAI_BASE_URL, else https://api.openai.com/v1]. */
+  baseUrl?: string;
+  /** Environment variable holding the API key [OPENAI_API_KEY]. */
+  authEnv?: string;
+  /** [text-classification] */
+  task?: ModelTask;
+  /** Label names (classification; required) or the tag set (tagging; optional). */
+  labels?: string[];
+  /** A prompt template file, or a template [the default for the input kind]. */
+  template?: string | PromptTemplate;
+  /** How a classifier's answer becomes a label [logprobs]. */
+  mapping?: LabelMapping;
+  /** With mapping "regex": the pattern; its first group (else the whole match) names the label. */
+  regex?: string;
+  /** Ask for JSON by schema (response_format json_schema) for the json mapping, tagging and QA [true]. */
+  structured?: boolean;
+  /** [0] */
+  temperature?: number;
+  /** Sent as the request's `seed` [0]. */
+  seed?: number;
+  /** Most tokens of one answer [classification 8, QA 128, tagging 1024]. */
+  maxTokens?: number;
+  /** Alternatives per token asked for with the logprobs mapping [20, the API's maximum]. */
+  topLogprobs?: number;
+  /** Requests in flight at most [8]. */
+  concurrency?: number;
+  /** Per request [60 000 ms]. */
+  timeoutMs?: number;
+  /** Extra attempts after a retryable failure [6]. */
+  retries?: number;
+  /** First backoff, doubled per attempt, jittered [500 ms]; ceiling [30 000 ms]; Retry-After ceiling [120 000 ms]. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  maxRetryAfterMs?: number;
+  /** Prices per million tokens, for the cost meter. */
+  prices?: Prices;
+  /** Stop (resumably) before spending more than this many dollars; needs `prices`. */
+  maxCost?: number;
+  /** Extra request headers (e.g. for a proxy). */
+  headers?: Record<string, string>;
+}
+
+const DEFAULT_BASE = 'https://api.openai.com/v1';
+
+const TopLp = z.object({ token: z.string(), logprob: z.number() }).passthrough();
+const ChatShape = z
+  .object({
+    choices: z
+      .array(
+        z
+          .object({
+            message: z.object({ content: z.string().nullable().optional() }).passthrough(),
+            logprobs: z.object({ content: z.array(TopLp.extend({ top_logprobs: z.array(TopLp).nullable().optional() })).nullable().optional() }).passthrough().nullable().optional(),
+          })
+          .passthrough(),
+      )
+      .min(1),
+    usage: z.object({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) }).passthrough().nullable().optional(),
+  })
+  .passthrough();
+
+type Failure = { retry: true; why: string; retryAfterMs?: number; rateLimited: boolean } | { retry: false; error: ModelError };
+
+/** The adapter's counters beyond the meter: retries, rate-limit answers, and the concurrency it came down to. */
+export interface OpenAiStats {
+  retries: number;
+  rate_limited: number;
+  lowest_concurrency: number;
+}
+
+export class OpenAiModel implements ModelAdapter {
+  readonly info: ModelInfo;
+  readonly maxBatchSize: number;
+  readonly concurrency = 2;
+  readonly cacheIdentity: string;
+  readonly meter: CostMeter;
+  readonly baseUrl: string;
+  private readonly client: OpenAI;
+  private readonly limiter: AdaptiveLimiter;
+  private readonly rng: Rng;
+  private readonly secret: string | undefined;
+  private readonly templates = new Map<ModelInput['kind'], PromptTemplate>();
+  private readonly regex: RegExp | undefined;
+  private readonly o: Required<Pick<OpenAiModelOptions, 'temperature' | 'seed' | 'maxTokens' | 'topLogprobs' | 'timeoutMs' | 'retries' | 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'mapping' | 'structured'>>;
+  private readonly userTemplate: PromptTemplate | undefined;
+
+  constructor(
+    readonly modelName: string,
+    opts: OpenAiModelOptions = {},
+  ) {
+    const task = opts.task ?? 'text-classification';
+    if (task === 'fill-mask') throw new ModelError('openai: models answer classification, tagging or QA here, not fill-mask.');
+    if (task === 'text-classification' && !opts.labels?.length) {
+      throw new ModelError(`openai:${modelName} needs its label names: the prompt lists them and the answer is mapped onto them.`, {
+        hint: 'Pass --labels, e.g. --labels negative,positive (and --label-map if the data names them otherwise, e.g. "0=negative,1=positive").',
+      });
+    }
+    this.baseUrl = (opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE).replace(/\/+$/, '');
+    const authEnv = opts.authEnv ?? 'OPENAI_API_KEY';
+    this.secret = process.env[authEnv] || undefined;
+    if (!this.secret && this.baseUrl === DEFAULT_BASE) {
+      throw new ModelError(`openai:${modelName}: the environment variable ${authEnv} holds no API key.`, {
+        hint: `Export ${authEnv}, name another variable with --auth-env, or point --base-url at a server that needs no key.`,
+      });
+    }
+    if (opts.maxCost !== undefined && !opts.prices) {
+      throw new ModelError('--max-cost needs prices to count with.', { hint: 'Give --price-input and --price-output (dollars per million tokens).' });
+    }
+    const mapping = opts.mapping ?? 'logprobs';
+    if (mapping === 'regex') {
+      if (!opts.regex) throw new ModelError('the regex mapping needs --label-regex.');
+      try {
+        this.regex = new RegExp(opts.regex, 'i');
+      } catch (err) {
+        throw new ModelError(`--label-regex is not a valid regular expression: ${(err as Error).message}`);
+      }
+    }
+    const defaultMax = task === 'question-answering' ? 128 : task === 'token-classification' ? 1024 : 8;
+    this.o = {
+      temperature: opts.temperature ?? 0,
+      seed: opts.seed ?? 0,
+      maxTokens: opts.maxTokens ?? defaultMax,
+      topLogprobs: opts.topLogprobs ?? 20,
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      retries: opts.retries ?? 6,
+      backoffMs: opts.backoffMs ?? 500,
+      maxBackoffMs: opts.maxBackoffMs ?? 30_000,
+      maxRetryAfterMs: opts.maxRetryAfterMs ?? 120_000,
+      mapping,
+      structured: opts.structured ?? true,
+    };
+    this.userTemplate = typeof opts.template === 'string' ? readTemplate(opts.template) : opts.template;
+    const cap = opts.concurrency ?? 8;
+    this.limiter = new AdaptiveLimiter(cap);
+    this.maxBatchSize = cap * 4;
+    this.rng = new Rng(`openai-backoff\u0001${this.o.seed}`);
+    this.meter = new CostMeter(opts.prices, opts.maxCost);
+    this.info = { id: `openai:${modelName}`, task, ...(opts.labels?.length ? { labels: opts.labels.slice() } : {}) };
+    // The key goes to the client only; without one (a local server), a placeholder the client insists on.
+    this.client = new OpenAI({ apiKey: this.secret ?? 'no-key', baseURL: this.baseUrl, maxRetries: 0, timeout: this.o.timeoutMs, ...(opts.headers ? { defaultHeaders: opts.headers } : {}) });
+    this.cacheIdentity = JSON.stringify({
+      adapter: 'openai-chat',
+      base: this.baseUrl,
+      model: modelName,
+      task,
+      labels: opts.labels ?? [],
+      template: this.userTemplate ? { system: this.userTemplate.system, user: this.userTemplate.user } : 'default',
+      ...this.o,
+      regex: opts.regex ?? null,
+      timeoutMs: undefined,
+      retries: undefined,
+      backoffMs: undefined,
+      maxBackoffMs: undefined,
+      maxRetryAfterMs: undefined,
+    });
+  }
+
+  /** Counters for summary.json: retries, rate-limit answers, the lowest concurrency the adapter came down to. */
+  get stats(): OpenAiStats {
+    return { retries: this.meter.retries, rate_limited: this.meter.rateLimited, lowest_concurrency: this.limiter.lowest };
+  }
+
+  predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
+    return Promise.all(inputs.map((input) => this.one(input)));
+  }
+
+  private template(kind: ModelInput['kind']): PromptTemplate {
+    let t = this.templates.get(kind);
+    if (!t) {
+      t = this.userTemplate ?? DEFAULT_TEMPLATES[kind];
+      checkTemplate(t, kind);
+      this.templates.set(kind, t);
+    }
+    return t;
+  }
+
+  private body(input: ModelInput): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+    const labels = this.info.labels ?? [];
+    const out = this.info.task === 'text-classification' ? 'classes' : this.info.task === 'token-classification' ? 'tags' : 'spans';
+    const json = out !== 'classes' || this.o.mapping === 'json';
+    return {
+      model: this.modelName,
+      messages: renderPrompt(this.template(input.kind), input, labels),
+      temperature: this.o.temperature,
+      seed: this.o.seed,
+      max_tokens: this.o.maxTokens,
+      ...(out === 'classes' && this.o.mapping === 'logprobs' ? { logprobs: true, top_logprobs: this.o.topLogprobs } : {}),
+      ...(json && this.o.structured ? { response_format: { type: 'json_schema' as const, json_schema: { name: 'answer', strict: true, schema: answerSchema(out, labels) } } } : {}),
+    };
+  }
+
+  private async one(input: ModelInput): Promise<ModelOutput> {
+    const body = this.body(input);
+    const bytes = Buffer.byteLength(JSON.stringify(body.messages));
+    for (let attempt = 1; ; attempt++) {
+      // Reserved once a slot is free, just before sending: only requests in flight hold a reservation.
+      let reservation = 0;
+      const result = await this.limiter.run(async ({ epoch }) => {
+        reservation = this.meter.reserve(bytes, this.o.maxTokens);
+        try {
+          return { ok: true as const, value: await this.client.chat.completions.create(body) };
+        } catch (err) {
+          return { ok: false as const, failure: this.classify(err), epoch };
+        }
+      });
+      if (result.ok) {
+        const parsed = ChatShape.safeParse(result.value);
+        if (parsed.success) {
+          this.limiter.success();
+          const usage = { input: parsed.data.usage?.prompt_tokens ?? 0, output: parsed.data.usage?.completion_tokens ?? 0 };
+          this.meter.record(reservation, usage, bytes);
+          return { ...this.map(input, parsed.data), usage };
+        }
+        this.meter.release(reservation);
+        await this.retryOrThrow(attempt, { retry: true, why: `a malformed answer (${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message})`, rateLimited: false });
+        continue;
+      }
+      this.meter.release(reservation);
+      if (result.failure.retry && result.failure.rateLimited) {
+        this.limiter.pushback(result.epoch);
+        this.meter.lowestConcurrency = this.limiter.lowest;
+      }
+      await this.retryOrThrow(attempt, result.failure);
+    }
+  }
+
+  /** Waits before the next attempt, or throws when the failure is final or the attempts are spent. */
+  private async retryOrThrow(attempt: number, f: Failure): Promise<void> {
+    if (!f.retry) throw f.error;
+    if (f.rateLimited) this.meter.rateLimited++;
+    if (attempt > this.o.retries) {
+      throw new ModelError(`openai:${this.modelName} at ${this.baseUrl} failed ${attempt} times; the last time with ${f.why}.`, {
+        hint: 'The server may be overloaded or down: lower --request-concurrency, raise --retries or --timeout, then rerun with --resume.',
+      });
+    }
+    this.meter.retries++;
+    const backoff = Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (attempt - 1)) * (0.5 + 0.5 * this.rng.next());
+    const wait = f.retryAfterMs !== undefined ? Math.min(f.retryAfterMs, this.o.maxRetryAfterMs) + 0.1 * backoff : backoff;
+    await sleep(wait);
+  }
+
+  /** What a failed call means: retry (429, 408, 409, 5xx, timeouts, connection errors, unreadable answers) or stop. */
+  private classify(err: unknown): Failure {
+    if (err instanceof BudgetError) return { retry: false, error: err };
+    if (err instanceof OpenAI.APIConnectionTimeoutError) return { retry: true, why: `no answer within ${seconds(this.o.timeoutMs)}`, rateLimited: false };
+    if (err instanceof OpenAI.APIConnectionError) return { retry: true, why: `a connection error (${this.redact(err.message)})`, rateLimited: false };
+    if (err instanceof OpenAI.APIError && err.status !== undefined) {
+      const status = err.status;
+      const message = this.redact(err.message);
+      if (status === 429 || status === 408 || status === 409 || status >= 500) {
+        const ms = err.headers?.get('retry-after-ms');
+        const retryAfterMs = ms && /^\d+(\.\d+)?$/.test(ms) ? Number(ms) : parseRetryAfter(err.headers?.get('retry-after') ?? null);
+        return { retry: true, why: `HTTP ${status} (${message})`, rateLimited: status === 429, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      }
+      const hint =
+        status === 401 || status === 403
+          ? 'Check the API key in the --auth-env variable and that it may use this model.'
+          : status === 404
+            ? `Check the model name and --base-url (it should end in /v1); ${this.baseUrl}/models lists the models.`
+            : 'The server refused the request; the message above says why.';
+      return { retry: false, error: new ModelError(`openai:${this.modelName} at ${this.baseUrl} answered HTTP ${status}: ${message}`, { hint, inputSpecific: status === 400 || status === 422 }) };
+    }
+    // Anything else came from reading the answer (a body that is not JSON): a lying endpoint, retried.
+    return { retry: true, why: `an unreadable answer (${this.redact(err instanceof Error ? err.message : String(err))})`, rateLimited: false };
+  }
+
+  private redact(text: string): string {
+    const t = this.secret && this.secret.length >= 4 ? text.split(this.secret).join('[redacted]') : text;
+    return t.length > 300 ? `${t.slice(0, 300)}…` : t;
+  }
+
+  private map(input: ModelInput, res: z.infer<typeof ChatShape>): ModelOutput {
+    const choice = res.choices[0]!;
+    const content = choice.message.content ?? '';
+    if (this.info.task === 'token-classification') {
+      if (input.kind !== 'tokens') throw new ModelError(`openai:${this.modelName} is a tagger and takes pre-split words, got a ${input.kind} input.`);
+      return mapTagAnswer(content, input.tokens, this.info.labels);
+    }
+    if (this.info.task === 'question-answering') {
+      if (input.kind !== 'qa') throw new ModelError(`openai:${this.modelName} answers questions and takes question + context, got a ${input.kind} input.`);
+      return mapQaAnswer(content, input.context);
+    }
+    const labels = this.info.labels!;
+    if (this.o.mapping !== 'logprobs') return mapClassAnswer({ content }, labels, this.o.mapping, this.regex);
+    const first = choice.logprobs?.content?.[0];
+    if (!first) {
+      throw new ModelError(`openai:${this.modelName} at ${this.baseUrl} answered without logprobs, which the logprobs mapping reads.`, {
+        hint: 'Not every server gives them (OpenAI chat models and vLLM do; reasoning models and some local servers do not): use --mapping first (or exact, last, regex, json).',
+      });
+    }
+    const answer: ChatAnswer = { content, firstTokenTop: [{ token: first.token, logprob: first.logprob }, ...(first.top_logprobs ?? [])] };
+    return mapClassAnswer(answer, labels, 'logprobs');
+  }
+}
+
+/** Opens `openai:<model>` (the part after the prefix is the model name the server knows). */
+export function createOpenAiModel(modelName: string, opts: OpenAiModelOptions = {}): OpenAiModel {
+  if (!modelName.trim()) throw new ModelError('openai: name the model, e.g. openai:gpt-4o-mini.');
+  return new OpenAiModel(modelName.trim(), opts);
+}
