@@ -41,6 +41,14 @@ export function summaryTable(s: RunSummary): string {
     ['cache hit rate (own repeats / shared)', `${pct(s.cache_hit_rate)} / ${pct(s.process.cache_hit_rate)}`],
     ['wall time', `${s.wall_seconds.toFixed(1)} s`],
   );
+  if (s.usage) {
+    const cost = (x: number | null): string => (x === null ? 'n/a (no prices)' : x === 0 ? '$0' : `$${x < 0.01 ? x.toPrecision(3) : x.toFixed(4)}`);
+    rows.push(['tokens in / out', `${s.usage.input_tokens.toLocaleString('en-US')} / ${s.usage.output_tokens.toLocaleString('en-US')}`], ['cost of the run', cost(s.usage.cost_usd)]);
+    if (s.process.spent) {
+      rows.push(['paid now (requests, from cache)', `${cost(s.process.spent.cost_usd)} (${s.process.spent.requests}, ${s.process.disk_cache_hits ?? 0} from the query cache)`]);
+    }
+  }
+  if (s.unmappable) rows.push(['unmappable answers (examples)', `${s.unmappable.answers} (${s.unmappable.examples}; ${s.unmappable.clean} skipped)`]);
   if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);
   if (s.replacement_chars) rows.push(['rows with U+FFFD (invalid UTF-8?)', String(s.replacement_chars.rows)]);
   return formatTable(rows, `textstress · ${s.recipe}`);

@@ -1,3 +1,4 @@
+import { isOpenAiSpec } from '../models/load.ts';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isHubSpec } from '../data/hf/spec.ts';
@@ -183,15 +184,18 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
 /** Which secrets the suite's models send where: refused unless allowed (with a list), else announced. */
 function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
   for (const [name, entry] of Object.entries(loaded.suite.models)) {
-    if (typeof entry === 'string' || !entry.auth_env) continue;
-    const where = `model "${name}" (${entry.path})`;
-    if (opts.allowAuthEnv && !opts.allowAuthEnv.includes(entry.auth_env)) {
-      throw new TextstressError(`${where} would send the environment variable ${entry.auth_env} as its Authorization header, and ${entry.auth_env} is not allowed.`, {
+    const e = typeof entry === 'string' ? { path: entry } : entry;
+    // An openai: model sends OPENAI_API_KEY unless told otherwise, to wherever base_url points.
+    const authEnv = 'auth_env' in e && e.auth_env ? e.auth_env : isOpenAiSpec(e.path) ? 'OPENAI_API_KEY' : undefined;
+    if (!authEnv) continue;
+    const where = `model "${name}" (${e.path}${'base_url' in e && e.base_url ? ` at ${e.base_url}` : ''})`;
+    if (opts.allowAuthEnv && !opts.allowAuthEnv.includes(authEnv)) {
+      throw new TextstressError(`${where} would send the environment variable ${authEnv} as its Authorization header, and ${authEnv} is not allowed.`, {
         where: loaded.file,
         hint: `Allowed: ${opts.allowAuthEnv.join(', ') || 'none'} (--allow-auth-env or TEXTSTRESS_ALLOW_AUTH_ENV). Check the suite before allowing it: it decides where the value goes.`,
       });
     }
-    if (opts.progress !== false) process.stderr.write(`textstress: ${where} sends the environment variable ${entry.auth_env} as its Authorization header\n`);
+    if (opts.progress !== false && (process.env[authEnv] || authEnv !== 'OPENAI_API_KEY')) process.stderr.write(`textstress: ${where} sends the environment variable ${authEnv} as its Authorization header\n`);
   }
 }
 
@@ -231,6 +235,18 @@ function modelOptions(entry: ModelEntry, dir: string): ModelSpec & { labelMap?: 
     ...(e.retries !== undefined ? { retries: e.retries } : {}),
     ...(e.request_concurrency ? { requestConcurrency: e.request_concurrency } : {}),
     ...(e.defence ? { defence: suitePath(dir, e.defence) } : {}),
+    ...(e.base_url ? { baseUrl: e.base_url } : {}),
+    ...(e.labels ? { labels: e.labels } : {}),
+    ...(e.template ? { template: suitePath(dir, e.template) } : {}),
+    ...(e.mapping ? { mapping: e.mapping } : {}),
+    ...(e.label_regex ? { labelRegex: e.label_regex } : {}),
+    ...(e.structured !== undefined ? { structured: e.structured } : {}),
+    ...(e.temperature !== undefined ? { llmTemperature: e.temperature } : {}),
+    ...(e.max_tokens ? { maxTokens: e.max_tokens } : {}),
+    ...(e.prices ? { priceInput: e.prices.input, priceOutput: e.prices.output } : {}),
+    ...(e.max_cost !== undefined ? { maxCost: e.max_cost } : {}),
+    ...(e.cache !== undefined ? { cache: e.cache } : {}),
+    ...(e.cache_dir ? { cacheDir: suitePath(dir, e.cache_dir) } : {}),
   };
 }
 

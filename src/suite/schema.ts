@@ -3,6 +3,7 @@
  * recipe's own settings in snake_case (defaults shown, not filled in: the run applies them, so suite.json keeps
  * what the user wrote). The published schema/suite.schema.json is this schema for the built-in registry.
  */
+import { LABEL_MAPPINGS } from '../models/openai/mapping.ts';
 import { z } from 'zod';
 import { DATA_FORMATS } from '../data/types.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
@@ -61,6 +62,19 @@ const modelSchema = z.union([
     retries: z.number().int().min(0).optional().describe('HTTP models: retries on 5xx/429/timeouts'),
     request_concurrency: z.number().int().min(1).optional().describe('HTTP models: requests in flight at once'),
     defence: z.string().optional().describe('RESEMBLE config file (textstress resemble fit), relative to the suite file: the model is defended by it'),
+    // openai:<model> entries (docs/llm.md)
+    base_url: z.string().optional().describe('openai: models: the endpoint, …/v1 (default OPENAI_BASE_URL, else OpenAI); the key comes from auth_env (default OPENAI_API_KEY)'),
+    labels: z.array(z.string().min(1)).min(1).optional().describe('openai: models: label names the prompt offers (classifiers; required) or the tag set (taggers)'),
+    template: z.string().optional().describe('openai: models: prompt template file, relative to the suite file'),
+    mapping: z.enum(LABEL_MAPPINGS).optional().describe('openai: classifiers: how the answer becomes a label (default logprobs)'),
+    label_regex: z.string().optional().describe('openai: with mapping regex: its first group names the label'),
+    structured: z.boolean().optional().describe('openai: ask for JSON by schema for the json mapping, tagging and QA (default true)'),
+    temperature: z.number().min(0).optional().describe('openai: sampling temperature (default 0)'),
+    max_tokens: z.number().int().min(1).optional().describe('openai: most tokens of one answer'),
+    prices: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).optional().describe('openai: dollars per million input / output tokens, for the cost meter'),
+    max_cost: z.number().gt(0).optional().describe('openai: stop (resumably) before a run with this model spends more than this many dollars'),
+    cache: z.boolean().optional().describe('the persistent query cache (default: on for openai: models, off for others unless cache_dir is given)'),
+    cache_dir: z.string().optional().describe('the persistent query cache folder, relative to the suite file'),
   }),
 ]);
 

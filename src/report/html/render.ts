@@ -240,11 +240,32 @@ function cardHtml(family: ReportFamily, run: LoadedRun, nRuns: number): string {
     metricTiles(run.headline) +
     '<dl class="meta">' +
     `<dt>model</dt><dd>${esc(s.model)}</dd><dt>data</dt><dd>${esc(s.dataset)}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
-    `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true))}</dd></dl></section>`
+    `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true))}</dd>${llmMeta(s)}</dl></section>`
   );
 }
 
+/** Tokens, cost and unmappable answers of a run against a metered model (an LLM endpoint), as card rows. */
+function llmMeta(s: LoadedRun['summary']): string {
+  let out = '';
+  if (s.usage) {
+    out += `<dt>tokens</dt><dd>${s.usage.input_tokens.toLocaleString('en-US')} in · ${s.usage.output_tokens.toLocaleString('en-US')} out</dd>`;
+    out += `<dt>cost</dt><dd>${s.usage.cost_usd === null ? 'n/a (no prices given)' : dollars(s.usage.cost_usd)}${s.process.spent ? ` · paid in the last process: ${s.process.spent.cost_usd === null ? 'n/a' : dollars(s.process.spent.cost_usd)} (${s.process.spent.requests} requests, ${s.process.disk_cache_hits ?? 0} answers from the query cache)` : ''}</dd>`;
+  }
+  if (s.unmappable) {
+    const u = s.unmappable;
+    out += `<dt>unmappable answers</dt><dd class="${u.answers ? 'warn' : ''}">${u.answers} in ${u.examples} example${u.examples === 1 ? '' : 's'}${u.clean ? `; ${u.clean} skipped (clean answer unmappable)` : ''}</dd>`;
+  }
+  return out;
+}
+
+/** Dollars with enough digits for small sums. */
+export function dollars(x: number): string {
+  return `$${x !== 0 && Math.abs(x) < 0.01 ? x.toPrecision(3) : x.toFixed(2)}`;
+}
+
 function runsTable(runs: readonly LoadedRun[]): string {
+  // Token, cost and unmappable columns only when some run used a metered model.
+  const metered = runs.some((r) => r.summary.usage !== undefined);
   const rows = runs.map((r) => {
     const s = r.summary;
     const h = r.headline;
@@ -252,13 +273,13 @@ function runsTable(runs: readonly LoadedRun[]): string {
       `<tr><td class="nowrap">${esc(runLabel(r))}</td><td class="nowrap">${esc(s.model)}</td><td>${esc(s.dataset)}</td><td class="n">${esc(String(s.seed))}</td>` +
       `<td class="set" title="${esc(formatSettings(s.settings ?? {}, true))}">${esc(formatSettings(s.settings ?? {}))}</td><td class="n">${s.n}</td><td class="n">${pct(h.clean)}</td><td class="n">${pct(h.attacked)}</td>` +
       `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">${s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`}</td>` +
-      `<td class="n">${fixed(s.mean_queries)}</td><td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
+      `<td class="n">${fixed(s.mean_queries)}</td>${metered ? `<td class="n">${s.usage ? (s.usage.input_tokens + s.usage.output_tokens).toLocaleString('en-US') : NA}</td><td class="n">${s.usage?.cost_usd != null ? dollars(s.usage.cost_usd) : NA}</td><td class="n">${s.unmappable?.answers ?? NA}</td>` : ''}<td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
     );
   });
   return (
     '<div class="scroll"><table class="runs"><thead><tr><th>run</th><th>model</th><th>data</th><th class="n">seed</th><th>settings</th><th class="n">n</th>' +
     '<th class="n">clean</th><th class="n">attacked</th><th class="n">success</th><th class="n">stability</th><th class="n">words edited</th>' +
-    `<th class="n">queries / ex</th><th class="n">wall</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+    `<th class="n">queries / ex</th>${metered ? '<th class="n">tokens</th><th class="n">cost</th><th class="n">unmappable</th>' : ''}<th class="n">wall</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
   );
 }
 
