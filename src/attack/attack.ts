@@ -1,5 +1,5 @@
 import type { Example } from '../data/types.ts';
-import type { QuerySession } from '../query/engine.ts';
+import { QueryBudgetError, type QuerySession } from '../query/engine.ts';
 import type { Rng } from '../util/rng.ts';
 import { isAllowed, isModifiable, nothingToEdit, type Constraint } from './constraints.ts';
 import type { GoalFactory } from './goals/index.ts';
@@ -60,14 +60,29 @@ export async function attackExample(
     expand: (state: AttackState, indices) => allowed(state, indices).map((candidate) => ({ candidate, state: applyCandidate(state, candidate, subject.field) })),
     evaluate: async (states) => {
       const outputs = await session.query(states.map((s) => subject.toInput(s.seq)));
-      return states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!, subject.fullOrigin(state.origin)) }));
+      const scored = states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!, subject.fullOrigin(state.origin)) }));
+      // Occluded copies (word importance) carry no edits: they are probes of the model, never a result.
+      for (const s of scored) {
+        if (s.state.edits.length === 0) continue;
+        if (s.status.done ? !best.status.done : !best.status.done && s.status.score > best.status.score) best = s;
+      }
+      return scored;
     },
   };
+  // The best state evaluated so far (goal reached first, then score): what a search cut short by the query budget ends on.
+  let best: Scored = initial;
 
   // Skipped, with the first reason that applies: the attack cannot read it, the goal is already met (or cannot
   // be), or no word may be edited (a search would end where it started, counted as a failed attack).
   const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status) ?? nothingToEdit(attack.constraints, initial.state, subject);
-  const outcome = skip ? { final: initial, trace: [] } : await attack.search.search(ctx);
+  let exhausted = false;
+  const outcome = skip
+    ? { final: initial, trace: [] }
+    : await attack.search.search(ctx).catch((err: unknown) => {
+        if (!(err instanceof QueryBudgetError)) throw err;
+        exhausted = true;
+        return { final: best, trace: [] };
+      });
   const final = outcome.final;
   const numWords = subject.totalWords;
   // The share is of the words the attack could edit (the window of a capped text), as its edit budget is: 3 edits
@@ -94,6 +109,7 @@ export async function attackExample(
     words_perturbed: perturbed,
     perturbed_word_pct: attackedWords ? (100 * perturbed) / attackedWords : 0,
     ...(numWords > attackedWords ? { window_capped: true as const, attacked_words: attackedWords } : {}),
+    ...(exhausted ? { query_budget_exhausted: true as const } : {}),
     queries: session.queries,
     requests: session.requests,
     cache_hits: session.cacheHits,

@@ -61,6 +61,8 @@ export interface ExampleResult {
    * included (what the example costs on its own), and their cost at the run's prices.
    */
   usage?: { input_tokens: number; output_tokens: number; cost_usd?: number };
+  /** The per-example query budget (--max-queries) ended the search: the result is the best state it had reached. */
+  query_budget_exhausted?: true;
   /** Answers to this example's distinct queries that could not be mapped to an output (absent: none). */
   unmappable?: number;
   /** Probes only: B variants evaluated; the worst is `perturbed`, the best is kept here. */

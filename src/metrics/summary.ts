@@ -66,6 +66,8 @@ export interface RunMetrics {
    * What this process really paid is `process.spent`.
    */
   usage?: { input_tokens: number; output_tokens: number; cost_usd: number | null };
+  /** Attacks the per-example query budget (--max-queries) cut short (absent: none). */
+  query_budget_exhausted?: number;
   /**
    * Answers that could not be mapped to an output (LLM free text): distinct answers over all examples, examples
    * with at least one, and examples skipped because the clean answer was one. Present for metered models and
@@ -200,6 +202,7 @@ export class SummaryAccumulator {
   private readonly probeBest = new Mean();
   private usage: { input_tokens: number; output_tokens: number; cost_usd: number | null } | undefined;
   private readonly unmappable = { answers: 0, examples: 0, clean: 0 };
+  private budgetCut = 0;
 
   add(r: ExampleResult): void {
     if (r.usage) {
@@ -213,6 +216,7 @@ export class SummaryAccumulator {
       this.unmappable.examples++;
     }
     if (r.original_prediction.unmappable !== undefined) this.unmappable.clean++;
+    if (r.query_budget_exhausted) this.budgetCut++;
     if (r.window_capped) this.capped++;
     if (r.probe) {
       this.probed++;
@@ -310,6 +314,7 @@ export class SummaryAccumulator {
       metrics.attacked_f1 = this.answers.attackedF1.value;
     }
     if (this.capped) metrics.window_capped = this.capped;
+    if (this.budgetCut) metrics.query_budget_exhausted = this.budgetCut;
     if (this.usage) metrics.usage = { ...this.usage, cost_usd: this.usage.cost_usd === null ? null : Math.round(this.usage.cost_usd * 1e9) / 1e9 };
     if (this.usage || this.unmappable.answers || this.unmappable.clean) metrics.unmappable = { ...this.unmappable };
     if (this.probed) {

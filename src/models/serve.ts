@@ -281,6 +281,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
       }
     };
     if (openai && route.startsWith('/v1/')) {
+      if (latency > 0 && route === '/v1/chat/completions') await sleep(latency);
       const answer = await openai(method, route, () => readJson(req, route, limit));
       if (answer) {
         for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);

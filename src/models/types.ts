@@ -29,6 +29,11 @@ export interface TokenUsage {
 export interface OutputMeta {
   unmappable?: string;
   usage?: TokenUsage;
+  /**
+   * A dry run's stand-in answer (no model was asked), with a pseudo-random score in [0, 1) drawn from the input:
+   * goals treat it as right and the goal unreached, searches rank by the score; never cached.
+   */
+  standIn?: number;
 }
 
 /** Class probabilities, aligned with `labels` (the model's own label names). */
@@ -112,6 +117,8 @@ export interface ModelAdapter {
   readonly cacheIdentity?: string;
   /** Tokens and cost spent so far, for a metered endpoint. */
   readonly meter?: UsageMeter;
+  /** What one input would cost, without sending it (a dry run's estimate): prompt tokens and at most how many out. */
+  estimate?(input: ModelInput): TokenUsage;
   close?(): Promise<void>;
 }
 

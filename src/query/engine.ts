@@ -103,8 +103,8 @@ export class QueryEngine {
   }
 
   /** A counting view for one example's attack; see QuerySession. */
-  session(): QuerySession {
-    return new QuerySession(this);
+  session(maxQueries?: number): QuerySession {
+    return new QuerySession(this, maxQueries);
   }
 
   queryOne(input: ModelInput): Promise<ModelOutput> {
@@ -212,7 +212,7 @@ export class QueryEngine {
     batch.forEach(([key, p], i) => {
       const out = outputs[i]!;
       this.remember(key, out);
-      if (this.disk) this.disk.cache.put(this.disk.cache.key(this.disk.scope, key), out);
+      if (this.disk && out.standIn === undefined) this.disk.cache.put(this.disk.cache.key(this.disk.scope, key), out);
       this.inFlight.delete(key);
       p.resolve(out);
     });
@@ -314,9 +314,17 @@ export class QuerySession {
   /** Distinct queries whose answer could not be mapped to an output. */
   unmappable = 0;
 
-  constructor(private readonly engine: QueryEngine) {}
+  constructor(
+    private readonly engine: QueryEngine,
+    /** Most distinct queries this attack may ask (TextAttack's query budget); a call that would pass it is refused whole. */
+    readonly maxQueries?: number,
+  ) {}
 
   async query(inputs: readonly ModelInput[]): Promise<ModelOutput[]> {
+    if (this.maxQueries !== undefined) {
+      const fresh = new Set(inputs.map(queryKey).filter((k) => !this.seen.has(k))).size;
+      if (this.queries + fresh > this.maxQueries) throw new QueryBudgetError(this.maxQueries, this.queries, fresh);
+    }
     const fresh: number[] = [];
     inputs.forEach((input, i) => {
       this.requests++;
@@ -339,6 +347,18 @@ export class QuerySession {
       }
     }
     return outputs;
+  }
+}
+
+/** A query that would take an attack past its per-example query budget: nothing of it was asked. */
+export class QueryBudgetError extends Error {
+  constructor(
+    readonly budget: number,
+    readonly used: number,
+    readonly wanted: number,
+  ) {
+    super(`the query budget of ${budget} per example is spent (${used} asked, ${wanted} more wanted)`);
+    this.name = 'QueryBudgetError';
   }
 }
 

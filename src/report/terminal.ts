@@ -48,6 +48,7 @@ export function summaryTable(s: RunSummary): string {
       rows.push(['paid now (requests, from cache)', `${cost(s.process.spent.cost_usd)} (${s.process.spent.requests}, ${s.process.disk_cache_hits ?? 0} from the query cache)`]);
     }
   }
+  if (s.query_budget_exhausted) rows.push(['cut short by the query budget', String(s.query_budget_exhausted)]);
   if (s.unmappable) rows.push(['unmappable answers (examples)', `${s.unmappable.answers} (${s.unmappable.examples}; ${s.unmappable.clean} skipped)`]);
   if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);
   if (s.replacement_chars) rows.push(['rows with U+FFFD (invalid UTF-8?)', String(s.replacement_chars.rows)]);
@@ -103,4 +104,42 @@ function answer(p: Prediction): string {
 
 function truncate(s: string, n = 160): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/** One run of a dry run: what it would send, from its summary (stand-in model; see standInModel). */
+export interface DryRunRow {
+  name: string;
+  n: number;
+  process: RunSummary['process'];
+}
+
+/**
+ * What a dry run found, per run: examples, the requests the real run would send at most (every search run to its
+ * end; answers already in the query cache left out), and their tokens and cost at most (prompts at ~4 bytes a
+ * token, max_tokens out).
+ */
+export function dryRunTable(rows: readonly DryRunRow[]): string {
+  const num = (x: number): string => x.toLocaleString('en-US');
+  const money = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `≤ $${x < 0.01 && x > 0 ? x.toPrecision(3) : x.toFixed(2)}`);
+  const total = { n: 0, sent: 0, cached: 0, input: 0, output: 0, cost: 0 as number | null };
+  const lines = rows.map((r) => {
+    const p = r.process;
+    const sent = p.model_inferences;
+    total.n += r.n;
+    total.sent += sent;
+    total.cached += p.disk_cache_hits ?? 0;
+    total.input += p.spent?.input_tokens ?? 0;
+    total.output += p.spent?.output_tokens ?? 0;
+    total.cost = total.cost === null || p.spent?.cost_usd == null ? null : total.cost + p.spent.cost_usd;
+    return [r.name, num(r.n), `≤ ${num(sent)}`, num(p.disk_cache_hits ?? 0), p.spent ? `≤ ${num(p.spent.input_tokens)}` : '', p.spent ? `≤ ${num(p.spent.output_tokens)}` : '', p.spent ? money(p.spent.cost_usd) : ''];
+  });
+  if (rows.length > 1) lines.push(['total', num(total.n), `≤ ${num(total.sent)}`, num(total.cached), `≤ ${num(total.input)}`, `≤ ${num(total.output)}`, money(total.cost)]);
+  const head = ['run', 'examples', 'requests', 'from cache', 'tokens in', 'tokens out', 'cost'];
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [
+    'Dry run: nothing was sent. Estimates that err high: no attack succeeds or is skipped, so every search runs to its end (1.1-1.5x the real requests on our runs); prompts at ~4 bytes a token, max_tokens out.',
+    fmt(head),
+    ...lines.map(fmt),
+  ].join('\n');
 }

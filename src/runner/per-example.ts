@@ -69,6 +69,8 @@ export interface PerExampleOptions<R extends { id: string }, S> {
   dataFingerprint?: string;
   /** The ids are unique by construction (line-based): skip the duplicate check and its set of every id. */
   uniqueIds?: boolean;
+  /** Per-example query budget (distinct queries), handed to every example's session. */
+  maxQueries?: number;
 }
 
 /**
@@ -140,7 +142,7 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
   }
 
   try {
-    for await (const outcome of orderedPool(pending(), (example) => opts.work(example, opts.engine.session()), { concurrency: opts.concurrency ?? 32 })) {
+    for await (const outcome of orderedPool(pending(), (example) => opts.work(example, opts.engine.session(opts.maxQueries)), { concurrency: opts.concurrency ?? 32 })) {
       if (!outcome.ok) {
         failures.push({ example: outcome.item, error: outcome.error });
         continue;

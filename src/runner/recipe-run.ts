@@ -51,6 +51,8 @@ export interface RunRequest extends ModelSpec, Partial<DataSpec> {
   progress?: ProgressSink;
   /** One line about what runs now (experiments announce each sub-run). */
   log?: (line: string) => void;
+  /** Per-example query budget for attacks (TextAttack's query_budget): a search that would pass it ends on its best state. */
+  maxQueries?: number;
   /** A model and engine already open (suites, experiments): used and left open. */
   shared?: { model: ModelAdapter; engine: QueryEngine };
 }
@@ -92,6 +94,9 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       observedLabels: survey.labels,
     });
 
+    if (req.maxQueries !== undefined && (built.kind === 'probe' || built.kind === 'stress')) {
+      throw new TextstressError(`--max-queries bounds an attack's search; ${def.name} is a ${built.kind}.`, { hint: 'Leave --max-queries out for this recipe.' });
+    }
     if (built.kind === 'experiment') {
       const release = lockFolder(req.out);
       try {
@@ -107,7 +112,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       seed: req.seed,
       ...(data.limit !== undefined ? { limit: data.limit } : {}),
       // The defence file is part of what was attacked: a resume with another (or none) is refused like other settings.
-      options: { ...settings, ...dataSettings(data), ...(req.defence ? { defence: req.defence } : {}) },
+      options: { ...settings, ...dataSettings(data), ...(req.defence ? { defence: req.defence } : {}), ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}) },
     };
     const common = {
       outDir: req.out,
@@ -138,6 +143,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
           enrich: subwordEnricher(model),
           onProgress,
           editCurve,
+          ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}),
           ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
           ...(built.kind === 'probe' && built.details ? { details: built.details } : {}),
         });

@@ -43,6 +43,8 @@ export interface RunOptions {
   uniqueIds?: boolean;
   /** Extractive QA data: the summary reports EM/F1 (null over zero examples). */
   qa?: boolean;
+  /** Per-example query budget (distinct queries); attacks it cuts short end on their best state, marked. */
+  maxQueries?: number;
   /** What the recipe sums up from the results for summary.json's `details` (read in the same pass). */
   details?: () => { add(r: ExampleResult): void; finish(): Record<string, unknown> };
 }

@@ -8,6 +8,7 @@ import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { openResemble, readResembleConfig } from '../defence/index.ts';
 import { isOpenAiSpec, loadModel } from '../models/load.ts';
+import { standInModel } from '../models/stand-in.ts';
 import type { LabelMapping } from '../models/openai/mapping.ts';
 import type { ModelAdapter, ModelTask } from '../models/types.ts';
 import { openDiskCache } from '../query/disk-cache.ts';
@@ -49,6 +50,8 @@ export interface ModelSpec {
   /** The persistent query cache's folder; `cache: false` turns it off. */
   cacheDir?: string;
   cache?: boolean;
+  /** A dry run: the model is opened (so its settings are checked) but never asked; see standInModel. */
+  dryRun?: boolean;
 }
 
 /**
@@ -65,6 +68,11 @@ export function openEngine(model: ModelAdapter, spec: Pick<ModelSpec, 'model' | 
  * with `defence`, wrapped in the RESEMBLE adapter that config describes.
  */
 export async function openModel(opts: ModelSpec): Promise<ModelAdapter> {
+  const model = await openDefendedModel(opts);
+  return opts.dryRun ? standInModel(model) : model;
+}
+
+async function openDefendedModel(opts: ModelSpec): Promise<ModelAdapter> {
   const inner = await openPlainModel(opts);
   if (!opts.defence) return inner;
   try {

@@ -42,6 +42,8 @@ export interface SuiteRunOptions {
    * before anything runs; without one, each use is announced on stderr.
    */
   allowAuthEnv?: readonly string[];
+  /** Run against stand-in models (nothing is sent): the summaries count what the real run would send; see dryRunTable. */
+  dryRun?: boolean;
 }
 
 /** What {@link runSuite} returns: the gate's verdict, the report file's path and the runs grouped by test. */
@@ -93,7 +95,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       const needsData = opts.registry.get(test.recipe).data ?? 'required';
       // A recipe that may take data (fooling: only to look up a pair's fixed sentence) gets it only when the test names one.
       const dataName = needsData !== 'required' && test.dataset === undefined ? undefined : pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
-      const modelOpts = modelOptions(suite.models[modelName]!, dir);
+      const modelOpts = { ...modelOptions(suite.models[modelName]!, dir), ...(opts.dryRun ? { dryRun: true } : {}) };
       const data: DataResult | undefined = dataName === undefined ? undefined : dataOptions(suite.datasets[dataName]!, dir);
       if (data && !data.ok) {
         if (data.optional) {

@@ -97,6 +97,16 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     expect(s2.process.spent!.requests).toBe(0);
     expect(s2.process.disk_cache_hits).toBe(s2.process.requests);
     expect(readFileSync(join(second, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(first, 'results.jsonl'), 'utf8'));
+    // a dry run sends nothing (nothing listens on port 9), counts the answers in the cache, and bounds the rest
+    const dryCached = (await attack({ baseUrl: base(server), cacheDir, out: tmp('llm-dry-1'), dryRun: true })) as { summary: RunSummary };
+    expect(dryCached.summary.process.model_inferences).toBe(0);
+    expect(dryCached.summary.process.disk_cache_hits).toBe(s1.process.requests);
+    const dry = (await attack({ baseUrl: 'http://127.0.0.1:9/v1', cacheDir, out: tmp('llm-dry-2'), dryRun: true })) as { summary: RunSummary };
+    // an estimate: searches follow stand-in answers, every attack runs to its end (real: 20% of examples skipped)
+    expect(dry.summary.process.model_inferences / s1.process.spent!.requests).toBeGreaterThan(0.7);
+    expect(dry.summary.process.model_inferences / s1.process.spent!.requests).toBeLessThan(2);
+    expect(dry.summary.process.spent!.input_tokens).toBeGreaterThan(0);
+    expect(dry.summary.process.spent!.cost_usd).toBeGreaterThan(0);
     // nothing of the key anywhere: results, summary, run state, the cache
     for (const dir of [first, second, cacheDir]) expect(allText(dir)).not.toContain(PLANTED);
   });

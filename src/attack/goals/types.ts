@@ -95,13 +95,22 @@ export function unmappableStatus(answer: string): GoalStatus {
   return { score: 0, done: false, correct: false, metric: 0, prediction: { label: UNMAPPABLE_LABEL, score: 0, unmappable: answer } };
 }
 
+/**
+ * A dry run's verdict on a stand-in answer: right, and the goal never reached, so every search runs to its end;
+ * the score is the answer's pseudo-random one, so searches rank words and candidates in no positional order.
+ */
+function standInStatus(score: number): GoalStatus {
+  return { score, done: false, correct: true, metric: 1, prediction: { label: '(dry run)', score } };
+}
+
 /** The skip reason of an example whose clean answer could not be mapped (the answer is in original_prediction). */
 export const UNMAPPABLE_CLEAN = "the model's answer to the clean example could not be mapped to an output";
 
 /** `goal` with unmappable answers judged by {@link unmappableStatus}, and a clean unmappable answer a skip reason. */
 export function guardUnmappable(goal: Goal): Goal {
   return {
-    evaluate: (output, origin) => (output.unmappable !== undefined ? unmappableStatus(output.unmappable) : goal.evaluate(output, origin)),
+    evaluate: (output, origin) =>
+      output.standIn !== undefined ? standInStatus(output.standIn) : output.unmappable !== undefined ? unmappableStatus(output.unmappable) : goal.evaluate(output, origin),
     skipReason: (clean) =>
       clean.prediction.unmappable !== undefined
         ? UNMAPPABLE_CLEAN

@@ -11,8 +11,10 @@ import type { DataSpec, ModelSpec } from '../../runner/setup.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
 import { closest, commandOf, isTopLevel, type Registry } from '../../recipes/registry/registry.ts';
 import type { ExampleResult } from '../../attack/result.ts';
-import { exampleLines, stressTable, summaryTable } from '../../report/terminal.ts';
+import { dryRunTable, exampleLines, stressTable, summaryTable, type DryRunRow } from '../../report/terminal.ts';
 import { TextstressError } from '../../util/errors.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addRecipeOptions, recipeSettingsFrom } from '../derive.ts';
 import { addDataOptions, addModelOptions, addRunOptions } from '../options.ts';
@@ -27,6 +29,7 @@ interface RunCliOptions extends ModelSpec, Partial<DataSpec> {
   labelMap?: string;
   json?: boolean;
   progress?: boolean;
+  dryRun?: boolean;
 }
 
 export function attackCommand(registry: Registry): Command {
@@ -105,7 +108,8 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
   addRunOptions(cmd);
   return cmd.action(async (opts: RunCliOptions) => {
     const settings = recipeSettingsFrom(cmd, def);
-    const { out = `runs/${verb}`, progress, json, ...spec } = opts;
+    const { out = `runs/${verb}`, progress, json, dryRun, ...spec } = opts;
+    if (dryRun) return dryRunRecipe(def, registry, settings, spec, json === true);
     const showProgress = progress !== false && !json;
     const outcome = await runRecipe({
       ...spec,
@@ -118,6 +122,26 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
     });
     await printOutcome(outcome, json === true);
   });
+}
+
+/** `--dry-run`: the run against a stand-in model in a scratch folder, then what it would send and cost. */
+async function dryRunRecipe(def: AnyRecipe, registry: Registry, settings: Record<string, unknown>, spec: Omit<RunCliOptions, 'out' | 'progress' | 'json' | 'dryRun'>, json: boolean): Promise<void> {
+  if (def.kind === 'generate') {
+    throw new TextstressError(`--dry-run estimates per-example runs; ${def.name} is a generator.`, { hint: 'Run it with a small --limit (or few steps) and --max-cost instead.' });
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
+  try {
+    const outcome = await runRecipe({ ...spec, registry, recipe: def.name, settings, out: scratch, overwrite: true, dryRun: true });
+    const rows: DryRunRow[] =
+      outcome.kind === 'experiment'
+        ? outcome.runs.map((r) => ({ name: `${def.name}/${r.run.dir}`, n: r.summary.n, process: r.summary.process }))
+        : outcome.kind === 'generate'
+          ? []
+          : [{ name: def.name, n: outcome.summary.n, process: outcome.summary.process }];
+    process.stdout.write((json ? JSON.stringify(rows, null, 2) : dryRunTable(rows)) + '\n');
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 async function printOutcome(outcome: RecipeOutcome, json: boolean): Promise<void> {

@@ -1,5 +1,7 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { dryRunTable } from '../../report/terminal.ts';
 import { Command } from 'commander';
 import { verdictText } from '../../suite/gate.ts';
 import { loadSuite } from '../../suite/load.ts';
@@ -18,6 +20,7 @@ interface RunSuiteCliOptions {
   limit?: number;
   progress: boolean;
   allowAuthEnv?: string[];
+  dryRun?: boolean;
 }
 
 export function runCommand(registry: Registry): Command {
@@ -31,11 +34,23 @@ export function runCommand(registry: Registry): Command {
     .option('--html <file>', 'report file (default OUT/report.html)')
     .option('-n, --limit <n>', 'use only the first n examples of every dataset (quick tries)', int('--limit', 1))
     .option('--no-progress', 'no progress lines')
+    .option('--dry-run', 'send nothing: estimate every test\'s requests, tokens and cost (upper bounds) against stand-in models')
     .option('--allow-auth-env <list>', "environment variables the suite's models may send as Authorization headers (others are refused; default: TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)", list)
     .action(async (file: string, opts: RunSuiteCliOptions) => {
       const loaded = loadSuite(file, registry);
       const fromEnv = process.env.TEXTSTRESS_ALLOW_AUTH_ENV;
       const allow = opts.allowAuthEnv ?? (fromEnv !== undefined ? list(fromEnv) : undefined);
+      if (opts.dryRun) {
+        const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
+        try {
+          const dry = await runSuite(loaded, { registry, ...(allow ? { allowAuthEnv: allow } : {}), out: scratch, overwrite: true, progress: opts.progress, dryRun: true, ...(opts.limit ? { limit: opts.limit } : {}) });
+          const rows = dry.groups.flatMap((g) => [...g.runs, ...g.stress].map((r) => ({ name: g.runs.length + g.stress.length > 1 ? `${g.name}/${r.name}` : g.name, n: r.summary.n, process: r.summary.process })));
+          process.stdout.write(dryRunTable(rows) + '\n');
+        } finally {
+          rmSync(scratch, { recursive: true, force: true });
+        }
+        return;
+      }
       const outcome = await runSuite(loaded, {
         registry,
         ...(allow ? { allowAuthEnv: allow } : {}),

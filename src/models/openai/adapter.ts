@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { ModelError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
 import { parseRetryAfter, seconds } from '../http-errors.ts';
-import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask } from '../types.ts';
+import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask, TokenUsage } from '../types.ts';
 import { answerSchema, mapClassAnswer, mapQaAnswer, mapTagAnswer, type ChatAnswer, type LabelMapping } from './mapping.ts';
 import { AdaptiveLimiter, BudgetError, CostMeter, type Prices } from './meter.ts';
 import { checkTemplate, DEFAULT_TEMPLATES, readTemplate, renderPrompt, type PromptTemplate } from './templates.ts';
@@ -179,6 +179,11 @@ export class OpenAiModel implements ModelAdapter {
   /** Counters for summary.json: retries, rate-limit answers, the lowest concurrency the adapter came down to. */
   get stats(): OpenAiStats {
     return { retries: this.meter.retries, rate_limited: this.meter.rateLimited, lowest_concurrency: this.limiter.lowest };
+  }
+
+  /** The request's prompt tokens at about 4 bytes a token (English text, GPT-style tokenizers), and max_tokens out. */
+  estimate(input: ModelInput): TokenUsage {
+    return { input: Math.ceil(Buffer.byteLength(JSON.stringify(this.body(input).messages)) / 4), output: this.o.maxTokens };
   }
 
   predict(inputs: ModelInput[]): Promise<ModelOutput[]> {

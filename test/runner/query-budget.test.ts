@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ExampleResult } from '../../src/attack/result.ts';
+import { BUILTIN_RECIPES } from '../../src/recipes/builtin.ts';
+import { createRegistry } from '../../src/recipes/registry/registry.ts';
+import { runRecipe } from '../../src/runner/recipe-run.ts';
+import type { RunSummary } from '../../src/runner/runner.ts';
+import { DEMO_SST2, SST2_DEV, tmp } from '../cli/helpers.ts';
+
+const registry = createRegistry(BUILTIN_RECIPES);
+const run = async (maxQueries?: number) => {
+  const out = tmp('budget');
+  await runRecipe({ registry, recipe: 'typos', settings: { k: 3 }, model: DEMO_SST2, data: SST2_DEV, limit: 20, seed: 1, out, ...(maxQueries ? { maxQueries } : {}) });
+  const results = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+  return { results, summary: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary };
+};
+
+describe('per-example query budget (--max-queries)', () => {
+  it('ends a search that would pass it on the best state reached, marked and counted; attacks within it are untouched', async () => {
+    const free = await run();
+    const cut = await run(30);
+    expect(cut.summary.query_budget_exhausted).toBeGreaterThan(0);
+    expect(cut.summary.query_budget_exhausted).toBe(cut.results.filter((r) => r.query_budget_exhausted).length);
+    cut.results.forEach((r, i) => {
+      const f = free.results[i]!;
+      expect(r.queries).toBeLessThanOrEqual(30);
+      if (f.queries <= 30) expect(r).toEqual(f);
+      else expect(r.query_budget_exhausted).toBe(true);
+      // a cut-short result is a real perturbation of the text (or none), never an occluded copy
+      if (r.query_budget_exhausted) expect(r.words_perturbed).toBe(r.edits.length);
+    });
+    expect(free.summary.query_budget_exhausted).toBeUndefined();
+  });
+
+  it('refuses a budget for recipes that are not attacks', async () => {
+    await expect(
+      runRecipe({ registry, recipe: 'entities', settings: {}, model: DEMO_SST2, data: SST2_DEV, limit: 2, seed: 1, out: tmp('budget-probe'), maxQueries: 5 }),
+    ).rejects.toThrow(/--max-queries bounds an attack/);
+  });
+});
