@@ -39,6 +39,32 @@ function startOpenAi(latency: number): Promise<{ url: string; stop(): void }> {
   });
 }
 
+/**
+ * A canned OpenAI-compatible server in its own process: every chat answer is the same label with logprobs, after
+ * `latency` ms, no model behind it — what the adapter alone can push through (a GPU server's side of the cost is gone).
+ */
+function startCanned(latency: number): Promise<{ url: string; stop(): void }> {
+  const script = `
+    const http = require('node:http');
+    const body = JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'canned', choices: [{ index: 0, finish_reason: 'stop',
+      message: { role: 'assistant', content: 'positive' },
+      logprobs: { content: [{ token: 'positive', logprob: -0.1, top_logprobs: [{ token: 'positive', logprob: -0.1 }, { token: 'negative', logprob: -2.4 }] }] } }],
+      usage: { prompt_tokens: 60, completion_tokens: 1, total_tokens: 61 } });
+    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), ${latency})); });
+    server.keepAliveTimeout = 60000;
+    server.listen(0, '127.0.0.1', () => console.error('canned at http://127.0.0.1:' + server.address().port));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /canned at (http:\/\/\S+)/.exec(err);
+      if (m) resolve({ url: m[1]!, stop: () => child.kill() });
+    });
+    child.on('exit', () => reject(new Error(`canned server exited: ${err}`)));
+  });
+}
+
 async function run(name: string, model: string, extra: Record<string, unknown>, settings: Record<string, unknown> = { k: 2 }): Promise<RunSummary & { seconds: number }> {
   const out = join(scratch, name);
   const t0 = performance.now();
@@ -61,6 +87,18 @@ try {
     const s = await run(`c${c}`, 'openai:demo', llm({ requestConcurrency: c, cache: false }));
     const sent = s.process.spent!.requests;
     console.log(`| ${c} | ${sent} | ${s.seconds.toFixed(1)} | ${(sent / s.seconds).toFixed(1)} | ${s.process.spent!.lowest_concurrency ?? c} |`);
+  }
+  const canned = await startCanned(latency);
+  try {
+    console.log(`\nThe same, against a canned server (same answer every time, ${latency} ms, no model): the adapter's own ceiling`);
+    console.log('\n| request concurrency | requests sent | wall (s) | requests/s |\n|---:|---:|---:|---:|');
+    for (const c of [1, 8, 32, 64]) {
+      const s = await run(`canned-c${c}`, 'openai:demo', { ...llm({ requestConcurrency: c, cache: false }), baseUrl: `${canned.url}/v1` });
+      const sent = s.process.spent!.requests;
+      console.log(`| ${c} | ${sent} | ${s.seconds.toFixed(1)} | ${(sent / s.seconds).toFixed(1)} |`);
+    }
+  } finally {
+    canned.stop();
   }
   const cacheDir = join(scratch, 'cache');
   console.log('\n| run (request concurrency 32, one cache folder) | requests | from the disk cache | hit rate | sent to the server | wall (s) |\n|---|---:|---:|---:|---:|---:|');
