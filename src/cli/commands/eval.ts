@@ -1,11 +1,10 @@
 import { Command } from 'commander';
 import { parseLabelMap } from '../../attack/labels.ts';
 import { evaluateClean, type CleanMetrics } from '../../metrics/clean.ts';
-import { QueryEngine } from '../../query/engine.ts';
 import { goalFor } from '../../recipes/context.ts';
 import { fixed, pct } from '../../util/format.ts';
 import { formatTable } from '../../util/table.ts';
-import { openData, openModel, surveyExamples, type DataSpec, type ModelSpec } from '../../runner/setup.ts';
+import { openData, openEngine, openModel, surveyExamples, type DataSpec, type ModelSpec } from '../../runner/setup.ts';
 import { addDataOptions, addModelOptions } from '../options.ts';
 
 interface EvalOptions extends ModelSpec, DataSpec {
@@ -20,12 +19,13 @@ export function evalCommand(): Command {
   cmd.option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"').option('--json', 'print JSON');
   return cmd.action(async (opts: EvalOptions) => {
     const model = await openModel(opts);
+    const engine = openEngine(model, opts);
     try {
       const data = await openData(opts);
       // The labels the file holds (CSV, JSONL fix none up front), so --label-map is checked as `attack` checks it.
       const { labels } = await surveyExamples(await openData(opts));
       const { goal } = goalFor(model.info, data.info, parseLabelMap(opts.labelMap), labels);
-      const metrics = await evaluateClean(data.examples(), new QueryEngine(model), goal);
+      const metrics = await evaluateClean(data.examples(), engine, goal);
       const report = { model: opts.model, dataset: opts.data, ...metrics, skipped_rows: data.skipped.length };
       if (opts.json) {
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
@@ -45,6 +45,7 @@ export function evalCommand(): Command {
       rows.push(['wall time', `${metrics.wall_seconds.toFixed(2)} s`]);
       process.stdout.write(formatTable(rows, 'textstress · eval') + '\n');
     } finally {
+      await engine.flushed();
       await model.close?.();
     }
   });
