@@ -1,3 +1,4 @@
+import { mergeCommand } from './commands/merge.ts';
 import { cacheCommand } from './commands/cache.ts';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
@@ -30,7 +31,7 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
-  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand(), cacheCommand()];
+  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand(), cacheCommand(), mergeCommand(registry)];
   const stress = stressCommand(registry);
   if (stress) fixed.push(stress);
   const probe = probeCommand(registry);

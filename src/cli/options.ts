@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DATA_FORMATS } from '../data/types.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
 import { LABEL_MAPPINGS } from '../models/openai/mapping.ts';
+import { parseShard } from '../runner/shard.ts';
 
 import { list } from './derive.ts';
 
@@ -78,6 +79,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--concurrency <n>', 'examples attacked at once (their queries share model batches)', int('--concurrency', 1), 32)
     .option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"')
     .option('--compact', 'compact results.jsonl for very large runs: no search traces or probabilities, texts of successful attacks only')
+    .option('--shard <I/N>', 'only the examples of shard I of N (by a stable hash of their id); join the N output folders with `textstress merge`', parseShard)
     .option('--max-queries <n>', 'per-example query budget of an attack: a search that would ask more ends on the best state it reached (marked query_budget_exhausted)', int('--max-queries', 1))
     .option('--dry-run', 'send nothing: estimate the requests, tokens and cost of the run (upper bounds) against a stand-in model')
     .option('--json', 'print the summary as JSON instead of a table')

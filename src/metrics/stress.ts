@@ -205,6 +205,8 @@ export class StressTally {
 export interface StressSummary extends StressMetrics {
   complete: true;
   kind: 'stress';
+  /** A shard's summary (`--shard I/N`): over its examples only; `textstress merge` writes the whole run's. */
+  shard?: { index: number; count: number };
   recipe: string;
   model: string;
   dataset: string;

@@ -93,6 +93,8 @@ export interface ProcessStats {
 /** summary.json of a finished run: what identifies it, and its metrics. */
 export interface RunSummary extends RunMetrics {
   complete: true;
+  /** A shard's summary (`--shard I/N`): over its examples only; `textstress merge` writes the whole run's. */
+  shard?: { index: number; count: number };
   recipe: string;
   model: string;
   dataset: string;

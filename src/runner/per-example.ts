@@ -14,6 +14,7 @@ import { TextstressError, errorMessage } from '../util/errors.ts';
 import { appendResult, readCheckpointIds } from './checkpoint.ts';
 import { lockFolder } from './lock.ts';
 import { orderedPool } from './pool.ts';
+import { shardOf, type Shard } from './shard.ts';
 import { alreadyHoldsRun, resumeState } from './resume.ts';
 
 /** What identifies a run: a resume must match it exactly. */
@@ -26,10 +27,14 @@ export interface RunSettings {
   options: Record<string, unknown>;
   /** Results written in compact form (see compactResult). */
   compact?: true;
+  /** Only the examples of this shard (`--shard I/N`); `textstress merge` joins the shards. */
+  shard?: Shard;
 }
 
 interface RunState {
   settings: RunSettings;
+  /** How to open the run again (model and data options, recipe settings; no secrets): what `merge` re-runs with. */
+  request?: Record<string, unknown>;
   data_fingerprint?: string;
   status: 'running' | 'complete' | 'failed';
   wall_seconds: number;
@@ -71,6 +76,8 @@ export interface PerExampleOptions<R extends { id: string }, S> {
   uniqueIds?: boolean;
   /** Per-example query budget (distinct queries), handed to every example's session. */
   maxQueries?: number;
+  /** Saved in run.json: how to open the run again (see RunState.request). */
+  request?: Record<string, unknown>;
 }
 
 /**
@@ -110,6 +117,7 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
   const saveState = (status: RunState['status'], error?: string): void => {
     const state: RunState = {
       settings,
+      ...(opts.request ? { request: opts.request } : {}),
       ...(opts.dataFingerprint ? { data_fingerprint: opts.dataFingerprint } : {}),
       status,
       wall_seconds: wall(),
@@ -124,9 +132,11 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
   let completedNow = 0;
   const failures: { example: Example; error: unknown }[] = [];
   const seen = new Set<string>();
+  const shard = settings.shard;
   async function* pending(): AsyncGenerator<Example> {
     for await (const example of opts.examples) {
       if (opts.uniqueIds) {
+        if (shard && shardOf(example.id, shard.count) !== shard.index) continue;
         if (!finished.has(example.id)) yield example;
         continue;
       }
@@ -137,6 +147,7 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
         });
       }
       seen.add(example.id);
+      if (shard && shardOf(example.id, shard.count) !== shard.index) continue;
       if (!finished.has(example.id)) yield example;
     }
   }

@@ -26,6 +26,7 @@ import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
 import { prepareRecipe } from './work.ts';
 import { runStress } from './stress.ts';
+import type { Shard } from './shard.ts';
 import { writeProbeSets, type ProbeSetFiles } from './probe-sets.ts';
 
 /** Progress of one run: examples (or steps) done of a total. */
@@ -51,6 +52,8 @@ export interface RunRequest extends ModelSpec, Partial<DataSpec> {
   progress?: ProgressSink;
   /** One line about what runs now (experiments announce each sub-run). */
   log?: (line: string) => void;
+  /** Only the examples of shard I of N (`--shard I/N`); `textstress merge` joins the shard folders. */
+  shard?: Shard;
   /** Per-example query budget for attacks (TextAttack's query_budget): a search that would pass it ends on its best state. */
   maxQueries?: number;
   /** A model and engine already open (suites, experiments): used and left open. */
@@ -94,6 +97,11 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       observedLabels: survey.labels,
     });
 
+    if (req.shard && built.kind === 'experiment') {
+      throw new TextstressError(`--shard splits per-example runs; ${def.name} is an experiment of several runs.`, {
+        hint: 'Shard its runs one by one (e.g. attack typos --k 1 … --shard I/N), or run it unsharded.',
+      });
+    }
     if (req.maxQueries !== undefined && (built.kind === 'probe' || built.kind === 'stress')) {
       throw new TextstressError(`--max-queries bounds an attack's search; ${def.name} is a ${built.kind}.`, { hint: 'Leave --max-queries out for this recipe.' });
     }
@@ -111,6 +119,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       dataset: data.data,
       seed: req.seed,
       ...(data.limit !== undefined ? { limit: data.limit } : {}),
+      ...(req.shard ? { shard: req.shard } : {}),
       // The defence file is part of what was attacked: a resume with another (or none) is refused like other settings.
       options: { ...settings, ...dataSettings(data), ...(req.defence ? { defence: req.defence } : {}), ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}) },
     };
@@ -125,6 +134,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       replacementChars: () => dataset.replacementChars,
       dataFingerprint: await fileFingerprint(data.data),
       ...(dataset.info.uniqueIds ? { uniqueIds: true } : {}),
+      request: savedRequest(req, settings),
     };
     const progress = req.progress?.start(def.name, survey.n);
     const onProgress = (done: number): void => progress?.update(done);
@@ -148,7 +158,8 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
           ...(built.kind === 'probe' && built.details ? { details: built.details } : {}),
         });
         outcome = { kind: 'run', recipe: def, dir: req.out, summary };
-        if (built.kind === 'probe') {
+        // A shard holds some examples only: the probe sets (the whole data, rewritten) are written by `merge`.
+        if (built.kind === 'probe' && !req.shard) {
           const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
           const sets = await writeProbeSets(req.out, (await openData(data)).examples(), readResults(join(req.out, RESULTS_FILE)), format, dataset.info);
           const text = built.text?.(summary);
@@ -166,6 +177,19 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       await model.close?.();
     }
   }
+}
+
+/** What run.json keeps of a request so that `merge` can open the run again: no secrets (auth_env is a name). */
+const SAVED_KEYS = [
+  'model', 'task', 'authEnv', 'batchSize', 'timeout', 'retries', 'requestConcurrency', 'defence', 'baseUrl', 'labels', 'template', 'mapping',
+  'labelRegex', 'structured', 'llmTemperature', 'maxTokens', 'priceInput', 'priceOutput', 'maxCost', 'cacheDir', 'cache',
+  'data', 'format', 'split', 'limit', 'skipBadRows', 'maxChars', 'textColumn', 'textAColumn', 'textBColumn', 'labelColumn', 'idColumn',
+  'labelMap', 'compact', 'maxQueries', 'concurrency',
+] as const;
+
+function savedRequest(req: RunRequest, settings: Record<string, unknown>): Record<string, unknown> {
+  const picked = Object.fromEntries(SAVED_KEYS.flatMap((k) => (req[k as keyof RunRequest] === undefined ? [] : [[k, req[k as keyof RunRequest]]])));
+  return { recipe: req.recipe, settings, seed: req.seed, ...picked };
 }
 
 async function experiment(

@@ -84,6 +84,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
         dataset: settings.dataset,
         seed: settings.seed,
         settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
+        ...(settings.shard ? { shard: settings.shard } : {}),
         ...acc.finish(opts.editCurve ?? (opts.attack ? opts.attack.search.incremental !== false : true)),
         ...(digest ? { details: digest.finish() } : {}),
         wall_seconds: round(wallSeconds, 3),

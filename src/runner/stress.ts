@@ -28,6 +28,8 @@ export interface StressRunOptions {
   replacementChars?: () => { rows: number; first?: string };
   dataFingerprint?: string;
   uniqueIds?: boolean;
+  /** Saved in run.json (see RunState.request). */
+  request?: Record<string, unknown>;
 }
 
 /** Runs the suite on every example (resumable) and writes summary.json with the per-test tallies. */
@@ -58,6 +60,7 @@ export async function runStress(opts: StressRunOptions): Promise<StressSummary> 
         dataset: settings.dataset,
         seed: settings.seed,
         settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
+        ...(settings.shard ? { shard: settings.shard } : {}),
         ...metrics,
         ...(details ? { details } : {}),
         wall_seconds: round(wallSeconds, 3),

@@ -1,0 +1,103 @@
+/**
+ * Static sharding: --shard I/N runs the examples whose id hashes to I, and merge joins the N folders into exactly
+ * what one process writes (results.jsonl byte for byte, summary.json but for timing and traffic, probe sets too),
+ * refusing shards of different runs and naming a missing or duplicated example.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_RECIPES } from '../../src/recipes/builtin.ts';
+import { createRegistry } from '../../src/recipes/registry/registry.ts';
+import { mergeShards } from '../../src/runner/merge.ts';
+import { runRecipe, type RunRequest } from '../../src/runner/recipe-run.ts';
+import { parseShard, shardOf } from '../../src/runner/shard.ts';
+import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp } from '../cli/helpers.ts';
+
+const registry = createRegistry(BUILTIN_RECIPES);
+const read = (p: string): string => readFileSync(p, 'utf8');
+const summaryWithoutTiming = (dir: string): unknown => {
+  const { wall_seconds: _w, process: _p, ...rest } = JSON.parse(read(join(dir, 'summary.json'))) as Record<string, unknown>;
+  return rest;
+};
+
+/** The run whole, in N shards, and the shards merged (given in reverse order). */
+async function shardedAndWhole(req: Omit<RunRequest, 'registry' | 'out'>, n: number): Promise<{ whole: string; shards: string[]; merged: string }> {
+  const whole = tmp('shard-whole');
+  await runRecipe({ ...req, registry, out: whole });
+  const shards: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const out = tmp(`shard-${i}`);
+    await runRecipe({ ...req, registry, out, shard: { index: i, count: n } });
+    shards.push(out);
+  }
+  const merged = tmp('shard-merged');
+  await mergeShards([...shards].reverse(), { registry, out: merged, overwrite: true });
+  return { whole, shards, merged };
+}
+
+describe('--shard I/N and merge', () => {
+  it('assigns each id to one shard by a stable hash and parses I/N', () => {
+    expect(shardOf('dev.tsv:17', 3)).toBe(shardOf('dev.tsv:17', 3));
+    const counts = [0, 0, 0];
+    for (let i = 0; i < 3000; i++) counts[shardOf(`id-${i}`, 3)]!++;
+    for (const c of counts) expect(c).toBeGreaterThan(900);
+    expect(parseShard('2/3')).toEqual({ index: 2, count: 3 });
+    for (const bad of ['3/3', '1', '-1/3', 'a/b', '0/0']) expect(() => parseShard(bad)).toThrow(/I\/N/);
+  });
+
+  it('typos in 3 shards + merge = the unsharded run: results.jsonl byte for byte, summary.json but timing', async () => {
+    const { whole, shards, merged } = await shardedAndWhole({ recipe: 'typos', settings: { k: 2 }, model: DEMO_SST2, data: SST2_DEV, limit: 30, seed: 4 }, 3);
+    expect(read(join(merged, 'results.jsonl'))).toBe(read(join(whole, 'results.jsonl')));
+    expect(summaryWithoutTiming(merged)).toEqual(summaryWithoutTiming(whole));
+    const ns = shards.map((d) => (JSON.parse(read(join(d, 'summary.json'))) as { n: number; shard: { index: number } }).n);
+    expect(ns.reduce((a, b) => a + b, 0)).toBe(30);
+    expect((JSON.parse(read(join(shards[1]!, 'summary.json'))) as { shard: unknown }).shard).toEqual({ index: 1, count: 3 });
+  });
+
+  it('an entity probe (D_worst / D_best written) and an NLI stress suite merge to the unsharded outputs too', async () => {
+    const probe = await shardedAndWhole({ recipe: 'entities', settings: { type: 'PER', budget: 5 }, model: DEMO_NER, data: CONLL, seed: 2 }, 2);
+    expect(read(join(probe.merged, 'results.jsonl'))).toBe(read(join(probe.whole, 'results.jsonl')));
+    expect(summaryWithoutTiming(probe.merged)).toEqual(summaryWithoutTiming(probe.whole));
+    for (const f of ['d_worst.conll', 'd_best.conll']) expect(read(join(probe.merged, f))).toBe(read(join(probe.whole, f)));
+    const nli = await shardedAndWhole({ recipe: 'stress-nli', settings: {}, model: join(ROOT, 'models', 'demo-sick'), data: fixtureData('sick/SICK.txt'), split: 'TEST', limit: 20, seed: 1 }, 2);
+    expect(read(join(nli.merged, 'results.jsonl'))).toBe(read(join(nli.whole, 'results.jsonl')));
+    expect(summaryWithoutTiming(nli.merged)).toEqual(summaryWithoutTiming(nli.whole));
+  });
+
+  it('refuses shards of different runs, a missing or repeated shard, and names a missing or duplicated example', async () => {
+    const req = { recipe: 'typos', settings: { k: 1 }, model: DEMO_SST2, data: SST2_DEV, limit: 12, seed: 0 };
+    const dirs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const out = tmp(`shard-ref-${i}`);
+      await runRecipe({ ...req, registry, out, shard: { index: i, count: 2 } });
+      dirs.push(out);
+    }
+    const other = tmp('shard-other');
+    await runRecipe({ ...req, settings: { k: 2 }, registry, out: other, shard: { index: 1, count: 2 } });
+    const out = () => ({ registry, out: tmp('shard-bad'), overwrite: true });
+    await expect(mergeShards([dirs[0]!, other], out())).rejects.toThrow(/not shards of the same run: recipe or data options/);
+    await expect(mergeShards([dirs[0]!], out())).rejects.toThrow(/shard 1\/2 is missing/);
+    await expect(mergeShards([dirs[0]!, dirs[0]!, dirs[1]!], out())).rejects.toThrow(/shard 0\/2 is given twice/);
+
+    const lines = read(join(dirs[1]!, 'results.jsonl')).trim().split('\n');
+    const dropped = JSON.parse(lines[0]!) as { id: string };
+    writeFileSync(join(dirs[1]!, 'results.jsonl'), lines.slice(1).join('\n') + '\n');
+    await expect(mergeShards(dirs, out())).rejects.toThrow(new RegExp(`\\(id ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) is missing from shard 1/2`));
+    writeFileSync(join(dirs[1]!, 'results.jsonl'), lines.join('\n') + '\n');
+    appendFileSync(join(dirs[1]!, 'results.jsonl'), lines[0] + '\n');
+    await expect(mergeShards(dirs, out())).rejects.toThrow(new RegExp(`example ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in the results twice`));
+  });
+
+  it('works from the command line: attack … --shard I/N, then textstress merge', async () => {
+    const args = (out: string, more: string[] = []) => ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '10', '--k', '1', '--out', out, '--no-progress', ...more];
+    const dirs = [tmp('cli-shard-0'), tmp('cli-shard-1')];
+    for (const [i, d] of dirs.entries()) expect((await runCli(args(d, ['--shard', `${i}/2`]))).code).toBe(0);
+    const merged = tmp('cli-merged');
+    const r = await runCli(['merge', ...dirs, '--out', merged]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Merged 2 shards/);
+    const bad = await runCli(args(tmp('cli-shard-bad'), ['--shard', '2/2']));
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--shard "2\/2" is not of the form I\/N/);
+  });
+});
