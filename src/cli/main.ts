@@ -1,3 +1,4 @@
+import { workerCommand } from './commands/worker.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { cacheCommand } from './commands/cache.ts';
 import { pathToFileURL } from 'node:url';
@@ -31,7 +32,7 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
-  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand(), cacheCommand(), mergeCommand(registry)];
+  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand(), cacheCommand(), mergeCommand(registry), workerCommand(registry)];
   const stress = stressCommand(registry);
   if (stress) fixed.push(stress);
   const probe = probeCommand(registry);

@@ -79,6 +79,8 @@ export function addRunOptions(cmd: Command): Command {
     .option('--concurrency <n>', 'examples attacked at once (their queries share model batches)', int('--concurrency', 1), 32)
     .option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"')
     .option('--compact', 'compact results.jsonl for very large runs: no search traces or probabilities, texts of successful attacks only')
+    .option('--queue <url>', 'spread the examples over workers through Redis (BullMQ): redis://host:port; start workers with `textstress worker --queue URL`')
+    .option('--block-size <n>', 'with --queue: examples per job (default 16)', int('--block-size', 1))
     .option('--shard <I/N>', 'only the examples of shard I of N (by a stable hash of their id); join the N output folders with `textstress merge`', parseShard)
     .option('--max-queries <n>', 'per-example query budget of an attack: a search that would ask more ends on the best state it reached (marked query_budget_exhausted)', int('--max-queries', 1))
     .option('--dry-run', 'send nothing: estimate the requests, tokens and cost of the run (upper bounds) against a stand-in model')

@@ -20,7 +20,7 @@ import { TextstressError } from '../util/errors.ts';
 import { readResults } from './checkpoint.ts';
 import { runGenerator, type GenerateSummary } from './generate.ts';
 import { beginExperiment, EXPERIMENT_FILE } from './experiment.ts';
-import { RESULTS_FILE, SUMMARY_FILE, runAttack } from './runner.ts';
+import { RESULTS_FILE, SUMMARY_FILE, runAttack, type RunSettings } from './runner.ts';
 import { dataSettings, fileFingerprint, openData, openEngine, openModel, surveyExamples, type DataSpec, type ModelSpec } from './setup.ts';
 import { lockFolder } from './lock.ts';
 import { subwordEnricher } from './subwords.ts';
@@ -113,16 +113,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         release();
       }
     }
-    const runSettings = {
-      recipe: def.name,
-      model: req.model,
-      dataset: data.data,
-      seed: req.seed,
-      ...(data.limit !== undefined ? { limit: data.limit } : {}),
-      ...(req.shard ? { shard: req.shard } : {}),
-      // The defence file is part of what was attacked: a resume with another (or none) is refused like other settings.
-      options: { ...settings, ...dataSettings(data), ...(req.defence ? { defence: req.defence } : {}), ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}) },
-    };
+    const runSettings = runSettingsOf(def, settings, data);
     const common = {
       outDir: req.out,
       examples: dataset.examples(),
@@ -179,6 +170,20 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
   }
 }
 
+/** What identifies a per-example run (run.json's settings; a resume must match them). */
+export function runSettingsOf(def: AnyRecipe, settings: Record<string, unknown>, req: RunRequest & DataSpec): RunSettings {
+  return {
+    recipe: def.name,
+    model: req.model,
+    dataset: req.data,
+    seed: req.seed,
+    ...(req.limit !== undefined ? { limit: req.limit } : {}),
+    ...(req.shard ? { shard: req.shard } : {}),
+    // The defence file is part of what was attacked: a resume with another (or none) is refused like other settings.
+    options: { ...settings, ...dataSettings(req), ...(req.defence ? { defence: req.defence } : {}), ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}) },
+  };
+}
+
 /** What run.json keeps of a request so that `merge` can open the run again: no secrets (auth_env is a name). */
 const SAVED_KEYS = [
   'model', 'task', 'authEnv', 'batchSize', 'timeout', 'retries', 'requestConcurrency', 'defence', 'baseUrl', 'labels', 'template', 'mapping',
@@ -187,7 +192,7 @@ const SAVED_KEYS = [
   'labelMap', 'compact', 'maxQueries', 'concurrency',
 ] as const;
 
-function savedRequest(req: RunRequest, settings: Record<string, unknown>): Record<string, unknown> {
+export function savedRequest(req: RunRequest, settings: Record<string, unknown>): Record<string, unknown> {
   const picked = Object.fromEntries(SAVED_KEYS.flatMap((k) => (req[k as keyof RunRequest] === undefined ? [] : [[k, req[k as keyof RunRequest]]])));
   return { recipe: req.recipe, settings, seed: req.seed, ...picked };
 }

@@ -63,11 +63,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
   const work = workOf(opts);
   const summary = await runPerExample<ExampleResult, RunSummary>({
     ...opts,
-    async work(example, session) {
-      const result = await work(example, session, Rng.derive(settings.seed, example.id));
-      if (opts.enrich) await opts.enrich(result);
-      return { ...result, ...sessionExtras(session, opts.engine.adapter) };
-    },
+    work: (example, session) => attackResult(work, example, session, settings.seed, opts.engine, opts.enrich),
     line: (r) => (settings.compact ? compactResult(r) : r),
     async finish({ resultsPath, wallSeconds, stats0 }) {
       // The summary depends on the file's content only, resumed or not; it is read back in one streaming pass.
@@ -96,6 +92,20 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
     },
   });
   return { summary };
+}
+
+/** One example's result as a run records it: the work, seeded by run seed and id, then enrichment and usage. */
+export async function attackResult(
+  work: ExampleWork,
+  example: Example,
+  session: QuerySession,
+  seed: number,
+  engine: QueryEngine,
+  enrich?: (result: ExampleResult) => Promise<void>,
+): Promise<ExampleResult> {
+  const result = await work(example, session, Rng.derive(seed, example.id));
+  if (enrich) await enrich(result);
+  return { ...result, ...sessionExtras(session, engine.adapter) };
 }
 
 /**

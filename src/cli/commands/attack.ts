@@ -30,6 +30,8 @@ interface RunCliOptions extends ModelSpec, Partial<DataSpec> {
   json?: boolean;
   progress?: boolean;
   dryRun?: boolean;
+  queue?: string;
+  blockSize?: number;
 }
 
 export function attackCommand(registry: Registry): Command {
@@ -109,17 +111,20 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
   return cmd.action(async (opts: RunCliOptions) => {
     const settings = recipeSettingsFrom(cmd, def);
     const { out = `runs/${verb}`, progress, json, dryRun, ...spec } = opts;
-    if (dryRun) return dryRunRecipe(def, registry, settings, spec, json === true);
     const showProgress = progress !== false && !json;
-    const outcome = await runRecipe({
+    if (dryRun) return dryRunRecipe(def, registry, settings, spec, json === true);
+    const request = {
       ...spec,
       registry,
       recipe: def.name,
       settings,
       out,
       ...(showProgress ? { progress: progressBars() } : {}),
-      log: (line) => process.stderr.write(`textstress: ${line}\n`),
-    });
+      log: (line: string) => void process.stderr.write(`textstress: ${line}\n`),
+    };
+    // With --queue this process coordinates: workers (textstress worker) do the examples.
+    const queue = spec.queue;
+    const outcome = queue ? await (await import('../../queue/coordinator.ts')).runQueued({ ...request, queue }) : await runRecipe(request);
     await printOutcome(outcome, json === true);
   });
 }

@@ -19,7 +19,7 @@ export const RESERVED_SETTING_KEYS: readonly string[] = [
   'out', 'seed', 'resume', 'overwrite', 'concurrency', 'labelMap', 'json', 'progress', 'help', 'version', 'name', 'recipe', 'thresholds', 'dataset',
   'compact', 'plugin', 'defence',
   'baseUrl', 'labels', 'template', 'mapping', 'labelRegex', 'structured', 'llmTemperature', 'maxTokens', 'priceInput', 'priceOutput', 'maxCost',
-  'cacheDir', 'cache', 'dryRun', 'maxQueries', 'shard',
+  'cacheDir', 'cache', 'dryRun', 'maxQueries', 'shard', 'queue', 'blockSize',
 ];
 
 /** One-letter flags the shared options take (`-m` model, `-d` data, `-n` limit, `-o` out, `-s` seed, `-h` help, `-V` version). */

@@ -1,0 +1,25 @@
+/** `textstress worker --queue redis://…`: a queue worker (src/queue/worker.ts) until SIGINT / SIGTERM. */
+import { Command } from 'commander';
+import type { Registry } from '../../recipes/registry/registry.ts';
+import { int } from '../options.ts';
+
+export function workerCommand(registry: Registry): Command {
+  return new Command('worker')
+    .description('take blocks of examples from a Redis queue (runs started with --queue) and store their results; start as many as you like')
+    .requiredOption('--queue <url>', 'redis://host:port of the queue')
+    .option('--jobs <n>', 'jobs this process runs at once (BullMQ advises more processes rather than more jobs per process for CPU work)', int('--jobs', 1), 1)
+    .option('--lock-ms <ms>', 'a job whose worker died goes to another worker after about this long', int('--lock-ms', 1000), 30000)
+    .action(async (opts: { queue: string; jobs: number; lockMs: number }) => {
+      const { startWorker } = await import('../../queue/worker.ts');
+      const log = (line: string): void => void process.stderr.write(`textstress: ${line}\n`);
+      const worker = await startWorker(opts.queue, { registry, concurrency: opts.jobs, lockMs: opts.lockMs, log });
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          log('stopping: finishing the jobs in hand');
+          void worker.close().then(resolve);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,123 @@
+/**
+ * The Redis queue for real: a redis-server of our own on a free port (temporary folder, no persistence), worker
+ * processes started as a user starts them, and the coordinator's outputs compared with a local run's — including
+ * after kill -9 of a worker that holds a job.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SST2, SST2_DEV, runCli, startCli, tmp } from '../cli/helpers.ts';
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+const read = (p: string): string => readFileSync(p, 'utf8');
+const withoutTiming = (dir: string): unknown => {
+  const { wall_seconds: _w, process: _p, ...rest } = JSON.parse(read(join(dir, 'summary.json'))) as Record<string, unknown>;
+  return rest;
+};
+
+// Debian's redis-server is needed (.ci/run installs it): without it these tests fail, saying so, unless the user
+// leaves them out with TEXTSTRESS_SKIP_REDIS=1 (then reported as skipped with the reason), as the browser test.
+const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
+const OPT_OUT = process.env.TEXTSTRESS_SKIP_REDIS === '1';
+const SKIPPED = 'TEXTSTRESS_SKIP_REDIS=1: the Redis queue was not tested';
+const MISSING = 'redis-server not found: install Debian\'s redis-server (apt-get install redis-server), or set TEXTSTRESS_SKIP_REDIS=1 to leave these checks out';
+
+/** A queue test: skipped with the reason only when the user opted out; failed, saying why, without redis-server. */
+const queueIt = (name: string, fn: () => Promise<void>, timeout: number): void => {
+  it(name, async (ctx) => {
+    if (OPT_OUT) ctx.skip(SKIPPED);
+    if (!HAS_REDIS) throw new Error(MISSING);
+    await fn();
+  }, timeout);
+};
+
+describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
+  let redis: ChildProcess;
+  let url = '';
+  let port = 0;
+  const workers: ChildProcess[] = [];
+  const startWorker = async (): Promise<ChildProcess> => {
+    const w = startCli(['worker', '--queue', url, '--lock-ms', '3000']);
+    await new Promise<void>((resolve, reject) => {
+      let err = '';
+      w.stderr!.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (/worker listening/.test(err)) resolve();
+      });
+      w.on('exit', () => reject(new Error(`worker exited: ${err}`)));
+    });
+    workers.push(w);
+    return w;
+  };
+
+  beforeAll(async () => {
+    if (OPT_OUT || !HAS_REDIS) return;
+    port = await freePort();
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    url = `redis://127.0.0.1:${port}`;
+    const probe = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, lazyConnect: true });
+    probe.on('error', () => undefined);
+    for (let i = 0; i < 50; i++) {
+      try {
+        await probe.connect();
+        break;
+      } catch {
+        await sleep(100);
+      }
+    }
+    probe.disconnect();
+  }, 30_000);
+  afterAll(() => {
+    for (const w of workers) w.kill('SIGKILL');
+    redis?.kill('SIGKILL');
+  });
+
+  queueIt('3 workers give the outputs of a local run; kill -9 of a worker holding a job loses and duplicates nothing', async () => {
+    const common = ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '60', '--k', '2', '--seed', '3', '--no-progress'];
+    const local = tmp('queue-local');
+    expect((await runCli([...common, '--out', local])).code).toBe(0);
+
+    await Promise.all([startWorker(), startWorker(), startWorker()]);
+    const out = tmp('queue-out');
+    const coordinator = runCli([...common, '--out', out, '--queue', url, '--block-size', '4']);
+    // Once jobs are in hand, kill -9 the worker that holds one.
+    const queue = new Queue('textstress', { connection: { host: '127.0.0.1', port, maxRetriesPerRequest: null } });
+    let killed = false;
+    for (let i = 0; i < 200 && !killed; i++) {
+      const active = await queue.getActive();
+      const holder = active.map((j) => j.processedBy).find(Boolean);
+      const victim = holder ? workers.find((w) => holder.endsWith(`-${w.pid}`)) : undefined;
+      if (victim) {
+        victim.kill('SIGKILL');
+        killed = true;
+      } else await sleep(50);
+    }
+    await queue.close();
+    expect(killed).toBe(true);
+    const r = await coordinator;
+    expect(r.code, r.stderr).toBe(0);
+    expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
+    expect(withoutTiming(out)).toEqual(withoutTiming(local));
+  }, 120_000);
+
+  queueIt('a job that fails on every attempt is reported by example instead of hanging', async () => {
+    if (!workers.some((w) => w.exitCode === null)) await startWorker();
+    const r = await runCli(['attack', 'typos', '--model', 'http://127.0.0.1:9', '--task', 'text-classification', '--labels', 'negative,positive', '--retries', '0', '--data', SST2_DEV, '--limit', '4', '--out', tmp('queue-fail'), '--queue', url, '--no-progress']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/job.* failed after 3 attempts/);
+    expect(r.stderr).toMatch(/Examples without a result: .*dev\.tsv:2/);
+  }, 120_000);
+});
