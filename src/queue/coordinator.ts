@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { parseLabelMap } from '../attack/labels.ts';
 import type { Example } from '../data/types.ts';
 import { parseSettings } from '../recipes/registry/settings.ts';
-import { alreadyHoldsRun } from '../runner/resume.ts';
+import { alreadyHoldsRun, readStateFile } from '../runner/resume.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../runner/per-example.ts';
 import { runRecipe, runSettingsOf, savedRequest, type RecipeOutcome, type RunRequest } from '../runner/recipe-run.ts';
 import { fileFingerprint, openData, openModel, surveyExamples, type DataSpec } from '../runner/setup.ts';
@@ -41,6 +41,9 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   if (req.shard) throw new TextstressError('--queue and --shard do not go together: the queue spreads the examples itself.');
   const data = req as QueuedRunRequest & DataSpec;
   const settings = parseSettings(def, req.settings) as Record<string, unknown>;
+  const { queue: _q, blockSize: _b, attempts: _a, ...local } = req;
+  // A finished run resumed: nothing to queue (its results left Redis when it finished).
+  if (req.resume && readStateFile<{ status?: string }>(join(req.out, STATE_FILE))?.status === 'complete') return runRecipe({ ...local, resume: true });
   if (!req.overwrite && !req.resume && (existsSync(join(req.out, STATE_FILE)) || existsSync(join(req.out, RESULTS_FILE)))) throw alreadyHoldsRun(req.out);
 
   // The model is opened here only for its info (task, labels) and the recipe's checks; the workers ask it.
@@ -131,7 +134,6 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
       join(req.out, STATE_FILE),
       JSON.stringify({ settings: runSettingsOf(def, settings, data), request, data_fingerprint: fingerprint, status: 'running', wall_seconds: (Date.now() - started) / 1000, updated_at: new Date().toISOString() }, null, 2) + '\n',
     );
-    const { queue: _q, blockSize: _b, attempts: _a, ...local } = req;
     const outcome = await runRecipe({ ...local, resume: true, overwrite: false });
     await redis.del(key);
     return outcome;

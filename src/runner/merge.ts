@@ -6,7 +6,7 @@
  * with nothing left to do): summary.json, run.json and any files the recipe writes (D_worst / D_best) are then the
  * same as an unsharded run's, timing and traffic aside.
  */
-import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Registry } from '../recipes/registry/registry.ts';
@@ -174,4 +174,33 @@ export async function mergeShards(dirs: readonly string[], opts: { registry: Reg
   // The recipe finishes the run from the joined results, as a resume with nothing left to do.
   const { recipe, settings: recipeSettings, ...spec } = request;
   return runRecipe({ ...(spec as Omit<RunRequest, 'registry' | 'recipe' | 'settings' | 'out'>), registry: opts.registry, recipe, settings: recipeSettings, out: opts.out, resume: true });
+}
+
+/**
+ * The shard folders of a suite run (`run suite.yaml --shard I/N`): each test's N folders merged into OUT/<test>.
+ * The gate and report then come from `run suite.yaml --out OUT --resume`, which finds every test finished.
+ */
+export async function mergeSuiteShards(dirs: readonly string[], opts: { registry: Registry; out: string; overwrite?: boolean }): Promise<{ test: string; outcome: RecipeOutcome }[]> {
+  const testsOf = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, STATE_FILE)))
+      .map((d) => d.name)
+      .sort();
+  const tests = testsOf(dirs[0]!);
+  for (const dir of dirs.slice(1)) {
+    const here = testsOf(dir);
+    const missing = tests.filter((t) => !here.includes(t));
+    const extra = here.filter((t) => !tests.includes(t));
+    if (missing.length || extra.length) {
+      throw new TextstressError(`${dir} and ${dirs[0]} are not shards of the same suite run: ${missing.length ? `${dir} lacks ${missing.join(', ')}` : `${dir} also holds ${extra.join(', ')}`}.`);
+    }
+  }
+  const out: { test: string; outcome: RecipeOutcome }[] = [];
+  for (const test of tests) out.push({ test, outcome: await mergeShards(dirs.map((d) => join(d, test)), { ...opts, out: join(opts.out, test) }) });
+  return out;
+}
+
+/** Whether a folder holds a suite run's tests (test folders with run.json) rather than one run. */
+export function isSuiteFolder(dir: string): boolean {
+  return !existsSync(join(dir, STATE_FILE)) && existsSync(dir) && readdirSync(dir, { withFileTypes: true }).some((d) => d.isDirectory() && existsSync(join(dir, d.name, STATE_FILE)));
 }

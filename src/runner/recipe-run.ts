@@ -84,7 +84,10 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
   try {
     const engine = req.shared?.engine ?? (engineOf = openEngine(model, req));
     const shared = { model, engine };
-    if (def.kind === 'generate') return await generate(def, settings, req, shared);
+    if (def.kind === 'generate') {
+      if (req.shard) throw new TextstressError(`--shard splits per-example runs; ${def.name} is a generator.`, { hint: 'Run it unsharded.' });
+      return await generate(def, settings, req, shared);
+    }
     if (!req.data) {
       throw new TextstressError(`the ${def.name} recipe needs a dataset.`, { hint: 'Pass --data <file>.' });
     }

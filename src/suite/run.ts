@@ -1,3 +1,5 @@
+import type { Shard } from '../runner/shard.ts';
+import { runQueued } from '../queue/coordinator.ts';
 import { isOpenAiSpec } from '../models/load.ts';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -42,6 +44,12 @@ export interface SuiteRunOptions {
    * before anything runs; without one, each use is announced on stderr.
    */
   allowAuthEnv?: readonly string[];
+  /** Only shard I of N of every test's examples (`--shard I/N`); `textstress merge` joins the suite folders. */
+  shard?: Shard;
+  /** redis:// URL: per-example tests are spread over `textstress worker` processes through this queue. */
+  queue?: string;
+  /** With `queue`: examples per job. */
+  blockSize?: number;
   /** Run against stand-in models (nothing is sent): the summaries count what the real run would send; see dryRunTable. */
   dryRun?: boolean;
 }
@@ -114,7 +122,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         shared = { model, engine: openEngine(model, modelOpts) };
         models.set(modelName, shared);
       }
-      await runRecipe({
+      const request = {
         registry: opts.registry,
         recipe: test.recipe,
         settings: camelKeys(test.settings ?? {}),
@@ -127,9 +135,16 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         overwrite: opts.overwrite,
         concurrency: test.concurrency ?? 32,
         ...(test.compact ? { compact: true } : {}),
-        shared,
         ...(opts.bars ? { progress: opts.bars } : {}),
-      });
+        ...(opts.shard ? { shard: opts.shard } : {}),
+      };
+      // With a queue, per-example tests go to the workers; experiments and generators run here.
+      const kind = opts.registry.get(test.recipe).kind;
+      if (opts.queue && data && (kind === 'attack' || kind === 'probe' || kind === 'stress')) {
+        await runQueued({ ...request, queue: opts.queue, ...(opts.blockSize ? { blockSize: opts.blockSize } : {}), log });
+      } else {
+        await runRecipe({ ...request, shared });
+      }
       const group = (await loadGroups([join(opts.out, test.name)], { sampleSize: 0 }))[0]!;
       group.name = test.name;
       for (const r of group.runs) r.group = test.name;
@@ -158,6 +173,12 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
     }
   }
 
+  // A shard holds some examples of each test: its thresholds would judge a part. The gate and the report come after
+  // merge, from `run --resume` on the merged folder.
+  if (opts.shard) {
+    const verdict: Verdict = { passed: true, checks: [], skipped: [{ test: '(all)', reason: `shard ${opts.shard.index}/${opts.shard.count}: the gate applies after textstress merge and run --resume` }] };
+    return { verdict, report: '', groups: ran.map((r) => r.group) };
+  }
   const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);
   const baseline = baselineDir ? await loadGroups([baselineDir], { sampleSize: 0 }) : undefined;
   const metrics = opts.registry.metrics();

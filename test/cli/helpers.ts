@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ExampleResult } from '../../src/attack/result.ts';
@@ -91,3 +91,13 @@ export const stable = (s: Record<string, unknown>): Record<string, unknown> => {
   const { wall_seconds: _w, process: _p, ...rest } = s;
   return rest;
 };
+
+/** A suite file in `dir` over demo-sst2 and the SST-2 slice (first `limit` rows), with the given test lines. */
+export function writeSst2Suite(dir: string, tests: string[], limit: number): string {
+  const file = join(dir, 'suite.yaml');
+  writeFileSync(
+    file,
+    ['models:', `  m: ${JSON.stringify(DEMO_SST2)}`, 'datasets:', `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: ${limit} }`, 'tests:', ...tests.map((t) => `  - ${t}`)].join('\n') + '\n',
+  );
+  return file;
+}

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SST2, SST2_DEV, runCli, startCli, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, SST2_DEV, runCli, startCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
 
 async function freePort(): Promise<number> {
   const srv = createServer();
@@ -112,6 +112,25 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
     expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
     expect(withoutTiming(out)).toEqual(withoutTiming(local));
   }, 120_000);
+
+  queueIt('a suite through --queue gives the outputs of a local suite run', async () => {
+    while (workers.filter((w) => w.exitCode === null && w.signalCode === null).length < 3) await startWorker();
+    const dir = tmp('queue-suite');
+    const file = writeSst2Suite(
+      dir,
+      ['{ name: typos-k2, recipe: typos, settings: { k: 2 }, thresholds: ["attack_success_rate <= 1"] }', '{ name: grammar, recipe: grammar, thresholds: ["attack_success_rate <= 1"] }'],
+      24,
+    );
+    const local = join(dir, 'local');
+    const queued = join(dir, 'queued');
+    expect((await runCli(['run', file, '--out', local, '--no-progress'])).code).toBe(0);
+    const r = await runCli(['run', file, '--out', queued, '--queue', url, '--block-size', '5', '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const t of ['typos-k2', 'grammar']) {
+      expect(read(join(queued, t, 'results.jsonl'))).toBe(read(join(local, t, 'results.jsonl')));
+      expect(withoutTiming(join(queued, t))).toEqual(withoutTiming(join(local, t)));
+    }
+  }, 180_000);
 
   queueIt('a job that fails on every attempt is reported by example instead of hanging', async () => {
     if (!workers.some((w) => w.exitCode === null)) await startWorker();

@@ -11,7 +11,7 @@ import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { mergeShards } from '../../src/runner/merge.ts';
 import { runRecipe, type RunRequest } from '../../src/runner/recipe-run.ts';
 import { parseShard, shardOf } from '../../src/runner/shard.ts';
-import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp } from '../cli/helpers.ts';
+import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);
 const read = (p: string): string => readFileSync(p, 'utf8');
@@ -100,4 +100,32 @@ describe('--shard I/N and merge', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--shard "2\/2" is not of the form I\/N/);
   });
+
+  it('a suite: run --shard I/N per shard, merge the suite folders, run --resume for the gate = the unsharded suite run', async () => {
+    const dir = tmp('shard-suite');
+    const file = writeSst2Suite(
+      dir,
+      ['{ name: typos-k1, recipe: typos, settings: { k: 1 }, thresholds: ["attack_success_rate <= 1"] }', '{ name: noise, recipe: noise, thresholds: ["attacked_accuracy >= 0"] }'],
+      20,
+    );
+    const whole = join(dir, 'whole');
+    expect((await runCli(['run', file, '--out', whole, '--no-progress'])).code).toBe(0);
+    const parts = [join(dir, 's0'), join(dir, 's1')];
+    for (const [i, p] of parts.entries()) {
+      const r = await runCli(['run', file, '--out', p, '--shard', `${i}/2`, '--no-progress']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/gate applies after textstress merge/);
+    }
+    const merged = join(dir, 'merged');
+    const m = await runCli(['merge', ...parts, '--out', merged]);
+    expect(m.code, m.stderr).toBe(0);
+    expect(m.stdout).toMatch(/Merged 2 shards of 2 tests/);
+    const gate = await runCli(['run', file, '--out', merged, '--resume', '--no-progress']);
+    expect(gate.code, gate.stderr).toBe(0);
+    expect(gate.stdout).toMatch(/Gate: PASS/);
+    for (const t of ['typos-k1', 'noise']) {
+      expect(read(join(merged, t, 'results.jsonl'))).toBe(read(join(whole, t, 'results.jsonl')));
+      expect(summaryWithoutTiming(join(merged, t))).toEqual(summaryWithoutTiming(join(whole, t)));
+    }
+  }, 120_000);
 });

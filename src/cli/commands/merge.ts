@@ -1,7 +1,7 @@
 /** `textstress merge OUT_0 … OUT_N-1 --out OUT`: the folders of a sharded run joined into one (src/runner/merge.ts). */
 import { Command } from 'commander';
 import type { Registry } from '../../recipes/registry/registry.ts';
-import { mergeShards } from '../../runner/merge.ts';
+import { isSuiteFolder, mergeShards, mergeSuiteShards } from '../../runner/merge.ts';
 import { stressTable, summaryTable } from '../../report/terminal.ts';
 
 export function mergeCommand(registry: Registry): Command {
@@ -12,6 +12,12 @@ export function mergeCommand(registry: Registry): Command {
     .option('--overwrite', 'replace a run already in --out')
     .option('--json', 'print the summary as JSON')
     .action(async (dirs: string[], opts: { out: string; overwrite?: boolean; json?: boolean }) => {
+      if (dirs.length && isSuiteFolder(dirs[0]!)) {
+        const merged = await mergeSuiteShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
+        for (const { test, outcome } of merged) if (outcome.kind === 'run' || outcome.kind === 'stress') process.stdout.write(`${test}: ${outcome.summary.n} examples\n`);
+        process.stdout.write(`Merged ${dirs.length} shards of ${merged.length} tests into ${opts.out}. Gate and report: textstress run SUITE.yaml --out ${opts.out} --resume\n`);
+        return;
+      }
       const outcome = await mergeShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
       if (outcome.kind !== 'run' && outcome.kind !== 'stress') return;
       if (opts.json) process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');

@@ -10,6 +10,7 @@ import { STARTER_SUITE } from '../../suite/starter.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { int, list } from '../options.ts';
+import { parseShard, type Shard } from '../../runner/shard.ts';
 
 interface RunSuiteCliOptions {
   out: string;
@@ -21,6 +22,9 @@ interface RunSuiteCliOptions {
   progress: boolean;
   allowAuthEnv?: string[];
   dryRun?: boolean;
+  queue?: string;
+  blockSize?: number;
+  shard?: Shard;
 }
 
 export function runCommand(registry: Registry): Command {
@@ -34,6 +38,9 @@ export function runCommand(registry: Registry): Command {
     .option('--html <file>', 'report file (default OUT/report.html)')
     .option('-n, --limit <n>', 'use only the first n examples of every dataset (quick tries)', int('--limit', 1))
     .option('--no-progress', 'no progress lines')
+    .option('--shard <I/N>', "only shard I of N of every test's examples; join the N output folders with `textstress merge`, then `run --resume` for the gate and report", parseShard)
+    .option('--queue <url>', 'spread the per-example tests over `textstress worker --queue URL` processes through Redis (BullMQ)')
+    .option('--block-size <n>', 'with --queue: examples per job (default 16)', int('--block-size', 1))
     .option('--dry-run', 'send nothing: estimate every test\'s requests, tokens and cost (upper bounds) against stand-in models')
     .option('--allow-auth-env <list>', "environment variables the suite's models may send as Authorization headers (others are refused; default: TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)", list)
     .action(async (file: string, opts: RunSuiteCliOptions) => {
@@ -61,6 +68,9 @@ export function runCommand(registry: Registry): Command {
         ...(opts.baseline ? { baseline: opts.baseline } : {}),
         ...(opts.html ? { html: opts.html } : {}),
         ...(opts.limit ? { limit: opts.limit } : {}),
+        ...(opts.queue ? { queue: opts.queue } : {}),
+        ...(opts.shard ? { shard: opts.shard } : {}),
+        ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       });
       printOutcome(outcome);
       if (!outcome.verdict.passed) process.exitCode = 1;
@@ -71,7 +81,7 @@ export function printOutcome(outcome: Awaited<ReturnType<typeof runSuite>>): voi
   if (outcome.groups.length) process.stdout.write(suiteTable(outcome.groups) + '\n\n');
   for (const s of outcome.verdict.skipped ?? []) process.stdout.write(`Skipped ${s.test}: ${s.reason}\n`);
   process.stdout.write(verdictText(outcome.verdict) + '\n');
-  process.stdout.write(`Report: ${shortPath(outcome.report)}\n`);
+  if (outcome.report) process.stdout.write(`Report: ${shortPath(outcome.report)}\n`);
 }
 
 /** A path relative to the cwd when it lies below it, else absolute. */
