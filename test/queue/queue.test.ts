@@ -132,6 +132,23 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
     }
   }, 180_000);
 
+  queueIt('a worker that loses Redis reconnects and takes the next run', async () => {
+    const alive = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+    for (const w of alive.slice(1)) w.kill('SIGTERM');
+    // Redis goes away under the idle worker and comes back (empty: no persistence) on the same port.
+    redis.kill('SIGKILL');
+    await sleep(1500);
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await sleep(500);
+    const common = ['attack', 'noise', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--no-progress'];
+    const local = tmp('queue-reconnect-local');
+    expect((await runCli([...common, '--out', local])).code).toBe(0);
+    const out = tmp('queue-reconnect');
+    const r = await runCli([...common, '--out', out, '--queue', url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
+  }, 120_000);
+
   queueIt('a job that fails on every attempt is reported by example instead of hanging', async () => {
     if (!workers.some((w) => w.exitCode === null)) await startWorker();
     const r = await runCli(['attack', 'typos', '--model', 'http://127.0.0.1:9', '--task', 'text-classification', '--labels', 'negative,positive', '--retries', '0', '--data', SST2_DEV, '--limit', '4', '--out', tmp('queue-fail'), '--queue', url, '--no-progress']);
