@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ExampleResult } from '../../src/attack/result.ts';
@@ -100,4 +100,14 @@ export function writeSst2Suite(dir: string, tests: string[], limit: number): str
     ['models:', `  m: ${JSON.stringify(DEMO_SST2)}`, 'datasets:', `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: ${limit} }`, 'tests:', ...tests.map((t) => `  - ${t}`)].join('\n') + '\n',
   );
   return file;
+}
+
+/** Every file under a folder, read as one string (latin1, so any bytes compare): for "appears nowhere" checks. */
+export function allFilesText(dir: string): string {
+  let out = '';
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    out += statSync(p).isDirectory() ? allFilesText(p) : readFileSync(p).toString('latin1');
+  }
+  return out;
 }

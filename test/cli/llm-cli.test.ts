@@ -3,21 +3,12 @@
  * in another, with a planted API key that must appear in no output, file or log line; --max-cost stops the run
  * cleanly and --resume finishes it; a second run is answered from the disk cache; cache stats and --dry-run.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SST2, SST2_DEV, runCli, servedUrl, startCli, tmp } from './helpers.ts';
+import { DEMO_SST2, SST2_DEV, allFilesText as allText, runCli, servedUrl, startCli, tmp } from './helpers.ts';
 
 const PLANTED = 'sk-cli-planted-91c4e07d2b';
-
-function allText(dir: string): string {
-  let out = '';
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    out += statSync(p).isDirectory() ? allText(p) : readFileSync(p).toString('latin1');
-  }
-  return out;
-}
 
 describe('textstress attack --model openai:…', () => {
   it('reports tokens and cost, stops at --max-cost, resumes, re-runs from the cache, and never shows the key', async () => {

@@ -5,7 +5,7 @@
  * retried, never scored; unmappable answers are counted; a planted API key appears in no file and no message.
  */
 import { createServer } from 'node:http';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/models/load.ts';
@@ -18,7 +18,7 @@ import { runRecipe, type RunRequest } from '../../src/runner/recipe-run.ts';
 import type { RunSummary } from '../../src/runner/runner.ts';
 import { parseSuite } from '../../src/suite/load.ts';
 import { runSuite } from '../../src/suite/run.ts';
-import { DEMO_SST2, SST2_DEV, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, SST2_DEV, allFilesText as allText, tmp } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);
 const KEY_VAR = 'TEXTSTRESS_TEST_PLANTED_KEY';
@@ -29,16 +29,6 @@ const lines = (dir: string): Line[] => readFileSync(join(dir, 'results.jsonl'), 
 const summaryOf = (dir: string): RunSummary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
 const outcome = (r: Line): string => JSON.stringify([r.id, r.status, r.perturbed, r.edits, r.original_prediction.label, r.perturbed_prediction.label]);
 const byId = (rs: Line[]): Map<string, string> => new Map(rs.map((r) => [r.id, outcome(r)]));
-
-/** Every file under a folder, read as text. */
-function allText(dir: string): string {
-  let out = '';
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    out += statSync(p).isDirectory() ? allText(p) : readFileSync(p).toString('latin1');
-  }
-  return out;
-}
 
 describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
   let local: ModelAdapter;
