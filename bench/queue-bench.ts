@@ -8,25 +8,17 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { freePort, startQueueWorker } from '../test/cli/helpers.ts';
 import { startServer } from './support.ts';
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '128' }, latency: { type: 'string', default: '50' }, block: { type: 'string', default: '16' } } });
 const N = Number(values.n);
 const DATA = existsSync('../shared/data/sst2/dev.tsv') ? '../shared/data/sst2/dev.tsv' : 'test/fixtures/data/sst2/dev.tsv';
 const scratch = mkdtempSync(join(tmpdir(), 'queue-bench-'));
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 function cli(args: string[]): ChildProcess {
   return spawn(process.execPath, ['bin/textstress.mjs', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -38,19 +30,6 @@ function finished(child: ChildProcess): Promise<void> {
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}: ${err.slice(-2000)}`))));
   });
-}
-
-async function startWorker(url: string): Promise<ChildProcess> {
-  const w = cli(['worker', '--queue', url]);
-  await new Promise<void>((resolve, reject) => {
-    let err = '';
-    w.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (/worker listening/.test(err)) resolve();
-    });
-    w.on('exit', () => reject(new Error(`worker exited: ${err}`)));
-  });
-  return w;
 }
 
 const port = await freePort();
@@ -70,7 +49,7 @@ try {
   console.log('\n| workers | wall (s) | examples/s | speed-up over 1 worker | of linear |\n|---:|---:|---:|---:|---:|');
   let one = 0;
   for (const k of [1, 2, 4]) {
-    const workers = await Promise.all(Array.from({ length: k }, () => startWorker(queueUrl)));
+    const workers = await Promise.all(Array.from({ length: k }, () => startQueueWorker(queueUrl)));
     t0 = performance.now();
     await finished(cli(attack(join(scratch, `q${k}`), ['--queue', queueUrl, '--block-size', block])));
     const wall = (performance.now() - t0) / 1000;

@@ -16,6 +16,7 @@ import { Rng } from '../util/rng.ts';
 import { answering } from './failure.ts';
 import { errorCode, innermostMessage, parseRetryAfter, seconds } from './http-errors.ts';
 import { Limiter } from './limiter.ts';
+import { backoffDelay, type RetryOptions } from './retry.ts';
 import {
   checkInputKind,
   checkLabelSet,
@@ -27,26 +28,17 @@ import {
 } from './schema.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask } from './types.ts';
 
-/** Options of {@link createHttpModel}; defaults in brackets on each field. */
-export interface HttpModelOptions {
+/**
+ * Options of {@link createHttpModel}. Retry defaults: concurrency 4, timeoutMs 30 000, retries 4 (after a timeout,
+ * network error, 5xx or 429: 5 attempts), backoffMs 200, maxBackoffMs 10 000, maxRetryAfterMs 60 000.
+ */
+export interface HttpModelOptions extends RetryOptions {
   /** The task; when left out it is read from GET {url}/info. */
   task?: ModelTask;
   /** Label names, when the task is given and /info is not asked. */
   labels?: string[];
   /** Inputs per POST /predict (default 32). */
   batchSize?: number;
-  /** Requests in flight at once, over all predict() calls of this adapter (default 4). */
-  concurrency?: number;
-  /** Per request, including reading the answer (default 30 000 ms). */
-  timeoutMs?: number;
-  /** Extra attempts after a timeout, network error, 5xx or 429 (default 4, so 5 attempts). */
-  retries?: number;
-  /** First backoff; doubles per attempt, with jitter between half and all of it (default 200 ms). */
-  backoffMs?: number;
-  /** Ceiling of one backoff (default 10 000 ms). */
-  maxBackoffMs?: number;
-  /** Ceiling of a 429 Retry-After wait (default 60 000 ms). */
-  maxRetryAfterMs?: number;
   /** Name of an environment variable whose value is sent as the Authorization header (e.g. "Bearer abc"). */
   authEnv?: string;
   /** Extra request headers. */
@@ -122,8 +114,7 @@ class HttpModel implements HttpModelAdapter {
   }
 
   private backoff(attempt: number): number {
-    const full = Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** (attempt - 1));
-    return full * (0.5 + 0.5 * this.rng.next());
+    return backoffDelay(this.opts, attempt, this.rng);
   }
 
   private async once(method: 'GET' | 'POST', url: string, body: string | undefined): Promise<Attempt> {

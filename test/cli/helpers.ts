@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ExampleResult } from '../../src/attack/result.ts';
@@ -40,17 +41,38 @@ export function startCli(args: string[], env: Record<string, string> = {}): Chil
   });
 }
 
-/** The URL a `textstress serve` child prints once it listens (rejects if it exits first). */
-export function servedUrl(server: ChildProcess): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
+/** The first match of `re` in what a child writes to stderr; rejects with that text if the child exits first. */
+export function stderrMatch(child: ChildProcess, re: RegExp, what: string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
     let err = '';
-    server.stderr!.on('data', (d: Buffer) => {
+    child.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
-      const m = /serving .* at (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
+      const m = re.exec(err);
+      if (m) resolve(m);
     });
-    server.on('exit', () => reject(new Error(`serve exited: ${err}`)));
+    child.on('exit', () => reject(new Error(`${what} exited: ${err}`)));
   });
+}
+
+/** The URL a `textstress serve` child prints once it listens (rejects if it exits first). */
+export async function servedUrl(server: ChildProcess): Promise<string> {
+  return (await stderrMatch(server, /serving .* at (http:\/\/\S+)/, 'serve'))[1]!;
+}
+
+/** A TCP port that is free on 127.0.0.1 now (for a server a test or benchmark starts). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** `textstress worker --queue URL` (with `extra` flags), resolved once it listens. */
+export async function startQueueWorker(url: string, extra: string[] = []): Promise<ChildProcess> {
+  const w = startCli(['worker', '--queue', url, ...extra]);
+  await stderrMatch(w, /worker listening/, 'worker');
+  return w;
 }
 
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {

@@ -5,22 +5,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SST2, SST2_DEV, runCli, startCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
+import { DEMO_SST2, SST2_DEV, freePort, runCli, startQueueWorker, tmp, writeSst2Suite } from '../cli/helpers.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
 const withoutTiming = (dir: string): unknown => {
@@ -50,15 +41,7 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   let port = 0;
   const workers: ChildProcess[] = [];
   const startWorker = async (): Promise<ChildProcess> => {
-    const w = startCli(['worker', '--queue', url, '--lock-ms', '3000']);
-    await new Promise<void>((resolve, reject) => {
-      let err = '';
-      w.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        if (/worker listening/.test(err)) resolve();
-      });
-      w.on('exit', () => reject(new Error(`worker exited: ${err}`)));
-    });
+    const w = await startQueueWorker(url, ['--lock-ms', '3000']);
     workers.push(w);
     return w;
   };

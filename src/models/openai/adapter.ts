@@ -12,13 +12,17 @@ import { z } from 'zod';
 import { ModelError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
 import { parseRetryAfter, seconds } from '../http-errors.ts';
+import { backoffDelay, type RetryOptions } from '../retry.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask, TokenUsage } from '../types.ts';
 import { answerSchema, mapClassAnswer, mapQaAnswer, mapTagAnswer, type ChatAnswer, type LabelMapping } from './mapping.ts';
 import { AdaptiveLimiter, BudgetError, CostMeter, type Prices } from './meter.ts';
 import { checkTemplate, DEFAULT_TEMPLATES, readTemplate, renderPrompt, type PromptTemplate } from './templates.ts';
 
-/** Options of {@link createOpenAiModel}; defaults in brackets. */
-export interface OpenAiModelOptions {
+/**
+ * Options of {@link createOpenAiModel}; defaults in brackets. Retry defaults: concurrency 8 (the cap; it adapts down
+ * on 429s), timeoutMs 60 000, retries 6, backoffMs 500, maxBackoffMs 30 000, maxRetryAfterMs 120 000.
+ */
+export interface OpenAiModelOptions extends RetryOptions {
   /** The endpoint's base URL, …/v1 [OPENAI_BASE_URL, else https://api.openai.com/v1]. */
   baseUrl?: string;
   /** Environment variable holding the API key [OPENAI_API_KEY]. */
@@ -43,16 +47,6 @@ export interface OpenAiModelOptions {
   maxTokens?: number;
   /** Alternatives per token asked for with the logprobs mapping [20, the API's maximum]. */
   topLogprobs?: number;
-  /** Requests in flight at most [8]. */
-  concurrency?: number;
-  /** Per request [60 000 ms]. */
-  timeoutMs?: number;
-  /** Extra attempts after a retryable failure [6]. */
-  retries?: number;
-  /** First backoff, doubled per attempt, jittered [500 ms]; ceiling [30 000 ms]; Retry-After ceiling [120 000 ms]. */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  maxRetryAfterMs?: number;
   /** Prices per million tokens, for the cost meter. */
   prices?: Prices;
   /** Stop (resumably) before spending more than this many dollars; needs `prices`. */
@@ -260,7 +254,7 @@ export class OpenAiModel implements ModelAdapter {
       });
     }
     this.meter.retries++;
-    const backoff = Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (attempt - 1)) * (0.5 + 0.5 * this.rng.next());
+    const backoff = backoffDelay(this.o, attempt, this.rng);
     const wait = f.retryAfterMs !== undefined ? Math.min(f.retryAfterMs, this.o.maxRetryAfterMs) + 0.1 * backoff : backoff;
     await sleep(wait);
   }
