@@ -42,7 +42,15 @@ const CASES = new Set(values.cases!.split(','));
 const VARIANT = values.variant as AddAnyVariant;
 const REPEATS = Number(values.repeats);
 
-type Row = { seconds: number; seconds_per_question: number; model_calls: number; requests: number; rows_per_call: number; queries_per_question: number | null; outcomes: string };
+type Row = {
+  seconds: number;
+  seconds_per_question: number;
+  model_calls: number;
+  requests: number;
+  rows_per_call: number;
+  queries_per_question: number | null;
+  outcomes: string;
+};
 
 async function arm(model: ModelAdapter, questions: QaExample[], opts: RunAddAnyOptions, perRequest: number): Promise<Row> {
   const counted = counting(model, perRequest);
@@ -85,7 +93,9 @@ async function compare(name: string, model: ModelAdapter, questions: QaExample[]
     adversarial: summary.adversarial,
     stopped_early: summary.stoppedEarly,
   };
-  process.stderr.write(`${name}: cross ${c.seconds} s (${c.model_calls} calls) · within ${w.seconds} s (${w.model_calls}) · ×${row.speedup_cross_vs_within} · identical ${identical}\n`);
+  process.stderr.write(
+    `${name}: cross ${c.seconds} s (${c.model_calls} calls) · within ${w.seconds} s (${w.model_calls}) · ×${row.speedup_cross_vs_within} · identical ${identical}\n`,
+  );
   return row;
 }
 

@@ -67,9 +67,21 @@ async function arm(
 
 const REPEATS = 3;
 
-async function compare(name: string, make: () => Promise<{ model: ModelAdapter; perRequest?: number; done?: () => void }>, recipe: string, settings: Record<string, unknown>, data: string, reference = true) {
+async function compare(
+  name: string,
+  make: () => Promise<{ model: ModelAdapter; perRequest?: number; done?: () => void }>,
+  recipe: string,
+  settings: Record<string, unknown>,
+  data: string,
+  reference = true,
+) {
   const { model, perRequest = Infinity, done } = await make();
-  await model.predict([{ kind: model.info.task === 'token-classification' ? 'tokens' : 'text', ...(model.info.task === 'token-classification' ? { tokens: ['warm', 'up'] } : { text: 'warm up' }) } as never]);
+  await model.predict([
+    {
+      kind: model.info.task === 'token-classification' ? 'tokens' : 'text',
+      ...(model.info.task === 'token-classification' ? { tokens: ['warm', 'up'] } : { text: 'warm up' }),
+    } as never,
+  ]);
   // One untimed run first (tagger, WordNet index, JIT), then each arm REPEATS times in turn; the median counts.
   await arm(model, name, recipe, settings, data, 32, {}, perRequest);
   const runs: Record<string, Record<string, number | string>[]> = { cross: [], within: [], none: [] };
@@ -83,8 +95,18 @@ async function compare(name: string, make: () => Promise<{ model: ModelAdapter; 
   const none = reference ? median(runs.none!) : undefined;
   done?.();
   await model.close?.();
-  const row = { case: name, recipe, settings, cross_example: cross, within_example: within, ...(none ? { no_batching: none } : {}), speedup_cross_vs_within: Math.round((100 * Number(within.seconds)) / Number(cross.seconds)) / 100 };
-  process.stderr.write(`${name}: cross ${cross.seconds} s (${cross.requests} requests) · within ${within.seconds} s (${within.requests}) · ×${row.speedup_cross_vs_within}\n`);
+  const row = {
+    case: name,
+    recipe,
+    settings,
+    cross_example: cross,
+    within_example: within,
+    ...(none ? { no_batching: none } : {}),
+    speedup_cross_vs_within: Math.round((100 * Number(within.seconds)) / Number(cross.seconds)) / 100,
+  };
+  process.stderr.write(
+    `${name}: cross ${cross.seconds} s (${cross.requests} requests) · within ${within.seconds} s (${within.requests}) · ×${row.speedup_cross_vs_within}\n`,
+  );
   return row;
 }
 
@@ -95,7 +117,8 @@ async function main(): Promise<void> {
   rows.push(await compare('local demo-sst2', local, 'typos', { k: 3 }, SST2));
   rows.push(await compare('local demo-sst2', local, 'typos', { k: 1 }, SST2));
   rows.push(await compare('local demo-sst2', local, 'grammar', { search: 'greedy' }, SST2));
-  if (existsSync(CONLL)) rows.push(await compare('local demo-ner', async () => ({ model: await loadModel('models/demo-ner') }), 'typos', { k: 2 }, CONLL));
+  if (existsSync(CONLL))
+    rows.push(await compare('local demo-ner', async () => ({ model: await loadModel('models/demo-ner') }), 'typos', { k: 2 }, CONLL));
   const http = async () => {
     const server = await startServer('models/demo-sst2', latency);
     // The same request concurrency (4) and batch size (32) on both arms.

@@ -36,7 +36,14 @@ const { values } = parseArgs({
 const OUT = join('bench', '.out', 'entities');
 const registry = builtinRegistry();
 
-type Row = { seconds: number; examples_per_second: number; model_calls: number; rows_per_call: number; queries_per_example: number | null; identity: string };
+type Row = {
+  seconds: number;
+  examples_per_second: number;
+  model_calls: number;
+  rows_per_call: number;
+  queries_per_example: number | null;
+  identity: string;
+};
 
 async function arm(model: ModelAdapter, concurrency: number, dir: string): Promise<Row> {
   const counted = counting(model);

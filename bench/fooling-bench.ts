@@ -20,7 +20,14 @@ import { readTrain } from '../src/recipes/fooling/source.ts';
 import { runRecipe } from '../src/runner/recipe-run.ts';
 import { median } from './support.ts';
 
-const { values } = parseArgs({ options: { population: { type: 'string', default: '500' }, length: { type: 'string', default: '9' }, epochs: { type: 'string', default: '20' }, reps: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    population: { type: 'string', default: '500' },
+    length: { type: 'string', default: '9' },
+    epochs: { type: 'string', default: '20' },
+    reps: { type: 'string', default: '3' },
+  },
+});
 const N = Number(values.population);
 const L = Number(values.length);
 const P = Number(values.epochs);
@@ -30,7 +37,11 @@ const MODEL = 'models/demo-sst2';
 
 /** Records the batches the model is asked (after the engine's cache and de-duplication). */
 function recording(model: ModelAdapter): ModelAdapter & { batches: ModelInput[][] } {
-  const r = { info: model.info, batches: [] as ModelInput[][], predict: (inputs: ModelInput[]) => (r.batches.push(inputs), model.predict(inputs)) };
+  const r = {
+    info: model.info,
+    batches: [] as ModelInput[][],
+    predict: (inputs: ModelInput[]) => (r.batches.push(inputs), model.predict(inputs)),
+  };
   return r;
 }
 
@@ -66,10 +77,23 @@ async function main(): Promise<void> {
   const scored = N * P;
   const perSecond = (x: number): number => Math.round(scored / x);
   const ratio = m.bareSeconds! / (m.runSeconds! - readSeconds);
-  console.log(JSON.stringify({ model: MODEL, train: TRAIN, N, L, P, reps: REPS, train_words: t.vocabulary.total, read_train_seconds: +readSeconds.toFixed(2) }));
+  console.log(
+    JSON.stringify({
+      model: MODEL,
+      train: TRAIN,
+      N,
+      L,
+      P,
+      reps: REPS,
+      train_words: t.vocabulary.total,
+      read_train_seconds: +readSeconds.toFixed(2),
+    }),
+  );
   console.log(`sentences scored: ${scored} (model ran ${m.rows} distinct ones in ${m.batches} batches; the cache answered the rest)`);
   console.log(`fooling run, end to end:        ${m.runSeconds!.toFixed(2)} s  → ${perSecond(m.runSeconds!)} sentences/s`);
-  console.log(`  less reading the train file:  ${(m.runSeconds! - readSeconds).toFixed(2)} s  → ${perSecond(m.runSeconds! - readSeconds)} sentences/s`);
+  console.log(
+    `  less reading the train file:  ${(m.runSeconds! - readSeconds).toFixed(2)} s  → ${perSecond(m.runSeconds! - readSeconds)} sentences/s`,
+  );
   console.log(`bare model, same batches:       ${m.bareSeconds!.toFixed(2)} s  → ${perSecond(m.bareSeconds!)} sentences/s`);
   console.log(`run throughput / bare (epochs only): ${(100 * ratio).toFixed(1)}%  (goal ≥ 85%: ${ratio >= 0.85 ? 'met' : 'MISSED'})`);
 }

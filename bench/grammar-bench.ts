@@ -35,7 +35,10 @@ const { values } = parseArgs({
 function candidateGeneration(): Record<string, number> {
   const wanted = Number(values.sentences);
   // Whole sentences (≥ 5 words) rather than SST-2's short phrases, each once.
-  const rows = readFileSync(values.train!, 'utf8').split('\n').slice(1).map((l) => l.split('\t')[0]!);
+  const rows = readFileSync(values.train!, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t')[0]!);
   const uniq = [...new Set(rows.filter((s) => s.split(' ').length >= 5))];
   const warm = uniq.slice(0, 5000);
   const fresh = uniq.slice(5000, 5000 + wanted);

@@ -25,9 +25,27 @@ const scratch = mkdtempSync(join(tmpdir(), 'llm-bench-'));
 
 /** `serve --openai` on a free port with the given latency. */
 function startOpenAi(latency: number): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['bin/textstress.mjs', 'serve', '--model', 'models/demo-sst2', '--openai', '--openai-model', 'demo', '--port', '0', '--latency-ms', String(latency), '--max-concurrent', '64'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/textstress.mjs',
+      'serve',
+      '--model',
+      'models/demo-sst2',
+      '--openai',
+      '--openai-model',
+      'demo',
+      '--port',
+      '0',
+      '--latency-ms',
+      String(latency),
+      '--max-concurrent',
+      '64',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {
@@ -65,10 +83,26 @@ function startCanned(latency: number): Promise<{ url: string; stop(): void }> {
   });
 }
 
-async function run(name: string, model: string, extra: Record<string, unknown>, settings: Record<string, unknown> = { k: 2 }): Promise<RunSummary & { seconds: number }> {
+async function run(
+  name: string,
+  model: string,
+  extra: Record<string, unknown>,
+  settings: Record<string, unknown> = { k: 2 },
+): Promise<RunSummary & { seconds: number }> {
   const out = join(scratch, name);
   const t0 = performance.now();
-  const outcome = await runRecipe({ registry, recipe: 'typos', settings, model, data: DATA, limit: N, seed: 0, out, concurrency: 32, ...extra });
+  const outcome = await runRecipe({
+    registry,
+    recipe: 'typos',
+    settings,
+    model,
+    data: DATA,
+    limit: N,
+    seed: 0,
+    out,
+    concurrency: 32,
+    ...extra,
+  });
   const seconds = (performance.now() - t0) / 1000;
   if (outcome.kind !== 'run') throw new Error('expected a run');
   return { ...outcome.summary, seconds };
@@ -77,16 +111,28 @@ async function run(name: string, model: string, extra: Record<string, unknown>, 
 const latency = Number(values.latency);
 const server = await startOpenAi(latency);
 const base = `${server.url}/v1`;
-const llm = (extra: Record<string, unknown>) => ({ baseUrl: base, labels: ['negative', 'positive'], priceInput: 0.15, priceOutput: 0.6, ...extra });
+const llm = (extra: Record<string, unknown>) => ({
+  baseUrl: base,
+  labels: ['negative', 'positive'],
+  priceInput: 0.15,
+  priceOutput: 0.6,
+  ...extra,
+});
 try {
-  console.log(`typos k=2 on ${N} examples of ${DATA}; serve --openai --latency-ms ${latency} (demo-sst2), ${new Date().toISOString().slice(0, 10)}`);
+  console.log(
+    `typos k=2 on ${N} examples of ${DATA}; serve --openai --latency-ms ${latency} (demo-sst2), ${new Date().toISOString().slice(0, 10)}`,
+  );
   const local = await run('local', 'models/demo-sst2', {});
   console.log(`reference, local adapter (no HTTP): ${local.seconds.toFixed(1)} s, ${local.process.model_inferences} inferences`);
-  console.log('\n| request concurrency | requests sent | wall (s) | requests/s | lowest concurrency after pushback |\n|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| request concurrency | requests sent | wall (s) | requests/s | lowest concurrency after pushback |\n|---:|---:|---:|---:|---:|',
+  );
   for (const c of [1, 8, 32]) {
     const s = await run(`c${c}`, 'openai:demo', llm({ requestConcurrency: c, cache: false }));
     const sent = s.process.spent!.requests;
-    console.log(`| ${c} | ${sent} | ${s.seconds.toFixed(1)} | ${(sent / s.seconds).toFixed(1)} | ${s.process.spent!.lowest_concurrency ?? c} |`);
+    console.log(
+      `| ${c} | ${sent} | ${s.seconds.toFixed(1)} | ${(sent / s.seconds).toFixed(1)} | ${s.process.spent!.lowest_concurrency ?? c} |`,
+    );
   }
   const canned = await startCanned(latency);
   try {
@@ -101,12 +147,19 @@ try {
     canned.stop();
   }
   const cacheDir = join(scratch, 'cache');
-  console.log('\n| run (request concurrency 32, one cache folder) | requests | from the disk cache | hit rate | sent to the server | wall (s) |\n|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| run (request concurrency 32, one cache folder) | requests | from the disk cache | hit rate | sent to the server | wall (s) |\n|---|---:|---:|---:|---:|---:|',
+  );
   const row = (label: string, s: RunSummary & { seconds: number }) =>
-    console.log(`| ${label} | ${s.process.requests} | ${s.process.disk_cache_hits} | ${(100 * (s.process.disk_cache_hits ?? 0) / s.process.requests).toFixed(1)}% | ${s.process.spent!.requests} | ${s.seconds.toFixed(1)} |`);
+    console.log(
+      `| ${label} | ${s.process.requests} | ${s.process.disk_cache_hits} | ${((100 * (s.process.disk_cache_hits ?? 0)) / s.process.requests).toFixed(1)}% | ${s.process.spent!.requests} | ${s.seconds.toFixed(1)} |`,
+    );
   row('typos k=2, first run', await run('cache-1', 'openai:demo', llm({ requestConcurrency: 32, cacheDir })));
   row('the same run again', await run('cache-2', 'openai:demo', llm({ requestConcurrency: 32, cacheDir })));
-  row('typos k=1 on the same data (another setting)', await run('cache-3', 'openai:demo', llm({ requestConcurrency: 32, cacheDir }), { k: 1 }));
+  row(
+    'typos k=1 on the same data (another setting)',
+    await run('cache-3', 'openai:demo', llm({ requestConcurrency: 32, cacheDir }), { k: 1 }),
+  );
   row('typos k=3 on the same data', await run('cache-4', 'openai:demo', llm({ requestConcurrency: 32, cacheDir }), { k: 3 }));
 } finally {
   server.stop();

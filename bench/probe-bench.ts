@@ -12,7 +12,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
 import { loadEncoder } from '../src/models/encoder/index.ts';
-import { buildProbePairs, defaultSentenceSources, extractFeatures, PAPER_PROBE, readSentences, trainProbe, type ProbeExample } from '../src/probing/index.ts';
+import {
+  buildProbePairs,
+  defaultSentenceSources,
+  extractFeatures,
+  PAPER_PROBE,
+  readSentences,
+  trainProbe,
+  type ProbeExample,
+} from '../src/probing/index.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 
 const { values } = parseArgs({
@@ -61,15 +69,18 @@ async function main(): Promise<void> {
     };
     return Object.fromEntries(plain.inputNames.map((n) => [n, all[n]!]));
   };
-  const plainRun = () => timed(async () => {
-    for (const b of batches) await plain.run(feed(b), ['logits']);
-  });
-  const allRun = () => timed(async () => {
-    for (const b of batches) await enc.run(b, { hidden: true, attentions: true });
-  });
-  const hiddenRun = () => timed(async () => {
-    for (const b of batches) await enc.run(b, { hidden: true });
-  });
+  const plainRun = () =>
+    timed(async () => {
+      for (const b of batches) await plain.run(feed(b), ['logits']);
+    });
+  const allRun = () =>
+    timed(async () => {
+      for (const b of batches) await enc.run(b, { hidden: true, attentions: true });
+    });
+  const hiddenRun = () =>
+    timed(async () => {
+      for (const b of batches) await enc.run(b, { hidden: true });
+    });
   const featureRun = () => timed(() => extractFeatures(enc, picked, { batchSize: B }));
   await plainRun();
   await allRun(); // warm-up
@@ -83,8 +94,12 @@ async function main(): Promise<void> {
   }
   const m = { plain: mid(t.plain), all: mid(t.all), hidden: mid(t.hidden), features: mid(t.features) };
   const e = enc.info;
-  console.log(`model ${values.model}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize}; inner tensors ${e.exported ? 'exported by the model' : 'exposed from the graph'}`);
-  console.log(`${rows.length} sentences (${sources.join(' + ')}), mean ${(rows.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(1)} tokens, batches of ${B}, median of ${REPS}`);
+  console.log(
+    `model ${values.model}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize}; inner tensors ${e.exported ? 'exported by the model' : 'exposed from the graph'}`,
+  );
+  console.log(
+    `${rows.length} sentences (${sources.join(' + ')}), mean ${(rows.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(1)} tokens, batches of ${B}, median of ${REPS}`,
+  );
   console.log(`plain forward (logits only, unmodified graph): ${m.plain.toFixed(3)} s`);
   console.log(`all hidden states + all attentions:            ${m.all.toFixed(3)} s  (${(m.all / m.plain).toFixed(2)}×)`);
   console.log(`all hidden states only:                        ${m.hidden.toFixed(3)} s  (${(m.hidden / m.plain).toFixed(2)}×)`);
@@ -97,7 +112,11 @@ async function main(): Promise<void> {
   const feats = await extractFeatures(enc, sents, { batchSize: B });
   const layer = Number(values.layer);
   const ex = (split: string): ProbeExample[] =>
-    set.pairs.flatMap((p, k) => (p.split === split ? [0, 1].map((c) => ({ feats: feats[2 * k + c]!.perLayer[layer]!, len: feats[2 * k + c]!.len, label: c as 0 | 1 })) : []));
+    set.pairs.flatMap((p, k) =>
+      p.split === split
+        ? [0, 1].map((c) => ({ feats: feats[2 * k + c]!.perLayer[layer]!, len: feats[2 * k + c]!.len, label: c as 0 | 1 }))
+        : [],
+    );
   const train = ex('train');
   const dev = ex('dev');
   for (const backend of values.backends!.split(',')) {

@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 import { freePort, startQueueWorker } from '../test/cli/helpers.ts';
 import { startServer } from './support.ts';
 
-const { values } = parseArgs({ options: { n: { type: 'string', default: '128' }, latency: { type: 'string', default: '50' }, block: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: { n: { type: 'string', default: '128' }, latency: { type: 'string', default: '50' }, block: { type: 'string', default: '16' } },
+});
 const N = Number(values.n);
 const DATA = existsSync('../shared/data/sst2/dev.tsv') ? '../shared/data/sst2/dev.tsv' : 'test/fixtures/data/sst2/dev.tsv';
 const scratch = mkdtempSync(join(tmpdir(), 'queue-bench-'));
@@ -33,15 +35,37 @@ function finished(child: ChildProcess): Promise<void> {
 }
 
 const port = await freePort();
-const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', scratch, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', scratch, '--save', '', '--appendonly', 'no'], {
+  stdio: 'ignore',
+});
 await sleep(500);
 const queueUrl = `redis://127.0.0.1:${port}`;
 const model = await startServer('models/demo-sst2', Number(values.latency));
 const block = values.block!;
-const attack = (out: string, more: string[]) => ['attack', 'typos', '--model', model.url, '--data', DATA, '--limit', String(N), '--k', '1', '--seed', '0', '--out', out, '--overwrite', '--no-progress', ...more];
+const attack = (out: string, more: string[]) => [
+  'attack',
+  'typos',
+  '--model',
+  model.url,
+  '--data',
+  DATA,
+  '--limit',
+  String(N),
+  '--k',
+  '1',
+  '--seed',
+  '0',
+  '--out',
+  out,
+  '--overwrite',
+  '--no-progress',
+  ...more,
+];
 try {
   const redisVersion = spawnSync('redis-server', ['--version']).stdout.toString().trim().split(' ')[2];
-  console.log(`typos K=1 on ${N} examples of ${DATA}, HTTP model: serve --latency-ms ${values.latency} (demo-sst2), Redis ${redisVersion}, blocks of ${block}, ${new Date().toISOString().slice(0, 10)}`);
+  console.log(
+    `typos K=1 on ${N} examples of ${DATA}, HTTP model: serve --latency-ms ${values.latency} (demo-sst2), Redis ${redisVersion}, blocks of ${block}, ${new Date().toISOString().slice(0, 10)}`,
+  );
   let t0 = performance.now();
   await finished(cli(attack(join(scratch, 'local'), ['--concurrency', block])));
   const local = (performance.now() - t0) / 1000;
@@ -56,7 +80,9 @@ try {
     for (const w of workers) w.kill('SIGTERM');
     await sleep(500);
     if (k === 1) one = wall;
-    console.log(`| ${k} | ${wall.toFixed(1)} | ${(N / wall).toFixed(2)} | ${(one / wall).toFixed(2)}× | ${((100 * one) / wall / k).toFixed(0)}% |`);
+    console.log(
+      `| ${k} | ${wall.toFixed(1)} | ${(N / wall).toFixed(2)} | ${(one / wall).toFixed(2)}× | ${((100 * one) / wall / k).toFixed(0)}% |`,
+    );
     if (k === 1) console.log(`<!-- queue overhead per example vs the local run: ${(((wall - local) / N) * 1000).toFixed(1)} ms -->`);
   }
 } finally {

@@ -22,7 +22,11 @@ function sentences(): string[] {
   const sst2 = join(import.meta.dirname, '..', '..', 'shared', 'data', 'sst2', 'dev.tsv');
   const own = join(import.meta.dirname, '..', 'demo', 'reviews.tsv');
   const file = existsSync(sst2) ? sst2 : own;
-  return readFileSync(file, 'utf8').split('\n').slice(1).map((l) => l.split('\t')[0]!).filter((s) => s.split(' ').length > 3);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t')[0]!)
+    .filter((s) => s.split(' ').length > 3);
 }
 
 function synth(n: number, family: 'typos' | 'noise' | 'grammar', types: string[], seed: number): ExampleResult[] {
@@ -61,9 +65,22 @@ const typoTypes = ['typo:swap', 'typo:mistype', 'typo:insertion', 'typo:deletion
 const grammarTypes = ['grammar:ArtOrDet', 'grammar:Prep', 'grammar:SVA', 'grammar:Vform', 'grammar:Nn', 'grammar:Wchoice'];
 writeRun(join(OUT, 'runs', 'typos-max-k3'), 'typos', { target: 'max', k: 3 }, synth(Math.round(N * 0.6), 'typos', typoTypes, 1));
 writeRun(join(OUT, 'runs', 'noise-swap'), 'noise', { noise: 'swap' }, synth(Math.round(N * 0.2), 'noise', ['noise:swap'], 2));
-writeRun(join(OUT, 'runs', 'grammar-greedy'), 'grammar', { search: 'greedy', budget: 0.45 }, synth(Math.round(N * 0.1), 'grammar', grammarTypes, 3));
-writeRun(join(OUT, 'runs', 'grammar-beam'), 'grammar', { search: 'beam', budget: 0.45 }, synth(N - Math.round(N * 0.6) - Math.round(N * 0.2) - Math.round(N * 0.1), 'grammar', grammarTypes, 4));
-const jsonl = ['typos-max-k3', 'noise-swap', 'grammar-greedy', 'grammar-beam'].reduce((s, d) => s + statSync(join(OUT, 'runs', d, 'results.jsonl')).size, 0);
+writeRun(
+  join(OUT, 'runs', 'grammar-greedy'),
+  'grammar',
+  { search: 'greedy', budget: 0.45 },
+  synth(Math.round(N * 0.1), 'grammar', grammarTypes, 3),
+);
+writeRun(
+  join(OUT, 'runs', 'grammar-beam'),
+  'grammar',
+  { search: 'beam', budget: 0.45 },
+  synth(N - Math.round(N * 0.6) - Math.round(N * 0.2) - Math.round(N * 0.1), 'grammar', grammarTypes, 4),
+);
+const jsonl = ['typos-max-k3', 'noise-swap', 'grammar-greedy', 'grammar-beam'].reduce(
+  (s, d) => s + statSync(join(OUT, 'runs', d, 'results.jsonl')).size,
+  0,
+);
 
 const file = join(OUT, 'report.html');
 const times: number[] = [];

@@ -97,7 +97,9 @@ async function main(): Promise<void> {
               process.stderr.write(`  live heap after GC: ${mb(process.memoryUsage().heapUsed)}\n`);
             }
             marks.push([done, process.memoryUsage().rss]);
-            process.stderr.write(`  ${done.toLocaleString('en')} examples · RSS ${mb(process.memoryUsage().rss)} · ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+            process.stderr.write(
+              `  ${done.toLocaleString('en')} examples · RSS ${mb(process.memoryUsage().rss)} · ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+            );
           }
         },
         stop() {},

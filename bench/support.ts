@@ -22,9 +22,13 @@ export function counting(model: ModelAdapter, perRequest = Infinity): ModelAdapt
 
 /** `textstress serve` of a model on a free local port, answering each request after `latency` ms. */
 export function startServer(model: string, latency: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/textstress.mjs', 'serve', '--model', model, '--port', '0', '--latency-ms', String(latency), '--max-concurrent', '64'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/textstress.mjs', 'serve', '--model', model, '--port', '0', '--latency-ms', String(latency), '--max-concurrent', '64'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {

@@ -74,16 +74,41 @@ export { orderedPool } from './runner/pool.ts';
 export { openModel, openData, type ModelSpec, type DataSpec } from './runner/setup.ts';
 export { summarize, SummaryAccumulator, type RunMetrics, type RunSummary, type SummaryOptions } from './metrics/summary.ts';
 export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
-export { StressTally, reduction, type StressCell, type StressMetrics, type StressSummary, type StressTestSummary } from './metrics/stress.ts';
+export {
+  StressTally,
+  reduction,
+  type StressCell,
+  type StressMetrics,
+  type StressSummary,
+  type StressTestSummary,
+} from './metrics/stress.ts';
 export { WordSeq } from './text/word-seq.ts';
 export { Rng } from './util/rng.ts';
 export { loadSuite, parseSuite, SuiteError, type LoadedSuite } from './suite/load.ts';
 export { runSuite, suiteTable, type SuiteRunOptions, type SuiteOutcome } from './suite/run.ts';
 export { checkTest, verdictOf, verdictText, parseThreshold, type Threshold } from './suite/gate.ts';
-export { suiteSchemaFor, suiteJsonSchema, gateMetricNames, type Suite, type SuiteTest, type ModelEntry, type DatasetEntry } from './suite/schema.ts';
+export {
+  suiteSchemaFor,
+  suiteJsonSchema,
+  gateMetricNames,
+  type Suite,
+  type SuiteTest,
+  type ModelEntry,
+  type DatasetEntry,
+} from './suite/schema.ts';
 export { GATE_METRICS, type GateMetric } from './suite/metrics.ts';
 export { STARTER_SUITE } from './suite/starter.ts';
-export { writeHtmlReport, renderReport, loadGroups, headlineRun, headlineMetrics, FAMILIES, assignFamilies, VERDICT_FILE, type HtmlReportOptions } from './report/html/index.ts';
+export {
+  writeHtmlReport,
+  renderReport,
+  loadGroups,
+  headlineRun,
+  headlineMetrics,
+  FAMILIES,
+  assignFamilies,
+  VERDICT_FILE,
+  type HtmlReportOptions,
+} from './report/html/index.ts';
 export type { CheckResult, Verdict } from './report/html/types.ts';
 export { summaryTable, exampleLines, stressTable } from './report/terminal.ts';
 export { TextstressError, DataError, ModelError } from './util/errors.ts';

@@ -32,12 +32,7 @@ export interface Attack {
 }
 
 /** Runs one attack on one example; all model queries go through the example's own session. */
-export async function attackExample(
-  attack: Attack,
-  example: Example,
-  session: QuerySession,
-  rng: Rng,
-): Promise<ExampleResult> {
+export async function attackExample(attack: Attack, example: Example, session: QuerySession, rng: Rng): Promise<ExampleResult> {
   const subject = makeSubject(example, { ...attack.subject, ...(attack.window !== undefined ? { window: attack.window } : {}) });
   const [clean] = await session.query([subject.toInput(subject.original)]);
   const goal = guardUnmappable(attack.goal.create(example, clean!));
@@ -57,7 +52,8 @@ export async function attackExample(
     modifiable: (state, i) => isModifiable(attack.constraints, state, i, subject),
     candidates: (state, indices) => allowed(state, indices),
     apply: (state, candidate) => applyCandidate(state, candidate, subject.field),
-    expand: (state: AttackState, indices) => allowed(state, indices).map((candidate) => ({ candidate, state: applyCandidate(state, candidate, subject.field) })),
+    expand: (state: AttackState, indices) =>
+      allowed(state, indices).map((candidate) => ({ candidate, state: applyCandidate(state, candidate, subject.field) })),
     evaluate: async (states) => {
       const outputs = await session.query(states.map((s) => subject.toInput(s.seq)));
       const scored = states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!, subject.fullOrigin(state.origin)) }));

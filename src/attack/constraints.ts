@@ -35,7 +35,6 @@ export function maxEditRate(fraction: number): Constraint {
   };
 }
 
-
 /** Words produced by an earlier edit are not edited again. */
 export const noRepeatEdits: Constraint = {
   name: 'no-repeat-edits',
@@ -86,12 +85,7 @@ export function minWordLength(n: number): Constraint {
 }
 
 /** May word `index` of the state be edited under every constraint? */
-export function isModifiable(
-  constraints: readonly Constraint[],
-  state: AttackState,
-  index: number,
-  subject: AttackSubject,
-): boolean {
+export function isModifiable(constraints: readonly Constraint[], state: AttackState, index: number, subject: AttackSubject): boolean {
   return constraints.every((c) => !c.modifiable || c.modifiable(state, index, subject));
 }
 

@@ -19,10 +19,9 @@ export class LabelAligner {
     if (hit !== undefined) return hit;
     const idx = this.resolve(gold);
     if (idx < 0) {
-      throw new TextstressError(
-        `the dataset label "${gold}" matches none of the model's labels [${this.modelLabels.join(', ')}].`,
-        { hint: 'Map them with --label-map, e.g. --label-map "0=NEGATIVE,1=POSITIVE".' },
-      );
+      throw new TextstressError(`the dataset label "${gold}" matches none of the model's labels [${this.modelLabels.join(', ')}].`, {
+        hint: 'Map them with --label-map, e.g. --label-map "0=NEGATIVE,1=POSITIVE".',
+      });
     }
     this.memo.set(gold, idx);
     return idx;

@@ -51,7 +51,9 @@ export function samePrediction(a: Prediction, b: Prediction): boolean {
  */
 export function sameUnderEdits(clean: Prediction, variant: Prediction, edits: readonly Edit[]): boolean {
   if (clean.tags && variant.tags) {
-    const spans = edits.filter((e) => e.field === 'tokens').map((e) => ({ at: e.wordIndex, before: wordCount(e.before), after: wordCount(e.after) }));
+    const spans = edits
+      .filter((e) => e.field === 'tokens')
+      .map((e) => ({ at: e.wordIndex, before: wordCount(e.before), after: wordCount(e.after) }));
     if (spans.every((s) => s.before === s.after)) return samePrediction(clean, variant);
     return JSON.stringify(collapse(clean.tags, spans, 'before')) === JSON.stringify(collapse(variant.tags, spans, 'after'));
   }
@@ -70,7 +72,11 @@ const wordCount = (s: string): number => (s ? s.split(' ').length : 0);
  * continuing an entity and repeated O dropped). `side` says whether the tags are of the original tokens or of the
  * rewritten ones (span positions are those of the rewritten example, in order).
  */
-function collapse(tags: readonly string[], spans: readonly { at: number; before: number; after: number }[], side: 'before' | 'after'): string[] {
+function collapse(
+  tags: readonly string[],
+  spans: readonly { at: number; before: number; after: number }[],
+  side: 'before' | 'after',
+): string[] {
   const out: string[] = [];
   let i = 0;
   let shift = 0; // original index = rewritten index − shift
@@ -133,7 +139,10 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
   if (variants.length === 0) return unchanged(`${probe.name}: no variant could be made`);
 
   const outputs = await session.query(variants.map((v) => exampleInput(v.example)));
-  const scored: { v: Variant; s: GoalStatus }[] = variants.map((v, k) => ({ v, s: guardUnmappable(probe.goal.create(v.example, clean!)).evaluate(outputs[k]!) }));
+  const scored: { v: Variant; s: GoalStatus }[] = variants.map((v, k) => ({
+    v,
+    s: guardUnmappable(probe.goal.create(v.example, clean!)).evaluate(outputs[k]!),
+  }));
   // Worst: lowest metric, then highest attack score, then first drawn; best: the reverse.
   let worst = scored[0]!;
   let best = scored[0]!;

@@ -148,7 +148,12 @@ const isNotApplicable = (x: unknown): x is NotApplicable => typeof x === 'object
  * tests (at once, each with its own random stream). `seed` is the run's seed: each test draws from a stream
  * derived from it, the example id and the test's name, so a test makes the same cases whichever others run.
  */
-export async function stressExample<X, G>(suite: StressSuite<X, G>, example: Example, session: QuerySession, seed: number | string): Promise<StressResult> {
+export async function stressExample<X, G>(
+  suite: StressSuite<X, G>,
+  example: Example,
+  session: QuerySession,
+  seed: number | string,
+): Promise<StressResult> {
   const x = suite.read(example);
   const rngOf = (test: string): Rng => Rng.derive(seed, example.id, test);
   const notApplicable: Record<string, string> = {};
@@ -174,8 +179,13 @@ export async function stressExample<X, G>(suite: StressSuite<X, G>, example: Exa
   for (const s of scored) byTest.set(s.case.test, [...(byTest.get(s.case.test) ?? []), s]);
   adaptive.forEach((t, i) => {
     const got = found[i]!;
-    if (isNotApplicable(got) || got.length === 0) notApplicable[t.name] = isNotApplicable(got) ? got.notApplicable : 'no case could be made';
-    else byTest.set(t.name, got.map((s) => ({ ...s, case: { ...s.case, test: t.name } })));
+    if (isNotApplicable(got) || got.length === 0)
+      notApplicable[t.name] = isNotApplicable(got) ? got.notApplicable : 'no case could be made';
+    else
+      byTest.set(
+        t.name,
+        got.map((s) => ({ ...s, case: { ...s.case, test: t.name } })),
+      );
   });
   const o = original!;
   return {

@@ -123,7 +123,10 @@ export function makeSubject(example: Example, opts: SubjectOptions = {}): Attack
     }
     case 'qa': {
       // Editing the context would leave the gold answer offsets pointing at other text: not until they are re-mapped.
-      if (field === 'context') throw new Error('editing the context of a QA example is not supported yet (the gold answer offsets would not follow the edits); edit the question (the default)');
+      if (field === 'context')
+        throw new Error(
+          'editing the context of a QA example is not supported yet (the gold answer offsets would not follow the edits); edit the question (the default)',
+        );
       requireField(field, ['question'], example.kind);
       const { question, context } = example;
       return twoFieldSubject(example, field, { question, context }, opts.window, (f) => ({

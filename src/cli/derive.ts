@@ -34,7 +34,8 @@ function parserOf(f: SettingField, flag: string): ((v: string) => unknown) | und
       const items = list(v);
       if (s.of === 'number') return items.map(number(flag));
       const bad = s.choices ? items.filter((x) => !s.choices!.includes(x)) : [];
-      if (bad.length) throw new InvalidArgumentError(`${flag}: unknown ${bad.map((b) => `"${b}"`).join(', ')}; choose from ${s.choices!.join(', ')}.`);
+      if (bad.length)
+        throw new InvalidArgumentError(`${flag}: unknown ${bad.map((b) => `"${b}"`).join(', ')}; choose from ${s.choices!.join(', ')}.`);
       return items;
     };
   }
@@ -54,7 +55,8 @@ export function addRecipeOptions(cmd: Command, def: AnyRecipe): Command {
     const long = f.shape.type === 'boolean' && f.default === true ? `--no-${kebab(f.key)}` : `--${kebab(f.key)}`;
     const short = f.hint?.short ? `-${f.hint.short}, ` : '';
     const s = f.shape;
-    const arg = f.hint?.arg ?? (s.type === 'number' ? '<n>' : s.type === 'list' ? '<list>' : s.type === 'string' && s.choices ? '<name>' : '<value>');
+    const arg =
+      f.hint?.arg ?? (s.type === 'number' ? '<n>' : s.type === 'list' ? '<list>' : s.type === 'string' && s.choices ? '<name>' : '<value>');
     const opt = new Option(`${short}${long}${s.type === 'boolean' ? '' : ` ${arg}`}`, helpOf(f));
     if (s.type === 'string' && s.choices && !f.hint?.parse) opt.choices([...s.choices]);
     const parse = parserOf(f, long);

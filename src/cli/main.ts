@@ -28,11 +28,28 @@ export interface ProgramOptions {
 export function buildProgram(opts: ProgramOptions = {}): Command {
   const registry = opts.registry ?? builtinRegistry();
   const program = new Command('textstress')
-    .description('Find where NLP models break: typo, noise and grammatical-error attacks, NLI and QA stress tests, entity-name swaps and the RESEMBLE defence, with reports and a CI gate.')
+    .description(
+      'Find where NLP models break: typo, noise and grammatical-error attacks, NLI and QA stress tests, entity-name swaps and the RESEMBLE defence, with reports and a CI gate.',
+    )
     .version('0.1.0')
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
-  const fixed = [demoCommand(registry), attackCommand(registry), evalCommand(), serveCommand(), runCommand(registry), initCommand(), reportCommand(registry), grammarTablesCommand(), resembleCommand(), foolTransferCommand(), foolAugmentCommand(), cacheCommand(), mergeCommand(registry), workerCommand(registry)];
+  const fixed = [
+    demoCommand(registry),
+    attackCommand(registry),
+    evalCommand(),
+    serveCommand(),
+    runCommand(registry),
+    initCommand(),
+    reportCommand(registry),
+    grammarTablesCommand(),
+    resembleCommand(),
+    foolTransferCommand(),
+    foolAugmentCommand(),
+    cacheCommand(),
+    mergeCommand(registry),
+    workerCommand(registry),
+  ];
   const stress = stressCommand(registry);
   if (stress) fixed.push(stress);
   const probe = probeCommand(registry);
@@ -57,10 +74,17 @@ export async function loadPlugins(argv: readonly string[], registry: Registry): 
       mod = await importPlugin(resolve(path));
     } catch (err) {
       if (err instanceof TextstressError) throw err;
-      throw new TextstressError(`cannot load the plugin ${path}: ${errorMessage(err)}`, { hint: 'Give a JS or TS module that exports recipes made with defineRecipe.' });
+      throw new TextstressError(`cannot load the plugin ${path}: ${errorMessage(err)}`, {
+        hint: 'Give a JS or TS module that exports recipes made with defineRecipe.',
+      });
     }
-    const found = [mod.default, mod.recipes].flat().filter((r): r is AnyRecipe => !!r && typeof r === 'object' && 'name' in r && 'build' in r);
-    if (found.length === 0) throw new TextstressError(`the plugin ${path} exports no recipe.`, { hint: 'Export a recipe (or a list of them) as default, or as `recipes`.' });
+    const found = [mod.default, mod.recipes]
+      .flat()
+      .filter((r): r is AnyRecipe => !!r && typeof r === 'object' && 'name' in r && 'build' in r);
+    if (found.length === 0)
+      throw new TextstressError(`the plugin ${path} exports no recipe.`, {
+        hint: 'Export a recipe (or a list of them) as default, or as `recipes`.',
+      });
     for (const r of found) registry.add(r);
   }
 }

@@ -63,7 +63,11 @@ export async function loadConll(path: string, opts: LoadOptions & { split?: stri
       const fields = trimmed.split(/\s+/);
       const tag = fields[fields.length - 1]!;
       if (fields.length < 2) {
-        error = rowError(path, line, `expected a token and its tag separated by whitespace (token POS chunk NER), found ${JSON.stringify(trimmed.slice(0, 80))}.`);
+        error = rowError(
+          path,
+          line,
+          `expected a token and its tag separated by whitespace (token POS chunk NER), found ${JSON.stringify(trimmed.slice(0, 80))}.`,
+        );
       } else if (!TAG.test(tag)) {
         error = rowError(path, line, `tag ${JSON.stringify(tag)} of token ${JSON.stringify(fields[0])} is not O, B-<type> or I-<type>.`);
       } else {

@@ -18,7 +18,8 @@ export function writeInFormat(format: DataFormat, info: DatasetInfo, examples: r
       for (const e of examples) if (e.kind === 'text') lines.push(`${clean(e.text)}\t${idx(e.label)}`);
       break;
     case 'cola':
-      for (const e of examples) if (e.kind === 'text') lines.push(`textstress\t${idx(e.label)}\t${idx(e.label) === '0' ? '*' : ''}\t${clean(e.text)}`);
+      for (const e of examples)
+        if (e.kind === 'text') lines.push(`textstress\t${idx(e.label)}\t${idx(e.label) === '0' ? '*' : ''}\t${clean(e.text)}`);
       break;
     case 'mrpc':
       lines.push('Quality\t#1 ID\t#2 ID\t#1 String\t#2 String');

@@ -45,11 +45,9 @@ const COLA_COLUMNS = ['source', 'label', 'mark', 'sentence'];
 const QNLI_HEADER = ['index', 'question', 'sentence', 'label'];
 
 const FORMAT_HINT = 'If the file is in another format, pass it explicitly with --format (openDataset(path, { format })).';
-const UNLABELLED_HINT =
-  'This looks like an unlabelled GLUE test file; stress tests need gold labels, so use the dev (or train) file.';
+const UNLABELLED_HINT = 'This looks like an unlabelled GLUE test file; stress tests need gold labels, so use the dev (or train) file.';
 
-const indexTable = (names: string[]): Record<string, string> =>
-  Object.fromEntries(names.map((n, i) => [String(i), n]));
+const indexTable = (names: string[]): Record<string, string> => Object.fromEntries(names.map((n, i) => [String(i), n]));
 
 const showHeader = (cols: readonly string[]): string => {
   const shown = cols.length > 6 ? [...cols.slice(0, 6), '…'] : cols;
@@ -58,7 +56,12 @@ const showHeader = (cols: readonly string[]): string => {
 };
 
 /** Reads the header at open time and checks it is exactly `expected`. */
-async function expectHeader(path: string, name: string, expected: readonly string[], unlabelled?: (cols: string[]) => boolean): Promise<void> {
+async function expectHeader(
+  path: string,
+  name: string,
+  expected: readonly string[],
+  unlabelled?: (cols: string[]) => boolean,
+): Promise<void> {
   const first = await readFirstLine(path);
   if (first === undefined) throw new DataError(path, 1, `the file is empty (expected the ${name} header ${showHeader(expected)}).`);
   const cols = first.split('\t').map((c) => c.trim());
@@ -66,12 +69,7 @@ async function expectHeader(path: string, name: string, expected: readonly strin
   if (unlabelled?.(cols)) {
     throw new DataError(path, 1, `the ${name} file has no label column (header ${showHeader(cols)}).`, UNLABELLED_HINT);
   }
-  throw new DataError(
-    path,
-    1,
-    `expected the ${name} header ${showHeader(expected)} but found ${showHeader(cols)}.`,
-    FORMAT_HINT,
-  );
+  throw new DataError(path, 1, `expected the ${name} header ${showHeader(expected)} but found ${showHeader(cols)}.`, FORMAT_HINT);
 }
 
 /** Streams data rows (after an optional header line), skipping blank lines. */
@@ -121,7 +119,13 @@ export async function loadMrpc(path: string, opts: LoadOptions & { split?: strin
   await expectHeader(path, 'MRPC', MRPC_HEADER, (cols) => cols[0] === 'index' && cols.includes('#1 String'));
   const maxChars = maxCharsOf(opts);
   const table = indexTable(MRPC_LABELS);
-  const info: DatasetInfo = { name: 'mrpc', path, kind: 'pair', labelNames: [...MRPC_LABELS], pairFields: { textA: '#1 String', textB: '#2 String' } };
+  const info: DatasetInfo = {
+    name: 'mrpc',
+    path,
+    kind: 'pair',
+    labelNames: [...MRPC_LABELS],
+    pairFields: { textA: '#1 String', textB: '#2 String' },
+  };
   return makeDataset<PairExample>(
     info,
     opts,
@@ -182,7 +186,13 @@ export async function loadQnli(path: string, opts: LoadOptions & { split?: strin
   await expectHeader(path, 'QNLI', QNLI_HEADER, (cols) => cols.length === 3 && cols[0] === 'index' && cols[1] === 'question');
   const maxChars = maxCharsOf(opts);
   const table = Object.fromEntries(QNLI_LABELS.map((l) => [l, l]));
-  const info: DatasetInfo = { name: 'qnli', path, kind: 'pair', labelNames: [...QNLI_LABELS], pairFields: { textA: 'question', textB: 'sentence' } };
+  const info: DatasetInfo = {
+    name: 'qnli',
+    path,
+    kind: 'pair',
+    labelNames: [...QNLI_LABELS],
+    pairFields: { textA: 'question', textB: 'sentence' },
+  };
   return makeDataset<PairExample>(
     info,
     opts,
@@ -222,7 +232,8 @@ export async function loadSick(path: string, opts: LoadOptions & { split?: strin
   checkFile(path);
   const split = opts.split === undefined ? undefined : parseSickSplit(opts.split, path);
   const first = await readFirstLine(path);
-  if (first === undefined) throw new DataError(path, 1, 'the file is empty (expected a SICK header starting "pair_ID<TAB>sentence_A<TAB>sentence_B").');
+  if (first === undefined)
+    throw new DataError(path, 1, 'the file is empty (expected a SICK header starting "pair_ID<TAB>sentence_A<TAB>sentence_B").');
   const header = first.split('\t').map((c) => c.trim());
   const col = (...names: string[]): number => header.findIndex((h) => names.includes(h));
   const iId = col('pair_ID');
@@ -239,11 +250,22 @@ export async function loadSick(path: string, opts: LoadOptions & { split?: strin
     );
   }
   if (split !== undefined && iSplit < 0) {
-    throw new DataError(path, 1, `split ${split} was asked for but the file has no SemEval_set column.`, 'Pass the file of that split instead, without split.');
+    throw new DataError(
+      path,
+      1,
+      `split ${split} was asked for but the file has no SemEval_set column.`,
+      'Pass the file of that split instead, without split.',
+    );
   }
   const maxChars = maxCharsOf(opts);
   const table = Object.fromEntries(SICK_LABELS.map((l) => [l.toUpperCase(), l]));
-  const info: DatasetInfo = { name: 'sick', path, kind: 'pair', labelNames: [...SICK_LABELS], pairFields: { textA: 'sentence_A', textB: 'sentence_B' } };
+  const info: DatasetInfo = {
+    name: 'sick',
+    path,
+    kind: 'pair',
+    labelNames: [...SICK_LABELS],
+    pairFields: { textA: 'sentence_A', textB: 'sentence_B' },
+  };
   return makeDataset<PairExample>(
     info,
     opts,
@@ -276,7 +298,8 @@ const MNLI_COLUMNS = ['index', 'promptID', 'pairID', 'genre', 'sentence1', 'sent
 /** Maps an SNLI/MNLI gold label; "-" (no majority among the annotators) is a counted skip, not an error. */
 export function nliGoldLabel(file: string, line: number, raw: string, field: string): string {
   const label = raw.trim();
-  if (label === NO_GOLD_LABEL) throw new RowSkip(file, line, `${field} is "-": the annotators reached no majority, so the pair has no gold label.`);
+  if (label === NO_GOLD_LABEL)
+    throw new RowSkip(file, line, `${field} is "-": the annotators reached no majority, so the pair has no gold label.`);
   return mapLabel(file, line, label, NLI_LABEL_TABLE);
 }
 
@@ -300,14 +323,22 @@ export async function loadMnli(path: string, opts: LoadOptions & { split?: strin
     throw new DataError(
       path,
       1,
-      unlabelled ? `the MNLI file has no gold_label column (header ${showHeader(header)}).` : `expected an MNLI header with the columns ${MNLI_COLUMNS.join(', ')} but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (found ${showHeader(header)}).`,
+      unlabelled
+        ? `the MNLI file has no gold_label column (header ${showHeader(header)}).`
+        : `expected an MNLI header with the columns ${MNLI_COLUMNS.join(', ')} but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (found ${showHeader(header)}).`,
       unlabelled ? UNLABELLED_HINT : FORMAT_HINT,
     );
   }
   const col = (name: string): number => header.indexOf(name);
   const [iId, iA, iB, iLabel] = [col('pairID'), col('sentence1'), col('sentence2'), col('gold_label')];
   const maxChars = maxCharsOf(opts);
-  const info: DatasetInfo = { name: 'mnli', path, kind: 'pair', labelNames: [...MNLI_LABELS], pairFields: { textA: 'sentence1', textB: 'sentence2' } };
+  const info: DatasetInfo = {
+    name: 'mnli',
+    path,
+    kind: 'pair',
+    labelNames: [...MNLI_LABELS],
+    pairFields: { textA: 'sentence1', textB: 'sentence2' },
+  };
   return makeDataset<PairExample>(
     info,
     opts,
@@ -317,7 +348,14 @@ export async function loadMnli(path: string, opts: LoadOptions & { split?: strin
       if (id === '') throw rowError(path, line, 'empty id in column "pairID".');
       const textA = checkText(path, line, 'column "sentence1" (premise)', f[iA]!, maxChars);
       const textB = checkText(path, line, 'column "sentence2" (hypothesis)', f[iB]!, maxChars);
-      return { kind: 'pair', id, source: src(path, line), textA, textB, label: nliGoldLabel(path, line, f[iLabel]!, 'column "gold_label"') };
+      return {
+        kind: 'pair',
+        id,
+        source: src(path, line),
+        textA,
+        textB,
+        label: nliGoldLabel(path, line, f[iLabel]!, 'column "gold_label"'),
+      };
     }),
   );
 }

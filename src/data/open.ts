@@ -39,7 +39,17 @@ function formatsHint(): string {
 /** Checks a format name coming from the outside (e.g. a CLI flag). */
 export function parseFormat(name: string): DataFormat {
   const f = name.trim().toLowerCase();
-  const alias: Record<string, DataFormat> = { 'sst-2': 'sst2', conll2003: 'conll', 'conll-2003': 'conll', ndjson: 'jsonl', json: 'squad', multinli: 'mnli', 'snli-jsonl': 'snli', 'mnli-jsonl': 'snli', 'nli-jsonl': 'snli' };
+  const alias: Record<string, DataFormat> = {
+    'sst-2': 'sst2',
+    conll2003: 'conll',
+    'conll-2003': 'conll',
+    ndjson: 'jsonl',
+    json: 'squad',
+    multinli: 'mnli',
+    'snli-jsonl': 'snli',
+    'mnli-jsonl': 'snli',
+    'nli-jsonl': 'snli',
+  };
   const found = alias[f] ?? (DATA_FORMATS as readonly string[]).find((d) => d === f);
   if (found === undefined) {
     throw new TextstressError(`unknown dataset format "${name}".`, { hint: formatsHint() });
@@ -65,7 +75,8 @@ function formatFromHeader(first: string, lowerPath: string): DataFormat | undefi
     if (t.startsWith('{')) {
       try {
         const v: unknown = JSON.parse(t);
-        if (typeof v === 'object' && v !== null && !Array.isArray(v)) return isNliJsonlObject(v as Record<string, unknown>) ? 'snli' : 'jsonl';
+        if (typeof v === 'object' && v !== null && !Array.isArray(v))
+          return isNliJsonlObject(v as Record<string, unknown>) ? 'snli' : 'jsonl';
       } catch {
         // a one-line JSON document (SQuAD) or not JSON at all
       }
@@ -156,10 +167,13 @@ export async function openDataset(path: string, opts: OpenOptions = {}): Promise
   if (!TABULAR.includes(format)) {
     const extra = (['columns', 'labels', 'delimiter'] as const).filter((k) => opts[k] !== undefined);
     if (extra.length > 0) {
-      throw new TextstressError(`${extra.join(' and ')} only apply to the csv, tsv and jsonl formats, but the file was read as ${format}.`, {
-        where: path,
-        hint: 'To read a GLUE-like file with your own column mapping, pass --format tsv (or csv).',
-      });
+      throw new TextstressError(
+        `${extra.join(' and ')} only apply to the csv, tsv and jsonl formats, but the file was read as ${format}.`,
+        {
+          where: path,
+          hint: 'To read a GLUE-like file with your own column mapping, pass --format tsv (or csv).',
+        },
+      );
     }
   } else if (format !== 'csv' && opts.delimiter !== undefined) {
     throw new TextstressError(`delimiter only applies to the csv format, not ${format}.`, { where: path });

@@ -64,7 +64,11 @@ export function rewriteExample(example: Example, rewrites: readonly Rewrite[]): 
   // Fields in the example's own order (question before context, textA before textB).
   const fields = FIELDS[example.kind].filter((f) => rewrites.some((r) => r.field === f));
   for (const field of fields) {
-    const mine = sortedChecked(rewrites.filter((r): r is TextRewrite => r.field === field), (example as unknown as Record<string, string>)[field]!.length, field);
+    const mine = sortedChecked(
+      rewrites.filter((r): r is TextRewrite => r.field === field),
+      (example as unknown as Record<string, string>)[field]!.length,
+      field,
+    );
     const original = (example as unknown as Record<string, string>)[field]!;
     const { text, fieldEdits } = applyText(original, mine, field);
     next[field] = text;
@@ -81,7 +85,8 @@ function sortedChecked<R extends { start: number; end: number }>(rs: readonly R[
       throw new RangeError(`rewrite [${r.start}, ${r.end}) is outside ${field} (length ${length})`);
     }
     const prev = sorted[i - 1];
-    if (prev && prev.end > r.start) throw new RangeError(`rewrites [${prev.start}, ${prev.end}) and [${r.start}, ${r.end}) of ${field} overlap`);
+    if (prev && prev.end > r.start)
+      throw new RangeError(`rewrites [${prev.start}, ${prev.end}) and [${r.start}, ${r.end}) of ${field} overlap`);
   });
   return sorted;
 }

@@ -28,7 +28,9 @@ export function checkFile(path: string): void {
   if (st.isDirectory()) {
     let listing = '';
     try {
-      const files = readdirSync(path).filter((f) => !f.startsWith('.')).sort();
+      const files = readdirSync(path)
+        .filter((f) => !f.startsWith('.'))
+        .sort();
       if (files.length > 0) {
         const shown = files.slice(0, 8).join(', ') + (files.length > 8 ? `, … (${files.length} files)` : '');
         listing = ` It contains: ${shown}.`;

@@ -39,8 +39,19 @@ export async function loadNliJsonl(path: string, opts: LoadOptions & { split?: s
       if (!opts.skipBadRows) throw err;
     }
   }
-  if (!any) throw new DataError(path, 1, 'the JSONL file holds no JSON object (expected SNLI/MNLI lines with sentence1, sentence2, gold_label and pairID).');
-  const info: DatasetInfo = { name: genre ? 'mnli' : 'snli', path, kind: 'pair', labelNames: [...MNLI_LABELS], pairFields: { textA: 'sentence1', textB: 'sentence2' } };
+  if (!any)
+    throw new DataError(
+      path,
+      1,
+      'the JSONL file holds no JSON object (expected SNLI/MNLI lines with sentence1, sentence2, gold_label and pairID).',
+    );
+  const info: DatasetInfo = {
+    name: genre ? 'mnli' : 'snli',
+    path,
+    kind: 'pair',
+    labelNames: [...MNLI_LABELS],
+    pairFields: { textA: 'sentence1', textB: 'sentence2' },
+  };
   return makeDataset<PairExample>(info, opts, async function* (): AsyncIterable<RowItem<PairExample>> {
     for await (const { text, line } of readLines(path)) {
       if (text.trim() === '') continue;
@@ -51,7 +62,8 @@ export async function loadNliJsonl(path: string, opts: LoadOptions & { split?: s
           const str = (key: string, what: string): string => {
             const v = obj[key];
             if (v === undefined || v === null) throw rowError(path, line, `missing key "${key}" (${what}).`);
-            if (typeof v !== 'string') throw rowError(path, line, `key "${key}" (${what}) must be a string, got ${Array.isArray(v) ? 'an array' : typeof v}.`);
+            if (typeof v !== 'string')
+              throw rowError(path, line, `key "${key}" (${what}) must be a string, got ${Array.isArray(v) ? 'an array' : typeof v}.`);
             return v;
           };
           const textA = checkText(path, line, 'key "sentence1" (premise)', str('sentence1', 'premise'), maxChars);

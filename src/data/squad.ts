@@ -121,7 +121,12 @@ export async function loadSquad(path: string, opts: LoadOptions & { split?: stri
   const maxChars = maxCharsOf(opts);
   const { value: doc, text } = await readJsonFile(path);
   if (!isObj(doc) || !Array.isArray(doc.data)) {
-    throw new DataError(path, 1, 'expected SQuAD JSON: an object with a "data" array of articles.', 'If the file is in another format, pass it explicitly with --format.');
+    throw new DataError(
+      path,
+      1,
+      'expected SQuAD JSON: an object with a "data" array of articles.',
+      'If the file is in another format, pass it explicitly with --format.',
+    );
   }
   const data = doc.data as unknown[];
   const info: DatasetInfo = { name: 'squad', path, kind: 'qa' };
@@ -144,7 +149,12 @@ export async function loadSquad(path: string, opts: LoadOptions & { split?: stri
       const art = data[a];
       if (!isObj(art) || !Array.isArray(art.paragraphs)) {
         const line = cursorLine;
-        yield { line, build: () => { throw rowError(path, line, `${where(a)} is not an article with a "paragraphs" array.`); } };
+        yield {
+          line,
+          build: () => {
+            throw rowError(path, line, `${where(a)} is not an article with a "paragraphs" array.`);
+          },
+        };
         continue;
       }
       const title = typeof art.title === 'string' ? art.title : undefined;
@@ -153,7 +163,12 @@ export async function loadSquad(path: string, opts: LoadOptions & { split?: stri
         const par = paragraphs[p];
         if (!isObj(par) || typeof par.context !== 'string' || !Array.isArray(par.qas)) {
           const line = cursorLine;
-          yield { line, build: () => { throw rowError(path, line, `${where(a, p)} is not a paragraph with a "context" string and a "qas" array.`); } };
+          yield {
+            line,
+            build: () => {
+              throw rowError(path, line, `${where(a, p)} is not a paragraph with a "context" string and a "qas" array.`);
+            },
+          };
           continue;
         }
         const context = par.context;
@@ -174,12 +189,20 @@ export async function loadSquad(path: string, opts: LoadOptions & { split?: stri
               checkText(path, line, field('context'), context, maxChars);
               const question = checkText(path, line, field('question'), qa.question, maxChars);
               if (!Array.isArray(qa.answers) || qa.answers.length === 0) {
-                throw rowError(path, line, `question ${String(rawId)} has no answers (unanswerable SQuAD 2.0 questions are not supported).`);
+                throw rowError(
+                  path,
+                  line,
+                  `question ${String(rawId)} has no answers (unanswerable SQuAD 2.0 questions are not supported).`,
+                );
               }
               const answers: QaAnswer[] = (qa.answers as unknown[]).map((ans, k) => {
                 const start = isObj(ans) ? ans.answer_start : undefined;
                 if (!isObj(ans) || typeof ans.text !== 'string' || typeof start !== 'number' || !Number.isInteger(start) || start < 0) {
-                  throw rowError(path, line, `answer ${k + 1} of question ${String(rawId)} needs a "text" string and a non-negative integer "answer_start".`);
+                  throw rowError(
+                    path,
+                    line,
+                    `answer ${k + 1} of question ${String(rawId)} needs a "text" string and a non-negative integer "answer_start".`,
+                  );
                 }
                 const found = context.slice(start, start + ans.text.length);
                 if (found !== ans.text) {

@@ -5,7 +5,18 @@
 import { createReadStream } from 'node:fs';
 import { parse, type CsvError } from 'csv-parse';
 import { DataError, TextstressError } from '../util/errors.ts';
-import { checkFieldCount, checkFile, checkText, lineId, makeDataset, maxCharsOf, readLines, rejectSplit, rowError, type RowItem } from './rows.ts';
+import {
+  checkFieldCount,
+  checkFile,
+  checkText,
+  lineId,
+  makeDataset,
+  maxCharsOf,
+  readLines,
+  rejectSplit,
+  rowError,
+  type RowItem,
+} from './rows.ts';
 import type { ColumnMap, Dataset, DatasetInfo, OpenOptions, PairExample, TextExample } from './types.ts';
 
 /** Options of the CSV, TSV and JSONL loaders (column names, limits, bad-row handling). */
@@ -13,8 +24,7 @@ export type TabularOptions = Omit<OpenOptions, 'format'>;
 
 /** A resolved column mapping. */
 export type ResolvedColumns =
-  | { kind: 'text'; text: string; label: string; id?: string }
-  | { kind: 'pair'; textA: string; textB: string; label: string; id?: string };
+  { kind: 'text'; text: string; label: string; id?: string } | { kind: 'pair'; textA: string; textB: string; label: string; id?: string };
 
 const GUESS = {
   text: ['text', 'sentence', 'review', 'content'],
@@ -32,7 +42,13 @@ const COLUMNS_HINT =
  * missing ones are guessed from common names (text/sentence, sentence1/premise, label, id …).
  * Throws a DataError at `line` (the header) naming the available columns when it cannot.
  */
-export function resolveColumns(available: readonly string[], columns: ColumnMap | undefined, file: string, line: number, what = 'column'): ResolvedColumns {
+export function resolveColumns(
+  available: readonly string[],
+  columns: ColumnMap | undefined,
+  file: string,
+  line: number,
+  what = 'column',
+): ResolvedColumns {
   const given = columns ?? {};
   const guess = (names: readonly string[]): string | undefined => names.find((n) => available.includes(n));
   const list = available.map((c) => JSON.stringify(c)).join(', ') || '(none)';
@@ -62,7 +78,12 @@ export function resolveColumns(available: readonly string[], columns: ColumnMap 
   if (textA !== undefined && textB !== undefined) {
     return { kind: 'pair', textA, textB, label: needLabel(), ...(id !== undefined ? { id } : {}) };
   }
-  throw new DataError(file, line, `cannot tell which ${what}${pairWanted ? 's hold the two texts' : ' holds the text'}; the ${what}s are ${list}.`, COLUMNS_HINT);
+  throw new DataError(
+    file,
+    line,
+    `cannot tell which ${what}${pairWanted ? 's hold the two texts' : ' holds the text'}; the ${what}s are ${list}.`,
+    COLUMNS_HINT,
+  );
 }
 
 /** Label normaliser for an optional fixed label set (index → name mapping for integer labels). */
@@ -101,7 +122,11 @@ function buildExample(
     if (v === undefined || v === null) throw rowError(file, line, `missing ${field}.`);
     if (typeof v === 'string') return v;
     if (role !== 'text' && (typeof v === 'number' || typeof v === 'boolean')) return String(v);
-    throw rowError(file, line, `${field} must be a ${role === 'text' ? 'string' : 'string or number'}, got ${Array.isArray(v) ? 'an array' : typeof v}.`);
+    throw rowError(
+      file,
+      line,
+      `${field} must be a ${role === 'text' ? 'string' : 'string or number'}, got ${Array.isArray(v) ? 'an array' : typeof v}.`,
+    );
   };
   const text = (name: string): string => checkText(file, line, `${what} ${JSON.stringify(name)}`, str(name, 'text'), maxChars);
   const label = normLabel(line, str(cols.label, 'label'), `${what} ${JSON.stringify(cols.label)}`);
@@ -205,11 +230,18 @@ export async function loadCsv(path: string, opts: TabularOptions = {}): Promise<
   const cols = resolveColumns(names, opts.columns, path, headerLine);
   const index = new Map(names.map((n, i) => [n, i]));
   const normLabel = labelNormaliser(path, opts.labels);
-  return makeDataset(tabularInfo('csv', path, cols, opts.labels), opts, async function* (): AsyncIterable<RowItem<TextExample | PairExample>> {
+  return makeDataset(tabularInfo('csv', path, cols, opts.labels), opts, async function* (): AsyncIterable<
+    RowItem<TextExample | PairExample>
+  > {
     let first = true;
     for await (const r of csvRecords(path, delimiter)) {
       if (r instanceof DataError) {
-        yield { line: r.line, build: () => { throw r; } };
+        yield {
+          line: r.line,
+          build: () => {
+            throw r;
+          },
+        };
         continue;
       }
       if (first) {
@@ -249,7 +281,9 @@ export async function loadTsv(path: string, opts: TabularOptions = {}): Promise<
   const cols = resolveColumns(names, opts.columns, path, headerLine);
   const index = new Map(names.map((n, i) => [n, i]));
   const normLabel = labelNormaliser(path, opts.labels);
-  return makeDataset(tabularInfo('tsv', path, cols, opts.labels), opts, async function* (): AsyncIterable<RowItem<TextExample | PairExample>> {
+  return makeDataset(tabularInfo('tsv', path, cols, opts.labels), opts, async function* (): AsyncIterable<
+    RowItem<TextExample | PairExample>
+  > {
     for await (const { text, line } of readLines(path)) {
       if (line <= headerLine || text.trim() === '') continue;
       yield {
@@ -275,7 +309,11 @@ export function parseJsonLine(path: string, line: number, text: string): Record<
     throw rowError(path, line, `invalid JSON: ${(err as Error).message}.`);
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw rowError(path, line, `expected a JSON object on each line, got ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}.`);
+    throw rowError(
+      path,
+      line,
+      `expected a JSON object on each line, got ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}.`,
+    );
   }
   return v as Record<string, unknown>;
 }
@@ -302,7 +340,9 @@ export async function loadJsonl(path: string, opts: TabularOptions = {}): Promis
   if (firstObj === undefined) throw new DataError(path, 1, 'the JSONL file holds no JSON object.');
   const cols = resolveColumns(Object.keys(firstObj.obj), opts.columns, path, firstObj.line, 'key');
   const normLabel = labelNormaliser(path, opts.labels);
-  return makeDataset(tabularInfo('jsonl', path, cols, opts.labels), opts, async function* (): AsyncIterable<RowItem<TextExample | PairExample>> {
+  return makeDataset(tabularInfo('jsonl', path, cols, opts.labels), opts, async function* (): AsyncIterable<
+    RowItem<TextExample | PairExample>
+  > {
     for await (const { text, line } of readLines(path)) {
       if (text.trim() === '') continue;
       yield {

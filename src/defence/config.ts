@@ -12,7 +12,12 @@ export const DEFAULT_TEMPERATURE = 2;
 
 const annotatorSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('gazetteer') }).strict(),
-  z.object({ kind: z.literal('model'), model: z.string().min(1).describe('token-classification model (folder, built-in name such as demo-ner, hub id or URL)') }).strict(),
+  z
+    .object({
+      kind: z.literal('model'),
+      model: z.string().min(1).describe('token-classification model (folder, built-in name such as demo-ner, hub id or URL)'),
+    })
+    .strict(),
 ]);
 
 const fittedSchema = z
@@ -64,7 +69,10 @@ export function readResembleConfig(path: string): ResembleConfig {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new TextstressError(`cannot read the RESEMBLE config: ${(err as Error).message}.`, { where: path, hint: 'Check the --defence path.' });
+    throw new TextstressError(`cannot read the RESEMBLE config: ${(err as Error).message}.`, {
+      where: path,
+      hint: 'Check the --defence path.',
+    });
   }
   let json: unknown;
   try {

@@ -33,7 +33,12 @@ export function geometricMean(dists: readonly (readonly number[])[]): number[] {
  * Eq. (2): the original's distribution, the canonical inputs' distributions (M of them), the confidence c and T.
  * With no canonical distribution (no mention) the original distribution is returned as it is.
  */
-export function resembleCombine(original: readonly number[], canonical: readonly (readonly number[])[], confidence: number, temperature: number): number[] {
+export function resembleCombine(
+  original: readonly number[],
+  canonical: readonly (readonly number[])[],
+  confidence: number,
+  temperature: number,
+): number[] {
   if (canonical.length === 0) return original.slice();
   const tempered = temper(original, temperature);
   const gm = geometricMean([original, ...canonical]);

@@ -1,5 +1,20 @@
 /** RESEMBLE, the entity defence: Eq. (2), the defended adapter and its config file. */
-export { DEFAULT_TEMPERATURE, parseResembleConfig, readResembleConfig, resembleConfigSchema, writeResembleConfig, type AnnotatorSpec, type ResembleConfig } from './config.ts';
+export {
+  DEFAULT_TEMPERATURE,
+  parseResembleConfig,
+  readResembleConfig,
+  resembleConfigSchema,
+  writeResembleConfig,
+  type AnnotatorSpec,
+  type ResembleConfig,
+} from './config.ts';
 export { geometricMean, resembleCombine, temper } from './eq2.ts';
 export { openAnnotator, openResemble, type OpenAnnotatorModel } from './open.ts';
-export { defenceStats, resembleModel, type ResembleModel, type ResembleModelOptions, type ResembleSettings, type ResembleStats } from './resemble.ts';
+export {
+  defenceStats,
+  resembleModel,
+  type ResembleModel,
+  type ResembleModelOptions,
+  type ResembleSettings,
+  type ResembleStats,
+} from './resemble.ts';

@@ -16,7 +16,10 @@ import { resembleModel, type ResembleModel, type ResembleModelOptions } from './
 export type OpenAnnotatorModel = (spec: string) => Promise<ModelAdapter>;
 
 /** The annotator a config names, and a close() for the model it opened (if any). */
-export async function openAnnotator(spec: AnnotatorSpec, open: OpenAnnotatorModel): Promise<{ annotator: MentionAnnotator; close: () => Promise<void> }> {
+export async function openAnnotator(
+  spec: AnnotatorSpec,
+  open: OpenAnnotatorModel,
+): Promise<{ annotator: MentionAnnotator; close: () => Promise<void> }> {
   const dicts = await loadDictionaries();
   if (spec.kind === 'gazetteer') return { annotator: gazetteerAnnotator(dicts), close: async () => {} };
   const ner = await open(spec.model);
@@ -28,11 +31,19 @@ export async function openAnnotator(spec: AnnotatorSpec, open: OpenAnnotatorMode
   }
   // Annotations are cached and batched like any other query.
   const engine = new QueryEngine(ner);
-  return { annotator: modelAnnotator((inputs) => engine.query(inputs), { dicts, name: `model:${spec.model}` }), close: async () => ner.close?.() };
+  return {
+    annotator: modelAnnotator((inputs) => engine.query(inputs), { dicts, name: `model:${spec.model}` }),
+    close: async () => ner.close?.(),
+  };
 }
 
 /** The defended model a config describes; closing it closes the inner model and the annotator's model. */
-export async function openResemble(inner: ModelAdapter, config: ResembleConfig, open: OpenAnnotatorModel, opts: ResembleModelOptions = {}): Promise<ResembleModel> {
+export async function openResemble(
+  inner: ModelAdapter,
+  config: ResembleConfig,
+  open: OpenAnnotatorModel,
+  opts: ResembleModelOptions = {},
+): Promise<ResembleModel> {
   const { annotator, close } = await openAnnotator(config.annotator, open);
   const model = resembleModel(inner, config, annotator, opts);
   return Object.assign(model, {

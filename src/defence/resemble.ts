@@ -71,7 +71,12 @@ function classes(out: ModelOutput): ClassOutput {
 }
 
 /** The defended adapter around `inner` (see the file comment). */
-export function resembleModel(inner: ModelAdapter, settings: ResembleSettings, annotator: MentionAnnotator, opts: ResembleModelOptions = {}): ResembleModel {
+export function resembleModel(
+  inner: ModelAdapter,
+  settings: ResembleSettings,
+  annotator: MentionAnnotator,
+  opts: ResembleModelOptions = {},
+): ResembleModel {
   if (inner.info.task !== 'text-classification') throw unsupported(inner.info.task);
   if (settings.canonical.length === 0) throw new ModelError('RESEMBLE needs at least one canonical entity.');
   if (!(settings.temperature > 0)) throw new ModelError(`RESEMBLE's temperature must be > 0, got ${settings.temperature}.`);
@@ -84,7 +89,9 @@ export function resembleModel(inner: ModelAdapter, settings: ResembleSettings, a
     const typed: Mention[][] = mentions.map((ms) => ms.filter((m) => m.type === settings.type));
     // Canonical inputs of input i: canon[i] (empty without mentions).
     const canon: ModelInput[][] = examples.map((ex, i) =>
-      typed[i]!.length === 0 ? [] : settings.canonical.map((name) => asInput(applyPlan(ex, typed[i]!, forcedPlan(typed[i]!, settings.type, name)).example)),
+      typed[i]!.length === 0
+        ? []
+        : settings.canonical.map((name) => asInput(applyPlan(ex, typed[i]!, forcedPlan(typed[i]!, settings.type, name)).example)),
     );
     stats.inputs += inputs.length;
     stats.withMentions += canon.filter((c) => c.length > 0).length;

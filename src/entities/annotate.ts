@@ -32,7 +32,15 @@ const TEXT_FIELDS: Record<Example['kind'], readonly (TextField | 'tokens')[]> = 
 /** The words of every field of an example, in field order. */
 function fieldsOf(ex: Example): FieldWords[] {
   if (ex.kind === 'tokens') {
-    return [{ field: 'tokens', words: ex.tokens, starts: ex.tokens.map((_, i) => i), ends: ex.tokens.map((_, i) => i + 1), source: ex.tokens.join(' ') }];
+    return [
+      {
+        field: 'tokens',
+        words: ex.tokens,
+        starts: ex.tokens.map((_, i) => i),
+        ends: ex.tokens.map((_, i) => i + 1),
+        source: ex.tokens.join(' '),
+      },
+    ];
   }
   return TEXT_FIELDS[ex.kind].map((field) => {
     const text = (ex as unknown as Record<string, string>)[field]!;
@@ -69,7 +77,10 @@ export function goldAnnotator(dicts?: NameDictionaries): MentionAnnotator {
         if (ex.kind !== 'tokens') return [];
         const [f] = fieldsOf(ex);
         const spans = entitySpans(ex.tags).filter((s) => (ENTITY_TYPES as readonly string[]).includes(s.type));
-        return finish(spans.map((s) => mentionOf(f!, s.start, s.end, s.type as EntityType, 1)), d);
+        return finish(
+          spans.map((s) => mentionOf(f!, s.start, s.end, s.type as EntityType, 1)),
+          d,
+        );
       });
     },
   };
@@ -143,7 +154,8 @@ function scanField(f: FieldWords, look: Lookup): Mention[] {
     // the cities and companies that are also words ("mobile", "independence").
     if (!cased) return !ordinary || ['first', 'last', 'country', 'misc'].some((c) => listed.has(c as Category));
     if (!/^\p{Lu}/u.test(w)) return false;
-    const sentenceStart = i === 0 || /[.!?:"“]\s*$/.test(f.field === 'tokens' ? f.words[i - 1]! : f.source.slice(f.ends[i - 1]!, f.starts[i]!));
+    const sentenceStart =
+      i === 0 || /[.!?:"“]\s*$/.test(f.field === 'tokens' ? f.words[i - 1]! : f.source.slice(f.ends[i - 1]!, f.starts[i]!));
     return !(sentenceStart && ordinary && listed.size === 0);
   });
   // Words of one run are separated by spaces only (text) or adjacent tokens.
@@ -185,7 +197,14 @@ function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased
     const last = f.words[j - 1]!;
     const middle = j - i === 3 ? f.words[i + 1]! : undefined;
     const middleOk = middle === undefined || middle.length === 1 || look.lists(middle).has('first');
-    if (j - i >= 2 && j - i <= 3 && middleOk && found.size === 0 && look.lists(f.words[i]!).has('first') && (cased || !look.common.has(last.toLowerCase()) || look.lists(last).has('last'))) {
+    if (
+      j - i >= 2 &&
+      j - i <= 3 &&
+      middleOk &&
+      found.size === 0 &&
+      look.lists(f.words[i]!).has('first') &&
+      (cased || !look.common.has(last.toLowerCase()) || look.lists(last).has('last'))
+    ) {
       return mentionOf(f, i, j, 'PER', gazetteerConfidence(look.lists(f.words[i]!).size));
     }
   }

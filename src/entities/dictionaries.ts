@@ -56,7 +56,10 @@ const require = createRequire(import.meta.url);
 export function normaliseList(names: Iterable<string>): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const n of [...names].map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => s !== '').sort()) {
+  for (const n of [...names]
+    .map((s) => s.trim().replace(/\s+/g, ' '))
+    .filter((s) => s !== '')
+    .sort()) {
     const k = n.toLowerCase();
     if (!seen.has(k)) {
       seen.add(k);
@@ -98,7 +101,9 @@ function countryNames(): { country: string[]; countryAliases: string[] } {
     getNames(lang: string, opts: { select: 'all' }): Record<string, string[]>;
   };
   countries.registerLocale(require('i18n-iso-countries/langs/en.json'));
-  const all = Object.values(countries.getNames('en', { select: 'all' })).flat().filter((n) => !/[,()]/.test(n));
+  const all = Object.values(countries.getNames('en', { select: 'all' }))
+    .flat()
+    .filter((n) => !/[,()]/.test(n));
   return {
     country: normaliseList(all.filter((n) => !ABBREVIATION.test(n))),
     countryAliases: normaliseList(all.filter((n) => ABBREVIATION.test(n))),
@@ -109,7 +114,9 @@ function demonyms(): string[] {
   const nlp = require('compromise') as { world(): { model: { one: { lexicon: Record<string, string | string[]> } } } };
   const lexicon = nlp.world().model.one.lexicon;
   // Singular forms only: the plural entries are tagged [Demonym, Plural] (and some are wrong, "frenches").
-  const singular = Object.entries(lexicon).filter(([, tag]) => tag === 'Demonym').map(([w]) => w);
+  const singular = Object.entries(lexicon)
+    .filter(([, tag]) => tag === 'Demonym')
+    .map(([w]) => w);
   return normaliseList(singular.map((w) => w.replace(/\b\p{L}/gu, (c) => c.toUpperCase())));
 }
 
@@ -232,7 +239,8 @@ function without(d: NameDictionaries, exclude: ReadonlySet<string>): NameDiction
 }
 
 function deepFreeze(d: NameDictionaries): NameDictionaries {
-  for (const list of [d.first.female, d.first.male, d.first.unknown, d.last, d.org, d.country, d.countryAliases, d.city, d.misc]) Object.freeze(list);
+  for (const list of [d.first.female, d.first.male, d.first.unknown, d.last, d.org, d.country, d.countryAliases, d.city, d.misc])
+    Object.freeze(list);
   Object.freeze(d.first);
   return Object.freeze(d);
 }

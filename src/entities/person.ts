@@ -29,7 +29,27 @@ export function mentionWords(m: Pick<Mention, 'field' | 'start' | 'end' | 'text'
 }
 
 /** Titles before a name ("Mr. Hamidi", "Rep. Darrell Issa"): kept, never read as a first name. */
-const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'sir', 'dame', 'lord', 'lady', 'prof', 'rev', 'rep', 'sen', 'gov', 'gen', 'col', 'capt', 'president', 'minister']);
+const TITLES = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'dr',
+  'sir',
+  'dame',
+  'lord',
+  'lady',
+  'prof',
+  'rev',
+  'rep',
+  'sen',
+  'gov',
+  'gen',
+  'col',
+  'capt',
+  'president',
+  'minister',
+]);
 /** Suffixes after a name ("Martin Luther King Jr."): kept; the word before is the last name. */
 const SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
 
@@ -46,7 +66,9 @@ export function personParts(
   const words = mentionWords(m).filter((w, i, all) => !(i === 0 && all.length > 1 && TITLES.has(w.text.toLowerCase())));
   while (words.length > 2 && SUFFIXES.has(words[words.length - 1]!.text.toLowerCase())) words.pop();
   const part = (w: MentionWord, role: 'first' | 'last'): NamePart =>
-    role === 'first' ? { role, start: w.start, end: w.end, text: w.text, gender: gender(w.text) } : { role, start: w.start, end: w.end, text: w.text };
+    role === 'first'
+      ? { role, start: w.start, end: w.end, text: w.text, gender: gender(w.text) }
+      : { role, start: w.start, end: w.end, text: w.text };
   if (words.length === 0) return [];
   if (words.length === 1) return [part(words[0]!, isFirstOnly(words[0]!.text) ? 'first' : 'last')];
   const first = words[0]!;
@@ -99,7 +121,8 @@ export function resolveLoneNames(mentions: readonly Mention[]): Mention[] {
     if (!lone || !seen || seen.some((p) => p.role !== seen[0]!.role) || seen[0]!.role === lone.role) return m;
     const { start, end, text } = lone;
     const other = seen[0]!;
-    const part: NamePart = other.role === 'last' ? { role: 'last', start, end, text } : { role: 'first', start, end, text, gender: other.gender ?? 'unknown' };
+    const part: NamePart =
+      other.role === 'last' ? { role: 'last', start, end, text } : { role: 'first', start, end, text, gender: other.gender ?? 'unknown' };
     return { ...m, parts: [part] };
   });
 }

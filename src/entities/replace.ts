@@ -31,8 +31,9 @@ const FIELD_ORDER = ['tokens', 'text', 'textA', 'textB', 'question', 'context'];
 
 /** Mentions of one type in a stable order (field, then position), lone person names read as in full names. */
 function ordered(mentions: readonly Mention[], type: EntityType): Mention[] {
-  return resolveLoneNames(mentions.filter((m) => m.type === type))
-    .sort((a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field) || a.start - b.start || a.end - b.end);
+  return resolveLoneNames(mentions.filter((m) => m.type === type)).sort(
+    (a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field) || a.start - b.start || a.end - b.end,
+  );
 }
 
 /** A name to replace: its key, its text, and the list its replacement comes from. */
@@ -138,7 +139,10 @@ function wholeKey(m: Mention): string {
  * last names separately): Algorithm 2's candidate names and RESEMBLE's canonical entities.
  */
 export function forcedPlan(mentions: readonly Mention[], type: EntityType, name: string): ReplacementPlan {
-  return new ReplacementPlan(type, ordered(mentions, type).map((m) => [wholeKey(m), name] as const));
+  return new ReplacementPlan(
+    type,
+    ordered(mentions, type).map((m) => [wholeKey(m), name] as const),
+  );
 }
 
 /** The new names of a plan, each once, in plan order (for analyses: frequency, subword counts). */
@@ -150,13 +154,23 @@ export function replacedNames(plan: ReadonlyMap<string, string>): string[] {
 function spansOf(m: Mention, plan: ReplacementPlan): { start: number; end: number; text: string; key: string }[] {
   const norm = normaliseName(m.text);
   const whole =
-    m.type === 'LOC' && !m.subtype ? [`country:${norm}`, `city:${norm}`, `loc:${norm}`] : [wholeKey(m), ...(m.type === 'LOC' ? [`loc:${norm}`] : [])];
+    m.type === 'LOC' && !m.subtype
+      ? [`country:${norm}`, `city:${norm}`, `loc:${norm}`]
+      : [wholeKey(m), ...(m.type === 'LOC' ? [`loc:${norm}`] : [])];
   const hit = whole.find((k) => plan.has(k));
   if (hit) return [{ start: m.start, end: m.end, text: m.text, key: hit }];
   if (m.type !== 'PER') return [];
   // Without parts from the annotator, a lone word is a first name when the plan has it as one.
-  const parts = m.parts ?? personParts(m, (w) => plan.has(`first:${normaliseName(w)}`), () => 'unknown');
-  return parts.map((p) => ({ start: p.start, end: p.end, text: p.text, key: `${p.role}:${normaliseName(p.text)}` })).filter((s) => plan.has(s.key));
+  const parts =
+    m.parts ??
+    personParts(
+      m,
+      (w) => plan.has(`first:${normaliseName(w)}`),
+      () => 'unknown',
+    );
+  return parts
+    .map((p) => ({ start: p.start, end: p.end, text: p.text, key: `${p.role}:${normaliseName(p.text)}` }))
+    .filter((s) => plan.has(s.key));
 }
 
 /**

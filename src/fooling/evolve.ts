@@ -57,7 +57,13 @@ export class ParentSelector {
 }
 
 /** The next population: N children, each from two selected parents (crossover, then mutation) or, without crossover, one. */
-export function nextGeneration(population: readonly Sentence[], scores: readonly number[], vocab: Vocabulary, withCrossover: boolean, rng: Rng): Sentence[] {
+export function nextGeneration(
+  population: readonly Sentence[],
+  scores: readonly number[],
+  vocab: Vocabulary,
+  withCrossover: boolean,
+  rng: Rng,
+): Sentence[] {
   const select = new ParentSelector(scores);
   return population.map(() => {
     const first = population[select.draw(rng)]!;

@@ -12,13 +12,19 @@ export function targetClass(labels: readonly string[], asked: string | null, mod
   const lower = labels.map((l) => l.toLowerCase());
   if (asked !== null) {
     const index = lower.indexOf(asked.toLowerCase());
-    if (index < 0) throw new TextstressError(`the model ${modelId} has no class "${asked}"; its classes are ${labels.join(', ')}.`, { hint: 'Pass one of them with --target.' });
+    if (index < 0)
+      throw new TextstressError(`the model ${modelId} has no class "${asked}"; its classes are ${labels.join(', ')}.`, {
+        hint: 'Pass one of them with --target.',
+      });
     return { index, label: labels[index]! };
   }
   if (labels.length !== 2) {
-    throw new TextstressError(`the model ${modelId} has ${labels.length} classes (${labels.join(', ')}), so there is no positive class to aim at.`, {
-      hint: 'Name the class the fooling sentences should reach with --target.',
-    });
+    throw new TextstressError(
+      `the model ${modelId} has ${labels.length} classes (${labels.join(', ')}), so there is no positive class to aim at.`,
+      {
+        hint: 'Name the class the fooling sentences should reach with --target.',
+      },
+    );
   }
   const named = lower.findIndex((l) => POSITIVE_NAMES.includes(l));
   // A binary model whose labels say nothing: index 1 is the positive class by the GLUE convention.

@@ -76,9 +76,7 @@ export async function evaluateClean(
     wall_seconds: (Date.now() - started) / 1000,
   };
   if (Object.keys(perLabel).length) {
-    metrics.per_label = Object.fromEntries(
-      Object.entries(perLabel).map(([label, s]) => [label, { n: s.n, accuracy: s.correct / s.n }]),
-    );
+    metrics.per_label = Object.fromEntries(Object.entries(perLabel).map(([label, s]) => [label, { n: s.n, accuracy: s.correct / s.n }]));
   }
   if (sawEntities) {
     metrics.entity_f1 = f1(entities);

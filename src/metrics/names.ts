@@ -18,6 +18,5 @@ export const GATE_METRICS = {
   mean_queries: 'mean model queries per example',
 } as const;
 
-
 /** The names in GATE_METRICS. */
 export const CORE_METRIC_NAMES: readonly string[] = Object.keys(GATE_METRICS);

@@ -84,7 +84,13 @@ class Cell {
     const rate = (k: number): number | null => (this.n ? k / this.n : null);
     const accuracy = rate(this.correct);
     const original = withOriginal ? rate(this.originalCorrect) : null;
-    const cell: StressCell = { n: this.n, correct: this.correct, accuracy, original_accuracy: original, reduction: reduction(original, accuracy) };
+    const cell: StressCell = {
+      n: this.n,
+      correct: this.correct,
+      accuracy,
+      original_accuracy: original,
+      reduction: reduction(original, accuracy),
+    };
     if (this.sums.size) {
       cell.metrics = Object.fromEntries(
         [...this.sums].map(([k, s]) => {
@@ -97,7 +103,9 @@ class Cell {
     if (this.withConfusion) {
       const byName = (a: [string, unknown], b: [string, unknown]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
       const rows = [...this.confusion].sort(byName).map(([gold, row]) => ({ gold, row, n: [...row.values()].reduce((a, b) => a + b, 0) }));
-      cell.confusion = Object.fromEntries(rows.map((r) => [r.gold, { n: r.n, predicted: Object.fromEntries([...r.row].sort(byName).map(([p, k]) => [p, k / r.n])) }]));
+      cell.confusion = Object.fromEntries(
+        rows.map((r) => [r.gold, { n: r.n, predicted: Object.fromEntries([...r.row].sort(byName).map(([p, k]) => [p, k / r.n])) }]),
+      );
       // Ties go to the label first in name order.
       const top = rows.reduce<(typeof rows)[number] | undefined>((best, r) => (!best || r.n > best.n ? r : best), undefined);
       cell.majority = top ? { label: top.gold, rate: top.n / this.n } : null;
@@ -179,7 +187,9 @@ export class StressTally {
         examples: t.examples,
         not_applicable: [...t.reasons.values()].reduce((a, b) => a + b, 0),
         not_applicable_reasons: reasons,
-        ...([...t.variants.keys()].some((v) => v !== name) ? { variants: Object.fromEntries([...t.variants].map(([k, v]) => [k, v.finish(true)])) } : {}),
+        ...([...t.variants.keys()].some((v) => v !== name)
+          ? { variants: Object.fromEntries([...t.variants].map(([k, v]) => [k, v.finish(true)])) }
+          : {}),
       };
     }
     const ranked = Object.entries(tests).filter(([name]) => !this.opts.notInWorst?.includes(name));
@@ -187,7 +197,8 @@ export class StressTally {
     let maxReduction: StressMetrics['max_reduction'] = null;
     for (const [test, s] of ranked) {
       if (s.accuracy !== null && (worst === null || s.accuracy < worst.accuracy)) worst = { test, accuracy: s.accuracy };
-      if (s.reduction !== null && (maxReduction === null || s.reduction > maxReduction.reduction)) maxReduction = { test, reduction: s.reduction };
+      if (s.reduction !== null && (maxReduction === null || s.reduction > maxReduction.reduction))
+        maxReduction = { test, reduction: s.reduction };
     }
     return {
       n: this.n,

@@ -86,7 +86,15 @@ export interface ProcessStats {
   cache_hit_rate: number | null;
   disk_cache_hits?: number;
   model_inferences: number;
-  spent?: { requests: number; input_tokens: number; output_tokens: number; cost_usd: number | null; retries: number; rate_limited: number; lowest_concurrency?: number };
+  spent?: {
+    requests: number;
+    input_tokens: number;
+    output_tokens: number;
+    cost_usd: number | null;
+    retries: number;
+    rate_limited: number;
+    lowest_concurrency?: number;
+  };
   defence?: Record<string, unknown>;
 }
 
@@ -317,7 +325,8 @@ export class SummaryAccumulator {
     }
     if (this.capped) metrics.window_capped = this.capped;
     if (this.budgetCut) metrics.query_budget_exhausted = this.budgetCut;
-    if (this.usage) metrics.usage = { ...this.usage, cost_usd: this.usage.cost_usd === null ? null : Math.round(this.usage.cost_usd * 1e9) / 1e9 };
+    if (this.usage)
+      metrics.usage = { ...this.usage, cost_usd: this.usage.cost_usd === null ? null : Math.round(this.usage.cost_usd * 1e9) / 1e9 };
     if (this.usage || this.unmappable.answers || this.unmappable.clean) metrics.unmappable = { ...this.unmappable };
     if (this.probed) {
       metrics.probe = {

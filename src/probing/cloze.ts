@@ -108,7 +108,10 @@ export async function clozeTest(encoder: Encoder, pairs: readonly ProbePair[], o
   const batch = opts.batchSize ?? 32;
   for (let s = 0; s < rows.length; s += batch) {
     const chunk = rows.slice(s, s + batch);
-    const out = await encoder.run(chunk.map((r) => r.ids), { logits: true });
+    const out = await encoder.run(
+      chunk.map((r) => r.ids),
+      { logits: true },
+    );
     const logits = out.logits!;
     const vocab = logits.length / (chunk.length * out.width);
     chunk.forEach((r, i) => {
@@ -135,7 +138,12 @@ export async function clozeTest(encoder: Encoder, pairs: readonly ProbePair[], o
         drop += pc - pe;
         logDrop += Math.log(Math.max(pc, 1e-30)) - Math.log(Math.max(pe, 1e-30));
       }
-      cells.push({ distance: d, n: here.length, meanDrop: here.length ? drop / here.length : Number.NaN, meanLogDrop: here.length ? logDrop / here.length : Number.NaN });
+      cells.push({
+        distance: d,
+        n: here.length,
+        meanDrop: here.length ? drop / here.length : Number.NaN,
+        meanLogDrop: here.length ? logDrop / here.length : Number.NaN,
+      });
     }
     return cells;
   };

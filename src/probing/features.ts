@@ -32,7 +32,11 @@ export interface FeatureOptions {
 }
 
 /** Features of every sentence, in order; a sentence the model had to cut keeps only the words that fit. */
-export async function extractFeatures(encoder: Encoder, sentences: readonly Words[], opts: FeatureOptions = {}): Promise<SentenceFeatures[]> {
+export async function extractFeatures(
+  encoder: Encoder,
+  sentences: readonly Words[],
+  opts: FeatureOptions = {},
+): Promise<SentenceFeatures[]> {
   const { heads, hiddenSize: H } = encoder.info;
   const batch = opts.batchSize ?? 32;
   const out: SentenceFeatures[] = [];
@@ -66,7 +70,15 @@ export async function extractFeatures(encoder: Encoder, sentences: readonly Word
 }
 
 /** A head's distribution over the sentence's own tokens (positions 1 … n−2), renormalised. */
-export function headProfile(att: Float32Array, row: number, head: number, heads: number, width: number, n: number, query: HeadQuery): Float32Array {
+export function headProfile(
+  att: Float32Array,
+  row: number,
+  head: number,
+  heads: number,
+  width: number,
+  n: number,
+  query: HeadQuery,
+): Float32Array {
   const base = (row * heads + head) * width * width;
   const out = new Float32Array(n - 2);
   const queries = query === 'cls' ? [0] : Array.from({ length: n }, (_, q) => q);

@@ -4,7 +4,15 @@
  */
 export { clozeTest, singleDifference, type ClozeCell, type ClozeOptions, type ClozeResult, type ClozeTypeResult } from './cloze.ts';
 export { extractFeatures, headProfile, type HeadQuery, type SentenceFeatures } from './features.ts';
-export { probeLayers, randomTop2, type AttentionExample, type LayerProbeOptions, type LayerProbeResult, type Share, type TypeResult } from './layers.ts';
+export {
+  probeLayers,
+  randomTop2,
+  type AttentionExample,
+  type LayerProbeOptions,
+  type LayerProbeResult,
+  type Share,
+  type TypeResult,
+} from './layers.ts';
 export { applyError, buildProbePairs, type PairOptions, type ProbePair, type ProbeSet, type Split, type Words } from './pairs.ts';
 export { PAPER_PROBE, topK, trainProbe, type ProbeExample, type ProbeSettings, type TrainedProbe } from './probe.ts';
 export { defaultSentenceSources, readSentences, usableSentence, WORDNET_SOURCE } from './sentences.ts';

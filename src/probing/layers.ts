@@ -88,7 +88,8 @@ export async function probeLayers(encoder: Encoder, pairs: readonly ProbePair[],
     const feats = await extractFeatures(encoder, sentences, { headsFor, headQuery: opts.headQuery ?? 'all' });
     extractSeconds += (performance.now() - t0) / 1000;
     // a pair whose error word was cut off by the model's length limit cannot be localised: left out
-    const usable = ofType.map((p, k) => ({ p, clean: feats[2 * k]!, error: feats[2 * k + 1]!, errTok: tokensOfWords(feats[2 * k + 1]!, p.errorWords) }))
+    const usable = ofType
+      .map((p, k) => ({ p, clean: feats[2 * k]!, error: feats[2 * k + 1]!, errTok: tokensOfWords(feats[2 * k + 1]!, p.errorWords) }))
       .filter((x) => x.errTok.length > 0 && x.clean.len > 0);
     const split = (s: Split) => usable.filter((x) => x.p.split === s);
     const counts = { train: split('train').length, dev: split('dev').length, test: split('test').length };
@@ -98,7 +99,12 @@ export async function probeLayers(encoder: Encoder, pairs: readonly ProbePair[],
       counts,
       chance: test.length ? test.reduce((a, x) => a + randomTop2(x.error.len, x.errTok.length), 0) / test.length : Number.NaN,
     };
-    if (opts.heads) result.heads = headShares(test.map((x) => ({ f: x.error, errTok: x.errTok })), layers, heads);
+    if (opts.heads)
+      result.heads = headShares(
+        test.map((x) => ({ f: x.error, errTok: x.errTok })),
+        layers,
+        heads,
+      );
     if (opts.probes) {
       result.accuracy = [];
       result.localisation = [];

@@ -63,7 +63,11 @@ export function applyError(seq: WordSeq, c: WordCandidate): { seq: WordSeq; erro
       return { seq: next, errorWords: [Math.min(i, next.length - 1)], before: seq.words[i]! };
     }
     case 'swap':
-      return { seq: seq.replace(i, seq.words[i + 1]!).replace(i + 1, seq.words[i]!), errorWords: [i, i + 1], before: `${seq.words[i]} ${seq.words[i + 1]}` };
+      return {
+        seq: seq.replace(i, seq.words[i + 1]!).replace(i + 1, seq.words[i]!),
+        errorWords: [i, i + 1],
+        before: `${seq.words[i]} ${seq.words[i + 1]}`,
+      };
   }
 }
 
@@ -82,7 +86,11 @@ export function buildProbePairs(sentences: readonly string[], opts: PairOptions)
     if (open.length === 0) break;
     tried++;
     const seq = WordSeq.parse(sentences[k]!);
-    const all = grammarCandidates(seq, Array.from({ length: seq.length }, (_, i) => i), { types: open });
+    const all = grammarCandidates(
+      seq,
+      Array.from({ length: seq.length }, (_, i) => i),
+      { types: open },
+    );
     const applicable = open.filter((t) => all.some((c) => c.type === `grammar:${t}`));
     if (applicable.length === 0) continue;
     const fewest = Math.min(...applicable.map((t) => byType.get(t)!.length));

@@ -105,7 +105,10 @@ export class DiskCache {
 
   /** Removes every answer (or those of the identities whose JSON contains `match`); returns how many. */
   async clear(match?: string): Promise<number> {
-    const ids = match === undefined ? undefined : new Set([...this.identities.getRange()].filter((e) => e.value.includes(match)).map((e) => String(e.key)));
+    const ids =
+      match === undefined
+        ? undefined
+        : new Set([...this.identities.getRange()].filter((e) => e.value.includes(match)).map((e) => String(e.key)));
     let removed = 0;
     await this.answers.transaction(() => {
       for (const key of this.answers.getKeys()) {

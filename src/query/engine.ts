@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
-import { inputChars, inputKey, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
+import { inputChars, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
 import { ModelError } from '../util/errors.ts';
 import type { DiskCache } from './disk-cache.ts';
+import { entryBytes, queryKey } from './key.ts';
+
+export { queryKey };
 
 /**
  * The one layer between attacks and a model adapter. It
@@ -75,7 +77,8 @@ export class QueryEngine {
     this.maxFlushSize = opts.maxFlushSize ?? 1024;
     this.cacheBytes = opts.cacheBytes ?? 32 * 1024 * 1024;
     this.maxConcurrentFlushes = opts.maxConcurrentFlushes ?? adapter.concurrency ?? 1;
-    if (opts.diskCache && adapter.cacheIdentity !== undefined) this.disk = { cache: opts.diskCache, scope: opts.diskCache.scope(adapter.cacheIdentity) };
+    if (opts.diskCache && adapter.cacheIdentity !== undefined)
+      this.disk = { cache: opts.diskCache, scope: opts.diskCache.scope(adapter.cacheIdentity) };
   }
 
   /** The counters now, with what a metered adapter has spent so far (requests, tokens, dollars, retries). */
@@ -83,7 +86,18 @@ export class QueryEngine {
     const m = this.adapter.meter;
     return {
       ...this.stats,
-      ...(m ? { spent: { requests: m.requests, input: m.tokens.input, output: m.tokens.output, cost: m.cost, retries: m.retries ?? 0, rateLimited: m.rateLimited ?? 0 } } : {}),
+      ...(m
+        ? {
+            spent: {
+              requests: m.requests,
+              input: m.tokens.input,
+              output: m.tokens.output,
+              cost: m.cost,
+              retries: m.retries ?? 0,
+              rateLimited: m.rateLimited ?? 0,
+            },
+          }
+        : {}),
     };
   }
 
@@ -365,29 +379,4 @@ export class QueryBudgetError extends Error {
 /** An error that particular inputs of the batch may have caused, so that a smaller batch may avoid it. */
 function inputSpecific(err: unknown): boolean {
   return err instanceof ModelError && err.inputSpecific;
-}
-
-
-/**
- * The cache key of an input: the input itself when short, its SHA-1 when long (a 100,000-character text would
- * otherwise be kept once per map and set that tracks it).
- */
-export function queryKey(input: ModelInput): string {
-  const key = inputKey(input);
-  return key.length <= 1024 ? key : `#${createHash('sha1').update(key).digest('base64')}`;
-}
-
-/** A cache entry's memory, estimated generously (two bytes a character, eight a number, plus object overhead). */
-function entryBytes(key: string, out: ModelOutput): number {
-  const chars = (xs: readonly string[]): number => xs.reduce((n, x) => n + 2 * x.length + 24, 0);
-  let size = 2 * key.length + 96;
-  switch (out.kind) {
-    case 'classes':
-      return size + chars(out.labels) + 8 * out.probs.length + 64;
-    case 'tags':
-      return size + chars(out.tags) + 8 * out.scores.length + 64;
-    case 'spans':
-      for (const s of out.spans) size += 2 * s.text.length + 96;
-      return size + 32;
-  }
 }

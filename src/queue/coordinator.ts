@@ -35,7 +35,9 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   const started = Date.now();
   const def = req.registry.get(req.recipe);
   if (def.kind !== 'attack' && def.kind !== 'probe' && def.kind !== 'stress') {
-    throw new TextstressError(`--queue distributes per-example runs; ${def.name} is ${def.kind === 'generate' ? 'a generator' : 'an experiment'}.`);
+    throw new TextstressError(
+      `--queue distributes per-example runs; ${def.name} is ${def.kind === 'generate' ? 'a generator' : 'an experiment'}.`,
+    );
   }
   if (!req.data) throw new TextstressError(`the ${def.name} recipe needs a dataset.`, { hint: 'Pass --data <file>.' });
   if (req.shard) throw new TextstressError('--queue and --shard do not go together: the queue spreads the examples itself.');
@@ -43,8 +45,10 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   const settings = parseSettings(def, req.settings) as Record<string, unknown>;
   const { queue: _q, blockSize: _b, attempts: _a, ...local } = req;
   // A finished run resumed: nothing to queue (its results left Redis when it finished).
-  if (req.resume && readStateFile<{ status?: string }>(join(req.out, STATE_FILE))?.status === 'complete') return runRecipe({ ...local, resume: true });
-  if (!req.overwrite && !req.resume && (existsSync(join(req.out, STATE_FILE)) || existsSync(join(req.out, RESULTS_FILE)))) throw alreadyHoldsRun(req.out);
+  if (req.resume && readStateFile<{ status?: string }>(join(req.out, STATE_FILE))?.status === 'complete')
+    return runRecipe({ ...local, resume: true });
+  if (!req.overwrite && !req.resume && (existsSync(join(req.out, STATE_FILE)) || existsSync(join(req.out, RESULTS_FILE))))
+    throw alreadyHoldsRun(req.out);
 
   // The model is opened here only for its info (task, labels) and the recipe's checks; the workers ask it.
   const model = await openModel(req);
@@ -52,7 +56,11 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   const info = (await openData(data)).info;
   let select: ((e: Example) => boolean) | undefined;
   try {
-    const { built } = await prepareRecipe(def, settings, model.info, info, { seed: req.seed, labelMap: parseLabelMap(req.labelMap), observedLabels: survey.labels });
+    const { built } = await prepareRecipe(def, settings, model.info, info, {
+      seed: req.seed,
+      labelMap: parseLabelMap(req.labelMap),
+      observedLabels: survey.labels,
+    });
     if (built.kind === 'stress' && built.select) select = built.select.bind(built);
   } finally {
     await model.close?.();
@@ -75,13 +83,17 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
     const enqueue = async (): Promise<void> => {
       if (!block.length) return;
       const jobId = `${runId}-${blocks++}`;
-      await queue.add('examples', { runId, request, info, observedLabels, examples: block }, {
-        jobId,
-        attempts: req.attempts ?? 3,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: true,
-        removeOnFail: false,
-      });
+      await queue.add(
+        'examples',
+        { runId, request, info, observedLabels, examples: block },
+        {
+          jobId,
+          attempts: req.attempts ?? 3,
+          backoff: { type: 'exponential', delay: 1000 },
+          removeOnComplete: true,
+          removeOnFail: false,
+        },
+      );
       block = [];
     };
     for await (const e of (await openData(data)).examples()) {
@@ -91,7 +103,9 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
       if (block.length >= size) await enqueue();
     }
     await enqueue();
-    req.log?.(`queued ${total} examples in ${blocks} jobs (run ${runId}) on ${connection.host}:${connection.port}; waiting for workers (textstress worker --queue ${req.queue})`);
+    req.log?.(
+      `queued ${total} examples in ${blocks} jobs (run ${runId}) on ${connection.host}:${connection.port}; waiting for workers (textstress worker --queue ${req.queue})`,
+    );
 
     // Wait for every result, reporting progress; jobs that failed for good are named by example.
     const progress = req.progress?.start(def.name, total);
@@ -107,9 +121,12 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
           if (pending === 0 || failed.length === blocks) {
             const missing: string[] = [];
             for (const j of failed) for (const e of j.data.examples) if (!(await redis.hexists(key, e.id))) missing.push(e.source ?? e.id);
-            throw new TextstressError(`${failed.length} job${failed.length === 1 ? '' : 's'} failed after ${req.attempts ?? 3} attempts: ${failed[0]!.failedReason}. Examples without a result: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? `, … (${missing.length})` : ''}.`, {
-              hint: 'Fix the cause (the workers log it), then rerun the same command: results stored so far are kept and the failed jobs run again.',
-            });
+            throw new TextstressError(
+              `${failed.length} job${failed.length === 1 ? '' : 's'} failed after ${req.attempts ?? 3} attempts: ${failed[0]!.failedReason}. Examples without a result: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? `, … (${missing.length})` : ''}.`,
+              {
+                hint: 'Fix the cause (the workers log it), then rerun the same command: results stored so far are kept and the failed jobs run again.',
+              },
+            );
           }
         }
         await sleep(300);
@@ -127,12 +144,26 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
     for await (const e of (await openData(data)).examples()) {
       if (select && !select(e)) continue;
       const line = await redis.hget(key, e.id);
-      if (line === null) throw new TextstressError(`example ${e.source ?? e.id} has no result in the queue's store (run ${runId}).`, { hint: 'Rerun the same command: it waits for it again.' });
+      if (line === null)
+        throw new TextstressError(`example ${e.source ?? e.id} has no result in the queue's store (run ${runId}).`, {
+          hint: 'Rerun the same command: it waits for it again.',
+        });
       appendFileSync(resultsPath, line + '\n');
     }
     writeFileSync(
       join(req.out, STATE_FILE),
-      JSON.stringify({ settings: runSettingsOf(def, settings, data), request, data_fingerprint: fingerprint, status: 'running', wall_seconds: (Date.now() - started) / 1000, updated_at: new Date().toISOString() }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          settings: runSettingsOf(def, settings, data),
+          request,
+          data_fingerprint: fingerprint,
+          status: 'running',
+          wall_seconds: (Date.now() - started) / 1000,
+          updated_at: new Date().toISOString(),
+        },
+        null,
+        2,
+      ) + '\n',
     );
     const outcome = await runRecipe({ ...local, resume: true, overwrite: false });
     await redis.del(key);

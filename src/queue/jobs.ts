@@ -32,9 +32,12 @@ export function connectionFrom(url: string): ConnectionOptions & { host: string;
   try {
     u = new URL(url);
   } catch {
-    throw new TextstressError(`--queue "${url}" is not a URL.`, { hint: 'E.g. --queue redis://127.0.0.1:6379 (rediss:// for TLS, redis://:password@host:port/db).' });
+    throw new TextstressError(`--queue "${url}" is not a URL.`, {
+      hint: 'E.g. --queue redis://127.0.0.1:6379 (rediss:// for TLS, redis://:password@host:port/db).',
+    });
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new TextstressError(`--queue "${url}" is not a redis:// or rediss:// URL.`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new TextstressError(`--queue "${url}" is not a redis:// or rediss:// URL.`);
   const db = u.pathname.replace(/^\//, '');
   return {
     host: u.hostname || '127.0.0.1',

@@ -108,7 +108,9 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
   worker.on('failed', (job, err) => opts.log?.(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${err.message}`));
   worker.on('error', (err) => opts.log?.(`worker: ${err.message}`));
   await worker.waitUntilReady();
-  opts.log?.(`worker listening on ${connection.host}:${connection.port} (queue "${QUEUE_NAME}", ${opts.concurrency ?? 1} job(s) at a time)`);
+  opts.log?.(
+    `worker listening on ${connection.host}:${connection.port} (queue "${QUEUE_NAME}", ${opts.concurrency ?? 1} job(s) at a time)`,
+  );
   return {
     async close() {
       await worker.close();

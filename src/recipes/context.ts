@@ -30,10 +30,9 @@ export function taskKindOf(model: ModelInfo, data: DatasetInfo): TaskKind {
 /** Fails before any work when a recipe does not run on this task kind. */
 export function checkRecipeTask(def: AnyRecipe, task: TaskKind, data: DatasetInfo): void {
   if (def.tasks.includes(task)) return;
-  throw new TextstressError(
-    `the ${def.name} recipe runs on ${def.tasks.join(', ')} data, but ${data.path} with this model is ${task}.`,
-    { hint: 'Pick another recipe for this model, or another dataset.' },
-  );
+  throw new TextstressError(`the ${def.name} recipe runs on ${def.tasks.join(', ')} data, but ${data.path} with this model is ${task}.`, {
+    hint: 'Pick another recipe for this model, or another dataset.',
+  });
 }
 
 /** The default goal for a model/dataset pair, and the label alignment (classifiers). */
@@ -63,7 +62,10 @@ export function goalFor(
 /** Label-map keys given as the file's own label indices ("0" for SST-2's negative) turned into the label names. */
 function byName(labelMap: Record<string, string>, names: readonly string[], datasetLabels: readonly string[]): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(labelMap).map(([k, v]) => [/^\d+$/.test(k) && !datasetLabels.includes(k) && names[Number(k)] !== undefined ? names[Number(k)]! : k, v]),
+    Object.entries(labelMap).map(([k, v]) => [
+      /^\d+$/.test(k) && !datasetLabels.includes(k) && names[Number(k)] !== undefined ? names[Number(k)]! : k,
+      v,
+    ]),
   );
 }
 
@@ -77,9 +79,14 @@ function checkLabelMap(labelMap: Record<string, string>, model: ModelInfo, data:
     if (!modelLabels.includes(to.toLowerCase())) problems.push(`"${to}" is not a label of the model [${(model.labels ?? []).join(', ')}]`);
   }
   if (problems.length) {
-    throw new TextstressError(`--label-map ${Object.entries(labelMap).map(([a, b]) => `${a}=${b}`).join(',')} does not fit: ${problems.join('; ')}.`, {
-      hint: 'Write dataset label = model label for labels that exist on both sides.',
-    });
+    throw new TextstressError(
+      `--label-map ${Object.entries(labelMap)
+        .map(([a, b]) => `${a}=${b}`)
+        .join(',')} does not fit: ${problems.join('; ')}.`,
+      {
+        hint: 'Write dataset label = model label for labels that exist on both sides.',
+      },
+    );
   }
 }
 

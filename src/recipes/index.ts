@@ -10,7 +10,14 @@ export { typosSettings } from './typos/settings.ts';
 export { typosCurveRecipe, curveTables, type TyposCurve, type CurveRow } from './typos/curve.ts';
 export { noiseAttack, type NoiseAttackOptions } from './noise/attack.ts';
 export { noiseRecipe } from './noise/recipe.ts';
-export { grammarAttack, grammarSearch, grammarTransformation, GRAMMAR_SEARCHES, type GrammarAttackOptions, type GrammarSearchName } from './grammar/attack.ts';
+export {
+  grammarAttack,
+  grammarSearch,
+  grammarTransformation,
+  GRAMMAR_SEARCHES,
+  type GrammarAttackOptions,
+  type GrammarSearchName,
+} from './grammar/attack.ts';
 export { grammarRecipe } from './grammar/recipe.ts';
 export { grammarBudgetCurveRecipe, type BudgetPoint } from './grammar/budget-curve.ts';
 export { augmentRecipe, type AugmentManifest } from './grammar/augment.ts';

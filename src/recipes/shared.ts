@@ -20,7 +20,9 @@ export const maxWordsSetting = z
   .int()
   .min(1)
   .default(512)
-  .describe('only the first N words of a text are ranked and edited, which bounds the work per example (results of longer texts are marked window_capped)');
+  .describe(
+    'only the first N words of a text are ranked and edited, which bounds the work per example (results of longer texts are marked window_capped)',
+  );
 
 /** Which field of the examples an attack edits. */
 export function subjectOf(field: (typeof EDITABLE_FIELDS)[number] | null, ctx: BuildContext): SubjectOptions {

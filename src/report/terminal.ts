@@ -9,7 +9,6 @@ import { formatGrid, formatTable } from '../util/table.ts';
 
 export { formatGrid, formatTable };
 
-
 /** A run summary as a boxed terminal table (accuracy, success rate, stability, queries, time). */
 export function summaryTable(s: RunSummary): string {
   const rows: [string, string][] = [
@@ -42,14 +41,22 @@ export function summaryTable(s: RunSummary): string {
     ['wall time', `${s.wall_seconds.toFixed(1)} s`],
   );
   if (s.usage) {
-    const cost = (x: number | null): string => (x === null ? 'n/a (no prices)' : x === 0 ? '$0' : `$${x < 0.01 ? x.toPrecision(3) : x.toFixed(4)}`);
-    rows.push(['tokens in / out', `${s.usage.input_tokens.toLocaleString('en-US')} / ${s.usage.output_tokens.toLocaleString('en-US')}`], ['cost of the run', cost(s.usage.cost_usd)]);
+    const cost = (x: number | null): string =>
+      x === null ? 'n/a (no prices)' : x === 0 ? '$0' : `$${x < 0.01 ? x.toPrecision(3) : x.toFixed(4)}`;
+    rows.push(
+      ['tokens in / out', `${s.usage.input_tokens.toLocaleString('en-US')} / ${s.usage.output_tokens.toLocaleString('en-US')}`],
+      ['cost of the run', cost(s.usage.cost_usd)],
+    );
     if (s.process.spent) {
-      rows.push(['paid now (requests, from cache)', `${cost(s.process.spent.cost_usd)} (${s.process.spent.requests}, ${s.process.disk_cache_hits ?? 0} from the query cache)`]);
+      rows.push([
+        'paid now (requests, from cache)',
+        `${cost(s.process.spent.cost_usd)} (${s.process.spent.requests}, ${s.process.disk_cache_hits ?? 0} from the query cache)`,
+      ]);
     }
   }
   if (s.query_budget_exhausted) rows.push(['cut short by the query budget', String(s.query_budget_exhausted)]);
-  if (s.unmappable) rows.push(['unmappable answers (examples)', `${s.unmappable.answers} (${s.unmappable.examples}; ${s.unmappable.clean} skipped)`]);
+  if (s.unmappable)
+    rows.push(['unmappable answers (examples)', `${s.unmappable.answers} (${s.unmappable.examples}; ${s.unmappable.clean} skipped)`]);
   if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);
   if (s.replacement_chars) rows.push(['rows with U+FFFD (invalid UTF-8?)', String(s.replacement_chars.rows)]);
   return formatTable(rows, `textstress · ${s.recipe}`);
@@ -87,7 +94,15 @@ export function exampleLines(results: readonly ExampleResult[], max = 3): string
         ? `  ${r.id}: answer ${answer(r.original_prediction)} → ${answer(r.perturbed_prediction)}`
         : `  ${r.id}: ${r.original_prediction.label} (${r.original_prediction.score.toFixed(2)}) → ` +
             `${r.perturbed_prediction.label} (${r.perturbed_prediction.score.toFixed(2)})`,
-      ...(qa ? [`    gold:   ${goldTexts(r.gold).map((t) => `“${truncate(t, 80)}”`).join(' | ') || NA}`] : []),
+      ...(qa
+        ? [
+            `    gold:   ${
+              goldTexts(r.gold)
+                .map((t) => `“${truncate(t, 80)}”`)
+                .join(' | ') || NA
+            }`,
+          ]
+        : []),
       `    before: ${truncate(show(before))}`,
       `    after:  ${truncate(show(after))}`,
       `    edits:  ${r.edits.map((e) => `${e.before}→${e.after} [${e.type}]`).join(', ')}`,
@@ -120,7 +135,8 @@ export interface DryRunRow {
  */
 export function dryRunTable(rows: readonly DryRunRow[]): string {
   const num = (x: number): string => x.toLocaleString('en-US');
-  const money = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `≤ $${x < 0.01 && x > 0 ? x.toPrecision(3) : x.toFixed(2)}`);
+  const money = (x: number | null | undefined): string =>
+    x === null || x === undefined ? 'n/a' : `≤ $${x < 0.01 && x > 0 ? x.toPrecision(3) : x.toFixed(2)}`;
   const total = { n: 0, sent: 0, cached: 0, input: 0, output: 0, cost: 0 as number | null };
   const lines = rows.map((r) => {
     const p = r.process;
@@ -131,9 +147,26 @@ export function dryRunTable(rows: readonly DryRunRow[]): string {
     total.input += p.spent?.input_tokens ?? 0;
     total.output += p.spent?.output_tokens ?? 0;
     total.cost = total.cost === null || p.spent?.cost_usd == null ? null : total.cost + p.spent.cost_usd;
-    return [r.name, num(r.n), `≤ ${num(sent)}`, num(p.disk_cache_hits ?? 0), p.spent ? `≤ ${num(p.spent.input_tokens)}` : '', p.spent ? `≤ ${num(p.spent.output_tokens)}` : '', p.spent ? money(p.spent.cost_usd) : ''];
+    return [
+      r.name,
+      num(r.n),
+      `≤ ${num(sent)}`,
+      num(p.disk_cache_hits ?? 0),
+      p.spent ? `≤ ${num(p.spent.input_tokens)}` : '',
+      p.spent ? `≤ ${num(p.spent.output_tokens)}` : '',
+      p.spent ? money(p.spent.cost_usd) : '',
+    ];
   });
-  if (rows.length > 1) lines.push(['total', num(total.n), `≤ ${num(total.sent)}`, num(total.cached), `≤ ${num(total.input)}`, `≤ ${num(total.output)}`, money(total.cost)]);
+  if (rows.length > 1)
+    lines.push([
+      'total',
+      num(total.n),
+      `≤ ${num(total.sent)}`,
+      num(total.cached),
+      `≤ ${num(total.input)}`,
+      `≤ ${num(total.output)}`,
+      money(total.cost),
+    ]);
   const head = ['run', 'examples', 'requests', 'from cache', 'tokens in', 'tokens out', 'cost'];
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

@@ -57,7 +57,8 @@ export function beginExperiment(
 ): ExperimentLog {
   // A sub-run folder is one plain name inside the experiment's folder: never a path out of it, never twice.
   for (const [i, d] of now.planned.entries()) {
-    if (!isPlainName(d) || d.startsWith('.')) throw new Error(`experiment sub-run folder "${d}" must be a plain folder name (no "/", "\\" or leading ".")`);
+    if (!isPlainName(d) || d.startsWith('.'))
+      throw new Error(`experiment sub-run folder "${d}" must be a plain folder name (no "/", "\\" or leading ".")`);
     if (now.planned.indexOf(d) !== i) throw new Error(`experiment sub-run folder "${d}" is planned twice`);
   }
   const path = join(dir, EXPERIMENT_FILE);
@@ -130,7 +131,9 @@ export function leftoverRuns(dir: string, names: string[]): TextstressError {
   const list = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length} in all)` : '');
   return new TextstressError(
     `${dir} holds run folders that this experiment does not write (${list}): left by another experiment or run, they would be mixed into its report.`,
-    { hint: 'Move those folders out of it, or write the experiment to another --out (--overwrite removes only the sub-runs that the folder\'s experiment.json plans).' },
+    {
+      hint: "Move those folders out of it, or write the experiment to another --out (--overwrite removes only the sub-runs that the folder's experiment.json plans).",
+    },
   );
 }
 

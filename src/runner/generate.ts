@@ -5,7 +5,19 @@
  * whatever the unfinished step had appended; every step draws from an rng derived from the seed and the step
  * index, so a resumed run writes exactly what an uninterrupted one would have.
  */
-import { appendFileSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { GenerateContext, Generator, GeneratorFinish } from '../attack/generate.ts';
 import type { Example } from '../data/types.ts';
@@ -85,7 +97,11 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
   } else if ([paths.state, paths.checkpoint, paths.results, paths.steps].some((p) => existsSync(p))) {
     if (!opts.resume) throw alreadyHoldsRun(outDir);
     // run.json is written before the first step, so a folder without it was not written by a generator.
-    resumeState<GenerateSettings, SavedState<GenerateSettings>>(paths.state, paths.results, { settings, dataFingerprint: opts.dataFingerprint, dataset: settings.dataset });
+    resumeState<GenerateSettings, SavedState<GenerateSettings>>(paths.state, paths.results, {
+      settings,
+      dataFingerprint: opts.dataFingerprint,
+      dataset: settings.dataset,
+    });
     cp = readCheckpoint(paths.checkpoint);
     if (cp) assertSameSettings(cp.settings, settings, paths.checkpoint);
     // Cut what an unfinished step appended after the last checkpoint (everything, before the first one).
@@ -100,7 +116,11 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
   const previousWall = cp?.wall_seconds ?? 0;
   const fingerprint = opts.dataFingerprint ? { data_fingerprint: opts.dataFingerprint } : {};
   const writeState = (status: string, error?: string): void =>
-    writeFileSync(paths.state, JSON.stringify({ settings, ...fingerprint, status, ...(error ? { error } : {}), updated_at: new Date().toISOString() }, null, 2) + '\n');
+    writeFileSync(
+      paths.state,
+      JSON.stringify({ settings, ...fingerprint, status, ...(error ? { error } : {}), updated_at: new Date().toISOString() }, null, 2) +
+        '\n',
+    );
   writeState('running');
 
   const ctxFor = (step: number): GenerateContext => ({
@@ -135,7 +155,8 @@ async function generateLocked(opts: GenerateOptions): Promise<GenerateSummary> {
     }
     if (generator.finish) finished = await generator.finish(state, ctxFor(generator.steps));
     for (const [name, text] of Object.entries(finished.files ?? {})) {
-      if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw new Error(`generator ${generator.name}: file name "${name}" must be a plain name`);
+      if (!/^[\w.-]+$/.test(name) || name.startsWith('.'))
+        throw new Error(`generator ${generator.name}: file name "${name}" must be a plain name`);
       writeFileSync(join(outDir, name), text);
     }
   } catch (err) {
@@ -173,7 +194,10 @@ function readCheckpoint(path: string): Checkpoint | undefined {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
   } catch (err) {
-    throw new TextstressError(`cannot read the generator checkpoint: ${errorMessage(err)}`, { where: path, hint: 'Start a fresh run with --overwrite.' });
+    throw new TextstressError(`cannot read the generator checkpoint: ${errorMessage(err)}`, {
+      where: path,
+      hint: 'Start a fresh run with --overwrite.',
+    });
   }
 }
 

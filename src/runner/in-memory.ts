@@ -48,7 +48,9 @@ export interface InMemoryRequest {
 }
 
 /** The metrics of an in-memory run, as summary.json has them; `complete` is false when the caller stopped reading early. */
-export type InMemorySummary = Omit<RunSummary, 'complete' | 'skipped_rows' | 'compact_results' | 'replacement_chars'> & { complete: boolean };
+export type InMemorySummary = Omit<RunSummary, 'complete' | 'skipped_rows' | 'compact_results' | 'replacement_chars'> & {
+  complete: boolean;
+};
 
 /** The per-example results of {@link attackInMemory}, read once with `for await`, and the run's summary. */
 export interface InMemoryRun extends AsyncIterable<ExampleResult> {
@@ -74,14 +76,20 @@ export function attackInMemory(req: InMemoryRequest): InMemoryRun {
   return {
     summary,
     [Symbol.asyncIterator]() {
-      if (used) throw new TextstressError('an in-memory run can be read once: its examples are consumed as it runs.', { hint: 'Call attackInMemory again to rerun.' });
+      if (used)
+        throw new TextstressError('an in-memory run can be read once: its examples are consumed as it runs.', {
+          hint: 'Call attackInMemory again to rerun.',
+        });
       used = true;
       return run(req, settle)[Symbol.asyncIterator]();
     },
   };
 }
 
-async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary) => void; reject: (e: unknown) => void }): AsyncGenerator<ExampleResult> {
+async function* run(
+  req: InMemoryRequest,
+  settle: { resolve: (s: InMemorySummary) => void; reject: (e: unknown) => void },
+): AsyncGenerator<ExampleResult> {
   const started = Date.now();
   let complete = false;
   let failed = false;
@@ -91,7 +99,12 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
     const registry = req.registry ?? builtinRegistry();
     const def = registry.get(req.recipe);
     if (def.kind !== 'attack' && def.kind !== 'probe') {
-      const what = def.kind === 'experiment' ? 'an experiment: it writes a folder of runs' : def.kind === 'stress' ? 'a stress suite: its results are cases per test, not attacks' : 'a generator: it writes a folder of runs';
+      const what =
+        def.kind === 'experiment'
+          ? 'an experiment: it writes a folder of runs'
+          : def.kind === 'stress'
+            ? 'a stress suite: its results are cases per test, not attacks'
+            : 'a generator: it writes a folder of runs';
       throw new TextstressError(`the ${def.name} recipe is ${what}, so it cannot run in memory.`, {
         hint: 'Run it with runRecipe({ …, out }) or the CLI.',
       });
@@ -99,13 +112,24 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
     const settings = parseSettings(def, req.settings ?? {}) as Record<string, unknown>;
     const seed = req.seed ?? 0;
     owned = typeof req.model === 'string' || !('predict' in req.model);
-    model = typeof req.model === 'string' ? await openModel({ model: req.model }) : 'predict' in req.model ? req.model : await openModel(req.model);
+    model =
+      typeof req.model === 'string'
+        ? await openModel({ model: req.model })
+        : 'predict' in req.model
+          ? req.model
+          : await openModel(req.model);
 
     const array = Array.isArray(req.examples) ? (req.examples as Example[]) : undefined;
     const { first, stream } = await peek(req.examples);
     // No examples: nothing to check the model against; the metrics are n/a.
-    const kind: Example['kind'] = first?.kind ?? (model.info.task === 'token-classification' ? 'tokens' : model.info.task === 'question-answering' ? 'qa' : 'text');
-    const info: DatasetInfo = { name: req.dataset?.name ?? 'in-memory', path: req.dataset?.name ?? 'in-memory examples', kind, ...(req.dataset?.labelNames ? { labelNames: req.dataset.labelNames } : {}) };
+    const kind: Example['kind'] =
+      first?.kind ?? (model.info.task === 'token-classification' ? 'tokens' : model.info.task === 'question-answering' ? 'qa' : 'text');
+    const info: DatasetInfo = {
+      name: req.dataset?.name ?? 'in-memory',
+      path: req.dataset?.name ?? 'in-memory examples',
+      kind,
+      ...(req.dataset?.labelNames ? { labelNames: req.dataset.labelNames } : {}),
+    };
     const observed = array ? array.flatMap((e) => (e.kind === 'text' || e.kind === 'pair' ? [e.label] : [])) : [];
     const labelMap = typeof req.labelMap === 'string' ? parseLabelMap(req.labelMap) : (req.labelMap ?? {});
     const { work, editCurve } = await prepareRecipe(def, settings, model.info, info, { seed, labelMap, observedLabels: observed });
@@ -145,7 +169,10 @@ async function* run(req: InMemoryRequest, settle: { resolve: (s: InMemorySummary
       }
       if (failures.length) {
         const f = failures[0]!;
-        throw new TextstressError(`the in-memory run stopped at example ${f.example.source ?? f.example.id}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}: ${errorMessage(f.error)}`, { cause: f.error });
+        throw new TextstressError(
+          `the in-memory run stopped at example ${f.example.source ?? f.example.id}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}: ${errorMessage(f.error)}`,
+          { cause: f.error },
+        );
       }
       complete = true;
     } catch (err) {
@@ -173,7 +200,9 @@ async function peek(examples: Iterable<Example> | AsyncIterable<Example>): Promi
     const kind = head.value.kind;
     for (let next = await it.next(); !next.done; next = await it.next()) {
       if (next.value.kind !== kind) {
-        throw new TextstressError(`example ${next.value.source ?? next.value.id} is a ${next.value.kind} example among ${kind} examples.`, { hint: 'Give one kind of example per run.' });
+        throw new TextstressError(`example ${next.value.source ?? next.value.id} is a ${next.value.kind} example among ${kind} examples.`, {
+          hint: 'Give one kind of example per run.',
+        });
       }
       yield next.value;
     }

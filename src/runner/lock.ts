@@ -53,7 +53,9 @@ export function lockFolder(dir: string, hooks: LockHooks = {}): () => void {
     if (h && h.host !== me.host) {
       throw new TextstressError(
         `${dir} is locked by process ${h.pid} on another machine (${h.host}, since ${h.started}); textstress cannot tell whether it still runs.`,
-        { hint: `If that run is gone (a finished or killed CI container, say), delete ${path} and rerun (with --resume to continue it). Otherwise write to another --out.` },
+        {
+          hint: `If that run is gone (a finished or killed CI container, say), delete ${path} and rerun (with --resume to continue it). Otherwise write to another --out.`,
+        },
       );
     }
     const stale = h ? !processAlive(h.pid) : Date.now() - seen.mtimeMs > HALF_WRITTEN_STALE_MS;
@@ -139,7 +141,6 @@ function parseHolder(raw: string): Holder | undefined {
     return undefined;
   }
 }
-
 
 // Locks this process holds, released on exit and on SIGINT / SIGTERM.
 const held = new Set<() => void>();

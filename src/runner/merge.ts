@@ -6,7 +6,19 @@
  * with nothing left to do): summary.json, run.json and any files the recipe writes (D_worst / D_best) are then the
  * same as an unsharded run's, timing and traffic aside.
  */
-import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Registry } from '../recipes/registry/registry.ts';
@@ -38,20 +50,34 @@ function readShards(dirs: readonly string[]): { states: ShardState[]; dirs: stri
   let first: { dir: string; state: ShardState; plain: string } | undefined;
   for (const dir of dirs) {
     const state = readStateFile<ShardState>(join(dir, STATE_FILE));
-    if (!state) throw new TextstressError(`${dir} holds no run (no ${STATE_FILE}).`, { hint: 'Name the output folders of the sharded runs.' });
+    if (!state)
+      throw new TextstressError(`${dir} holds no run (no ${STATE_FILE}).`, { hint: 'Name the output folders of the sharded runs.' });
     const shard = state.settings.shard;
     if (!shard) throw new TextstressError(`${dir} holds a run that was not sharded (no --shard in its settings).`);
     if (state.status !== 'complete' || !existsSync(join(dir, SUMMARY_FILE))) {
-      throw new TextstressError(`shard ${shard.index}/${shard.count} in ${dir} is not finished (status ${state.status}).`, { hint: 'Finish it with the same command and --resume, then merge.' });
+      throw new TextstressError(`shard ${shard.index}/${shard.count} in ${dir} is not finished (status ${state.status}).`, {
+        hint: 'Finish it with the same command and --resume, then merge.',
+      });
     }
-    if (!state.request) throw new TextstressError(`${dir}/${STATE_FILE} does not say how the run was made (written by an older textstress).`, { hint: 'Re-run the shard with this version.' });
+    if (!state.request)
+      throw new TextstressError(`${dir}/${STATE_FILE} does not say how the run was made (written by an older textstress).`, {
+        hint: 'Re-run the shard with this version.',
+      });
     const { shard: _s, ...rest } = state.settings;
-    const plain = JSON.stringify({ settings: rest, count: shard.count, data: state.data_fingerprint ?? null, request: { ...state.request, shard: undefined } });
+    const plain = JSON.stringify({
+      settings: rest,
+      count: shard.count,
+      data: state.data_fingerprint ?? null,
+      request: { ...state.request, shard: undefined },
+    });
     if (!first) first = { dir, state, plain };
     else if (plain !== first.plain) {
-      throw new TextstressError(`${dir} and ${first.dir} are not shards of the same run: ${differences(first.state, state).join('; ') || 'their settings differ'}.`, {
-        hint: 'Merge only the N folders of one sharded command (same recipe, settings, model, data, seed and N).',
-      });
+      throw new TextstressError(
+        `${dir} and ${first.dir} are not shards of the same run: ${differences(first.state, state).join('; ') || 'their settings differ'}.`,
+        {
+          hint: 'Merge only the N folders of one sharded command (same recipe, settings, model, data, seed and N).',
+        },
+      );
     }
     const other = byIndex.get(shard.index);
     if (other) throw new TextstressError(`shard ${shard.index}/${shard.count} is given twice: ${other.dir} and ${dir}.`);
@@ -60,9 +86,12 @@ function readShards(dirs: readonly string[]): { states: ShardState[]; dirs: stri
   const count = first!.state.settings.shard!.count;
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
   if (missing.length) {
-    throw new TextstressError(`shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.`, {
-      hint: `A run in ${count} shards needs all ${count} folders.`,
-    });
+    throw new TextstressError(
+      `shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.`,
+      {
+        hint: `A run in ${count} shards needs all ${count} folders.`,
+      },
+    );
   }
   const ordered = Array.from({ length: count }, (_, i) => byIndex.get(i)!);
   return { states: ordered.map((o) => o.state), dirs: ordered.map((o) => o.dir) };
@@ -72,7 +101,8 @@ function readShards(dirs: readonly string[]): { states: ShardState[]; dirs: stri
 function differences(a: ShardState, b: ShardState): string[] {
   const out: string[] = [];
   for (const k of ['recipe', 'model', 'dataset', 'seed', 'limit'] as const) {
-    if (JSON.stringify(a.settings[k]) !== JSON.stringify(b.settings[k])) out.push(`${k} ${JSON.stringify(a.settings[k])} vs ${JSON.stringify(b.settings[k])}`);
+    if (JSON.stringify(a.settings[k]) !== JSON.stringify(b.settings[k]))
+      out.push(`${k} ${JSON.stringify(a.settings[k])} vs ${JSON.stringify(b.settings[k])}`);
   }
   if (a.settings.shard!.count !== b.settings.shard!.count) out.push(`shard count ${a.settings.shard!.count} vs ${b.settings.shard!.count}`);
   if (JSON.stringify(a.settings.options) !== JSON.stringify(b.settings.options)) out.push('recipe or data options');
@@ -102,7 +132,9 @@ async function indexResults(dirs: readonly string[], count: number): Promise<Map
         const seen = index.get(id);
         if (seen) throw new TextstressError(`example ${id} is in the results twice: ${dirs[seen.shard]} and ${path}:${line}.`);
         if (shardOf(id, count) !== shard) {
-          throw new TextstressError(`example ${id} is in shard ${shard}'s results (${path}:${line}) but belongs to shard ${shardOf(id, count)}/${count}.`);
+          throw new TextstressError(
+            `example ${id} is in shard ${shard}'s results (${path}:${line}) but belongs to shard ${shardOf(id, count)}/${count}.`,
+          );
         }
         index.set(id, { shard, offset, length: Buffer.byteLength(text) });
       }
@@ -113,11 +145,15 @@ async function indexResults(dirs: readonly string[], count: number): Promise<Map
 }
 
 /** Joins the shard folders into `out` and finishes the run there (see the file comment). */
-export async function mergeShards(dirs: readonly string[], opts: { registry: Registry; out: string; overwrite?: boolean }): Promise<RecipeOutcome> {
+export async function mergeShards(
+  dirs: readonly string[],
+  opts: { registry: Registry; out: string; overwrite?: boolean },
+): Promise<RecipeOutcome> {
   const { states, dirs: ordered } = readShards(dirs);
   const count = states.length;
   if (existsSync(join(opts.out, STATE_FILE)) || existsSync(join(opts.out, RESULTS_FILE))) {
-    if (!opts.overwrite) throw new TextstressError(`${opts.out} already holds a run.`, { hint: 'Pass --overwrite to replace it, or name another --out.' });
+    if (!opts.overwrite)
+      throw new TextstressError(`${opts.out} already holds a run.`, { hint: 'Pass --overwrite to replace it, or name another --out.' });
     for (const f of [STATE_FILE, RESULTS_FILE, SUMMARY_FILE]) rmSync(join(opts.out, f), { force: true });
   }
   mkdirSync(opts.out, { recursive: true });
@@ -138,9 +174,12 @@ export async function mergeShards(dirs: readonly string[], opts: { registry: Reg
         const shard = shardOf(example.id, count);
         // A stress suite may leave examples out by design (its selection); the counts below still catch a lost one.
         if (selects) continue;
-        throw new TextstressError(`example ${example.source ?? example.id} (id ${example.id}) is missing from shard ${shard}/${count} (${ordered[shard]}).`, {
-          hint: 'That shard did not finish it: run the shard again with --resume, then merge.',
-        });
+        throw new TextstressError(
+          `example ${example.source ?? example.id} (id ${example.id}) is missing from shard ${shard}/${count} (${ordered[shard]}).`,
+          {
+            hint: 'That shard did not finish it: run the shard again with --resume, then merge.',
+          },
+        );
       }
       const buf = Buffer.alloc(at.length);
       readSync(fds[at.shard]!, buf, 0, at.length, at.offset);
@@ -153,34 +192,60 @@ export async function mergeShards(dirs: readonly string[], opts: { registry: Reg
   }
   if (index.size) {
     const [id, at] = index.entries().next().value!;
-    throw new TextstressError(`${index.size} result${index.size === 1 ? '' : 's'} belong${index.size === 1 ? 's' : ''} to no example of the data, e.g. ${id} in ${ordered[at.shard]}.`, {
-      hint: 'The shards were run on other data than the file named in their run.json now holds.',
-    });
+    throw new TextstressError(
+      `${index.size} result${index.size === 1 ? '' : 's'} belong${index.size === 1 ? 's' : ''} to no example of the data, e.g. ${id} in ${ordered[at.shard]}.`,
+      {
+        hint: 'The shards were run on other data than the file named in their run.json now holds.',
+      },
+    );
   }
   ordered.forEach((dir, i) => {
     const n = (JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8')) as { n?: number }).n;
     if (n !== undefined && n !== copied[i]) {
-      throw new TextstressError(`shard ${i}/${count} in ${dir}: its summary counts ${n} examples, but ${copied[i]} results of the data's examples are in its results.jsonl.`, {
-        hint: 'Its results.jsonl lost or gained lines since the shard finished: run that shard again (--overwrite), then merge.',
-      });
+      throw new TextstressError(
+        `shard ${i}/${count} in ${dir}: its summary counts ${n} examples, but ${copied[i]} results of the data's examples are in its results.jsonl.`,
+        {
+          hint: 'Its results.jsonl lost or gained lines since the shard finished: run that shard again (--overwrite), then merge.',
+        },
+      );
     }
   });
   const { shard: _shard, ...settings } = states[0]!.settings;
   const wall = states.reduce((s, x) => s + x.wall_seconds, 0);
   writeFileSync(
     join(opts.out, STATE_FILE),
-    JSON.stringify({ settings, ...(states[0]!.data_fingerprint ? { data_fingerprint: states[0]!.data_fingerprint } : {}), status: 'running', wall_seconds: wall, updated_at: new Date().toISOString() }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        settings,
+        ...(states[0]!.data_fingerprint ? { data_fingerprint: states[0]!.data_fingerprint } : {}),
+        status: 'running',
+        wall_seconds: wall,
+        updated_at: new Date().toISOString(),
+      },
+      null,
+      2,
+    ) + '\n',
   );
   // The recipe finishes the run from the joined results, as a resume with nothing left to do.
   const { recipe, settings: recipeSettings, ...spec } = request;
-  return runRecipe({ ...(spec as Omit<RunRequest, 'registry' | 'recipe' | 'settings' | 'out'>), registry: opts.registry, recipe, settings: recipeSettings, out: opts.out, resume: true });
+  return runRecipe({
+    ...(spec as Omit<RunRequest, 'registry' | 'recipe' | 'settings' | 'out'>),
+    registry: opts.registry,
+    recipe,
+    settings: recipeSettings,
+    out: opts.out,
+    resume: true,
+  });
 }
 
 /**
  * The shard folders of a suite run (`run suite.yaml --shard I/N`): each test's N folders merged into OUT/<test>.
  * The gate and report then come from `run suite.yaml --out OUT --resume`, which finds every test finished.
  */
-export async function mergeSuiteShards(dirs: readonly string[], opts: { registry: Registry; out: string; overwrite?: boolean }): Promise<{ test: string; outcome: RecipeOutcome }[]> {
+export async function mergeSuiteShards(
+  dirs: readonly string[],
+  opts: { registry: Registry; out: string; overwrite?: boolean },
+): Promise<{ test: string; outcome: RecipeOutcome }[]> {
   const testsOf = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, STATE_FILE)))
@@ -192,15 +257,28 @@ export async function mergeSuiteShards(dirs: readonly string[], opts: { registry
     const missing = tests.filter((t) => !here.includes(t));
     const extra = here.filter((t) => !tests.includes(t));
     if (missing.length || extra.length) {
-      throw new TextstressError(`${dir} and ${dirs[0]} are not shards of the same suite run: ${missing.length ? `${dir} lacks ${missing.join(', ')}` : `${dir} also holds ${extra.join(', ')}`}.`);
+      throw new TextstressError(
+        `${dir} and ${dirs[0]} are not shards of the same suite run: ${missing.length ? `${dir} lacks ${missing.join(', ')}` : `${dir} also holds ${extra.join(', ')}`}.`,
+      );
     }
   }
   const out: { test: string; outcome: RecipeOutcome }[] = [];
-  for (const test of tests) out.push({ test, outcome: await mergeShards(dirs.map((d) => join(d, test)), { ...opts, out: join(opts.out, test) }) });
+  for (const test of tests)
+    out.push({
+      test,
+      outcome: await mergeShards(
+        dirs.map((d) => join(d, test)),
+        { ...opts, out: join(opts.out, test) },
+      ),
+    });
   return out;
 }
 
 /** Whether a folder holds a suite run's tests (test folders with run.json) rather than one run. */
 export function isSuiteFolder(dir: string): boolean {
-  return !existsSync(join(dir, STATE_FILE)) && existsSync(dir) && readdirSync(dir, { withFileTypes: true }).some((d) => d.isDirectory() && existsSync(join(dir, d.name, STATE_FILE)));
+  return (
+    !existsSync(join(dir, STATE_FILE)) &&
+    existsSync(dir) &&
+    readdirSync(dir, { withFileTypes: true }).some((d) => d.isDirectory() && existsSync(join(dir, d.name, STATE_FILE)))
+  );
 }

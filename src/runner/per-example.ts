@@ -108,7 +108,11 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
     for (const f of [resultsPath, statePath, summaryPath]) rmSync(f, { force: true });
   } else if (existsSync(statePath) || existsSync(resultsPath)) {
     if (!opts.resume) throw alreadyHoldsRun(outDir);
-    const prior = resumeState<RunSettings, RunState>(statePath, resultsPath, { settings, dataFingerprint: opts.dataFingerprint, dataset: settings.dataset });
+    const prior = resumeState<RunSettings, RunState>(statePath, resultsPath, {
+      settings,
+      dataFingerprint: opts.dataFingerprint,
+      dataset: settings.dataset,
+    });
     previousWall = prior.wall_seconds;
     finished = await readCheckpointIds(resultsPath);
   }
@@ -153,7 +157,9 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
   }
 
   try {
-    for await (const outcome of orderedPool(pending(), (example) => opts.work(example, opts.engine.session(opts.maxQueries)), { concurrency: opts.concurrency ?? 32 })) {
+    for await (const outcome of orderedPool(pending(), (example) => opts.work(example, opts.engine.session(opts.maxQueries)), {
+      concurrency: opts.concurrency ?? 32,
+    })) {
       if (!outcome.ok) {
         failures.push({ example: outcome.item, error: outcome.error });
         continue;
@@ -177,7 +183,13 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
 function failureError(failures: { example: Example; error: unknown }[], kept: number, resultsPath: string): TextstressError {
   const where = (e: Example): string => e.source ?? e.id;
   const first = failures[0]!;
-  const others = failures.length > 1 ? ` (and ${failures.length - 1} more: ${failures.slice(1, 4).map((f) => where(f.example)).join(', ')}${failures.length > 4 ? ', …' : ''})` : '';
+  const others =
+    failures.length > 1
+      ? ` (and ${failures.length - 1} more: ${failures
+          .slice(1, 4)
+          .map((f) => where(f.example))
+          .join(', ')}${failures.length > 4 ? ', …' : ''})`
+      : '';
   const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}.` : 'No example was finished yet.';
   return new TextstressError(`the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}`, {
     cause: first.error,
@@ -219,7 +231,10 @@ export function processStats(before: EngineSnapshot, after: EngineSnapshot, mode
 }
 
 /** What a result records of its session beyond the counts: tokens and cost of a metered model, unmappable answers. */
-export function sessionExtras(session: QuerySession, model: ModelAdapter): { usage?: { input_tokens: number; output_tokens: number; cost_usd?: number }; unmappable?: number } {
+export function sessionExtras(
+  session: QuerySession,
+  model: ModelAdapter,
+): { usage?: { input_tokens: number; output_tokens: number; cost_usd?: number }; unmappable?: number } {
   const prices = model.meter?.prices;
   const usage = session.metered
     ? {

@@ -32,8 +32,7 @@ export async function* orderedPool<T, R>(
   const window = Math.max(concurrency, opts.window ?? 4 * concurrency);
   const stopOnError = opts.stopOnError ?? true;
   const iterator = (Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]()) as
-    | AsyncIterator<T>
-    | Iterator<T>;
+    AsyncIterator<T> | Iterator<T>;
   const done = new Map<number, Outcome<T, R>>();
   let started = 0;
   let emitted = 0;
@@ -48,19 +47,21 @@ export async function* orderedPool<T, R>(
 
   const start = (item: T, index: number): void => {
     running++;
-    job(item).then(
-      (value) => done.set(index, { item, ok: true, value }),
-      (error: unknown) => {
-        failed = true;
-        done.set(index, { item, ok: false, error });
-      },
-    ).finally(() => {
-      running--;
-      settles++;
-      const w = wake;
-      wake = undefined;
-      w?.();
-    });
+    job(item)
+      .then(
+        (value) => done.set(index, { item, ok: true, value }),
+        (error: unknown) => {
+          failed = true;
+          done.set(index, { item, ok: false, error });
+        },
+      )
+      .finally(() => {
+        running--;
+        settles++;
+        const w = wake;
+        wake = undefined;
+        w?.();
+      });
   };
 
   for (;;) {

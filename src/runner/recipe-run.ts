@@ -85,7 +85,8 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
     const engine = req.shared?.engine ?? (engineOf = openEngine(model, req));
     const shared = { model, engine };
     if (def.kind === 'generate') {
-      if (req.shard) throw new TextstressError(`--shard splits per-example runs; ${def.name} is a generator.`, { hint: 'Run it unsharded.' });
+      if (req.shard)
+        throw new TextstressError(`--shard splits per-example runs; ${def.name} is a generator.`, { hint: 'Run it unsharded.' });
       return await generate(def, settings, req, shared);
     }
     if (!req.data) {
@@ -106,7 +107,9 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       });
     }
     if (req.maxQueries !== undefined && (built.kind === 'probe' || built.kind === 'stress')) {
-      throw new TextstressError(`--max-queries bounds an attack's search; ${def.name} is a ${built.kind}.`, { hint: 'Leave --max-queries out for this recipe.' });
+      throw new TextstressError(`--max-queries bounds an attack's search; ${def.name} is a ${built.kind}.`, {
+        hint: 'Leave --max-queries out for this recipe.',
+      });
     }
     if (built.kind === 'experiment') {
       const release = lockFolder(req.out);
@@ -155,7 +158,13 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
         // A shard holds some examples only: the probe sets (the whole data, rewritten) are written by `merge`.
         if (built.kind === 'probe' && !req.shard) {
           const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
-          const sets = await writeProbeSets(req.out, (await openData(data)).examples(), readResults(join(req.out, RESULTS_FILE)), format, dataset.info);
+          const sets = await writeProbeSets(
+            req.out,
+            (await openData(data)).examples(),
+            readResults(join(req.out, RESULTS_FILE)),
+            format,
+            dataset.info,
+          );
           const text = built.text?.(summary);
           outcome = { ...outcome, sets, ...(text !== undefined ? { text } : {}) };
         }
@@ -183,20 +192,59 @@ export function runSettingsOf(def: AnyRecipe, settings: Record<string, unknown>,
     ...(req.limit !== undefined ? { limit: req.limit } : {}),
     ...(req.shard ? { shard: req.shard } : {}),
     // The defence file is part of what was attacked: a resume with another (or none) is refused like other settings.
-    options: { ...settings, ...dataSettings(req), ...(req.defence ? { defence: req.defence } : {}), ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}) },
+    options: {
+      ...settings,
+      ...dataSettings(req),
+      ...(req.defence ? { defence: req.defence } : {}),
+      ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}),
+    },
   };
 }
 
 /** What run.json keeps of a request so that `merge` can open the run again: no secrets (auth_env is a name). */
 const SAVED_KEYS = [
-  'model', 'task', 'authEnv', 'batchSize', 'timeout', 'retries', 'requestConcurrency', 'defence', 'baseUrl', 'labels', 'template', 'mapping',
-  'labelRegex', 'structured', 'llmTemperature', 'maxTokens', 'priceInput', 'priceOutput', 'maxCost', 'cacheDir', 'cache',
-  'data', 'format', 'split', 'limit', 'skipBadRows', 'maxChars', 'textColumn', 'textAColumn', 'textBColumn', 'labelColumn', 'idColumn',
-  'labelMap', 'compact', 'maxQueries', 'concurrency',
+  'model',
+  'task',
+  'authEnv',
+  'batchSize',
+  'timeout',
+  'retries',
+  'requestConcurrency',
+  'defence',
+  'baseUrl',
+  'labels',
+  'template',
+  'mapping',
+  'labelRegex',
+  'structured',
+  'llmTemperature',
+  'maxTokens',
+  'priceInput',
+  'priceOutput',
+  'maxCost',
+  'cacheDir',
+  'cache',
+  'data',
+  'format',
+  'split',
+  'limit',
+  'skipBadRows',
+  'maxChars',
+  'textColumn',
+  'textAColumn',
+  'textBColumn',
+  'labelColumn',
+  'idColumn',
+  'labelMap',
+  'compact',
+  'maxQueries',
+  'concurrency',
 ] as const;
 
 export function savedRequest(req: RunRequest, settings: Record<string, unknown>): Record<string, unknown> {
-  const picked = Object.fromEntries(SAVED_KEYS.flatMap((k) => (req[k as keyof RunRequest] === undefined ? [] : [[k, req[k as keyof RunRequest]]])));
+  const picked = Object.fromEntries(
+    SAVED_KEYS.flatMap((k) => (req[k as keyof RunRequest] === undefined ? [] : [[k, req[k as keyof RunRequest]]])),
+  );
   return { recipe: req.recipe, settings, seed: req.seed, ...picked };
 }
 
@@ -276,9 +324,10 @@ async function experiment(
 
 /** The data's examples again, read afresh on every call. */
 function reopen(data: DataSpec): () => AsyncIterable<Example> {
-  return () => (async function* () {
-    yield* (await openData(data)).examples();
-  })();
+  return () =>
+    (async function* () {
+      yield* (await openData(data)).examples();
+    })();
 }
 
 /** The data options that decide which examples an experiment or generator sees, the row limit included. */

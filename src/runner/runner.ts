@@ -121,7 +121,16 @@ export function compactResult(r: ExampleResult): ExampleResult {
   if (r.status === 'succeeded') return { ...rest, trace: [], original_prediction: before, perturbed_prediction: after };
   const counts: Record<string, number> = {};
   for (const e of r.edits) counts[e.type] = (counts[e.type] ?? 0) + 1;
-  return { ...rest, trace: [], original: {}, perturbed: {}, edits: [], ...(r.edits.length ? { edit_counts: counts } : {}), original_prediction: before, perturbed_prediction: after };
+  return {
+    ...rest,
+    trace: [],
+    original: {},
+    perturbed: {},
+    edits: [],
+    ...(r.edits.length ? { edit_counts: counts } : {}),
+    original_prediction: before,
+    perturbed_prediction: after,
+  };
 }
 
 /**
@@ -134,7 +143,13 @@ function compactProbe(r: ExampleResult, probe: NonNullable<ExampleResult['probe'
   const { probs: _p1, ...before } = r.original_prediction;
   const { probs: _p2, ...after } = r.perturbed_prediction;
   const { probs: _p3, ...best } = probe.best.prediction;
-  return { ...rest, trace: [], original_prediction: before, perturbed_prediction: after, probe: { ...kept, best: { ...kept.best, prediction: best } } };
+  return {
+    ...rest,
+    trace: [],
+    original_prediction: before,
+    perturbed_prediction: after,
+    probe: { ...kept, best: { ...kept.best, prediction: best } },
+  };
 }
 
 function workOf(opts: RunOptions): ExampleWork {

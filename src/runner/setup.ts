@@ -101,7 +101,9 @@ async function openPlainModel(opts: ModelSpec): Promise<ModelAdapter> {
     structured: opts.structured,
     temperature: opts.llmTemperature,
     maxTokens: opts.maxTokens,
-    ...(opts.priceInput !== undefined || opts.priceOutput !== undefined ? { prices: { input: opts.priceInput ?? 0, output: opts.priceOutput ?? 0 } } : {}),
+    ...(opts.priceInput !== undefined || opts.priceOutput !== undefined
+      ? { prices: { input: opts.priceInput ?? 0, output: opts.priceOutput ?? 0 } }
+      : {}),
     maxCost: opts.maxCost,
   });
 }

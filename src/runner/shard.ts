@@ -17,7 +17,9 @@ export function parseShard(spec: string): Shard {
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || !(count >= 1) || !(index < count)) {
-    throw new TextstressError(`--shard "${spec}" is not of the form I/N with 0 ≤ I < N.`, { hint: 'E.g. --shard 0/3, --shard 1/3 and --shard 2/3 together cover every example once.' });
+    throw new TextstressError(`--shard "${spec}" is not of the form I/N with 0 ≤ I < N.`, {
+      hint: 'E.g. --shard 0/3, --shard 1/3 and --shard 2/3 together cover every example once.',
+    });
   }
   return { index, count };
 }

@@ -30,6 +30,7 @@ export function subwordEnricher(model: ModelAdapter): ((r: ExampleResult) => Pro
         after_pieces: await piecesOf(e.after),
       })),
     );
-    for (const sample of r.probe?.samples ?? []) sample.pieces = await Promise.all(sample.names.map(async (n) => (await piecesOf(n)).length));
+    for (const sample of r.probe?.samples ?? [])
+      sample.pieces = await Promise.all(sample.names.map(async (n) => (await piecesOf(n)).length));
   };
 }

@@ -39,7 +39,15 @@ export async function prepareRecipe(
     // A stress suite maps labels itself (an NLI suite onto its label scheme, where the data's and the model's
     // label sets may differ, 3-way data on a 2-way model): the default goal's label check is made only if used.
     const observed = new Set(opts.observedLabels ?? []);
-    ctx = { model, data, task, goal: lazyGoal(() => goalFor(model, data, opts.labelMap ?? {}, observed).goal), seed: opts.seed, labelMap: opts.labelMap ?? {}, observedLabels: observed };
+    ctx = {
+      model,
+      data,
+      task,
+      goal: lazyGoal(() => goalFor(model, data, opts.labelMap ?? {}, observed).goal),
+      seed: opts.seed,
+      labelMap: opts.labelMap ?? {},
+      observedLabels: observed,
+    };
   } else {
     const { goal, labels } = goalFor(model, data, opts.labelMap ?? {}, opts.observedLabels ?? []);
     ctx = { model, data, task, goal, ...(labels ? { labels } : {}), seed: opts.seed };
@@ -54,7 +62,8 @@ export async function prepareRecipe(
     };
   }
   // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
-  if (built.kind === 'probe') return { built, work: (example, session, rng) => probeExample(built.probe, example, session, rng), editCurve: false };
+  if (built.kind === 'probe')
+    return { built, work: (example, session, rng) => probeExample(built.probe, example, session, rng), editCurve: false };
   return { built, editCurve: false };
 }
 

@@ -62,7 +62,9 @@ function naReason(metric: string, subject: ReturnType<typeof groupSubject>): str
   if (subject.kind === 'generated') return 'the generator reported no value';
   if (subject.kind === 'stress') {
     const st = subject.run.summary;
-    return st.n === 0 ? 'no examples tested (0 examples)' : `it is taken over zero cases (the test applied to none of the ${st.n} examples, or the original accuracy it is measured against is 0)`;
+    return st.n === 0
+      ? 'no examples tested (0 examples)'
+      : `it is taken over zero cases (the test applied to none of the ${st.n} examples, or the original accuracy it is measured against is 0)`;
   }
   const s = subject.run.summary;
   if (s.n === 0) return 'no examples tested (0 examples)';
@@ -95,11 +97,20 @@ export function checkTest(
     let bound = t.value;
     if (t.baseline) {
       const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
-      if (!b) return { test, expr, passed: false, actual, message: `${test}: ${expr} — no baseline run for this test (pass --baseline DIR)` };
+      if (!b)
+        return { test, expr, passed: false, actual, message: `${test}: ${expr} — no baseline run for this test (pass --baseline DIR)` };
       const br = groupSubject(b);
       const bv = valueOf(t.metric, br, extra);
-      if (bv === undefined) return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline does not report ${t.metric}` };
-      if (bv === null) return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline's ${t.metric} is n/a: ${naReason(t.metric, br)}` };
+      if (bv === undefined)
+        return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline does not report ${t.metric}` };
+      if (bv === null)
+        return {
+          test,
+          expr,
+          passed: false,
+          actual,
+          message: `${test}: ${expr} — the baseline's ${t.metric} is n/a: ${naReason(t.metric, br)}`,
+        };
       bound = bv + t.baseline.margin;
     }
     const passed = holds(t.op, actual, bound!);

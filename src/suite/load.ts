@@ -53,7 +53,9 @@ export function parseSuite(text: string, file: string, registry: Registry): Load
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     // The yaml library refuses alias bombs (billion laughs) here; say which file and why.
-    throw new SuiteError(file, [{ line: 1, key: '', message: `cannot be read: ${errorMessage(err)} (too many aliases: at most 100 expansions)` }]);
+    throw new SuiteError(file, [
+      { line: 1, key: '', message: `cannot be read: ${errorMessage(err)} (too many aliases: at most 100 expansions)` },
+    ]);
   }
   const result = suiteSchemaFor(registry).safeParse(value);
   const suggest = suggester(registry);
@@ -98,7 +100,13 @@ function describeIssue(
   }
   if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
     const opts = (issue as { options?: unknown[] }).options ?? [];
-    return [{ line: nearestLine(root, path, lineOf), key: keyPath(path), message: `must be one of ${opts.map((o) => JSON.stringify(o)).join(', ')}` }];
+    return [
+      {
+        line: nearestLine(root, path, lineOf),
+        key: keyPath(path),
+        message: `must be one of ${opts.map((o) => JSON.stringify(o)).join(', ')}`,
+      },
+    ];
   }
   const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
   return [

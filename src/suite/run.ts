@@ -61,7 +61,6 @@ export interface SuiteOutcome {
   groups: RunGroup[];
 }
 
-
 /** Runs every test of a suite into OUT/<test>, resumably; then the gate and one report. */
 export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Promise<SuiteOutcome> {
   mkdirSync(opts.out, { recursive: true });
@@ -90,7 +89,11 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   checkAuthEnv(loaded, opts);
   const names = new Set<string>();
   for (const t of suite.tests) {
-    if (names.has(t.name)) throw new TextstressError(`two tests are named "${t.name}".`, { where: loaded.file, hint: 'Test names name the output folders; make them unique.' });
+    if (names.has(t.name))
+      throw new TextstressError(`two tests are named "${t.name}".`, {
+        where: loaded.file,
+        hint: 'Test names name the output folders; make them unique.',
+      });
     names.add(t.name);
   }
 
@@ -102,7 +105,10 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       const modelName = pick('model', test.model, Object.keys(suite.models), test.name, loaded.file);
       const needsData = opts.registry.get(test.recipe).data ?? 'required';
       // A recipe that may take data (fooling: only to look up a pair's fixed sentence) gets it only when the test names one.
-      const dataName = needsData !== 'required' && test.dataset === undefined ? undefined : pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
+      const dataName =
+        needsData !== 'required' && test.dataset === undefined
+          ? undefined
+          : pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
       const modelOpts = { ...modelOptions(suite.models[modelName]!, dir), ...(opts.dryRun ? { dryRun: true } : {}) };
       const data: DataResult | undefined = dataName === undefined ? undefined : dataOptions(suite.datasets[dataName]!, dir);
       if (data && !data.ok) {
@@ -111,10 +117,15 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
           log(`[${i + 1}/${suite.tests.length}] ${test.name}: skipped (${data.reason})`);
           continue;
         }
-        throw new TextstressError(`dataset "${dataName}": ${data.reason}.`, { where: loaded.file, hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.' });
+        throw new TextstressError(`dataset "${dataName}": ${data.reason}.`, {
+          where: loaded.file,
+          hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.',
+        });
       }
       const limit = opts.limit ?? test.limit ?? (data?.ok ? data.options.limit : undefined);
-      log(`[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`);
+      log(
+        `[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`,
+      );
       const t0 = performance.now();
       let shared = models.get(modelName);
       if (!shared) {
@@ -155,15 +166,25 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         const h = subject.run.headline;
         const p = subject.run.summary.probe;
         // Probes (B variants per example) have no attack: their line is the probed examples' original / worst / best.
-        if (p) log(`    ${test.name}: ${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ${pct(p.best_metric)}, stability ${pct(p.stability)} (${took})`);
-        else log(`    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${took})`);
+        if (p)
+          log(
+            `    ${test.name}: ${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ${pct(p.best_metric)}, stability ${pct(p.stability)} (${took})`,
+          );
+        else
+          log(
+            `    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${took})`,
+          );
       } else if (subject.kind === 'stress') {
         const s = subject.run.summary;
         const worst = s.worst ? `, lowest ${s.worst.test} ${pct(s.worst.accuracy)}` : '';
         const most = s.max_reduction ? `, largest reduction ${s.max_reduction.test} ${pct(s.max_reduction.reduction)}` : '';
         log(`    ${test.name}: original ${pct(s.original.accuracy)}${worst}${most} (${took})`);
       } else {
-        log(`    ${test.name}: ${Object.entries(subject.run.summary.metrics).map(([k, v]) => `${k} ${v ?? 'n/a'}`).join(', ')} (${took})`);
+        log(
+          `    ${test.name}: ${Object.entries(subject.run.summary.metrics)
+            .map(([k, v]) => `${k} ${v ?? 'n/a'}`)
+            .join(', ')} (${took})`,
+        );
       }
     }
   } finally {
@@ -176,7 +197,16 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   // A shard holds some examples of each test: its thresholds would judge a part. The gate and the report come after
   // merge, from `run --resume` on the merged folder.
   if (opts.shard) {
-    const verdict: Verdict = { passed: true, checks: [], skipped: [{ test: '(all)', reason: `shard ${opts.shard.index}/${opts.shard.count}: the gate applies after textstress merge and run --resume` }] };
+    const verdict: Verdict = {
+      passed: true,
+      checks: [],
+      skipped: [
+        {
+          test: '(all)',
+          reason: `shard ${opts.shard.index}/${opts.shard.count}: the gate applies after textstress merge and run --resume`,
+        },
+      ],
+    };
     return { verdict, report: '', groups: ran.map((r) => r.group) };
   }
   const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);
@@ -213,18 +243,24 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
     if (!authEnv) continue;
     const where = `model "${name}" (${e.path}${'base_url' in e && e.base_url ? ` at ${e.base_url}` : ''})`;
     if (opts.allowAuthEnv && !opts.allowAuthEnv.includes(authEnv)) {
-      throw new TextstressError(`${where} would send the environment variable ${authEnv} as its Authorization header, and ${authEnv} is not allowed.`, {
-        where: loaded.file,
-        hint: `Allowed: ${opts.allowAuthEnv.join(', ') || 'none'} (--allow-auth-env or TEXTSTRESS_ALLOW_AUTH_ENV). Check the suite before allowing it: it decides where the value goes.`,
-      });
+      throw new TextstressError(
+        `${where} would send the environment variable ${authEnv} as its Authorization header, and ${authEnv} is not allowed.`,
+        {
+          where: loaded.file,
+          hint: `Allowed: ${opts.allowAuthEnv.join(', ') || 'none'} (--allow-auth-env or TEXTSTRESS_ALLOW_AUTH_ENV). Check the suite before allowing it: it decides where the value goes.`,
+        },
+      );
     }
-    if (opts.progress !== false && (process.env[authEnv] || authEnv !== 'OPENAI_API_KEY')) process.stderr.write(`textstress: ${where} sends the environment variable ${authEnv} as its Authorization header\n`);
+    if (opts.progress !== false && (process.env[authEnv] || authEnv !== 'OPENAI_API_KEY'))
+      process.stderr.write(`textstress: ${where} sends the environment variable ${authEnv} as its Authorization header\n`);
   }
 }
 
 /** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
 function emptyRunChecks(test: string, group: RunGroup): CheckResult[] {
-  const empty = [...group.runs, ...group.stress, ...group.generated].filter((r) => ('measured' in r.summary ? r.summary.measured : r.summary.n) === 0);
+  const empty = [...group.runs, ...group.stress, ...group.generated].filter(
+    (r) => ('measured' in r.summary ? r.summary.measured : r.summary.n) === 0,
+  );
   if (!empty.length) return [];
   const where = empty.map((r) => r.name).join(', ');
   const what = [...group.runs, ...group.stress].some((r) => r.summary.n === 0) ? 'examples tested' : 'records generated';
@@ -234,7 +270,10 @@ function emptyRunChecks(test: string, group: RunGroup): CheckResult[] {
 function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {
   if (name !== undefined) {
     if (!names.includes(name)) {
-      throw new TextstressError(`test "${test}" names ${what} "${name}", which the suite does not define.`, { where: file, hint: `Defined ${what}s: ${names.join(', ') || 'none'}.` });
+      throw new TextstressError(`test "${test}" names ${what} "${name}", which the suite does not define.`, {
+        where: file,
+        hint: `Defined ${what}s: ${names.join(', ') || 'none'}.`,
+      });
     }
     return name;
   }
@@ -283,7 +322,11 @@ function dataOptions(entry: DatasetEntry, dir: string): DataResult {
   const fallback = !hub && e.fallback ? suitePath(dir, e.fallback) : undefined;
   const file = hub || existsSync(primary) ? primary : fallback && existsSync(fallback) ? fallback : undefined;
   if (!file) {
-    return { ok: false, optional: e.optional === true, reason: `${relative(process.cwd(), primary)} not found${fallback ? ` (nor the fallback ${relative(process.cwd(), fallback)})` : ''}` };
+    return {
+      ok: false,
+      optional: e.optional === true,
+      reason: `${relative(process.cwd(), primary)} not found${fallback ? ` (nor the fallback ${relative(process.cwd(), fallback)})` : ''}`,
+    };
   }
   return {
     ok: true,
@@ -308,7 +351,10 @@ export function suiteTable(groups: readonly RunGroup[]): string {
   const rows = groups.map((g) => {
     const subject = groupSubject(g);
     if (subject.kind === 'generated') {
-      const m = Object.entries(subject.run.summary.metrics).slice(0, 2).map(([k, v]) => `${k}=${v === null ? NA : Number(v.toFixed(3))}`).join(' ');
+      const m = Object.entries(subject.run.summary.metrics)
+        .slice(0, 2)
+        .map(([k, v]) => `${k}=${v === null ? NA : Number(v.toFixed(3))}`)
+        .join(' ');
       return [g.name, subject.run.summary.recipe, String(subject.run.summary.n), m, '', '', ''];
     }
     if (subject.kind === 'stress') {
@@ -318,7 +364,15 @@ export function suiteTable(groups: readonly RunGroup[]): string {
     }
     const r = subject.run;
     const h = r.headline;
-    return [g.name, r.summary.recipe, String(r.summary.n), `${pct(h.clean)}`, pct(h.attacked), pct(h.attack_success_rate), pct(h.stability)];
+    return [
+      g.name,
+      r.summary.recipe,
+      String(r.summary.n),
+      `${pct(h.clean)}`,
+      pct(h.attacked),
+      pct(h.attack_success_rate),
+      pct(h.stability),
+    ];
   });
   return formatGrid(['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'], rows);
 }

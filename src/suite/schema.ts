@@ -26,10 +26,14 @@ function thresholdSchema(metrics: readonly string[]) {
     .superRefine((s, ctx) => {
       const m = THRESHOLD_RE.exec(s);
       if (!m) {
-        ctx.addIssue({ code: 'custom', message: `"${s}" is not a threshold; write e.g. "attack_success_rate < 0.4", "stability >= 90%" or "attacked_accuracy >= baseline - 2pts"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${s}" is not a threshold; write e.g. "attack_success_rate < 0.4", "stability >= 90%" or "attacked_accuracy >= baseline - 2pts"`,
+        });
         return;
       }
-      if (!metrics.includes(m[1]!)) ctx.addIssue({ code: 'custom', message: `unknown metric "${m[1]}" in threshold "${s}"; use one of ${metrics.join(', ')}.` });
+      if (!metrics.includes(m[1]!))
+        ctx.addIssue({ code: 'custom', message: `unknown metric "${m[1]}" in threshold "${s}"; use one of ${metrics.join(', ')}.` });
     })
     .describe('`METRIC OP VALUE`, e.g. "attack_success_rate < 0.4", "stability > 90%", "attacked_accuracy >= baseline - 2pts"');
 }
@@ -39,7 +43,10 @@ function optionalField(field: z.ZodType): z.ZodType {
   const description = field.description;
   if (field instanceof z.ZodDefault) {
     const def = (field as z.ZodDefault<z.ZodType>)._zod.def.defaultValue;
-    return (field as z.ZodDefault<z.ZodType>).unwrap().optional().meta({ ...(description ? { description } : {}), default: def });
+    return (field as z.ZodDefault<z.ZodType>)
+      .unwrap()
+      .optional()
+      .meta({ ...(description ? { description } : {}), default: def });
   }
   return field instanceof z.ZodOptional ? field : field.optional();
 }
@@ -51,7 +58,11 @@ export function suiteSettingsSchema(def: AnyRecipe): z.ZodObject {
 }
 
 const modelSchema = z.union([
-  z.string().describe('model folder, built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli, demo-cola), hub id or http(s):// endpoint'),
+  z
+    .string()
+    .describe(
+      'model folder, built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli, demo-cola), hub id or http(s):// endpoint',
+    ),
   z.strictObject({
     path: z.string().describe('model folder, built-in name, hub id or http(s):// endpoint'),
     task: z.enum(MODEL_TASKS).optional(),
@@ -61,19 +72,41 @@ const modelSchema = z.union([
     timeout: z.number().int().min(1).optional().describe('HTTP models: per-request timeout in ms'),
     retries: z.number().int().min(0).optional().describe('HTTP models: retries on 5xx/429/timeouts'),
     request_concurrency: z.number().int().min(1).optional().describe('HTTP models: requests in flight at once'),
-    defence: z.string().optional().describe('RESEMBLE config file (textstress resemble fit), relative to the suite file: the model is defended by it'),
+    defence: z
+      .string()
+      .optional()
+      .describe('RESEMBLE config file (textstress resemble fit), relative to the suite file: the model is defended by it'),
     // openai:<model> entries (docs/llm.md)
-    base_url: z.string().optional().describe('openai: models: the endpoint, …/v1 (default OPENAI_BASE_URL, else OpenAI); the key comes from auth_env (default OPENAI_API_KEY)'),
-    labels: z.array(z.string().min(1)).min(1).optional().describe('openai: models: label names the prompt offers (classifiers; required) or the tag set (taggers)'),
+    base_url: z
+      .string()
+      .optional()
+      .describe(
+        'openai: models: the endpoint, …/v1 (default OPENAI_BASE_URL, else OpenAI); the key comes from auth_env (default OPENAI_API_KEY)',
+      ),
+    labels: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('openai: models: label names the prompt offers (classifiers; required) or the tag set (taggers)'),
     template: z.string().optional().describe('openai: models: prompt template file, relative to the suite file'),
     mapping: z.enum(LABEL_MAPPINGS).optional().describe('openai: classifiers: how the answer becomes a label (default logprobs)'),
     label_regex: z.string().optional().describe('openai: with mapping regex: its first group names the label'),
     structured: z.boolean().optional().describe('openai: ask for JSON by schema for the json mapping, tagging and QA (default true)'),
     temperature: z.number().min(0).optional().describe('openai: sampling temperature (default 0)'),
     max_tokens: z.number().int().min(1).optional().describe('openai: most tokens of one answer'),
-    prices: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).optional().describe('openai: dollars per million input / output tokens, for the cost meter'),
-    max_cost: z.number().gt(0).optional().describe('openai: stop (resumably) before a run with this model spends more than this many dollars'),
-    cache: z.boolean().optional().describe('the persistent query cache (default: on for openai: models, off for others unless cache_dir is given)'),
+    prices: z
+      .strictObject({ input: z.number().min(0), output: z.number().min(0) })
+      .optional()
+      .describe('openai: dollars per million input / output tokens, for the cost meter'),
+    max_cost: z
+      .number()
+      .gt(0)
+      .optional()
+      .describe('openai: stop (resumably) before a run with this model spends more than this many dollars'),
+    cache: z
+      .boolean()
+      .optional()
+      .describe('the persistent query cache (default: on for openai: models, off for others unless cache_dir is given)'),
     cache_dir: z.string().optional().describe('the persistent query cache folder, relative to the suite file'),
   }),
 ]);
@@ -138,19 +171,28 @@ export function gateMetricNames(registry: Registry): string[] {
 export function suiteSchemaFor(registry: Registry): z.ZodType<Suite> {
   const thresholds = z.array(thresholdSchema(gateMetricNames(registry))).describe('checks of the CI gate for this test');
   const common = {
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" and "-" (it names the output folder)').describe('test name: also its output sub-folder'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" and "-" (it names the output folder)')
+      .describe('test name: also its output sub-folder'),
     model: z.string().optional().describe('a key of `models` (default: the only model)'),
     dataset: z.string().optional().describe('a key of `datasets` (default: the only dataset)'),
     seed: z.number().int().min(0).optional().describe('seed (default: the suite seed)'),
     limit: z.number().int().min(1).optional().describe('use only the first n examples (overrides the dataset limit)'),
     concurrency: z.number().int().min(1).optional().describe('examples attacked at once; their queries share model batches (default 32)'),
-    compact: z.boolean().optional().describe('compact results.jsonl for very large runs (no traces or probabilities; texts of successful attacks only)'),
+    compact: z
+      .boolean()
+      .optional()
+      .describe('compact results.jsonl for very large runs (no traces or probabilities; texts of successful attacks only)'),
     thresholds: thresholds.optional(),
   };
   const tests = registry
     .all()
-    .map((def) => z.strictObject({ ...common, recipe: z.literal(def.name).describe(def.summary), settings: suiteSettingsSchema(def).optional() }));
-  const test = tests.length === 1 ? tests[0]! : z.discriminatedUnion('recipe', tests as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+    .map((def) =>
+      z.strictObject({ ...common, recipe: z.literal(def.name).describe(def.summary), settings: suiteSettingsSchema(def).optional() }),
+    );
+  const test =
+    tests.length === 1 ? tests[0]! : z.discriminatedUnion('recipe', tests as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
   return z
     .strictObject({
       $schema: z.string().optional().describe('path or URL of schema/suite.schema.json, for editors'),
@@ -160,7 +202,10 @@ export function suiteSchemaFor(registry: Registry): z.ZodType<Suite> {
       datasets: z.record(z.string(), datasetSchema).describe('datasets by name'),
       tests: z.array(test).min(1).describe('the tests to run, in order'),
       gate: thresholds.optional().describe('checks applied to every test'),
-      baseline: z.string().optional().describe('output folder of an earlier run of this suite (another model or version), relative to the suite file'),
+      baseline: z
+        .string()
+        .optional()
+        .describe('output folder of an earlier run of this suite (another model or version), relative to the suite file'),
       report: z
         .strictObject({
           title: z.string().optional(),

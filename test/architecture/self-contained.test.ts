@@ -24,7 +24,12 @@ const testSources = files(TEST).filter((f) => f.endsWith('.ts'));
 describe('npm test is self-contained', () => {
   it('no test outside test/full-data reads the shared data folder beside the checkout', () => {
     // String literals that lead to the shared folder, however the path is built.
-    const patterns = [/['"`][^'"`\n]*\.\.\/shared\b/, /['"`][^'"`\n]*\bshared\/data\b/, /['"]shared['"]\s*,\s*['"]data['"]/, /full-data\/helpers/];
+    const patterns = [
+      /['"`][^'"`\n]*\.\.\/shared\b/,
+      /['"`][^'"`\n]*\bshared\/data\b/,
+      /['"]shared['"]\s*,\s*['"]data['"]/,
+      /full-data\/helpers/,
+    ];
     const offenders = testSources
       .filter((f) => !rel(f).startsWith('test/full-data/'))
       .flatMap((f) =>

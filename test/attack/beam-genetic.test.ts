@@ -67,8 +67,7 @@ describe('GeneticSearch (grammar paper, Algorithm 3, after Alzantot et al.)', ()
 
   it('finds the flip with a fixed seed, one batch per generation, and is reproducible', async () => {
     const model = counting();
-    const run = async (seed: number) =>
-      attackExample(attack(genetic()), example, new QueryEngine(model).session(), new Rng(seed));
+    const run = async (seed: number) => attackExample(attack(genetic()), example, new QueryEngine(model).session(), new Rng(seed));
     const r = await run(3);
     expect(r.status).toBe('succeeded');
     expect(r.edits).toHaveLength(2);

@@ -6,7 +6,10 @@ import { LabelAligner } from '../../src/attack/labels.ts';
 import type { ModelOutput } from '../../src/models/types.ts';
 
 const classes = (p: number): ModelOutput => ({ kind: 'classes', labels: ['negative', 'positive'], probs: [1 - p, p] });
-const spans = (...texts: string[]): ModelOutput => ({ kind: 'spans', spans: texts.map((text, i) => ({ text, start: i, end: i + text.length, score: 0.9 - i / 10 })) });
+const spans = (...texts: string[]): ModelOutput => ({
+  kind: 'spans',
+  spans: texts.map((text, i) => ({ text, start: i, end: i + text.length, score: 0.9 - i / 10 })),
+});
 
 describe('SQuAD v1.1 answer scoring', () => {
   it('normalises like evaluate-v1.1.py: lower case, no punctuation, no articles, single spaces', () => {
@@ -41,7 +44,13 @@ describe('SQuAD v1.1 answer scoring', () => {
 });
 
 describe('goals', () => {
-  const qa: QaExample = { kind: 'qa', id: 'q', question: 'Who won?', context: 'Denver Broncos won.', answers: [{ text: 'Denver Broncos', start: 0 }] };
+  const qa: QaExample = {
+    kind: 'qa',
+    id: 'q',
+    question: 'Who won?',
+    context: 'Denver Broncos won.',
+    answers: [{ text: 'Denver Broncos', start: 0 }],
+  };
 
   it('QA: success when the answer stops overlapping every gold answer on an example the model had right', () => {
     const goal = new QaF1Drop().create(qa, spans('Denver'));

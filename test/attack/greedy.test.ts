@@ -13,7 +13,12 @@ import { lexiconModel, twoTypos } from './helpers.ts';
 
 const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));
 
-function attack(target: WordTarget, k: number, protect: string[] = [], opts: { words?: number; transformation?: Transformation } = {}): Attack {
+function attack(
+  target: WordTarget,
+  k: number,
+  protect: string[] = [],
+  opts: { words?: number; transformation?: Transformation } = {},
+): Attack {
   return {
     name: 'test',
     transformation: opts.transformation ?? twoTypos,
@@ -26,7 +31,12 @@ function attack(target: WordTarget, k: number, protect: string[] = [], opts: { w
 /** twoTypos, except that "good" gets no candidates (as a word a typo source has nothing for). */
 const noTyposForGood: Transformation = {
   name: 'two-typos-but-good',
-  candidates: (state, indices, rng) => twoTypos.candidates(state, indices.filter((i) => state.seq.words[i] !== 'good'), rng),
+  candidates: (state, indices, rng) =>
+    twoTypos.candidates(
+      state,
+      indices.filter((i) => state.seq.words[i] !== 'good'),
+      rng,
+    ),
 };
 
 const example: TextExample = { kind: 'text', id: 'e1', text: 'a good and nice film', label: 'positive' };
@@ -95,16 +105,29 @@ describe('GreedyWordSearch (Adv-BERT Algorithm 1)', () => {
 
   it('top-K mode (words: K) visits only the K most important words; one without candidates uses up its place', async () => {
     const engine = new QueryEngine(lexiconModel);
-    const top1 = await attackExample(attack('max', 1, [], { transformation: noTyposForGood, words: 1 }), example, engine.session(), new Rng(0));
+    const top1 = await attackExample(
+      attack('max', 1, [], { transformation: noTyposForGood, words: 1 }),
+      example,
+      engine.session(),
+      new Rng(0),
+    );
     expect(top1.status).toBe('failed');
     expect(top1.edits).toEqual([]);
     // one trace point per visited word, the unchanged state for "good"
     expect(top1.trace.map((t) => [t.edits, t.correct])).toEqual([[0, true]]);
     // 1 clean + 4 occlusions, no candidate queries
     expect(top1.queries).toBe(5);
-    const top3 = await attackExample(attack('max', 3, [], { transformation: noTyposForGood, words: 3 }), example, engine.session(), new Rng(0));
+    const top3 = await attackExample(
+      attack('max', 3, [], { transformation: noTyposForGood, words: 3 }),
+      example,
+      engine.session(),
+      new Rng(0),
+    );
     // order: good (no typo), nice, then "and" (ties with "film" broken by text order)
-    expect(top3.edits.map((e) => [e.before, e.after])).toEqual([['nice', 'nic'], ['and', 'an']]);
+    expect(top3.edits.map((e) => [e.before, e.after])).toEqual([
+      ['nice', 'nic'],
+      ['and', 'an'],
+    ]);
     expect(top3.trace.map((t) => t.edits)).toEqual([0, 1, 2]);
     expect(new GreedyWordSearch('max', { words: 3 }).name).toBe('greedy-word(max, top 3)');
   });

@@ -38,7 +38,12 @@ const model: ModelAdapter = {
 
 /** The result of a one-variant probe of `example`. */
 function probeWith(variant: (e: QaExample) => Example): ReturnType<typeof probeExample> {
-  const probe: Probe = { name: 'test', goal: new QaF1Drop(), budget: 1, variants: (e) => [{ example: variant(e as QaExample), edits: [] }] };
+  const probe: Probe = {
+    name: 'test',
+    goal: new QaF1Drop(),
+    budget: 1,
+    variants: (e) => [{ example: variant(e as QaExample), edits: [] }],
+  };
   return probeExample(probe, example, new QueryEngine(model).session(), new Rng(0));
 }
 
@@ -58,7 +63,9 @@ describe('perturbed_gold in probe results', () => {
   });
 
   it('inserting text before the answers shifts them by its length', async () => {
-    const r = await probeWith((e) => rewriteExample(e, [{ field: 'context', start: 0, end: 0, text: 'In 2016, ', type: 'test:insert' }]).example);
+    const r = await probeWith(
+      (e) => rewriteExample(e, [{ field: 'context', start: 0, end: 0, text: 'In 2016, ', type: 'test:insert' }]).example,
+    );
     expect(r.perturbed_gold).toEqual([
       { text: 'Denver Broncos', start: 49 },
       { text: 'Broncos', start: 56 },

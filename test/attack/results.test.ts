@@ -57,7 +57,10 @@ describe('batch sizes count the whole model input (#8)', () => {
     const pair = makeSubject({ kind: 'pair', id: 'p', textA: 'x'.repeat(2_000_000), textB: 'a good film', label: 'entailment' });
     expect(pair.field).toBe('textB');
     expect(statesPerBatchOf(pair, pair.original)).toBe(Math.floor(8_000_000 / 2_000_011));
-    const tokens = makeSubject({ kind: 'tokens', id: 'k', tokens: Array.from({ length: 400_000 }, () => 'word'), tags: Array.from({ length: 400_000 }, () => 'O') }, { window: 3 });
+    const tokens = makeSubject(
+      { kind: 'tokens', id: 'k', tokens: Array.from({ length: 400_000 }, () => 'word'), tags: Array.from({ length: 400_000 }, () => 'O') },
+      { window: 3 },
+    );
     expect(inputChars(tokens.toInput(tokens.original))).toBe(2_000_000);
     expect(statesPerBatchOf(tokens, tokens.original)).toBe(4);
     const qa = makeSubject({ kind: 'qa', id: 'q', question: 'who won', context: 'y'.repeat(4_000_000), answers: [] });
@@ -73,13 +76,23 @@ describe('batch sizes count the whole model input (#8)', () => {
     const huge = Array.from({ length: 12 }, (_, k) => `w${k} `).join('') + 'good '.repeat(319_992);
     expect(huge.length).toBe(1_599_998);
     const model = counting();
-    const ranked = await attackExample(attack(new GreedyWordSearch('max'), { transformation: none, window: 12 }), text(huge), new QueryEngine(model).session(), new Rng(0));
+    const ranked = await attackExample(
+      attack(new GreedyWordSearch('max'), { transformation: none, window: 12 }),
+      text(huge),
+      new QueryEngine(model).session(),
+      new Rng(0),
+    );
     expect(ranked.status).toBe('failed');
     // The clean query, then 12 occluded copies in batches of 5.
     expect(model.batches).toEqual([1, 5, 5, 2]);
 
     const beamModel = counting();
-    await attackExample(attack(new BeamSearch(2), { transformation: toyEdits, window: 3, constraints: [editZone(), noRepeatEdits, maxEdits(1)] }), text(huge), new QueryEngine(beamModel).session(), new Rng(0));
+    await attackExample(
+      attack(new BeamSearch(2), { transformation: toyEdits, window: 3, constraints: [editZone(), noRepeatEdits, maxEdits(1)] }),
+      text(huge),
+      new QueryEngine(beamModel).session(),
+      new Rng(0),
+    );
     // 3 words × 3 edits = 9 distinct children, in batches of 5.
     expect(beamModel.batches).toEqual([1, 5, 4]);
   });
@@ -97,8 +110,13 @@ describe('% words perturbed (#9)', () => {
     expect(r.attacked_words).toBeUndefined();
   });
 
-  it('is edits over the window\'s words when the text is longer than the window (as the edit budget is)', async () => {
-    const r = await attackExample(attack(new GreedyWordSearch('max'), { window: 4 }), text(s), new QueryEngine(lexiconModel).session(), new Rng(0));
+  it("is edits over the window's words when the text is longer than the window (as the edit budget is)", async () => {
+    const r = await attackExample(
+      attack(new GreedyWordSearch('max'), { window: 4 }),
+      text(s),
+      new QueryEngine(lexiconModel).session(),
+      new Rng(0),
+    );
     expect(r.status).toBe('succeeded');
     expect(r.perturbed.text).toBe('a goo film that was made in the year of the dragon');
     expect([r.num_words, r.attacked_words, r.words_perturbed, r.perturbed_word_pct]).toEqual([12, 4, 1, 25]);
@@ -119,7 +137,10 @@ describe('skip reasons (#10)', () => {
       attack(new GreedyWordSearch('max'), { constraints: [editZone(), minWordLength(3), protectWords(['good', 'film'])] }),
       text('a good film'),
     );
-    expect([protectedAll.status, protectedAll.skip_reason]).toEqual(['skipped', 'nothing to edit: every word is ruled out by min-word-length(3), protect-words']);
+    expect([protectedAll.status, protectedAll.skip_reason]).toEqual([
+      'skipped',
+      'nothing to edit: every word is ruled out by min-word-length(3), protect-words',
+    ]);
     expect(protectedAll.edits).toEqual([]);
     expect(protectedAll.queries).toBe(1);
     // (The lexicon model calls it negative: right, so the goal does not skip it first.)
@@ -131,9 +152,19 @@ describe('skip reasons (#10)', () => {
     const ner: Attack = { ...attack(new GreedyWordSearch('max')), goal: new EntityF1Drop() };
     const tagger: ModelAdapter = {
       info: { id: 'tagger', task: 'token-classification', labels: ['O', 'B-PER', 'I-PER'] },
-      predict: async (inputs) => inputs.map((i) => ({ kind: 'tags' as const, tags: i.kind === 'tokens' ? i.tokens.map((_, k) => (k === 0 ? 'B-PER' : 'I-PER')) : [], scores: [] })),
+      predict: async (inputs) =>
+        inputs.map((i) => ({
+          kind: 'tags' as const,
+          tags: i.kind === 'tokens' ? i.tokens.map((_, k) => (k === 0 ? 'B-PER' : 'I-PER')) : [],
+          scores: [],
+        })),
     };
-    const r = await attackExample(ner, { kind: 'tokens', id: 'n', tokens: ['John', 'Smith'], tags: ['B-PER', 'I-PER'] }, new QueryEngine(tagger).session(), new Rng(0));
+    const r = await attackExample(
+      ner,
+      { kind: 'tokens', id: 'n', tokens: ['John', 'Smith'], tags: ['B-PER', 'I-PER'] },
+      new QueryEngine(tagger).session(),
+      new Rng(0),
+    );
     expect([r.status, r.skip_reason]).toEqual(['skipped', 'nothing to edit: every word is ruled out by edit-zone']);
   });
 
@@ -162,7 +193,13 @@ describe('the origin map after edits (#10)', () => {
     expect(state.origin).toEqual([0, -1, 3, 2, 4]);
     // Every word of the output is the original word its origin names (or an inserted one).
     const original = 'a b c d e'.split(' ');
-    expect(state.seq.words.map((w, i) => originOf(state, i) < 0 ? `+${w}` : original[originOf(state, i)])).toEqual(['a', '+Y', 'd', 'c', 'e']);
+    expect(state.seq.words.map((w, i) => (originOf(state, i) < 0 ? `+${w}` : original[originOf(state, i)]))).toEqual([
+      'a',
+      '+Y',
+      'd',
+      'c',
+      'e',
+    ]);
     expect([0, 1, 2, 3, 4].map((o) => currentIndexOf(state, o))).toEqual([0, -1, 3, 2, 4]);
     expect([...state.modified].sort()).toEqual([1, 2, 3]);
   });
@@ -189,6 +226,8 @@ describe('QA subjects', () => {
     const qa = { kind: 'qa' as const, id: 'q', question: 'Who wrote it?', context: 'Ann wrote it.', answers: [{ text: 'Ann', start: 0 }] };
     expect(makeSubject(qa).field).toBe('question');
     expect(makeSubject(qa).original.words).toEqual(['Who', 'wrote', 'it']);
-    expect(() => makeSubject(qa, { field: 'context' })).toThrow(/editing the context of a QA example is not supported yet \(the gold answer offsets would not follow the edits\)/);
+    expect(() => makeSubject(qa, { field: 'context' })).toThrow(
+      /editing the context of a QA example is not supported yet \(the gold answer offsets would not follow the edits\)/,
+    );
   });
 });

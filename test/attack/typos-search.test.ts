@@ -41,7 +41,9 @@ describe('typos recipe: the paper-exact switches (Adv-BERT Algorithm 1)', () => 
       [['good', 'fgood', 'typo:insertion']],
     ]);
     expect(insertionTypos('good', new Rng(0), { maxCandidates: Infinity })[0]).toBe('fgood');
-    expect(() => typoAttack({ goal, target: 'max', k: 1, exhaustive: true, maxCandidates: 4 })).toThrow(/cannot be combined with maxCandidates/);
+    expect(() => typoAttack({ goal, target: 'max', k: 1, exhaustive: true, maxCandidates: 4 })).toThrow(
+      /cannot be combined with maxCandidates/,
+    );
   });
 
   it('skipUneditable: false makes K the top-K words: a word without typos uses up its place', async () => {
@@ -57,13 +59,19 @@ describe('typos recipe: the paper-exact switches (Adv-BERT Algorithm 1)', () => 
 
     const top2 = await run({ sources: ['pronounce'], skipUneditable: false, k: 2 });
     expect(edits(top2)).toEqual([['nice', 'nicce', 'typo:pronounce']]);
-    expect(trace(top2)).toEqual([[0, true], [1, true]]);
+    expect(trace(top2)).toEqual([
+      [0, true],
+      [1, true],
+    ]);
   });
 });
 
 describe('typos-curve in top-K mode: accuracy after the top K words, from the traces', () => {
   const result = (original_correct: boolean, points: boolean[]): ExampleResult =>
-    ({ original_correct, trace: points.map((correct, k) => ({ edits: k, correct, done: !correct, score: 0, label: '' })) }) as ExampleResult;
+    ({
+      original_correct,
+      trace: points.map((correct, k) => ({ edits: k, correct, done: !correct, score: 0, label: '' })),
+    }) as ExampleResult;
   async function* stream(rs: ExampleResult[]): AsyncIterable<ExampleResult> {
     yield* rs;
   }

@@ -18,7 +18,12 @@ function both(example: Example, window: number, cands: WordCandidate[]) {
   const run = (subject: AttackSubject) => {
     let state: AttackState = initialState(subject.original);
     for (const c of cands) state = applyCandidate(state, c, subject.field);
-    return { fields: subject.fields(state.seq), input: subject.toInput(state.seq), edits: state.edits, origin: subject.fullOrigin(state.origin) };
+    return {
+      fields: subject.fields(state.seq),
+      input: subject.toInput(state.seq),
+      edits: state.edits,
+      origin: subject.fullOrigin(state.origin),
+    };
   };
   return { windowed: run(makeSubject(example, { window })), whole: run(makeSubject(example)) };
 }
@@ -124,7 +129,10 @@ describe('windowed and unwindowed attacks agree on every edit inside the window'
         state = applyCandidate(state, c, 'text');
         const after = state.seq.toString();
         for (const edit of state.edits.slice(c.op === 'swap' ? -2 : -1)) {
-          if (edit.after) expect(after.slice(edit.start, edit.start + edit.after.length), `${JSON.stringify(before)} ${JSON.stringify(c)}`).toBe(edit.after);
+          if (edit.after)
+            expect(after.slice(edit.start, edit.start + edit.after.length), `${JSON.stringify(before)} ${JSON.stringify(c)}`).toBe(
+              edit.after,
+            );
           // A swap's second edit is positioned in the text after its first.
           if (edit.before && c.op !== 'swap') expect(before.slice(edit.start, edit.start + edit.before.length)).toBe(edit.before);
         }
@@ -170,7 +178,12 @@ describe('an edit at each boundary position', () => {
 
 describe('an entity across the window boundary', () => {
   it('nothing may be inserted at the end of the window, even after an earlier insertion', () => {
-    const example: Example = { kind: 'tokens', id: 'n', tokens: ['we', 'met', 'John', 'Smith', 'today'], tags: ['O', 'O', 'B-PER', 'I-PER', 'O'] };
+    const example: Example = {
+      kind: 'tokens',
+      id: 'n',
+      tokens: ['we', 'met', 'John', 'Smith', 'today'],
+      tags: ['O', 'O', 'B-PER', 'I-PER', 'O'],
+    };
     const subject = makeSubject(example, { window: 3 });
     const zone = editZone();
     const atEnd = (state: AttackState): WordCandidate => ({ wordIndex: state.seq.length, after: 'X', type: 't', op: 'insert' });

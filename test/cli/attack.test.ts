@@ -6,11 +6,36 @@ import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, serv
 describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentences)', () => {
   it('writes summary.json with the documented fields, results.jsonl and a table', async () => {
     const out = tmp('attack');
-    const r = await runCli(['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--target', 'max', '--k', '1', '--limit', '40', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'attack',
+      'typos',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_DEV,
+      '--target',
+      'max',
+      '--k',
+      '1',
+      '--limit',
+      '40',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/attack success rate/);
     const s = readJson(join(out, 'summary.json'));
-    for (const key of ['clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'mean_perturbed_word_pct', 'mean_queries', 'cache_hit_rate', 'n', 'wall_seconds']) {
+    for (const key of [
+      'clean_accuracy',
+      'attacked_accuracy',
+      'attack_success_rate',
+      'mean_perturbed_word_pct',
+      'mean_queries',
+      'cache_hit_rate',
+      'n',
+      'wall_seconds',
+    ]) {
       expect(typeof s[key], key).toBe('number');
     }
     expect(s).toMatchObject({ complete: true, recipe: 'typos', n: 40, seed: 0 });
@@ -29,7 +54,25 @@ describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentenc
     const server = startCli(['serve', '--model', DEMO_SST2, '--port', '0']);
     try {
       const url = await servedUrl(server);
-      const args = (model: string, out: string): string[] => ['attack', 'typos', '--model', model, '--data', SST2_DEV, '--k', '2', '--target', 'random', '--seed', '7', '--limit', '25', '--out', out, '--no-progress'];
+      const args = (model: string, out: string): string[] => [
+        'attack',
+        'typos',
+        '--model',
+        model,
+        '--data',
+        SST2_DEV,
+        '--k',
+        '2',
+        '--target',
+        'random',
+        '--seed',
+        '7',
+        '--limit',
+        '25',
+        '--out',
+        out,
+        '--no-progress',
+      ];
       const local = tmp('local');
       const remote = tmp('remote');
       const [a, b] = await Promise.all([runCli(args(DEMO_SST2, local)), runCli(args(url, remote))]);
@@ -42,7 +85,24 @@ describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentenc
   });
 
   it('resumes after kill -9: every example exactly once, same summary as an uninterrupted run', async () => {
-    const args = (out: string, extra: string[] = []): string[] => ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--k', '3', '--limit', '150', '--concurrency', '8', '--out', out, '--no-progress', ...extra];
+    const args = (out: string, extra: string[] = []): string[] => [
+      'attack',
+      'typos',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_DEV,
+      '--k',
+      '3',
+      '--limit',
+      '150',
+      '--concurrency',
+      '8',
+      '--out',
+      out,
+      '--no-progress',
+      ...extra,
+    ];
     const full = tmp('full');
     const killed = tmp('killed');
     const child = startCli(args(killed));
@@ -83,7 +143,21 @@ describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentenc
 describe('textstress attack typos on demo-ner over CoNLL-2003-format sentences', () => {
   it('lowers entity F1 while never touching entity tokens', async () => {
     const out = tmp('ner');
-    const r = await runCli(['attack', 'typos', '--model', DEMO_NER, '--data', CONLL, '--k', '2', '--limit', '40', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'attack',
+      'typos',
+      '--model',
+      DEMO_NER,
+      '--data',
+      CONLL,
+      '--k',
+      '2',
+      '--limit',
+      '40',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = readJson(join(out, 'summary.json'));
     expect(s.clean_f1 as number).toBeGreaterThan(0.3);

@@ -8,7 +8,22 @@ import { DEMO_SST2, ROOT, SST2_DEV, runCli, tmp } from './helpers.ts';
 describe('textstress typos-curve', () => {
   it('prints Table 1 and Figure 2 layouts and writes curve.json with one accuracy per K', async () => {
     const out = tmp('curve');
-    const r = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '30', '--k-max', '3', '--random-seeds', '2', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'typos-curve',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_DEV,
+      '--limit',
+      '30',
+      '--k-max',
+      '3',
+      '--random-seeds',
+      '2',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Adv-BERT Table 1/);
     expect(r.stdout).toMatch(/Figure 2/);
@@ -27,8 +42,23 @@ describe('textstress typos-curve', () => {
 });
 
 describe('typos-curve --compact', () => {
-  it('in top-K mode keeps the traces it reads, so the curve equals the full run\'s', async () => {
-    const args = ['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '12', '--k-max', '2', '--random-seeds', '1', '--no-by-source', '--no-skip-uneditable', '--no-progress'];
+  it("in top-K mode keeps the traces it reads, so the curve equals the full run's", async () => {
+    const args = [
+      'typos-curve',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_DEV,
+      '--limit',
+      '12',
+      '--k-max',
+      '2',
+      '--random-seeds',
+      '1',
+      '--no-by-source',
+      '--no-skip-uneditable',
+      '--no-progress',
+    ];
     const full = tmp('curve-full');
     const compact = tmp('curve-compact');
     expect((await runCli([...args, '--out', full])).code).toBe(0);
@@ -55,18 +85,28 @@ describe('textstress demo', () => {
     expect(r.stdout).toContain(`Report: ${join(out, 'report.html')}`);
     const s = JSON.parse(readFileSync(join(out, 'typos-max-k3', 'summary.json'), 'utf8')) as { n: number; complete: boolean };
     expect(s).toMatchObject({ n: 30, complete: true });
-    expect(readFileSync(join(out, 'typos-max-k3', 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(30);
+    expect(
+      readFileSync(join(out, 'typos-max-k3', 'results.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(30);
     expect(existsSync(join(out, 'noise-middle-random', 'summary.json'))).toBe(true);
     // The NER test runs on the shipped news sentences, on any machine.
     expect(JSON.parse(readFileSync(join(out, 'ner-typos-k2', 'summary.json'), 'utf8'))).toMatchObject({ n: 30, complete: true });
     // Person names swapped in the news sentences: Table 3's numbers, over the sentences that name a person.
-    const e = JSON.parse(readFileSync(join(out, 'ner-entities-per', 'summary.json'), 'utf8')) as { n: number; details: { probed: number; table3: { stability: number | null } } };
+    const e = JSON.parse(readFileSync(join(out, 'ner-entities-per', 'summary.json'), 'utf8')) as {
+      n: number;
+      details: { probed: number; table3: { stability: number | null } };
+    };
     expect(e.n).toBe(30);
     expect(e.details.probed).toBeGreaterThan(0);
     expect(e.details.table3.stability).not.toBeNull();
     expect(existsSync(join(out, 'ner-entities-per', 'd_worst.conll'))).toBe(true);
     // Fooling sentences from the reviews' own words (the limit does not apply: the run reads the training file).
-    const f = JSON.parse(readFileSync(join(out, 'sst2-fooling', 'summary.json'), 'utf8')) as { steps: number; metrics: Record<string, number> };
+    const f = JSON.parse(readFileSync(join(out, 'sst2-fooling', 'summary.json'), 'utf8')) as {
+      steps: number;
+      metrics: Record<string, number>;
+    };
     expect(f.steps).toBe(10);
     expect(f.metrics.fooling_threshold).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/sst2-fooling +fooling/);

@@ -7,7 +7,16 @@ import { DEMO_SST2, ROOT, expectCleanError, runCli, tmp } from './helpers.ts';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'data');
 const attack = (data: string, out: string, extra: string[] = []): string[] => [
-  'attack', 'typos', '--model', DEMO_SST2, '--data', data, '--out', out, '--no-progress', ...extra,
+  'attack',
+  'typos',
+  '--model',
+  DEMO_SST2,
+  '--data',
+  data,
+  '--out',
+  out,
+  '--no-progress',
+  ...extra,
 ];
 
 describe('bad input gives one clear paragraph, no stack trace, no summary', () => {
@@ -80,10 +89,26 @@ describe('bad input gives one clear paragraph, no stack trace, no summary', () =
     it('stops with the cause, keeps no partial summary, and tells how to resume', async () => {
       const out = tmp('err-http');
       mkdirSync(out, { recursive: true });
-      const r = await runCli([
-        'attack', 'typos', '--model', url, '--data', join(ROOT, 'demo', 'reviews.tsv'), '--out', out,
-        '--timeout', '300', '--retries', '2', '--no-progress', '--auth-env', 'TS_TEST_TOKEN',
-      ], { TS_TEST_TOKEN: 'Bearer s3cret-token' });
+      const r = await runCli(
+        [
+          'attack',
+          'typos',
+          '--model',
+          url,
+          '--data',
+          join(ROOT, 'demo', 'reviews.tsv'),
+          '--out',
+          out,
+          '--timeout',
+          '300',
+          '--retries',
+          '2',
+          '--no-progress',
+          '--auth-env',
+          'TS_TEST_TOKEN',
+        ],
+        { TS_TEST_TOKEN: 'Bearer s3cret-token' },
+      );
       const msg = expectCleanError(r);
       expect(msg).toMatch(/500/);
       expect(msg).toMatch(/timed out/);

@@ -11,10 +11,33 @@ describe('textstress attack grammar on demo-sst2 (every search)', () => {
   it('writes the typo summary fields plus error-type counts and skip reasons, for each search', async () => {
     for (const search of searches) {
       const out = join(root, search);
-      const r = await runCli(['attack', 'grammar', '--search', search, '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--out', out, '--no-progress', ...(search === 'genetic' ? ['--population', '20'] : [])]);
+      const r = await runCli([
+        'attack',
+        'grammar',
+        '--search',
+        search,
+        '--model',
+        DEMO_SST2,
+        '--data',
+        SST2_DEV,
+        '--limit',
+        '8',
+        '--out',
+        out,
+        '--no-progress',
+        ...(search === 'genetic' ? ['--population', '20'] : []),
+      ]);
       expect(r.code, r.stderr).toBe(0);
       const s = readJson(join(out, 'summary.json'));
-      for (const key of ['clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'mean_queries', 'cache_hit_rate', 'n', 'wall_seconds']) {
+      for (const key of [
+        'clean_accuracy',
+        'attacked_accuracy',
+        'attack_success_rate',
+        'mean_queries',
+        'cache_hit_rate',
+        'n',
+        'wall_seconds',
+      ]) {
         expect(typeof s[key], `${search} ${key}`).toBe('number');
       }
       // A mean over successful attacks is n/a (null) when none succeeded, never 0.
@@ -61,19 +84,50 @@ describe('grammar: skips text it cannot read, with reasons in the summary', () =
     ];
     writeFileSync(data, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
     const out = join(dir, 'out');
-    const r = await runCli(['attack', 'grammar', '--model', DEMO_SST2, '--data', data, '--text-column', 'text', '--label-column', 'label', '--out', out, '--no-progress', '--json']);
+    const r = await runCli([
+      'attack',
+      'grammar',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      data,
+      '--text-column',
+      'text',
+      '--label-column',
+      'label',
+      '--out',
+      out,
+      '--no-progress',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = readJson(join(out, 'summary.json'));
     const reasons = s.skip_reasons as Record<string, number>;
     expect(reasons['grammar: not English']).toBe(2);
-    expect((reasons['grammar: no words the tagger can analyse'] ?? 0) + (reasons['the model already misclassifies the clean example'] ?? 0)).toBeGreaterThanOrEqual(1);
+    expect(
+      (reasons['grammar: no words the tagger can analyse'] ?? 0) + (reasons['the model already misclassifies the clean example'] ?? 0),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
 
 describe('grammar-budget-curve and augment', () => {
   it('budget curve: success does not fall as the allowed modification rate grows', async () => {
     const out = tmp('budget');
-    const r = await runCli(['grammar-budget-curve', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '12', '--budgets', '0.15,0.45', '--out', out, '--no-progress', '--json']);
+    const r = await runCli([
+      'grammar-budget-curve',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_DEV,
+      '--limit',
+      '12',
+      '--budgets',
+      '0.15,0.45',
+      '--out',
+      out,
+      '--no-progress',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const curve = readJson(join(out, 'curve.json')) as { points: { budget: number; attack_success_rate: number }[] };
     expect(curve.points.map((p) => p.budget)).toEqual([0.15, 0.45]);
@@ -82,10 +136,30 @@ describe('grammar-budget-curve and augment', () => {
 
   it('augment exports adversarial examples at proportions, in SST-2 format and JSONL, readable again', async () => {
     const out = tmp('augment');
-    const r = await runCli(['augment', '--model', DEMO_SST2, '--data', SST2_TRAIN, '--limit', '40', '--proportions', '0.1,0.5', '--out', out, '--no-progress', '--json']);
+    const r = await runCli([
+      'augment',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_TRAIN,
+      '--limit',
+      '40',
+      '--proportions',
+      '0.1,0.5',
+      '--out',
+      out,
+      '--no-progress',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const m = readJson(join(out, 'manifest.json')) as { adversarial_examples: number; files: { proportion: number; requested: number; written: number; format_file: string; jsonl: string }[] };
-    expect(m.files.map((f) => [f.proportion, f.requested])).toEqual([[0.1, 4], [0.5, 20]]);
+    const m = readJson(join(out, 'manifest.json')) as {
+      adversarial_examples: number;
+      files: { proportion: number; requested: number; written: number; format_file: string; jsonl: string }[];
+    };
+    expect(m.files.map((f) => [f.proportion, f.requested])).toEqual([
+      [0.1, 4],
+      [0.5, 20],
+    ]);
     expect(m.adversarial_examples).toBeGreaterThan(0);
     const big = m.files[1]!;
     expect(big.written).toBe(Math.min(20, m.adversarial_examples));

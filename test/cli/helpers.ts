@@ -106,7 +106,10 @@ export function expectCleanError(r: CliResult): string {
 
 /** The lines of a results.jsonl. */
 export const readJsonl = (path: string): ExampleResult[] =>
-  readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ExampleResult);
 export const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 /** A summary without the fields that describe this process rather than the results. */
 export const stable = (s: Record<string, unknown>): Record<string, unknown> => {
@@ -119,7 +122,14 @@ export function writeSst2Suite(dir: string, tests: string[], limit: number): str
   const file = join(dir, 'suite.yaml');
   writeFileSync(
     file,
-    ['models:', `  m: ${JSON.stringify(DEMO_SST2)}`, 'datasets:', `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: ${limit} }`, 'tests:', ...tests.map((t) => `  - ${t}`)].join('\n') + '\n',
+    [
+      'models:',
+      `  m: ${JSON.stringify(DEMO_SST2)}`,
+      'datasets:',
+      `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: ${limit} }`,
+      'tests:',
+      ...tests.map((t) => `  - ${t}`),
+    ].join('\n') + '\n',
   );
   return file;
 }

@@ -19,8 +19,26 @@ describe('textstress attack --model openai:…', () => {
       const env = { OPENAI_API_KEY: PLANTED, TEXTSTRESS_CACHE_DIR: cacheDir };
       const out = tmp('cli-llm');
       const args = (more: string[]): string[] => [
-        'attack', 'typos', '--model', 'openai:demo', '--base-url', url, '--labels', 'negative,positive', '--data', SST2_DEV,
-        '--k', '1', '--limit', '10', '--price-input', '0.15', '--price-output', '0.6', '--no-progress', ...more,
+        'attack',
+        'typos',
+        '--model',
+        'openai:demo',
+        '--base-url',
+        url,
+        '--labels',
+        'negative,positive',
+        '--data',
+        SST2_DEV,
+        '--k',
+        '1',
+        '--limit',
+        '10',
+        '--price-input',
+        '0.15',
+        '--price-output',
+        '0.6',
+        '--no-progress',
+        ...more,
       ];
       const logs: string[] = [];
       const dry = await runCli(args(['--dry-run']), env);

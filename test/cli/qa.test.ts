@@ -15,8 +15,26 @@ const SQUAD = fixtureData('squad-v1.1/dev-v1.1.json');
 const LIMIT = 30;
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-const typosArgs = (out: string, extra: string[] = []): string[] =>
-  ['attack', 'typos', '--model', MODEL, '--data', SQUAD, '--k', '1', '--target', 'max', '--limit', String(LIMIT), '--seed', '1', '--out', out, '--no-progress', ...extra];
+const typosArgs = (out: string, extra: string[] = []): string[] => [
+  'attack',
+  'typos',
+  '--model',
+  MODEL,
+  '--data',
+  SQUAD,
+  '--k',
+  '1',
+  '--target',
+  'max',
+  '--limit',
+  String(LIMIT),
+  '--seed',
+  '1',
+  '--out',
+  out,
+  '--no-progress',
+  ...extra,
+];
 
 /** What every QA run must hold, whatever the model answers. */
 function checkRun(out: string): { summary: Record<string, unknown>; results: ExampleResult[] } {
@@ -119,7 +137,23 @@ describe('textstress attack typos on a QA model (tiny-bert-qa, random weights) o
 describe('textstress attack noise on a QA model (tiny-bert-qa, random weights)', () => {
   it('puts noise in every question word at once and reports EM/F1 before and after', async () => {
     const out = tmp('qa-noise');
-    const r = await runCli(['attack', 'noise', '--model', MODEL, '--data', SQUAD, '--noise', 'swap', '--limit', String(LIMIT), '--seed', '1', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'attack',
+      'noise',
+      '--model',
+      MODEL,
+      '--data',
+      SQUAD,
+      '--noise',
+      'swap',
+      '--limit',
+      String(LIMIT),
+      '--seed',
+      '1',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const { summary, results } = checkRun(out);
     expect(summary).toMatchObject({ recipe: 'noise', accuracy_by_edits: null });

@@ -18,14 +18,21 @@ const SICK = fixtureData('sick/SICK.txt');
 const QNLI = fixtureData('qnli/dev.tsv');
 const TESTS = ['word-overlap', 'negation', 'length-mismatch', 'tautology', 'spelling', 'antonymy', 'numerical', 'premise-removed'];
 
-const lines = (dir: string): StressResult[] => readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StressResult);
+const lines = (dir: string): StressResult[] =>
+  readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as StressResult);
 const summaryOf = (dir: string): StressSummary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as StressSummary;
 const stable = (s: StressSummary): unknown => ({ ...s, wall_seconds: 0, process: null });
 const stressNli = (args: string[]): Promise<CliResult> => runCli(['stress', 'nli', '--no-progress', ...args]);
 
 /** Per test, recomputed from the result lines: cases, correct, originals right, gold → prediction counts. */
 function recount(results: StressResult[]) {
-  const t: Record<string, { n: number; correct: number; orig: number; pairs: number; na: number; conf: Record<string, Record<string, number>> }> = {};
+  const t: Record<
+    string,
+    { n: number; correct: number; orig: number; pairs: number; na: number; conf: Record<string, Record<string, number>> }
+  > = {};
   for (const r of results) {
     const seen = new Set<string>();
     for (const c of r.cases) {
@@ -56,25 +63,38 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
     expect(results).toHaveLength(114);
     const first = results[0]!;
     expect(first.id).toBe('6');
-    expect(first.original.text).toEqual({ premise: 'There is no boy playing outdoors and there is no man smiling', hypothesis: 'A group of kids is playing in a yard and an old man is standing in the background' });
+    expect(first.original.text).toEqual({
+      premise: 'There is no boy playing outdoors and there is no man smiling',
+      hypothesis: 'A group of kids is playing in a yard and an old man is standing in the background',
+    });
     expect(first.original.gold).toBe('neutral');
     expect(first.cases.map((c) => c.variant)).toEqual([
-      'word-overlap', 'negation', 'length-mismatch',
+      'word-overlap',
+      'negation',
+      'length-mismatch',
       ...['premise', 'hypothesis'].flatMap((side) => [1, 2, 3, 4, 5].map((n) => `tautology-${side}-${n}`)),
-      'spelling-swap', 'antonymy', 'premise-removed',
+      'spelling-swap',
+      'antonymy',
+      'premise-removed',
     ]);
     const negation = first.cases.find((c) => c.test === 'negation')!;
-    expect(negation.text.hypothesis).toBe('A group of kids is playing in a yard and an old man is standing in the background and false is not true');
+    expect(negation.text.hypothesis).toBe(
+      'A group of kids is playing in a yard and an old man is standing in the background and false is not true',
+    );
     expect(Object.keys(negation).sort()).toEqual(['confidence', 'correct', 'edits', 'gold', 'prediction', 'test', 'text', 'variant']);
     expect(first.not_applicable).toEqual({ numerical: 'no count of two or more before a noun in the premise' });
     // Competence golds are the rules': antonymy is always contradiction.
-    expect(new Set(results.flatMap((r) => r.cases.filter((c) => c.test === 'antonymy').map((c) => c.gold)))).toEqual(new Set(['contradiction']));
+    expect(new Set(results.flatMap((r) => r.cases.filter((c) => c.test === 'antonymy').map((c) => c.gold)))).toEqual(
+      new Set(['contradiction']),
+    );
   });
 
   it('each case’s prediction is what the model answers when asked directly', async () => {
     const model = await openModel({ model: DEMO_SICK });
     try {
-      const cases = lines(out).slice(0, 3).flatMap((r) => r.cases.map((c) => c));
+      const cases = lines(out)
+        .slice(0, 3)
+        .flatMap((r) => r.cases.map((c) => c));
       const outputs = await model.predict(cases.map((c) => ({ kind: 'pair', textA: c.text.premise!, textB: c.text.hypothesis! })));
       const answers = outputs.map((o) => (o.kind === 'classes' ? o.labels[o.probs.indexOf(Math.max(...o.probs))] : ''));
       expect(answers).toEqual(cases.map((c) => c.prediction));
@@ -86,7 +106,13 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
   it('summary.json: counts follow from the rules; accuracy, reduction and confusion agree with the result lines', () => {
     const s = summaryOf(out);
     const results = lines(out);
-    expect(s).toMatchObject({ kind: 'stress', recipe: 'stress-nli', n: 114, cases: 1914, settings: { split: 'TEST', tests: TESTS, scheme: 'auto', maxTautologies: 5 } });
+    expect(s).toMatchObject({
+      kind: 'stress',
+      recipe: 'stress-nli',
+      n: 114,
+      cases: 1914,
+      settings: { split: 'TEST', tests: TESTS, scheme: 'auto', maxTautologies: 5 },
+    });
     const counted = recount(results);
     const origRight = results.filter((r) => r.original.correct).length;
     expect(s.original).toMatchObject({ n: 114, correct: origRight, accuracy: origRight / 114 });
@@ -108,10 +134,23 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       expect(t.reduction).toBeCloseTo((c.orig - c.correct) / c.orig, 12);
       for (const [gold, row] of Object.entries(c.conf)) {
         const n = Object.values(row).reduce((a, b) => a + b, 0);
-        expect(t.confusion![gold]).toEqual({ n, predicted: Object.fromEntries(Object.entries(row).sort().map(([p, k]) => [p, k / n])) });
+        expect(t.confusion![gold]).toEqual({
+          n,
+          predicted: Object.fromEntries(
+            Object.entries(row)
+              .sort()
+              .map(([p, k]) => [p, k / n]),
+          ),
+        });
       }
     }
-    const d = s.details as { scheme: string; premise: string; hypothesis: string; sweep: { premise: { n: number; cases: number }[] }; premise_removed: { majority: { label: string; rate: number }; over_majority: number } };
+    const d = s.details as {
+      scheme: string;
+      premise: string;
+      hypothesis: string;
+      sweep: { premise: { n: number; cases: number }[] };
+      premise_removed: { majority: { label: string; rate: number }; over_majority: number };
+    };
     expect([d.scheme, d.premise, d.hypothesis]).toEqual(['3-way', 'sentence_A', 'sentence_B']);
     expect(d.sweep.premise.map((p) => [p.n, p.cases])).toEqual([1, 2, 3, 4, 5].map((n) => [n, 114]));
     // Length mismatch is five tautologies on the premise: the same pairs, so the same accuracy as the sweep's N = 5.
@@ -126,9 +165,16 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
     const s = summaryOf(out);
     const text = run.stdout;
     expect(text).toContain(`textstress · stress-nli · ${DEMO_SICK} on ${SICK} (TEST)`);
-    expect(text).toContain('3-way labels (entailment, neutral, contradiction) · premise: sentence_A · hypothesis: sentence_B · 114 pairs, 1914 cases');
+    expect(text).toContain(
+      '3-way labels (entailment, neutral, contradiction) · premise: sentence_A · hypothesis: sentence_B · 114 pairs, 1914 cases',
+    );
     expect(text).toContain('Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)');
-    const row = (title: string): string => text.split('\n').find((l) => l.startsWith(title))!.replace(/\s+/g, ' ').trim();
+    const row = (title: string): string =>
+      text
+        .split('\n')
+        .find((l) => l.startsWith(title))!
+        .replace(/\s+/g, ' ')
+        .trim();
     const red = (r: number): string => `(${r < 0 ? '−' : ''}${Math.abs(100 * r).toFixed(1)}%)`;
     expect(row('original ')).toBe(`original 114 114 ${pct(s.original.accuracy)}`);
     for (const [title, test, family] of [
@@ -140,30 +186,58 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       ['numerical reasoning', 'numerical', 'competence'],
     ] as const) {
       const t = s.tests[test]!;
-      expect(row(`${title} `)).toBe(`${title} ${family} ${t.examples} ${t.n} ${pct(t.accuracy)} ${red(t.reduction!)} ${pct(t.original_accuracy)}`);
+      expect(row(`${title} `)).toBe(
+        `${title} ${family} ${t.examples} ${t.n} ${pct(t.accuracy)} ${red(t.reduction!)} ${pct(t.original_accuracy)}`,
+      );
     }
     const pr = s.tests['premise-removed']!;
-    expect(row('premise removed ')).toBe(`premise removed annotation artifacts 114 114 ${pct(pr.accuracy)} (majority class neutral ${pct(pr.majority!.rate)}) ${pct(pr.original_accuracy)}`);
+    expect(row('premise removed ')).toBe(
+      `premise removed annotation artifacts 114 114 ${pct(pr.accuracy)} (majority class neutral ${pct(pr.majority!.rate)}) ${pct(pr.original_accuracy)}`,
+    );
     expect(text).toMatch(/Error confusion: share of gold X predicted as Y\ntest +E→N +E→C +N→E +N→C +C→E +C→N\n/);
     const e2n = s.tests.negation!.confusion!.entailment!.predicted.neutral ?? 0;
-    expect(text.split('\n').filter((l) => l.startsWith('negation ')).map((l) => l.replace(/\s+/g, ' ').trim())[1]).toMatch(new RegExp(`^negation ${pct(e2n).replace('.', '\\.')} `));
+    expect(
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('negation '))
+        .map((l) => l.replace(/\s+/g, ' ').trim())[1],
+    ).toMatch(new RegExp(`^negation ${pct(e2n).replace('.', '\\.')} `));
     expect(text).toContain('Tautology sweep: "and true is true" appended N times (the paper’s Figure 2)');
-    expect(row('0 (original)')).toBe(`0 (original) ${pct(s.tests.tautology!.original_accuracy)} ${pct(s.tests.tautology!.original_accuracy)}`);
-    expect(text).toContain('Not applicable (no case made, not scored): antonymy: 41 pairs (no adjective or noun of the premise has a WordNet antonym); numerical reasoning: 84 pairs (no count of two or more before a noun in the premise).');
+    expect(row('0 (original)')).toBe(
+      `0 (original) ${pct(s.tests.tautology!.original_accuracy)} ${pct(s.tests.tautology!.original_accuracy)}`,
+    );
+    expect(text).toContain(
+      'Not applicable (no case made, not scored): antonymy: 41 pairs (no adjective or noun of the premise has a WordNet antonym); numerical reasoning: 84 pairs (no count of two or more before a noun in the premise).',
+    );
     expect(text).toContain(`Results: ${join(out, 'summary.json')}, ${join(out, 'results.jsonl')}`);
   });
 
   it('--resume finishes an interrupted run with the same files; a test subset makes the same cases', async () => {
     const cut = tmp('stress-nli-cut');
     cpSync(join(out, 'run.json'), join(cut, 'run.json'));
-    writeFileSync(join(cut, 'results.jsonl'), readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').slice(0, 40).join('\n') + '\n{"id":"torn');
+    writeFileSync(
+      join(cut, 'results.jsonl'),
+      readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').slice(0, 40).join('\n') + '\n{"id":"torn',
+    );
     const resumed = await stressNli(['--model', DEMO_SICK, '--data', SICK, '--split', 'TEST', '--out', cut, '--resume']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(readFileSync(join(cut, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'results.jsonl'), 'utf8'));
     expect(stable(summaryOf(cut))).toEqual(stable(summaryOf(out)));
 
     const sub = tmp('stress-nli-sub');
-    const only = await stressNli(['--model', DEMO_SICK, '--data', SICK, '--split', 'TEST', '--out', sub, '--tests', 'spelling,numerical', '--json']);
+    const only = await stressNli([
+      '--model',
+      DEMO_SICK,
+      '--data',
+      SICK,
+      '--split',
+      'TEST',
+      '--out',
+      sub,
+      '--tests',
+      'spelling,numerical',
+      '--json',
+    ]);
     expect(only.code, only.stderr).toBe(0);
     const json = JSON.parse(only.stdout) as StressSummary;
     expect(Object.keys(json.tests)).toEqual(['spelling', 'numerical']);
@@ -178,22 +252,34 @@ describe('stress nli: a 2-way pair model (entailment / not_entailment) on the QN
     const model = join(tmp('qnli-model'), 'tiny-qnli');
     cpSync(fixtureData('../models/tiny-bert-seq'), model, { recursive: true });
     const config = JSON.parse(readFileSync(join(model, 'config.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(model, 'config.json'), JSON.stringify({ ...config, id2label: { 0: 'entailment', 1: 'not_entailment' }, label2id: { entailment: 0, not_entailment: 1 } }));
+    writeFileSync(
+      join(model, 'config.json'),
+      JSON.stringify({ ...config, id2label: { 0: 'entailment', 1: 'not_entailment' }, label2id: { entailment: 0, not_entailment: 1 } }),
+    );
     const out = tmp('stress-nli-qnli');
     const r = await stressNli(['--model', model, '--data', QNLI, '--premise', 'sentence', '--hypothesis', 'question', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('2-way labels (entailment, not_entailment) · premise: sentence · hypothesis: question · 60 pairs, 971 cases');
+    expect(r.stdout).toContain(
+      '2-way labels (entailment, not_entailment) · premise: sentence · hypothesis: question · 60 pairs, 971 cases',
+    );
     expect(r.stdout).toMatch(/\ntest +E→¬E +¬E→E\n/);
     const s = summaryOf(out);
-    expect([s.tests.antonymy!.examples, s.tests.antonymy!.not_applicable, s.tests.numerical!.examples, s.tests.numerical!.n]).toEqual([43, 17, 6, 28]);
+    expect([s.tests.antonymy!.examples, s.tests.antonymy!.not_applicable, s.tests.numerical!.examples, s.tests.numerical!.n]).toEqual([
+      43, 17, 6, 28,
+    ]);
     const results = lines(out);
     // The sentence is the premise: the length-mismatch tautologies go on it; antonymy's gold is not_entailment.
     const first = results[0]!;
-    expect(first.original.text).toEqual({ premise: 'As of that day, the new constitution heralding the Second Republic came into force.', hypothesis: 'What came into force after the new constitution was herald?' });
+    expect(first.original.text).toEqual({
+      premise: 'As of that day, the new constitution heralding the Second Republic came into force.',
+      hypothesis: 'What came into force after the new constitution was herald?',
+    });
     expect(first.cases.find((c) => c.test === 'length-mismatch')!.text.premise).toBe(
       'As of that day, the new constitution heralding the Second Republic came into force and true is true and true is true and true is true and true is true and true is true.',
     );
-    expect(new Set(results.flatMap((x) => x.cases.filter((c) => c.test === 'antonymy').map((c) => c.gold)))).toEqual(new Set(['not_entailment']));
+    expect(new Set(results.flatMap((x) => x.cases.filter((c) => c.test === 'antonymy').map((c) => c.gold)))).toEqual(
+      new Set(['not_entailment']),
+    );
     expect(new Set(results.flatMap((x) => x.cases.map((c) => c.prediction)))).toEqual(new Set(['entailment', 'not_entailment']));
   }, 120_000);
 });
@@ -208,7 +294,9 @@ describe('stress nli: bad input is refused with file and line, or counted with -
     const skipped = await stressNli(['--model', DEMO_SICK, '--data', path, '--out', out, '--skip-bad-rows']);
     expect(skipped.code, skipped.stderr).toBe(0);
     expect(summaryOf(out)).toMatchObject({ n: 1, skipped_rows: 1 });
-    expect(JSON.parse(readFileSync(join(out, 'skipped-rows.json'), 'utf8'))).toEqual([{ file: path, line: 3, reason: 'empty text in column "sentence2" (hypothesis).' }]);
+    expect(JSON.parse(readFileSync(join(out, 'skipped-rows.json'), 'utf8'))).toEqual([
+      { file: path, line: 3, reason: 'empty text in column "sentence2" (hypothesis).' },
+    ]);
     const jsonl = fixtureData('snli/missing-hypothesis.jsonl');
     const missing = await stressNli(['--model', DEMO_SICK, '--data', jsonl, '--out', tmp('nli-bad-jsonl')]);
     expect(missing.code).toBe(1);
@@ -218,10 +306,14 @@ describe('stress nli: bad input is refused with file and line, or counted with -
   it('an unknown --premise names the texts there are; unmappable model labels are listed; single texts are refused', async () => {
     const col = await stressNli(['--model', DEMO_SICK, '--data', QNLI, '--hypothesis', 'questions', '--out', tmp('nli-col')]);
     expect(col.code).toBe(1);
-    expect(col.stderr).toContain(`textstress: error: --hypothesis questions: ${QNLI} has no pair text of that name (did you mean "question"?); its two texts are "question" (textA) and "sentence" (textB).`);
+    expect(col.stderr).toContain(
+      `textstress: error: --hypothesis questions: ${QNLI} has no pair text of that name (did you mean "question"?); its two texts are "question" (textA) and "sentence" (textB).`,
+    );
     const labels = await stressNli(['--model', fixtureData('../models/tiny-bert-seq'), '--data', QNLI, '--out', tmp('nli-labels')]);
     expect(labels.code).toBe(1);
-    expect(labels.stderr).toMatch(/cannot be mapped to the NLI labels \(entailment, neutral, contradiction, not_entailment\): no NLI label for "NEGATIVE", "POSITIVE"\. Map them with --label-map, e.g\. --label-map "NEGATIVE=entailment,POSITIVE=not_entailment"\./);
+    expect(labels.stderr).toMatch(
+      /cannot be mapped to the NLI labels \(entailment, neutral, contradiction, not_entailment\): no NLI label for "NEGATIVE", "POSITIVE"\. Map them with --label-map, e.g\. --label-map "NEGATIVE=entailment,POSITIVE=not_entailment"\./,
+    );
     const text = await stressNli(['--model', DEMO_SICK, '--data', fixtureData('sst2/dev.tsv'), '--out', tmp('nli-text')]);
     expect(text.code).toBe(1);
     expect(text.stderr).toMatch(/the stress-nli recipe runs on pair-classification data/);
@@ -243,7 +335,9 @@ describe('stress nli in a suite: the gate reads its metrics, the report gets its
     expect(r.code).toBe(1);
     const s = summaryOf(join(out, 'nli'));
     expect([s.n, s.cases, Object.keys(s.tests)]).toEqual([20, 20 + 6 * 20 + 20, ['negation', 'tautology', 'premise-removed']]);
-    const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as { checks: { expr: string; passed: boolean; message: string }[] };
+    const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as {
+      checks: { expr: string; passed: boolean; message: string }[];
+    };
     expect(verdict.checks.map((c) => [c.expr, c.passed])).toEqual([
       ['nli_original_accuracy > 0.99', false],
       ['nli_negation_reduction >= -1', true],
@@ -252,17 +346,33 @@ describe('stress nli in a suite: the gate reads its metrics, the report gets its
     ]);
     expect(verdict.checks[0]!.message).toBe(`nli: nli_original_accuracy = ${s.original.accuracy!.toFixed(3)} fails > 0.990`);
     expect(verdict.checks[2]!.message).toBe('nli: nli_antonymy_accuracy > 0 — nli_antonymy_accuracy is not reported by this run');
-    const row = r.stdout.split('\n').find((l) => l.startsWith('nli '))!.replace(/\s+/g, ' ').trim();
+    const row = r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('nli '))!
+      .replace(/\s+/g, ' ')
+      .trim();
     expect(row).toBe(`nli stress-nli 20 ${pct(s.original.accuracy)} ${pct(s.worst!.accuracy)} (${s.worst!.test})`);
 
     const html = readFileSync(join(out, 'report.html'), 'utf8');
-    const section = html.slice(html.indexOf('<section class="family" id="fam-stress-nli"'), html.indexOf('</section>', html.indexOf('id="fam-stress-nli"')));
+    const section = html.slice(
+      html.indexOf('<section class="family" id="fam-stress-nli"'),
+      html.indexOf('</section>', html.indexOf('id="fam-stress-nli"')),
+    );
     expect(section).toContain('<h2>NLI stress tests</h2>');
-    for (const title of ['Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)', 'Error confusion: share of gold X predicted as Y', 'Tautology sweep: &#34;and true is true&#34; appended N times (the paper’s Figure 2)']) {
+    for (const title of [
+      'Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)',
+      'Error confusion: share of gold X predicted as Y',
+      'Tautology sweep: &#34;and true is true&#34; appended N times (the paper’s Figure 2)',
+    ]) {
       expect(section).toContain(`<h4>${title}</h4>`);
     }
-    expect(section).toContain(`<td>negation</td><td class="n">distraction</td><td class="n">20</td><td class="n">20</td><td class="n">${pct(s.tests.negation!.accuracy)} `);
-    expect([...section.matchAll(/<figure class="chart"><h4>([^<]+)<\/h4><svg/g)].map((m) => m[1])).toEqual(['Accuracy per test', 'Tautology sweep (Figure 2)']);
+    expect(section).toContain(
+      `<td>negation</td><td class="n">distraction</td><td class="n">20</td><td class="n">20</td><td class="n">${pct(s.tests.negation!.accuracy)} `,
+    );
+    expect([...section.matchAll(/<figure class="chart"><h4>([^<]+)<\/h4><svg/g)].map((m) => m[1])).toEqual([
+      'Accuracy per test',
+      'Tautology sweep (Figure 2)',
+    ]);
     expect(html).toMatch(/<div class="v">[\d.]+%<\/div><div class="l">original accuracy<\/div>/);
   }, 180_000);
 });

@@ -23,9 +23,23 @@ const TINY_QA = join(ROOT, 'test', 'fixtures', 'models', 'tiny-bert-qa');
 const DEV = fixtureData('squad-v1.1/dev-v1.1.json');
 const ADDSENT = fixtureData('adversarial-squad/sample1k-HCVerifyAll.json');
 const ADDONESENT = fixtureData('adversarial-squad/sample1k-HCVerifySample.json');
-const TESTS = ['addsent', 'addonesent', 'addany', 'addcommon', 'noise-natural', 'noise-swap', 'noise-middle-random', 'noise-fully-random', 'noise-keyboard'];
+const TESTS = [
+  'addsent',
+  'addonesent',
+  'addany',
+  'addcommon',
+  'noise-natural',
+  'noise-swap',
+  'noise-middle-random',
+  'noise-fully-random',
+  'noise-keyboard',
+];
 
-const lines = (dir: string): StressResult[] => readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StressResult);
+const lines = (dir: string): StressResult[] =>
+  readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as StressResult);
 const summaryOf = (dir: string): StressSummary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as StressSummary;
 const detailsOf = (s: StressSummary): QaDetails => s.details as unknown as QaDetails;
 const stable = (s: StressSummary): unknown => ({ ...s, wall_seconds: 0, process: null });
@@ -35,7 +49,13 @@ const best = (o: { kind: string; spans?: { text: string }[] }): string => o.span
 // The first 20 questions: 5 of them are originals of both adversarial slices; question 7 (index 6) is the first
 // tiny-bert-qa answers with F1 > 0, so --adaptive-limit 7 gives AddAny/AddCommon exactly one question.
 const ARGS = ['--model', TINY_QA, '--data', DEV, '--limit', '20', '--adaptive-limit', '7'];
-const ADV_ORIGINALS = ['56be4db0acb8001400a502ee', '56bea9923aeaaa14008c91bb', '56beace93aeaaa14008c91e0', '56bf10f43aeaaa14008c94fd', '56bf10f43aeaaa14008c9500'];
+const ADV_ORIGINALS = [
+  '56be4db0acb8001400a502ee',
+  '56bea9923aeaaa14008c91bb',
+  '56beace93aeaaa14008c91e0',
+  '56bf10f43aeaaa14008c94fd',
+  '56bf10f43aeaaa14008c9500',
+];
 const ATTACKED = '56be8e613aeaaa14008c90d2';
 
 describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
@@ -65,7 +85,10 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
     const s = summaryOf(out);
     expect(Object.keys(s.tests)).toEqual(TESTS);
     expect(s.tests.addsent!.not_applicable_reasons).toEqual({ 'no adversarial copy of this question in the AddSent file': 15 });
-    expect(s.tests.addany!.not_applicable_reasons).toEqual({ 'beyond the first 7 questions of the run (--adaptive-limit)': 13, 'the model had it wrong (F1 = 0): nothing to attack': 6 });
+    expect(s.tests.addany!.not_applicable_reasons).toEqual({
+      'beyond the first 7 questions of the run (--adaptive-limit)': 13,
+      'the model had it wrong (F1 = 0): nothing to attack': 6,
+    });
     expect(s.cases).toBe(5 + 5 + 1 + 1 + 5 * 20);
   });
 
@@ -79,7 +102,9 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
         expect(c.text.context).not.toBe(r.original.text.context);
       }
     }
-    const any = lines(out).find((r) => r.id === ATTACKED)!.cases.find((c) => c.test === 'addany')!;
+    const any = lines(out)
+      .find((r) => r.id === ATTACKED)!
+      .cases.find((c) => c.test === 'addany')!;
     const sentence = (any.note as { distractor: string }).distractor;
     expect(sentence.split(' ')).toHaveLength(10);
     expect(any.text.context).toBe(`${lines(out).find((r) => r.id === ATTACKED)!.original.text.context} ${sentence}`);
@@ -97,7 +122,9 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
     const model = await openModel({ model: TINY_QA });
     try {
       const answer = async (batch: readonly QaExample[]): Promise<string[]> =>
-        (await model.predict(batch.map((e) => ({ kind: 'qa' as const, question: e.question, context: e.context })))).map((o) => best(o as { kind: string; spans?: { text: string }[] }));
+        (await model.predict(batch.map((e) => ({ kind: 'qa' as const, question: e.question, context: e.context })))).map((o) =>
+          best(o as { kind: string; spans?: { text: string }[] }),
+        );
       for (const r of lines(out).filter((x) => ADV_ORIGINALS.includes(x.id))) {
         const c = r.cases.find((x) => x.test === 'addsent')!;
         const mine = copies.get(r.id)!;
@@ -119,15 +146,24 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
   it('prints Table 4 from summary.json: EM and F1 with the reduction, n/a where the original is 0', () => {
     const s = summaryOf(out);
     const d = detailsOf(s);
-    const rowOf = (name: string): string | undefined => run.stdout.split('\n').find((l) => l.startsWith(`${name} `))?.replace(/\s+/g, ' ').trim();
+    const rowOf = (name: string): string | undefined =>
+      run.stdout
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.replace(/\s+/g, ' ')
+        .trim();
     expect(run.stdout).toContain('Table 4: EM and F1 per stress test (% reduction from the original on the same questions)');
     expect(rowOf('original')).toBe(`original 20 ${pct(d.original.em)} ${pct(d.original.f1)}`);
     // tiny-bert-qa never matches exactly: every EM reduction is over a zero original, so null.
     expect(d.table4.every((r) => r.em === 0 && r.em_reduction === null)).toBe(true);
     const swap = d.table4.find((r) => r.test === 'noise-swap')!;
     expect(swap.f1_reduction).toBeCloseTo((swap.original_f1! - swap.f1!) / swap.original_f1!, 12);
-    expect(rowOf('noise: swap')).toBe(`noise: swap 20 0.0% ${pct(swap.f1)} (${swap.f1_reduction! < 0 ? '−' : ''}${Math.abs(100 * swap.f1_reduction!).toFixed(1)}%) 0.0% / ${pct(swap.original_f1)} 0`);
-    expect(d.table4.map((r) => [r.test, r.n])).toEqual(TESTS.map((t) => [t, t.startsWith('add') ? (t.startsWith('addsent') || t === 'addonesent' ? 5 : 1) : 20]));
+    expect(rowOf('noise: swap')).toBe(
+      `noise: swap 20 0.0% ${pct(swap.f1)} (${swap.f1_reduction! < 0 ? '−' : ''}${Math.abs(100 * swap.f1_reduction!).toFixed(1)}%) 0.0% / ${pct(swap.original_f1)} 0`,
+    );
+    expect(d.table4.map((r) => [r.test, r.n])).toEqual(
+      TESTS.map((t) => [t, t.startsWith('add') ? (t.startsWith('addsent') || t === 'addonesent' ? 5 : 1) : 20]),
+    );
   });
 
   it('the report card has the QA section (Table 4, EM chart) and QA cards with gold spans before and after', async () => {
@@ -142,10 +178,19 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
       'Table 4: EM and F1 per stress test (% reduction from the original on the same questions)',
       'EM per test',
     ]);
-    const island = page.slice(page.indexOf('<script type="application/json" id="report-data">') + 49, page.indexOf('</script>', page.indexOf('id="report-data"')));
-    const data = JSON.parse(island) as { examples: { id: string; g: string; q?: { c: { s?: number }[]; ga: string[]; m: (number | null)[] } }[] };
+    const island = page.slice(
+      page.indexOf('<script type="application/json" id="report-data">') + 49,
+      page.indexOf('</script>', page.indexOf('id="report-data"')),
+    );
+    const data = JSON.parse(island) as {
+      examples: { id: string; g: string; q?: { c: { s?: number }[]; ga: string[]; m: (number | null)[] } }[];
+    };
     const addsent = data.examples.find((e) => e.id.endsWith(' · addsent'))!;
-    expect(addsent.q!.ga).toEqual(['Santa Clara, California', "Levi's Stadium", "Levi's Stadium in the San Francisco Bay Area at Santa Clara, California."]);
+    expect(addsent.q!.ga).toEqual([
+      'Santa Clara, California',
+      "Levi's Stadium",
+      "Levi's Stadium in the San Francisco Bay Area at Santa Clara, California.",
+    ]);
     expect(addsent.g).toBe(addsent.q!.ga.join(' | '));
     expect(data.examples.filter((e) => e.q).length).toBe(data.examples.length);
   }, 120_000);
@@ -153,7 +198,10 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
   it('--resume finishes an interrupted run with the same files', async () => {
     const cut = tmp('stress-qa-cut');
     cpSync(join(out, 'run.json'), join(cut, 'run.json'));
-    writeFileSync(join(cut, 'results.jsonl'), readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').slice(0, 9).join('\n') + '\n{"id":"torn');
+    writeFileSync(
+      join(cut, 'results.jsonl'),
+      readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').slice(0, 9).join('\n') + '\n{"id":"torn',
+    );
     const resumed = await stressQa([...ARGS, '--out', cut, '--resume']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(readFileSync(join(cut, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'results.jsonl'), 'utf8'));
@@ -164,12 +212,41 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
 describe('stress qa: metrics over zero questions, gate metrics, refusals', () => {
   it('a test with no question is null in summary.json, n/a in Table 4 and n/a to the gate', async () => {
     const out = tmp('stress-qa-zero');
-    const r = await stressQa(['--model', TINY_QA, '--data', DEV, '--limit', '3', '--tests', 'addany,noise-keyboard', '--adaptive-limit', '0', '--out', out]);
+    const r = await stressQa([
+      '--model',
+      TINY_QA,
+      '--data',
+      DEV,
+      '--limit',
+      '3',
+      '--tests',
+      'addany,noise-keyboard',
+      '--adaptive-limit',
+      '0',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = summaryOf(out);
     const row = detailsOf(s).table4.find((x) => x.test === 'addany')!;
-    expect(row).toEqual({ test: 'addany', n: 0, not_applicable: 3, em: null, f1: null, original_em: null, original_f1: null, em_reduction: null, f1_reduction: null });
-    expect(r.stdout.split('\n').find((l) => l.startsWith('AddAny '))!.replace(/\s+/g, ' ').trim()).toBe('AddAny 0 n/a n/a n/a 3');
+    expect(row).toEqual({
+      test: 'addany',
+      n: 0,
+      not_applicable: 3,
+      em: null,
+      f1: null,
+      original_em: null,
+      original_f1: null,
+      em_reduction: null,
+      f1_reduction: null,
+    });
+    expect(
+      r.stdout
+        .split('\n')
+        .find((l) => l.startsWith('AddAny '))!
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe('AddAny 0 n/a n/a n/a 3');
     const m = stressQaRecipe.metrics!;
     const asRecord = s as unknown as Record<string, unknown>;
     expect(m.qa_addany_em!.read(asRecord)).toBeNull();
@@ -190,7 +267,9 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
     const out = join(dir, 'out');
     const r = await runCli(['run', suite, '--out', out]);
     expect(r.code).toBe(1);
-    const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as { checks: { expr: string; passed: boolean; message: string }[] };
+    const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as {
+      checks: { expr: string; passed: boolean; message: string }[];
+    };
     expect(verdict.checks.map((c) => [c.expr, c.passed])).toEqual([
       ['qa_original_f1 >= 0', true],
       ['qa_noise_swap_em < 0.5', true],
@@ -209,8 +288,19 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
     expect(r.stderr).toContain('--addsent nope.json: no such file.');
     const alone = tmp('stress-qa-alone');
     cpSync(DEV, join(alone, 'dev.json'));
-    const q = await stressQa(['--model', TINY_QA, '--data', join(alone, 'dev.json'), '--questions', 'adversarial', '--out', join(alone, 'out')]);
+    const q = await stressQa([
+      '--model',
+      TINY_QA,
+      '--data',
+      join(alone, 'dev.json'),
+      '--questions',
+      'adversarial',
+      '--out',
+      join(alone, 'out'),
+    ]);
     expect(q.code).toBe(1);
-    expect(q.stderr).toContain('--questions adversarial: neither sample1k-HCVerifyAll.json nor sample1k-HCVerifySample.json was found beside');
+    expect(q.stderr).toContain(
+      '--questions adversarial: neither sample1k-HCVerifyAll.json nor sample1k-HCVerifySample.json was found beside',
+    );
   }, 120_000);
 });

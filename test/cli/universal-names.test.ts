@@ -14,7 +14,9 @@ describe('textstress universal-names', () => {
     const r = await runCli(['universal-names', '--model', DEMO_SST2, '--data', SST2_DEV, '--out', out, ...SMALL]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Universal adversarial names \(Balasubramanian et al\. 2020, Algorithm 2\) — PER, mentions by gazetteer\n/);
-    expect(r.stdout).toContain('39 of 400 examples have a PER mention (361 not applicable): 19 search, 20 held out; 10 candidate names, 2 rounds, 6 evaluations');
+    expect(r.stdout).toContain(
+      '39 of 400 examples have a PER mention (361 not applicable): 19 search, 20 held out; 10 candidate names, 2 rounds, 6 evaluations',
+    );
     expect(r.stdout).toMatch(/Held-out transfer \(20 examples, every PER mention replaced by the name\): accuracy\n/);
     expect(r.stdout).toMatch(/\nMean drop: top 2 -?\d+\.\d points, random 2 -?\d+\.\d points\.\n/);
     expect(r.stdout).toContain(`Results: ${join(out, 'summary.json')}`);
@@ -31,7 +33,18 @@ describe('textstress universal-names', () => {
   }, 120_000);
 
   it('refuses gold mentions on data without entity tags, before any query', async () => {
-    const r = await runCli(['universal-names', '--model', DEMO_SST2, '--data', SST2_DEV, '--annotator', 'gold', '--out', tmp('un-cli-gold'), ...SMALL]);
+    const r = await runCli([
+      'universal-names',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_DEV,
+      '--annotator',
+      'gold',
+      '--out',
+      tmp('un-cli-gold'),
+      ...SMALL,
+    ]);
     expect(expectCleanError(r)).toMatch(/--annotator gold needs NER data with entity tags; .*dev\.tsv holds text examples\./);
   }, 60_000);
 });

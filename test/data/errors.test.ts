@@ -138,8 +138,11 @@ describe('JSON and JSONL', () => {
 
   it('jsonErrorLocation reads "position N" (Node 20) and "line L column C" messages', () => {
     const text = '{\n  "a": 1\n  "b": 2\n}';
-    expect(jsonErrorLocation('Expected \',\' or \'}\' after property value in JSON at position 13', text)).toEqual({ line: 3, column: 3 });
-    expect(jsonErrorLocation('Expected \',\' or \'}\' after property value in JSON at position 13 (line 3 column 3)', text)).toEqual({ line: 3, column: 3 });
+    expect(jsonErrorLocation("Expected ',' or '}' after property value in JSON at position 13", text)).toEqual({ line: 3, column: 3 });
+    expect(jsonErrorLocation("Expected ',' or '}' after property value in JSON at position 13 (line 3 column 3)", text)).toEqual({
+      line: 3,
+      column: 3,
+    });
     expect(jsonErrorLocation('Unexpected end of JSON input', '{\n"a":')).toEqual({ line: 2, column: 5 });
   });
 

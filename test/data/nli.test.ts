@@ -14,7 +14,13 @@ describe('MNLI GLUE TSV', () => {
   it('dev_matched (16 columns): premise, hypothesis, gold label and pairID; the "-" row is skipped and counted', async () => {
     const path = data('mnli/dev_matched.tsv');
     const ds = await openDataset(path);
-    expect(ds.info).toEqual({ name: 'mnli', path, kind: 'pair', labelNames: ['entailment', 'neutral', 'contradiction'], pairFields: { textA: 'sentence1', textB: 'sentence2' } });
+    expect(ds.info).toEqual({
+      name: 'mnli',
+      path,
+      kind: 'pair',
+      labelNames: ['entailment', 'neutral', 'contradiction'],
+      pairFields: { textA: 'sentence1', textB: 'sentence2' },
+    });
     const ex = (await collect(ds)) as PairExample[];
     expect(ex.map((e) => [e.id, e.label])).toEqual([
       ['11001e', 'entailment'],
@@ -46,7 +52,9 @@ describe('MNLI GLUE TSV', () => {
     const path = data('mnli/missing-hypothesis.tsv');
     const err = await collect(await loadMnli(path)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataError);
-    expect((err as DataError).describe()).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3: empty text in column "sentence2" \\(hypothesis\\)\\.`));
+    expect((err as DataError).describe()).toMatch(
+      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3: empty text in column "sentence2" \\(hypothesis\\)\\.`),
+    );
     const ds = await loadMnli(path, { skipBadRows: true });
     expect((await collect(ds)).map((e) => e.id)).toEqual(['22001c']);
     expect(ds.skipped).toEqual([{ file: path, line: 3, reason: 'empty text in column "sentence2" (hypothesis).' }]);
@@ -54,7 +62,9 @@ describe('MNLI GLUE TSV', () => {
 
   it('a header without the MNLI columns is refused at line 1', async () => {
     const err = await loadMnli(data('qnli/dev.tsv')).catch((e: unknown) => e);
-    expect((err as DataError).describe()).toContain(`${data('qnli/dev.tsv')}:1: expected an MNLI header with the columns index, promptID, pairID, genre, sentence1, sentence2, gold_label but promptID, pairID, genre, sentence1, sentence2, gold_label are missing`);
+    expect((err as DataError).describe()).toContain(
+      `${data('qnli/dev.tsv')}:1: expected an MNLI header with the columns index, promptID, pairID, genre, sentence1, sentence2, gold_label but promptID, pairID, genre, sentence1, sentence2, gold_label are missing`,
+    );
   });
 });
 
@@ -62,7 +72,13 @@ describe('SNLI / MNLI JSONL', () => {
   it('SNLI dev: named snli, id = pairID, the "-" line skipped and counted', async () => {
     const path = data('snli/snli_1.0_dev.jsonl');
     const ds = await openDataset(path);
-    expect(ds.info).toEqual({ name: 'snli', path, kind: 'pair', labelNames: ['entailment', 'neutral', 'contradiction'], pairFields: { textA: 'sentence1', textB: 'sentence2' } });
+    expect(ds.info).toEqual({
+      name: 'snli',
+      path,
+      kind: 'pair',
+      labelNames: ['entailment', 'neutral', 'contradiction'],
+      pairFields: { textA: 'sentence1', textB: 'sentence2' },
+    });
     const ex = (await collect(ds)) as PairExample[];
     expect(ex.map((e) => [e.id, e.label])).toEqual([
       ['3416050480.jpg#4r1e', 'entailment'],
@@ -111,7 +127,9 @@ describe('format names and detection', () => {
   });
 
   it('an SNLI file with a column mapping is read as generic JSONL (gold_label "-" is then a label)', async () => {
-    const ds = await openDataset(data('snli/snli_1.0_dev.jsonl'), { columns: { textA: 'sentence1', textB: 'sentence2', label: 'gold_label' } });
+    const ds = await openDataset(data('snli/snli_1.0_dev.jsonl'), {
+      columns: { textA: 'sentence1', textB: 'sentence2', label: 'gold_label' },
+    });
     expect(ds.info.name).toBe('jsonl');
     expect((await collect(ds)).map((e) => (e as PairExample).label)).toEqual(['entailment', 'contradiction', 'neutral', '-', 'entailment']);
   });

@@ -4,10 +4,20 @@ import type { PairExample, QaExample, TextExample, TokenExample } from '../../sr
 
 describe('rewriteExample', () => {
   it('appends a sentence to one side of a pair, recorded as one edit after the last word', () => {
-    const pair: PairExample = { kind: 'pair', id: 'p', textA: 'A man is playing a guitar.', textB: 'A man is playing.', label: 'entailment' };
-    const { example, edits } = rewriteExample(pair, [{ field: 'textB', start: 17, end: 17, text: ' and true is true', type: 'distraction:tautology' }]);
+    const pair: PairExample = {
+      kind: 'pair',
+      id: 'p',
+      textA: 'A man is playing a guitar.',
+      textB: 'A man is playing.',
+      label: 'entailment',
+    };
+    const { example, edits } = rewriteExample(pair, [
+      { field: 'textB', start: 17, end: 17, text: ' and true is true', type: 'distraction:tautology' },
+    ]);
     expect(example).toEqual({ ...pair, textB: 'A man is playing. and true is true' });
-    expect(edits).toEqual([{ type: 'distraction:tautology', field: 'textB', wordIndex: 4, start: 17, before: '', after: ' and true is true' }]);
+    expect(edits).toEqual([
+      { type: 'distraction:tautology', field: 'textB', wordIndex: 4, start: 17, before: '', after: ' and true is true' },
+    ]);
   });
 
   it('replaces every mention of a name the same way, positions in the order edits apply', () => {
@@ -74,7 +84,11 @@ describe('rewriteExample', () => {
       { field: 'tokens', start: 3, end: 5, tokens: ['Los', 'Angeles', 'County'], type: 'entity:LOC' },
       { field: 'tokens', start: 0, end: 2, tokens: ['Mike'], type: 'entity:PER' },
     ]);
-    expect(example).toEqual({ ...tok, tokens: ['Mike', 'visited', 'Los', 'Angeles', 'County', '.'], tags: ['B-PER', 'O', 'B-LOC', 'I-LOC', 'I-LOC', 'O'] });
+    expect(example).toEqual({
+      ...tok,
+      tokens: ['Mike', 'visited', 'Los', 'Angeles', 'County', '.'],
+      tags: ['B-PER', 'O', 'B-LOC', 'I-LOC', 'I-LOC', 'O'],
+    });
     expect(edits).toEqual([
       { type: 'entity:PER', field: 'tokens', wordIndex: 0, start: 0, before: 'John Smith', after: 'Mike' },
       { type: 'entity:LOC', field: 'tokens', wordIndex: 2, start: 13, before: 'New York', after: 'Los Angeles County' },
@@ -83,7 +97,12 @@ describe('rewriteExample', () => {
 
   it('refuses overlapping rewrites, spans outside the field, and token rewrites that would break entities', () => {
     const text: TextExample = { kind: 'text', id: 't', text: 'abc def', label: 'x' };
-    expect(() => rewriteExample(text, [{ field: 'text', start: 0, end: 4, text: 'x', type: 't' }, { field: 'text', start: 2, end: 5, text: 'y', type: 't' }])).toThrow(/overlap/);
+    expect(() =>
+      rewriteExample(text, [
+        { field: 'text', start: 0, end: 4, text: 'x', type: 't' },
+        { field: 'text', start: 2, end: 5, text: 'y', type: 't' },
+      ]),
+    ).toThrow(/overlap/);
     expect(() => rewriteExample(text, [{ field: 'text', start: 5, end: 9, text: 'x', type: 't' }])).toThrow(/outside text/);
     expect(() => rewriteExample(text, [{ field: 'textB', start: 0, end: 0, text: 'x', type: 't' }])).toThrow(/no field "textB"/);
     const tok: TokenExample = { kind: 'tokens', id: 'k', tokens: ['in', 'New', 'York'], tags: ['O', 'B-LOC', 'I-LOC'] };

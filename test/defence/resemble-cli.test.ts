@@ -14,7 +14,9 @@ import { DEMO_SST2, runCli, servedUrl, SST2_DEV, startCli, tmp } from '../cli/he
 
 /** Rows [from, to) of the fixture SST-2 dev file as a TSV of its own (header kept). */
 function slice(dir: string, name: string, from: number, to: number): string {
-  const [header, ...rows] = readFileSync(SST2_DEV, 'utf8').split('\n').filter((l) => l !== '');
+  const [header, ...rows] = readFileSync(SST2_DEV, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const file = join(dir, name);
   writeFileSync(file, [header, ...rows.slice(from, to)].join('\n') + '\n');
   return file;
@@ -28,7 +30,24 @@ describe('textstress resemble on demo-sst2', () => {
     const one = join(dir, 'm1.json');
     const three = join(dir, 'm3.json');
     const fit = (out: string, m: string): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-      runCli(['resemble', 'fit', '--model', DEMO_SST2, '--data', validation, '--type', 'PER', '--m', m, '--candidates', '8', '--seed', '3', '--out', out]);
+      runCli([
+        'resemble',
+        'fit',
+        '--model',
+        DEMO_SST2,
+        '--data',
+        validation,
+        '--type',
+        'PER',
+        '--m',
+        m,
+        '--candidates',
+        '8',
+        '--seed',
+        '3',
+        '--out',
+        out,
+      ]);
     const [r1, r3] = await Promise.all([fit(one, '1'), fit(three, '3')]);
     expect(r1.code, r1.stderr).toBe(0);
     expect(r3.code, r3.stderr).toBe(0);
@@ -50,7 +69,24 @@ describe('textstress resemble on demo-sst2', () => {
     expect(r1.stdout).toContain(`canonical entities (M = 1): ${c1.canonical[0]}`);
 
     const out = join(dir, 'eval');
-    const ev = await runCli(['resemble', 'eval', '--model', DEMO_SST2, '--data', test, '--config', one, '--budget', '12', '--random-sets', '4', '--seed', '5', '--out', out]);
+    const ev = await runCli([
+      'resemble',
+      'eval',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      test,
+      '--config',
+      one,
+      '--budget',
+      '12',
+      '--random-sets',
+      '4',
+      '--seed',
+      '5',
+      '--out',
+      out,
+    ]);
     expect(ev.code, ev.stderr).toBe(0);
     expect(ev.stdout).toMatch(/without RESEMBLE +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ ± [\d.]+/);
     expect(ev.stdout).toMatch(/with RESEMBLE +[\d.]+/);
@@ -79,9 +115,16 @@ describe('textstress resemble on demo-sst2', () => {
   it('answers the same behind `textstress serve --defence` over HTTP as in process', async () => {
     const dir = tmp('resemble-serve');
     const config = join(dir, 'resemble.json');
-    writeResembleConfig(config, { textstress: 'resemble', version: 1, type: 'PER', canonical: ['Erskine Glover', 'Maya Lin', 'Tom Brady'], temperature: 2, annotator: { kind: 'gazetteer' } });
+    writeResembleConfig(config, {
+      textstress: 'resemble',
+      version: 1,
+      type: 'PER',
+      canonical: ['Erskine Glover', 'Maya Lin', 'Tom Brady'],
+      temperature: 2,
+      annotator: { kind: 'gazetteer' },
+    });
     const inputs: ModelInput[] = [
-      'if steven soderbergh \'s ` solaris \' is a failure it is a glorious failure .',
+      "if steven soderbergh 's ` solaris ' is a failure it is a glorious failure .",
       'no sophomore slump for director sam mendes , who segues from oscar winner to oscar winner .',
       'a quiet , lovely film .',
       'so much like a young robert deniro',
@@ -107,11 +150,28 @@ describe('textstress resemble on demo-sst2', () => {
 
   it('defends a suite model given `defence:` (relative to the suite file); summary.json counts the inner queries', async () => {
     const dir = tmp('resemble-suite');
-    writeResembleConfig(join(dir, 'r.json'), { textstress: 'resemble', version: 1, type: 'PER', canonical: ['Erskine Glover'], temperature: 2, annotator: { kind: 'gazetteer' } });
-    writeFileSync(join(dir, 'd.tsv'), 'sentence\tlabel\nit \'s robert duvall !\t1\na dull and lifeless film\t0\nso much like a young robert deniro\t1\n');
+    writeResembleConfig(join(dir, 'r.json'), {
+      textstress: 'resemble',
+      version: 1,
+      type: 'PER',
+      canonical: ['Erskine Glover'],
+      temperature: 2,
+      annotator: { kind: 'gazetteer' },
+    });
+    writeFileSync(
+      join(dir, 'd.tsv'),
+      "sentence\tlabel\nit 's robert duvall !\t1\na dull and lifeless film\t0\nso much like a young robert deniro\t1\n",
+    );
     writeFileSync(
       join(dir, 'suite.yaml'),
-      ['models:', '  m: { path: demo-sst2, defence: r.json }', 'datasets:', '  d: d.tsv', 'tests:', '  - { name: t, recipe: typos, settings: { k: 1 } }'].join('\n') + '\n',
+      [
+        'models:',
+        '  m: { path: demo-sst2, defence: r.json }',
+        'datasets:',
+        '  d: d.tsv',
+        'tests:',
+        '  - { name: t, recipe: typos, settings: { k: 1 } }',
+      ].join('\n') + '\n',
     );
     const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
     expect(r.code, r.stderr).toBe(0);
@@ -124,10 +184,17 @@ describe('textstress resemble on demo-sst2', () => {
     expect(s.process.defence.inner_requests).toBe(s.process.defence.inputs + s.process.defence.canonical_inputs);
   }, 120_000);
 
-  it('records the defence file in a run\'s settings, so a resume without it is refused', async () => {
+  it("records the defence file in a run's settings, so a resume without it is refused", async () => {
     const dir = tmp('resemble-attack');
     const config = join(dir, 'resemble.json');
-    writeResembleConfig(config, { textstress: 'resemble', version: 1, type: 'PER', canonical: ['Homer Cartwright'], temperature: 2, annotator: { kind: 'gazetteer' } });
+    writeResembleConfig(config, {
+      textstress: 'resemble',
+      version: 1,
+      type: 'PER',
+      canonical: ['Homer Cartwright'],
+      temperature: 2,
+      annotator: { kind: 'gazetteer' },
+    });
     const out = join(dir, 'run');
     const args = ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--k', '1', '--limit', '6', '--out', out, '--no-progress'];
     const r = await runCli([...args, '--defence', config]);

@@ -23,7 +23,11 @@ function fakeModel(): { model: ReturnType<typeof createFunctionModel>; calls: Mo
   const model = createFunctionModel(
     (inputs) => {
       calls.push(inputs);
-      return inputs.map((i): ModelOutput => ({ kind: 'classes', labels: ['neg', 'pos'], probs: probsOf(i.kind === 'text' ? i.text : i.kind === 'pair' ? `${i.textA} ${i.textB}` : '') }));
+      return inputs.map((i): ModelOutput => ({
+        kind: 'classes',
+        labels: ['neg', 'pos'],
+        probs: probsOf(i.kind === 'text' ? i.text : i.kind === 'pair' ? `${i.textA} ${i.textB}` : ''),
+      }));
     },
     { id: 'fake', task: 'text-classification', labels: ['neg', 'pos'] },
   );
@@ -39,7 +43,19 @@ const tomAnnotator: MentionAnnotator = {
       return fields.flatMap((field): Mention[] => {
         const text = (ex as unknown as Record<string, string>)[field]!;
         const at = text.indexOf('Tom');
-        return at < 0 ? [] : [{ type: 'PER', field, start: at, end: at + 3, text: 'Tom', confidence: 0.8, parts: [{ role: 'first', start: at, end: at + 3, text: 'Tom' }] }];
+        return at < 0
+          ? []
+          : [
+              {
+                type: 'PER',
+                field,
+                start: at,
+                end: at + 3,
+                text: 'Tom',
+                confidence: 0.8,
+                parts: [{ role: 'first', start: at, end: at + 3, text: 'Tom' }],
+              },
+            ];
       });
     });
   },
@@ -55,13 +71,31 @@ describe('resembleModel', () => {
     ])) as ClassOutput[];
     // Tom → Alice [0.2, 0.8], Bob [0.5, 0.5], Zed [0.9, 0.1]; original [0.6, 0.4]; c = 0.8, T = 2: the M = 3 hand value.
     expect(a!.probs[0]).toBeCloseTo(0.5704575, 6);
-    expect(a!.probs).toEqual(resembleCombine([0.6, 0.4], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], 0.8, 2));
+    expect(a!.probs).toEqual(
+      resembleCombine(
+        [0.6, 0.4],
+        [
+          [0.2, 0.8],
+          [0.5, 0.5],
+          [0.9, 0.1],
+        ],
+        0.8,
+        2,
+      ),
+    );
     // No mention: the model's own answer, unchanged.
     expect(b!.probs).toEqual([0.6, 0.4]);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.map((i) => (i.kind === 'text' ? i.text : ''))).toEqual(expect.arrayContaining(['Tom was great.', 'A fine film.', 'Alice was great.', 'Bob was great.', 'Zed was great.']));
+    expect(calls[0]!.map((i) => (i.kind === 'text' ? i.text : ''))).toEqual(
+      expect.arrayContaining(['Tom was great.', 'A fine film.', 'Alice was great.', 'Bob was great.', 'Zed was great.']),
+    );
     expect(calls[0]).toHaveLength(5);
-    expect(defended.stats).toMatchObject({ inputs: 2, withMentions: 1, canonicalInputs: 3, inner: { requests: 5, inferences: 5, cacheHits: 0, flushes: 1 } });
+    expect(defended.stats).toMatchObject({
+      inputs: 2,
+      withMentions: 1,
+      canonicalInputs: 3,
+      inner: { requests: 5, inferences: 5, cacheHits: 0, flushes: 1 },
+    });
   });
 
   it('answers repeated canonical inputs from the cache', async () => {
@@ -85,7 +119,11 @@ describe('resembleModel', () => {
 
   it('passes texts without a name through unchanged with the gazetteer annotator', async () => {
     const { model } = fakeModel();
-    const defended = resembleModel(model, { type: 'PER', canonical: ['Alice Walker'], temperature: 2 }, gazetteerAnnotator(await loadDictionaries()));
+    const defended = resembleModel(
+      model,
+      { type: 'PER', canonical: ['Alice Walker'], temperature: 2 },
+      gazetteerAnnotator(await loadDictionaries()),
+    );
     const [plain, named] = (await defended.predict([
       { kind: 'text', text: 'a quiet , lovely film .' },
       { kind: 'text', text: 'Robert De Niro is wonderful here .' },
@@ -105,8 +143,13 @@ describe('resembleModel', () => {
   });
 
   it('refuses NER and QA models', () => {
-    const ner = createFunctionModel((i) => i.map(() => ({ kind: 'tags', tags: [], scores: [] })), { id: 'ner', task: 'token-classification' });
-    expect(() => resembleModel(ner, { type: 'PER', canonical: ['Zed'], temperature: 2 }, tomAnnotator)).toThrow(/text classifiers only.*not token-classification/);
+    const ner = createFunctionModel((i) => i.map(() => ({ kind: 'tags', tags: [], scores: [] })), {
+      id: 'ner',
+      task: 'token-classification',
+    });
+    expect(() => resembleModel(ner, { type: 'PER', canonical: ['Zed'], temperature: 2 }, tomAnnotator)).toThrow(
+      /text classifiers only.*not token-classification/,
+    );
   });
 
   it('takes its mentions and confidences from a token-classification model (demo-ner)', async () => {
@@ -119,13 +162,17 @@ describe('resembleModel', () => {
       const c = found![0]!.confidence;
       expect(c).toBeGreaterThan(0.5);
       const { model, calls } = fakeModel();
-      const [out] = (await resembleModel(model, { type: 'PER', canonical: ['Alice Walker'], temperature: 2 }, annotator).predict([{ kind: 'text', text }])) as ClassOutput[];
+      const [out] = (await resembleModel(model, { type: 'PER', canonical: ['Alice Walker'], temperature: 2 }, annotator).predict([
+        { kind: 'text', text },
+      ])) as ClassOutput[];
       expect(calls[0]).toContainEqual({ kind: 'text', text: 'Alice Walker was great in this film .' });
       expect(out!.probs).toEqual(resembleCombine([0.6, 0.4], [[0.2, 0.8]], c, 2));
     } finally {
       await close();
     }
     // A classifier is no annotator.
-    await expect(openAnnotator({ kind: 'model', model: 'demo-sst2' }, open)).rejects.toThrow(/text-classification model, not token classification/);
+    await expect(openAnnotator({ kind: 'model', model: 'demo-sst2' }, open)).rejects.toThrow(
+      /text-classification model, not token classification/,
+    );
   }, 60_000);
 });

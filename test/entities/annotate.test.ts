@@ -22,7 +22,10 @@ beforeAll(async () => {
 
 /** Type, field, offsets, text and (rounded) confidence of mentions; parts as roles. */
 const brief = (ms: readonly Mention[]): string[] =>
-  ms.map((m) => `${m.type} ${m.field}[${m.start},${m.end}) ${m.text} ${m.confidence.toFixed(2)}${m.subtype ? ` ${m.subtype}` : ''}${m.parts ? ` ${m.parts.map((p) => `${p.role}:${p.text}${p.gender ? `(${p.gender})` : ''}`).join(' ')}` : ''}`);
+  ms.map(
+    (m) =>
+      `${m.type} ${m.field}[${m.start},${m.end}) ${m.text} ${m.confidence.toFixed(2)}${m.subtype ? ` ${m.subtype}` : ''}${m.parts ? ` ${m.parts.map((p) => `${p.role}:${p.text}${p.gender ? `(${p.gender})` : ''}`).join(' ')}` : ''}`,
+  );
 
 describe('goldAnnotator', () => {
   it('reads mentions from the IOB tags with confidence 1 and splits persons', async () => {
@@ -32,7 +35,11 @@ describe('goldAnnotator', () => {
       'PER tokens[11,13) Anna Keller 1.00 first:Anna(female) last:Keller',
       'LOC tokens[14,15) Germany 1.00',
     ]);
-    expect(brief(b!)).toEqual(['PER tokens[2,3) GARCIA 1.00 last:GARCIA', 'PER tokens[4,5) MORENO 1.00 last:MORENO', 'LOC tokens[6,7) MADRID 1.00']);
+    expect(brief(b!)).toEqual([
+      'PER tokens[2,3) GARCIA 1.00 last:GARCIA',
+      'PER tokens[4,5) MORENO 1.00 last:MORENO',
+      'LOC tokens[6,7) MADRID 1.00',
+    ]);
   });
 
   it('gives no mentions to examples without gold tags, and loads the lists itself when none are given', async () => {
@@ -68,15 +75,22 @@ describe('gazetteerAnnotator', () => {
     const mrpc = await collect(await loadMrpc('test/fixtures/data/mrpc/dev.tsv'));
     const ex = mrpc.find((e) => e.id.startsWith('132553-'))!;
     const [ms] = await gazetteerAnnotator(dicts).annotate([ex]);
-    expect(brief(ms!)).toEqual(['PER textA[123,136) Ari Fleischer 0.90 first:Ari(male) last:Fleischer', 'PER textB[34,43) Fleischer 0.90 last:Fleischer']);
+    expect(brief(ms!)).toEqual([
+      'PER textA[123,136) Ari Fleischer 0.90 first:Ari(male) last:Fleischer',
+      'PER textB[34,43) Fleischer 0.90 last:Fleischer',
+    ]);
     const plan = planReplacement(ms!, 'PER', dicts, new Rng('g1'));
     const out = applyPlan(ex, ms!, plan).example;
     const last = plan.get('last:fleischer')!;
-    expect(out.kind === 'pair' && [out.textA.includes(`${plan.get('first:ari')} ${last} said`), out.textB.includes(`, ${last} said Bush`)]).toEqual([true, true]);
+    expect(
+      out.kind === 'pair' && [out.textA.includes(`${plan.get('first:ari')} ${last} said`), out.textB.includes(`, ${last} said Bush`)],
+    ).toEqual([true, true]);
   });
 
   it('reads LOC subtypes and companies in cased text', async () => {
-    const [ms] = await gazetteerAnnotator(dicts).annotate([review('c', 'Shares in Siemens rose in Frankfurt and in the UK, said Tom Baker. Baker agreed.')]);
+    const [ms] = await gazetteerAnnotator(dicts).annotate([
+      review('c', 'Shares in Siemens rose in Frankfurt and in the UK, said Tom Baker. Baker agreed.'),
+    ]);
     expect(brief(ms!)).toEqual([
       'ORG text[10,17) Siemens 0.90',
       'LOC text[47,49) UK 0.90 country',
@@ -99,7 +113,12 @@ describe('modelAnnotator (models/demo-ner)', () => {
   afterAll(async () => model.close?.());
 
   it('maps the tagger’s word spans back to character offsets with the mean tag score as confidence', async () => {
-    const ex: Example = { kind: 'text', id: 'm', text: 'John Carter, a spokesman for Shell, said the talks in Frankfurt went well.', label: '1' };
+    const ex: Example = {
+      kind: 'text',
+      id: 'm',
+      text: 'John Carter, a spokesman for Shell, said the talks in Frankfurt went well.',
+      label: '1',
+    };
     const calls: number[] = [];
     const annotator = modelAnnotator(
       (inputs) => {
@@ -148,7 +167,9 @@ describe('modelAnnotator (models/demo-ner)', () => {
   });
 
   it('refuses a model that does not tag words', async () => {
-    const annotator = modelAnnotator(async (inputs) => inputs.map(() => ({ kind: 'classes' as const, labels: ['a'], probs: [1] })), { dicts });
+    const annotator = modelAnnotator(async (inputs) => inputs.map(() => ({ kind: 'classes' as const, labels: ['a'], probs: [1] })), {
+      dicts,
+    });
     await expect(annotator.annotate([{ kind: 'text', id: 'x', text: 'Paris', label: 'a' }])).rejects.toThrow(TextstressError);
   });
 });

@@ -9,13 +9,26 @@ import type { EntityType, Mention } from '../../src/entities/types.ts';
 /** Gold mentions of a token example (PER split into parts). */
 export function tagMentions(ex: TokenExample, dicts: NameDictionaries): Mention[] {
   return entitySpans(ex.tags).map((s) => {
-    const m: Mention = { type: s.type as EntityType, field: 'tokens', start: s.start, end: s.end, text: ex.tokens.slice(s.start, s.end).join(' '), confidence: 1 };
+    const m: Mention = {
+      type: s.type as EntityType,
+      field: 'tokens',
+      start: s.start,
+      end: s.end,
+      text: ex.tokens.slice(s.start, s.end).join(' '),
+      confidence: 1,
+    };
     return s.type === 'PER' ? { ...m, parts: splitPerson(m, dicts) } : m;
   });
 }
 
 /** Every occurrence of each name in a text field, as a mention of `type`. */
-export function textMentions(ex: Example, field: TextField, type: EntityType, names: readonly string[], dicts: NameDictionaries): Mention[] {
+export function textMentions(
+  ex: Example,
+  field: TextField,
+  type: EntityType,
+  names: readonly string[],
+  dicts: NameDictionaries,
+): Mention[] {
   const text = (ex as unknown as Record<string, string>)[field]!;
   const out: Mention[] = [];
   for (const name of names) {

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 
 const textPer = (text: string, at = 0): Mention => ({ type: 'PER', field: 'text', start: at, end: at + text.length, text, confidence: 1 });
-const parts = (m: Mention): string[] => splitPerson(m, dicts).map((p) => `${p.role}:${p.text}[${p.start},${p.end})${p.gender ? `(${p.gender})` : ''}`);
+const parts = (m: Mention): string[] =>
+  splitPerson(m, dicts).map((p) => `${p.role}:${p.text}[${p.start},${p.end})${p.gender ? `(${p.gender})` : ''}`);
 
 describe('splitPerson', () => {
   it('reads one word as a first name only when it is a first name and not a last name', () => {
@@ -21,7 +22,10 @@ describe('splitPerson', () => {
   });
 
   it('takes the first and the final word of longer names, keeping middle words, initials, titles and suffixes', () => {
-    expect(parts({ type: 'PER', field: 'tokens', start: 0, end: 3, text: 'Peter de Vries', confidence: 1 })).toEqual(['first:Peter[0,1)(male)', 'last:Vries[2,3)']);
+    expect(parts({ type: 'PER', field: 'tokens', start: 0, end: 3, text: 'Peter de Vries', confidence: 1 })).toEqual([
+      'first:Peter[0,1)(male)',
+      'last:Vries[2,3)',
+    ]);
     expect(parts(textPer('J. Smith'))).toEqual(['last:Smith[3,8)']);
     expect(parts(textPer('Mr. Hamidi'))).toEqual(['last:Hamidi[4,10)']);
     expect(parts(textPer('Martin Luther King Jr.'))).toEqual(['first:Martin[0,6)(male)', 'last:King[14,18)']);
@@ -43,11 +47,11 @@ describe('resolveLoneNames', () => {
 
 describe('matchCase', () => {
   it('keeps capitals, lower case and title case', () => {
-    expect([matchCase('GARCIA', 'Oak Park'), matchCase('garcia', 'Oak Park'), matchCase('Garcia', 'Oak Park'), matchCase('J', 'Ann')]).toEqual([
-      'OAK PARK',
-      'oak park',
-      'Oak Park',
-      'Ann',
-    ]);
+    expect([
+      matchCase('GARCIA', 'Oak Park'),
+      matchCase('garcia', 'Oak Park'),
+      matchCase('Garcia', 'Oak Park'),
+      matchCase('J', 'Ann'),
+    ]).toEqual(['OAK PARK', 'oak park', 'Oak Park', 'Ann']);
   });
 });

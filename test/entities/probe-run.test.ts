@@ -15,8 +15,13 @@ import type { EntityDetails } from '../../src/recipes/entities/table3.ts';
 import { DEMO_NER, DEMO_SST2, ROOT, runCli, tmp } from '../cli/helpers.ts';
 
 const NEWS = join(ROOT, 'demo', 'news.conll');
-const summaryOf = (dir: string): RunSummary & { details: EntityDetails } => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary & { details: EntityDetails };
-const resultsOf = (dir: string): ExampleResult[] => readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ExampleResult);
+const summaryOf = (dir: string): RunSummary & { details: EntityDetails } =>
+  JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary & { details: EntityDetails };
+const resultsOf = (dir: string): ExampleResult[] =>
+  readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ExampleResult);
 async function load<E extends Example>(path: string): Promise<E[]> {
   const out: E[] = [];
   for await (const e of (await openDataset(path)).examples()) out.push(e as E);
@@ -27,20 +32,49 @@ describe('probe entities', () => {
   it('NER on demo/news.conll: Table 3 in entity F1, D_worst/D_best as CoNLL with tags following the names', async () => {
     const out = tmp('probe-ner');
     // Lists of our own, so the numbers do not move with the packaged name lists (the news's first names are in them).
-    const list = (name: string, names: string[]): string => (writeFileSync(join(out, name), names.join('\n') + '\n'), `${name.replace('.txt', '')}=${join(out, name)}`);
+    const list = (name: string, names: string[]): string => (
+      writeFileSync(join(out, name), names.join('\n') + '\n'),
+      `${name.replace('.txt', '')}=${join(out, name)}`
+    );
     const lists = [
       list('female.txt', ['Anna', 'Elena', 'Karen', 'Maria', 'Sarah', 'Olga', 'Priya', 'Zoe']),
       list('male.txt', ['Ahmed', 'Carlos', 'David', 'Hans', 'Jean', 'John', 'Luis', 'Mark', 'Peter', 'Thomas', 'Kwame', 'Bjorn']),
       list('last.txt', ['Smith', 'Nguyen', 'Okafor', 'Kowalczyk', 'Haddad', 'Silva', 'Tanaka', 'Fischer']),
     ].join(',');
-    const r = await runCli(['probe', 'entities', '--model', DEMO_NER, '--data', NEWS, '--type', 'PER', '--budget', '8', '--names-file', lists, '--out', out, '--no-progress']);
+    const r = await runCli([
+      'probe',
+      'entities',
+      '--model',
+      DEMO_NER,
+      '--data',
+      NEWS,
+      '--type',
+      'PER',
+      '--budget',
+      '8',
+      '--names-file',
+      lists,
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Table 3: PER names replaced, B = 8 \(annotator: gold\)\n\s+entity F1\n[─ ]+\nOriginal\s+[\d.]+%\nWorst\s+[\d.]+%\nBest\s+[\d.]+%\nStability\s+[\d.]+%\n14 of 40 examples probed, 26 not applicable \(no PER entity: 26\)/);
+    expect(r.stdout).toMatch(
+      /Table 3: PER names replaced, B = 8 \(annotator: gold\)\n\s+entity F1\n[─ ]+\nOriginal\s+[\d.]+%\nWorst\s+[\d.]+%\nBest\s+[\d.]+%\nStability\s+[\d.]+%\n14 of 40 examples probed, 26 not applicable \(no PER entity: 26\)/,
+    );
     expect(r.stdout).toMatch(/Metric by the name’s subword tokens \(Figure 2\)/);
     expect(r.stdout).toContain(`D_worst: ${join(out, 'd_worst.conll')}`);
     const s = summaryOf(out);
     expect(s.recipe).toBe('entities');
-    expect(s.details).toMatchObject({ type: 'PER', budget: 8, annotator: 'gold', measure: 'entity F1', n: 40, probed: 14, not_applicable: 26 });
+    expect(s.details).toMatchObject({
+      type: 'PER',
+      budget: 8,
+      annotator: 'gold',
+      measure: 'entity F1',
+      n: 40,
+      probed: 14,
+      not_applicable: 26,
+    });
     // Seed 0, our lists: names the tagger misses cost F1; 2 of the 14 probed sentences never changed.
     expect(s.details.table3).toEqual({
       original: { value: 0.7770700636942676 },
@@ -58,7 +92,10 @@ describe('probe entities', () => {
 
     const original = await load<TokenExample>(NEWS);
     const results = resultsOf(out);
-    for (const [file, fields] of [['d_worst.conll', (x: ExampleResult) => x.perturbed], ['d_best.conll', (x: ExampleResult) => x.probe?.best.fields]] as const) {
+    for (const [file, fields] of [
+      ['d_worst.conll', (x: ExampleResult) => x.perturbed],
+      ['d_best.conll', (x: ExampleResult) => x.probe?.best.fields],
+    ] as const) {
       const set = await load<TokenExample>(join(out, file));
       expect(set).toHaveLength(40);
       set.forEach((e, i) => {
@@ -90,7 +127,13 @@ describe('probe entities', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Table 3: PER names replaced, B = 6 \(annotator: gazetteer\)\n\s+accuracy\n/);
     const s = summaryOf(out);
-    expect(s.details).toMatchObject({ measure: 'accuracy', n: 4, probed: 3, not_applicable: 1, not_applicable_reasons: { 'no PER entity': 1 } });
+    expect(s.details).toMatchObject({
+      measure: 'accuracy',
+      n: 4,
+      probed: 3,
+      not_applicable: 1,
+      not_applicable_reasons: { 'no PER entity': 1 },
+    });
     const results = resultsOf(out);
     expect(results[2]!.status).toBe('skipped');
     // Every mention of a name replaced the same way: both mentions of Stone get one new last name, in every variant.
@@ -102,7 +145,12 @@ describe('probe entities', () => {
     const worst = await load<TextExample>(join(out, 'd_worst.tsv'));
     expect(worst.map((e) => e.text)).toEqual(results.map((x) => x.perturbed.text));
     expect(worst[2]!.text).toBe('nothing here works .');
-    expect((await load<TextExample>(join(out, 'd_best.tsv'))).map((e) => e.label)).toEqual(['positive', 'negative', 'negative', 'positive']);
+    expect((await load<TextExample>(join(out, 'd_best.tsv'))).map((e) => e.label)).toEqual([
+      'positive',
+      'negative',
+      'negative',
+      'positive',
+    ]);
   });
 
   it('QA: names in question and context replaced together, answers re-mapped; pairs: both sentences alike', async () => {
@@ -113,13 +161,35 @@ describe('probe entities', () => {
       squad,
       JSON.stringify({
         version: '1.1',
-        data: [{ title: 't', paragraphs: [{ context, qas: [
-          { id: 'a1', question: 'Who did Maria Lopez sell the company to?', answers: [{ text: 'John Carter', answer_start: 64 }] },
-          { id: 'a2', question: 'When was the company founded?', answers: [{ text: '1990', answer_start: 35 }] },
-        ] }] }],
+        data: [
+          {
+            title: 't',
+            paragraphs: [
+              {
+                context,
+                qas: [
+                  { id: 'a1', question: 'Who did Maria Lopez sell the company to?', answers: [{ text: 'John Carter', answer_start: 64 }] },
+                  { id: 'a2', question: 'When was the company founded?', answers: [{ text: '1990', answer_start: 35 }] },
+                ],
+              },
+            ],
+          },
+        ],
       }),
     );
-    const qa = await runCli(['probe', 'entities', '--model', join(ROOT, 'models', 'demo-squad'), '--data', squad, '--budget', '3', '--out', join(dir, 'qa'), '--no-progress']);
+    const qa = await runCli([
+      'probe',
+      'entities',
+      '--model',
+      join(ROOT, 'models', 'demo-squad'),
+      '--data',
+      squad,
+      '--budget',
+      '3',
+      '--out',
+      join(dir, 'qa'),
+      '--no-progress',
+    ]);
     expect(qa.code, qa.stderr).toBe(0);
     expect(qa.stdout).toMatch(/\n\s+EM\s+F1\n[─ ]+\nOriginal\s+[\d.]+%\s+[\d.]+%\n/);
     expect(summaryOf(join(dir, 'qa')).details).toMatchObject({ measure: 'EM/F1', n: 2, probed: 2 });
@@ -132,8 +202,23 @@ describe('probe entities', () => {
     for (const e of worst) for (const a of e.answers) expect(e.context.slice(a.start, a.start + a.text.length)).toBe(a.text);
 
     const qnli = join(dir, 'pairs.tsv');
-    writeFileSync(qnli, 'index\tquestion\tsentence\tlabel\n0\tWhere was Maria Lopez born?\tMaria Lopez was born in Lima in 1970.\tentailment\n1\tWhat is rain?\tRain is water.\tentailment\n');
-    const pair = await runCli(['probe', 'entities', '--model', join(ROOT, 'models', 'demo-qnli'), '--data', qnli, '--budget', '3', '--out', join(dir, 'pair'), '--no-progress']);
+    writeFileSync(
+      qnli,
+      'index\tquestion\tsentence\tlabel\n0\tWhere was Maria Lopez born?\tMaria Lopez was born in Lima in 1970.\tentailment\n1\tWhat is rain?\tRain is water.\tentailment\n',
+    );
+    const pair = await runCli([
+      'probe',
+      'entities',
+      '--model',
+      join(ROOT, 'models', 'demo-qnli'),
+      '--data',
+      qnli,
+      '--budget',
+      '3',
+      '--out',
+      join(dir, 'pair'),
+      '--no-progress',
+    ]);
     expect(pair.code, pair.stderr).toBe(0);
     const pairs = await load<Example & { kind: 'pair' }>(join(dir, 'pair', 'd_worst.tsv'));
     expect(pairs).toHaveLength(2);

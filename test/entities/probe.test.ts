@@ -35,7 +35,14 @@ const tagAnnotator: MentionAnnotator = {
     examples.map((e) =>
       e.kind !== 'tokens'
         ? []
-        : entitySpans(e.tags).map((s): Mention => ({ type: s.type as Mention['type'], field: 'tokens', start: s.start, end: s.end, text: e.tokens.slice(s.start, s.end).join(' '), confidence: 1 })),
+        : entitySpans(e.tags).map((s): Mention => ({
+            type: s.type as Mention['type'],
+            field: 'tokens',
+            start: s.start,
+            end: s.end,
+            text: e.tokens.slice(s.start, s.end).join(' '),
+            confidence: 1,
+          })),
     ),
 };
 
@@ -54,7 +61,12 @@ export const zoeBlindTagger: ModelAdapter = {
     }),
 };
 
-const sentence: TokenExample = { kind: 'tokens', id: 's1', tokens: ['Maria', 'Lopez', 'met', 'Maria', 'today'], tags: ['B-PER', 'I-PER', 'O', 'B-PER', 'O'] };
+const sentence: TokenExample = {
+  kind: 'tokens',
+  id: 's1',
+  tokens: ['Maria', 'Lopez', 'met', 'Maria', 'today'],
+  tags: ['B-PER', 'I-PER', 'O', 'B-PER', 'O'],
+};
 const noName: TokenExample = { kind: 'tokens', id: 's2', tokens: ['it', 'rained'], tags: ['O', 'O'] };
 
 const probe = entityProbe({ type: 'PER', budget: 8, goal: new EntityF1Drop(), annotator: tagAnnotator, dicts: tinyDicts });
@@ -78,7 +90,14 @@ describe('entity probe (Algorithm 1)', () => {
     ]);
     // Each variant names what it put in, with its sentence F1.
     expect(r.probe!.samples!.map((s) => `${s.names.join(' ')}=${s.metric}`)).toEqual([
-      'Anna Xu=1', 'Zoe Kim=0', 'Anna Xu=1', 'Anna Kim=1', 'Anna Kim=1', 'Zoe Xu=0', 'Anna Xu=1', 'Anna Xu=1',
+      'Anna Xu=1',
+      'Zoe Kim=0',
+      'Anna Xu=1',
+      'Anna Kim=1',
+      'Anna Kim=1',
+      'Zoe Xu=0',
+      'Anna Xu=1',
+      'Anna Xu=1',
     ]);
     expect(r.probe!.changed).toBe(2);
   });
@@ -97,7 +116,12 @@ describe('entity probe (Algorithm 1)', () => {
 
   it('Table 3: corpus entity F1 of the original, worst and best, over all examples; stability over the probed', async () => {
     const results = [await run(sentence), await run(noName)];
-    const digest = entityDigest({ type: 'PER', budget: 8, annotator: 'test-gold', train: { path: 'train', counts: new TrainCounts(['Anna met Anna and Bob', 'Xu']) } });
+    const digest = entityDigest({
+      type: 'PER',
+      budget: 8,
+      annotator: 'test-gold',
+      train: { path: 'train', counts: new TrainCounts(['Anna met Anna and Bob', 'Xu']) },
+    });
     results.forEach((r) => digest.add(r));
     const d = digest.finish();
     expect(d).toMatchObject({ measure: 'entity F1', n: 2, probed: 1, not_applicable: 1, not_applicable_reasons: { 'no PER entity': 1 } });
@@ -122,7 +146,11 @@ describe('entity probe (Algorithm 1)', () => {
 
 describe('stability through names of another length', () => {
   it('a two-token last name tagged as one entity leaves the answer unchanged (Table 3 and the run summary agree)', async () => {
-    const dicts: NameDictionaries = { ...tinyDicts, first: { female: ['Anna', 'Maria'], male: [], unknown: [] }, last: ['Lopez', 'Van Dyke'] };
+    const dicts: NameDictionaries = {
+      ...tinyDicts,
+      first: { female: ['Anna', 'Maria'], male: [], unknown: [] },
+      last: ['Lopez', 'Van Dyke'],
+    };
     const longer = entityProbe({ type: 'PER', budget: 3, goal: new EntityF1Drop(), annotator: tagAnnotator, dicts });
     const r = await probeExample(longer, sentence, new QueryEngine(zoeBlindTagger).session(), new Rng(1));
     expect(r.perturbed.tokens).toEqual(['Anna', 'Van', 'Dyke', 'met', 'Anna', 'today']);
@@ -134,7 +162,14 @@ describe('stability through names of another length', () => {
 });
 
 describe('sameUnderEdits', () => {
-  const edit = (wordIndex: number, before: string, after: string) => ({ type: 'entity:PER', field: 'tokens', wordIndex, start: 0, before, after });
+  const edit = (wordIndex: number, before: string, after: string) => ({
+    type: 'entity:PER',
+    field: 'tokens',
+    wordIndex,
+    start: 0,
+    before,
+    after,
+  });
   it('a two-token name tagged B I and its one-token replacement tagged B answer the same', () => {
     const clean = { label: '', score: 1, tags: ['B-PER', 'I-PER', 'O', 'B-LOC'] };
     expect(sameUnderEdits(clean, { label: '', score: 1, tags: ['B-PER', 'O', 'B-LOC'] }, [edit(0, 'Maria Lopez', 'Kim')])).toBe(true);
@@ -142,7 +177,12 @@ describe('sameUnderEdits', () => {
     expect(sameUnderEdits(clean, { label: '', score: 1, tags: ['O', 'O', 'B-LOC'] }, [edit(0, 'Maria Lopez', 'Kim')])).toBe(false);
     // Later spans sit at their rewritten positions: the second name moved one token left.
     const two = { label: '', score: 1, tags: ['B-PER', 'I-PER', 'O', 'B-PER'] };
-    expect(sameUnderEdits(two, { label: '', score: 1, tags: ['B-PER', 'O', 'B-PER', 'I-PER'] }, [edit(0, 'Maria Lopez', 'Kim'), edit(2, 'Ann', 'Ann Lee')])).toBe(true);
+    expect(
+      sameUnderEdits(two, { label: '', score: 1, tags: ['B-PER', 'O', 'B-PER', 'I-PER'] }, [
+        edit(0, 'Maria Lopez', 'Kim'),
+        edit(2, 'Ann', 'Ann Lee'),
+      ]),
+    ).toBe(true);
   });
   it('an answer is the same answer with the replacement undone in it', () => {
     const qa = (text: string) => ({ label: text, score: 1, answer: { text, start: 0, end: text.length } });

@@ -25,18 +25,34 @@ describe('entities recipe settings', () => {
   });
 
   it('names files: lists or types as keys', () => {
-    expect(namesFiles(['female=f.txt', 'PER=l.txt', 'ORG=o.txt', 'LOC=c.txt'])).toEqual({ female: 'f.txt', last: 'l.txt', org: 'o.txt', city: 'c.txt' });
+    expect(namesFiles(['female=f.txt', 'PER=l.txt', 'ORG=o.txt', 'LOC=c.txt'])).toEqual({
+      female: 'f.txt',
+      last: 'l.txt',
+      org: 'o.txt',
+      city: 'c.txt',
+    });
     expect(() => namesFiles(['surname=x.txt'])).toThrow(/unknown list "surname"/);
   });
 
   it('refuses gold mentions on data without tags, and exclusion without a training file', async () => {
-    await expect(entitiesRecipe.build(entitiesRecipe.settings.parse({ annotator: 'gold' }), ctx('text'))).rejects.toThrow(/--annotator gold needs NER data/);
-    await expect(entitiesRecipe.build(entitiesRecipe.settings.parse({ excludeTrainNames: true }), ctx('tokens'))).rejects.toBeInstanceOf(TextstressError);
+    await expect(entitiesRecipe.build(entitiesRecipe.settings.parse({ annotator: 'gold' }), ctx('text'))).rejects.toThrow(
+      /--annotator gold needs NER data/,
+    );
+    await expect(entitiesRecipe.build(entitiesRecipe.settings.parse({ excludeTrainNames: true }), ctx('tokens'))).rejects.toBeInstanceOf(
+      TextstressError,
+    );
   });
 
   it('counts names as whole words, case-insensitively, multi-word names as words in a row within one example', () => {
     const c = new TrainCounts(['John Smith met JOHN smith-jones .', 'john', 'Smith and Co', 'Johnny']);
-    expect([c.count('John'), c.count('john smith'), c.count('Smith'), c.count('smith-jones'), c.count('Co'), c.count('John Johnny')]).toEqual([3, 1, 2, 1, 1, 0]);
+    expect([
+      c.count('John'),
+      c.count('john smith'),
+      c.count('Smith'),
+      c.count('smith-jones'),
+      c.count('Co'),
+      c.count('John Johnny'),
+    ]).toEqual([3, 1, 2, 1, 1, 0]);
     expect([0, 1, 9, 10, 99, 100].map(frequencyBin)).toEqual(['0', '1-9', '1-9', '10-99', '10-99', '≥100']);
     expect([0, 1, 2, 3, 7].map(subwordBin)).toEqual(['1', '1', '2', '≥3', '≥3']);
   });

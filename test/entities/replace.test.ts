@@ -61,7 +61,9 @@ describe('planReplacement + applyPlan on CoNLL sentences', () => {
       ['last:garcia', 'Hauck'],
       ['last:moreno', 'Leffler'],
     ]);
-    expect(tagged(applyPlan(ex, mentions, plan).example as TokenExample)).toBe('TENNIS/O -/O HAUCK/B-PER BEATS/O LEFFLER/B-PER IN/O MADRID/B-LOC ./O');
+    expect(tagged(applyPlan(ex, mentions, plan).example as TokenExample)).toBe(
+      'TENNIS/O -/O HAUCK/B-PER BEATS/O LEFFLER/B-PER IN/O MADRID/B-LOC ./O',
+    );
   });
 
   it('stretches the tags over a longer name: one token becomes B- I-', () => {
@@ -150,7 +152,9 @@ describe('consistent replacement across fields', () => {
     expect(out.textA).toBe(
       'Weber wanted "to see an aircraft landing the same way that the pilots saw an aircraft landing," White House press secretary Jedidiah McGlynn said yesterday.',
     );
-    expect(out.textB).toBe("On Tuesday, before Krajcik's speech, McGlynn said Weber wanted ''to see an aircraft landing the same way that the pilots saw an aircraft landing.");
+    expect(out.textB).toBe(
+      "On Tuesday, before Krajcik's speech, McGlynn said Weber wanted ''to see an aircraft landing the same way that the pilots saw an aircraft landing.",
+    );
   });
 });
 
@@ -190,7 +194,8 @@ describe('never the same name', () => {
   const shell: Mention[] = [{ type: 'ORG', field: 'text', start: 0, end: 5, text: 'Shell', confidence: 1 }];
 
   it('draws another name, and keeps (and reports) a name whose list holds nothing else', () => {
-    for (const seed of ['1', '2', '3', '4', '5']) expect([...planReplacement(shell, 'ORG', small(['Shell', 'BP']), new Rng(seed))]).toEqual([['org:shell', 'BP']]);
+    for (const seed of ['1', '2', '3', '4', '5'])
+      expect([...planReplacement(shell, 'ORG', small(['Shell', 'BP']), new Rng(seed))]).toEqual([['org:shell', 'BP']]);
     const kept = planReplacement(shell, 'ORG', small(['Shell']), new Rng('1'));
     expect([...kept]).toEqual([]);
     expect(kept.kept).toEqual(['org:shell']);

@@ -41,7 +41,11 @@ describe('entity probe on a tokenizing fixture model', () => {
     }
     // The fixture's small vocabulary splits every name (first and last, 2 per variant) into 3 or more pieces.
     expect(samples.flatMap((s) => s.pieces!).every((p) => p >= 3)).toBe(true);
-    expect(details.by_subwords!.map((b) => [b.bin, b.n])).toEqual([['1', 0], ['2', 0], ['≥3', 12]]);
+    expect(details.by_subwords!.map((b) => [b.bin, b.n])).toEqual([
+      ['1', 0],
+      ['2', 0],
+      ['≥3', 12],
+    ]);
     await model.close?.();
   });
 });

@@ -1,13 +1,25 @@
 /** EFSG's operators (src/fooling): exact expectations with fixed seeds, and a statistical check of selection. */
 import { describe, expect, it } from 'vitest';
-import { buildVocabulary, crossover, drawWord, initPopulation, mutate, nextGeneration, ParentSelector, quantile, targetClass, thresholdAt, wordsOf } from '../../src/fooling/index.ts';
+import {
+  buildVocabulary,
+  crossover,
+  drawWord,
+  initPopulation,
+  mutate,
+  nextGeneration,
+  ParentSelector,
+  quantile,
+  targetClass,
+  thresholdAt,
+  wordsOf,
+} from '../../src/fooling/index.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 const vocab = buildVocabulary(['the film is good .', 'the plot , the cast -- and the end !', 'a dull film']);
 
 describe('D_task', () => {
   it('counts words with punctuation removed, most frequent first, ties in code-point order', () => {
-    expect(wordsOf("it 's a \"charming\" , funny film ... (really)")).toEqual(['it', 's', 'a', 'charming', 'funny', 'film', 'really']);
+    expect(wordsOf('it \'s a "charming" , funny film ... (really)')).toEqual(['it', 's', 'a', 'charming', 'funny', 'film', 'really']);
     expect(vocab.words).toEqual(['the', 'film', 'a', 'and', 'cast', 'dull', 'end', 'good', 'is', 'plot']);
     expect(vocab.counts).toEqual([4, 2, 1, 1, 1, 1, 1, 1, 1, 1]);
     expect(vocab.total).toBe(14);
@@ -85,7 +97,10 @@ describe('populations', () => {
   });
 
   it('breeds N children of the same length; without crossover each child is one parent with one word changed', () => {
-    const pop = [['the', 'film', 'is', 'good'], ['a', 'dull', 'plot', 'end']];
+    const pop = [
+      ['the', 'film', 'is', 'good'],
+      ['a', 'dull', 'plot', 'end'],
+    ];
     const next = nextGeneration(pop, [0, 1], vocab, false, new Rng(4));
     expect(next).toHaveLength(2);
     // Only the second member scores, so every child is it with one word changed.

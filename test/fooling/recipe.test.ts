@@ -17,13 +17,23 @@ import { DEMO_SST2, ROOT, SST2_TRAIN, fixtureData, runCli, tmp } from '../cli/he
 
 const DEMO_QNLI = join(ROOT, 'models', 'demo-qnli');
 const SMALL = { train: SST2_TRAIN, population: 40, length: 6, epochs: 6 };
-const lines = (path: string): Record<string, unknown>[] => readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (path: string): Record<string, unknown>[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 async function build(model: ModelAdapter, settings: Record<string, unknown>): Promise<Generator> {
   const built = await foolingRecipe.build(foolingRecipe.settings.parse(settings), {
     model: model.info,
     task: 'text-classification',
-    goal: { name: 'unused', create: () => { throw new Error('unused'); } },
+    goal: {
+      name: 'unused',
+      create: () => {
+        throw new Error('unused');
+      },
+    },
     seed: 0,
   });
   if (built.kind !== 'generate') throw new Error('expected a generator');
@@ -37,7 +47,16 @@ describe('fooling on demo-sst2', () => {
   });
 
   it('writes the fooling sentences, S/M/F per epoch, T_task and a summary, the same for the same seed', async () => {
-    const run = async (out: string) => runRecipe({ registry: builtinRegistry(), recipe: 'fooling', model: DEMO_SST2, settings: SMALL, out, seed: 3, shared: { model: sst2, engine: new QueryEngine(sst2) } });
+    const run = async (out: string) =>
+      runRecipe({
+        registry: builtinRegistry(),
+        recipe: 'fooling',
+        model: DEMO_SST2,
+        settings: SMALL,
+        out,
+        seed: 3,
+        shared: { model: sst2, engine: new QueryEngine(sst2) },
+      });
     const a = tmp('fool-a');
     const outcome = await run(a);
     if (outcome.kind !== 'generate') throw new Error('expected a generator run');
@@ -45,7 +64,16 @@ describe('fooling on demo-sst2', () => {
     expect(summary.steps).toBe(6);
     const steps = lines(join(a, 'steps.jsonl'));
     expect(steps).toHaveLength(6);
-    for (const s of steps) expect(Object.keys(s).sort()).toEqual(['best_score', 'fooling', 'fooling_fraction', 'fooling_total', 'mean_score', 'new_fooling', 'step']);
+    for (const s of steps)
+      expect(Object.keys(s).sort()).toEqual([
+        'best_score',
+        'fooling',
+        'fooling_fraction',
+        'fooling_total',
+        'mean_score',
+        'new_fooling',
+        'step',
+      ]);
     for (const s of steps) expect(s.fooling_fraction).toBeCloseTo(Number(s.fooling) / 40, 12);
     const found = lines(join(a, 'results.jsonl'));
     // results.jsonl holds every distinct fooling sentence once, each above T_task, with 6 words.
@@ -58,7 +86,11 @@ describe('fooling on demo-sst2', () => {
     expect(summary.metrics.fooling_sentences).toBe(found.length);
     expect(steps.at(-1)!.fooling_total).toBe(found.length);
     expect(summary.metrics.fooling_fraction).toBe(steps.at(-1)!.fooling_fraction);
-    const details = summary.details as { threshold: { value: number; positives: number; source: string }; target: { label: string }; samples: { score: number }[] };
+    const details = summary.details as {
+      threshold: { value: number; positives: number; source: string };
+      target: { label: string };
+      samples: { score: number }[];
+    };
     expect(details.threshold).toMatchObject({ value: T, source: 'train' });
     expect(details.threshold.positives).toBe(102); // the fixture's 200 SST-2 training rows hold 102 positive ones
     expect(details.target.label).toBe('positive');
@@ -70,16 +102,25 @@ describe('fooling on demo-sst2', () => {
     for (const f of ['results.jsonl', 'steps.jsonl']) expect(readFileSync(join(b, f), 'utf8')).toBe(readFileSync(join(a, f), 'utf8'));
   });
 
-  it('T_task is the 25th percentile of the model\'s scores of the positive training examples', async () => {
+  it("T_task is the 25th percentile of the model's scores of the positive training examples", async () => {
     const { openDataset } = await import('../../src/data/index.ts');
     const positives: ModelInput[] = [];
-    for await (const e of (await openDataset(SST2_TRAIN)).examples()) if (e.kind === 'text' && e.label === 'positive') positives.push({ kind: 'text', text: e.text });
+    for await (const e of (await openDataset(SST2_TRAIN)).examples())
+      if (e.kind === 'text' && e.label === 'positive') positives.push({ kind: 'text', text: e.text });
     const outs = await sst2.predict(positives);
     const sorted = outs.map((o) => (o.kind === 'classes' ? o.probs[1]! : NaN)).sort((x, y) => x - y);
     const h = (sorted.length - 1) * 0.25;
     const expected = sorted[Math.floor(h)]! + (h - Math.floor(h)) * (sorted[Math.floor(h) + 1]! - sorted[Math.floor(h)]!);
     const out = tmp('fool-t');
-    const outcome = await runRecipe({ registry: builtinRegistry(), recipe: 'fooling', model: DEMO_SST2, settings: { ...SMALL, epochs: 1 }, out, seed: 0, shared: { model: sst2, engine: new QueryEngine(sst2) } });
+    const outcome = await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'fooling',
+      model: DEMO_SST2,
+      settings: { ...SMALL, epochs: 1 },
+      out,
+      seed: 0,
+      shared: { model: sst2, engine: new QueryEngine(sst2) },
+    });
     if (outcome.kind !== 'generate') throw new Error('expected a generator run');
     expect(outcome.summary.metrics.fooling_threshold).toBeCloseTo(expected, 6);
   });
@@ -90,12 +131,27 @@ describe('fooling on demo-sst2', () => {
     const s1 = await runGenerator({ outDir: whole, generator: await build(sst2, SMALL), engine: new QueryEngine(sst2), settings });
     const gen = await build(sst2, SMALL);
     let calls = 0;
-    const failing: Generator = { ...gen, step: async (state, ctx) => { if (++calls === 4) throw new Error('the model went away'); return gen.step(state, ctx); } };
+    const failing: Generator = {
+      ...gen,
+      step: async (state, ctx) => {
+        if (++calls === 4) throw new Error('the model went away');
+        return gen.step(state, ctx);
+      },
+    };
     const broken = tmp('fool-broken');
-    await expect(runGenerator({ outDir: broken, generator: failing, engine: new QueryEngine(sst2), settings })).rejects.toThrow(/went away/);
+    await expect(runGenerator({ outDir: broken, generator: failing, engine: new QueryEngine(sst2), settings })).rejects.toThrow(
+      /went away/,
+    );
     expect(lines(join(broken, 'steps.jsonl'))).toHaveLength(3);
-    const s2 = await runGenerator({ outDir: broken, generator: await build(sst2, SMALL), engine: new QueryEngine(sst2), settings, resume: true });
-    for (const f of ['results.jsonl', 'steps.jsonl']) expect(readFileSync(join(broken, f), 'utf8')).toBe(readFileSync(join(whole, f), 'utf8'));
+    const s2 = await runGenerator({
+      outDir: broken,
+      generator: await build(sst2, SMALL),
+      engine: new QueryEngine(sst2),
+      settings,
+      resume: true,
+    });
+    for (const f of ['results.jsonl', 'steps.jsonl'])
+      expect(readFileSync(join(broken, f), 'utf8')).toBe(readFileSync(join(whole, f), 'utf8'));
     expect(s2.metrics).toEqual(s1.metrics);
     expect(s2.details).toEqual(s1.details);
   });
@@ -104,7 +160,13 @@ describe('fooling on demo-sst2', () => {
     const gen = (await build(sst2, { ...SMALL, crossover: false })) as Generator<{ population: string[][] }>;
     const engine = new QueryEngine(sst2);
     const { Rng } = await import('../../src/util/rng.ts');
-    const mk = (step: number) => ({ model: sst2.info, query: (i: readonly ModelInput[]) => engine.query(i), rng: Rng.derive(1, step), step, records: async function* () {} });
+    const mk = (step: number) => ({
+      model: sst2.info,
+      query: (i: readonly ModelInput[]) => engine.query(i),
+      rng: Rng.derive(1, step),
+      step,
+      records: async function* () {},
+    });
     const s0 = await gen.init(mk(-1));
     const { state: s1 } = await gen.step(s0, mk(0));
     for (const child of s1.population) expect(s0.population.some((p) => p.filter((w, i) => w !== child[i]).length === 1)).toBe(true);
@@ -124,10 +186,25 @@ describe('fooling in pair mode (demo-qnli)', () => {
   it('never changes x̂: every query and every record keeps the fixed question', async () => {
     const qnli = await loadTransformersModel(DEMO_QNLI);
     const asked: ModelInput[] = [];
-    const spy: ModelAdapter = { ...qnli, info: qnli.info, predict: async (inputs) => { asked.push(...inputs); return qnli.predict(inputs); } };
+    const spy: ModelAdapter = {
+      ...qnli,
+      info: qnli.info,
+      predict: async (inputs) => {
+        asked.push(...inputs);
+        return qnli.predict(inputs);
+      },
+    };
     const train = fixtureData('qnli/dev.tsv');
     const out = tmp('fool-pair');
-    const outcome = await runRecipe({ registry: builtinRegistry(), recipe: 'fooling', model: DEMO_QNLI, settings: { train, fixedId: '0', population: 30, length: 8, epochs: 5, threshold: 0.2 }, out, seed: 1, shared: { model: spy, engine: new QueryEngine(spy) } });
+    const outcome = await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'fooling',
+      model: DEMO_QNLI,
+      settings: { train, fixedId: '0', population: 30, length: 8, epochs: 5, threshold: 0.2 },
+      out,
+      seed: 1,
+      shared: { model: spy, engine: new QueryEngine(spy) },
+    });
     if (outcome.kind !== 'generate') throw new Error('expected a generator run');
     const question = 'What came into force after the new constitution was herald?';
     // 5 epochs × 30 sentences, less repeats the query engine answered from its cache; no training scores with --threshold.

@@ -16,22 +16,46 @@ import { runGenerator } from '../../src/runner/generate.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
 import { DEMO_SST2, SST2_TRAIN, runCli, tmp } from '../cli/helpers.ts';
 
-const lines = (path: string): Record<string, number | string>[] => readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, number | string>);
+const lines = (path: string): Record<string, number | string>[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, number | string>);
 const SMALL = { train: SST2_TRAIN, population: 20, length: 5, epochs: 4 };
 
 describe('sweep statistics', () => {
   it('mean and sample standard deviation over seeds, per epoch and at the last epoch', () => {
-    expect(meanStd([0.2, 0.4, 0.9])).toEqual({ mean: 0.5, std: Math.sqrt(((0.3 ** 2) + (0.1 ** 2) + (0.4 ** 2)) / 2), n: 3 });
+    expect(meanStd([0.2, 0.4, 0.9])).toEqual({ mean: 0.5, std: Math.sqrt((0.3 ** 2 + 0.1 ** 2 + 0.4 ** 2) / 2), n: 3 });
     expect(meanStd([0.7])).toEqual({ mean: 0.7, std: null, n: 1 });
     expect(meanStd([])).toEqual({ mean: null, std: null, n: 0 });
-    const rec = (value: string, seed: number, epoch: number, s: number, f: number) => ({ value, seed, epoch, mean_score: s, fooling_fraction: f });
-    const rows = sweepRows(['on', 'off'], [rec('on', 0, 1, 0.2, 0), rec('on', 0, 2, 0.6, 0.5), rec('on', 1, 1, 0.4, 0.25), rec('on', 1, 2, 0.8, 0.75), rec('off', 0, 1, 0.1, 0), rec('off', 0, 2, 0.3, 0.1)]);
+    const rec = (value: string, seed: number, epoch: number, s: number, f: number) => ({
+      value,
+      seed,
+      epoch,
+      mean_score: s,
+      fooling_fraction: f,
+    });
+    const rows = sweepRows(
+      ['on', 'off'],
+      [
+        rec('on', 0, 1, 0.2, 0),
+        rec('on', 0, 2, 0.6, 0.5),
+        rec('on', 1, 1, 0.4, 0.25),
+        rec('on', 1, 2, 0.8, 0.75),
+        rec('off', 0, 1, 0.1, 0),
+        rec('off', 0, 2, 0.3, 0.1),
+      ],
+    );
     expect(rows.map((r) => r.value)).toEqual(['on', 'off']);
     expect(rows[0]!.runs).toBe(2);
     expect(rows[0]!.final.S.mean).toBeCloseTo(0.7, 12);
     expect(rows[0]!.final.S.std).toBeCloseTo(Math.sqrt(0.02), 12);
     expect(rows[0]!.final.F.mean).toBeCloseTo(0.625, 12);
-    expect(rows[0]!.curve.map((c) => [c.epoch, c.S.mean])).toEqual([[1, expect.closeTo(0.3, 12)], [2, expect.closeTo(0.7, 12)]]);
+    expect(rows[0]!.curve.map((c) => [c.epoch, c.S.mean])).toEqual([
+      [1, expect.closeTo(0.3, 12)],
+      [2, expect.closeTo(0.7, 12)],
+    ]);
     expect(rows[1]).toMatchObject({ runs: 1, final: { S: { mean: 0.3, std: null, n: 1 } } });
   });
 });
@@ -44,20 +68,39 @@ describe('fool-sweep on demo-sst2', () => {
 
   it('runs each value × seed exactly as `fool --seed S` would, and sums them up', async () => {
     const out = tmp('sweep');
-    const outcome = await runRecipe({ registry: builtinRegistry(), recipe: 'fooling-sweep', model: DEMO_SST2, settings: { ...SMALL, vary: 'crossover', seeds: [0, 4] }, out, seed: 0, shared: { model: sst2, engine: new QueryEngine(sst2) } });
+    const outcome = await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'fooling-sweep',
+      model: DEMO_SST2,
+      settings: { ...SMALL, vary: 'crossover', seeds: [0, 4] },
+      out,
+      seed: 0,
+      shared: { model: sst2, engine: new QueryEngine(sst2) },
+    });
     if (outcome.kind !== 'generate') throw new Error('expected a generator run');
     expect(outcome.summary.steps).toBe(4);
     const records = lines(join(out, 'results.jsonl'));
     expect(records).toHaveLength(4 * 4);
     // The same sub-run as a standalone fooling run: crossover off, seed 4.
     const alone = tmp('sweep-alone');
-    await runRecipe({ registry: builtinRegistry(), recipe: 'fooling', model: DEMO_SST2, settings: { ...SMALL, crossover: false }, out: alone, seed: 4, shared: { model: sst2, engine: new QueryEngine(sst2) } });
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'fooling',
+      model: DEMO_SST2,
+      settings: { ...SMALL, crossover: false },
+      out: alone,
+      seed: 4,
+      shared: { model: sst2, engine: new QueryEngine(sst2) },
+    });
     const steps = lines(join(alone, 'steps.jsonl'));
     const mine = records.filter((r) => r.value === 'off' && r.seed === 4);
     expect(mine.map((r) => [r.mean_score, r.fooling_fraction])).toEqual(steps.map((s) => [s.mean_score, s.fooling_fraction]));
     const d = outcome.summary.details as { vary: string; rows: { value: string; runs: number }[] };
     expect(d.vary).toBe('crossover');
-    expect(d.rows.map((r) => [r.value, r.runs])).toEqual([['on', 2], ['off', 2]]);
+    expect(d.rows.map((r) => [r.value, r.runs])).toEqual([
+      ['on', 2],
+      ['off', 2],
+    ]);
     expect(outcome.text).toMatch(/EFSG sweep over crossover/);
     const html = join(tmp('sweep-html'), 'r.html');
     expect((await runCli(['report', out, '--html', html])).code).toBe(0);
@@ -68,12 +111,20 @@ describe('fool-sweep on demo-sst2', () => {
 
   it('resumes after the last finished sub-run to what an uninterrupted sweep writes', async () => {
     const build = async (): Promise<Generator> => {
-      const built = await foolingSweepRecipe.build(foolingSweepRecipe.settings.parse({ ...SMALL, vary: 'length', values: ['3', '6'], seeds: [1, 2] }), {
-        model: sst2.info,
-        task: 'text-classification',
-        goal: { name: 'unused', create: () => { throw new Error('unused'); } },
-        seed: 0,
-      });
+      const built = await foolingSweepRecipe.build(
+        foolingSweepRecipe.settings.parse({ ...SMALL, vary: 'length', values: ['3', '6'], seeds: [1, 2] }),
+        {
+          model: sst2.info,
+          task: 'text-classification',
+          goal: {
+            name: 'unused',
+            create: () => {
+              throw new Error('unused');
+            },
+          },
+          seed: 0,
+        },
+      );
       if (built.kind !== 'generate') throw new Error('expected a generator');
       return built.generator;
     };
@@ -82,21 +133,42 @@ describe('fool-sweep on demo-sst2', () => {
     const s1 = await runGenerator({ outDir: whole, generator: await build(), engine: new QueryEngine(sst2), settings });
     const gen = await build();
     let calls = 0;
-    const failing: Generator = { ...gen, step: async (state, ctx) => { if (++calls === 3) throw new Error('killed'); return gen.step(state, ctx); } };
+    const failing: Generator = {
+      ...gen,
+      step: async (state, ctx) => {
+        if (++calls === 3) throw new Error('killed');
+        return gen.step(state, ctx);
+      },
+    };
     const broken = tmp('sweep-broken');
     await expect(runGenerator({ outDir: broken, generator: failing, engine: new QueryEngine(sst2), settings })).rejects.toThrow(/killed/);
     const s2 = await runGenerator({ outDir: broken, generator: await build(), engine: new QueryEngine(sst2), settings, resume: true });
     expect(readFileSync(join(broken, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(whole, 'results.jsonl'), 'utf8'));
     expect(s2.details).toEqual(s1.details);
     const final = (s1.details as { rows: { value: string; final: { S: { n: number } } }[] }).rows;
-    expect(final.map((r) => [r.value, r.final.S.n])).toEqual([['3', 2], ['6', 2]]);
+    expect(final.map((r) => [r.value, r.final.S.n])).toEqual([
+      ['3', 2],
+      ['6', 2],
+    ]);
   });
 
   it('refuses a sweep without values, and values that do not fit the setting', async () => {
     const r = await runCli(['fool-sweep', '--model', DEMO_SST2, '--train', SST2_TRAIN, '--vary', 'population', '--out', tmp('sweep-bad')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--vary population needs --values/);
-    const bad = await runCli(['fool-sweep', '--model', DEMO_SST2, '--train', SST2_TRAIN, '--vary', 'length', '--values', '3,x', '--out', tmp('sweep-bad2')]);
+    const bad = await runCli([
+      'fool-sweep',
+      '--model',
+      DEMO_SST2,
+      '--train',
+      SST2_TRAIN,
+      '--vary',
+      'length',
+      '--values',
+      '3,x',
+      '--out',
+      tmp('sweep-bad2'),
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/whole numbers ≥ 1, got "x"/);
   });

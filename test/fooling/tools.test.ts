@@ -9,7 +9,12 @@ import { openDataset } from '../../src/data/index.ts';
 import { DEMO_SST2, ROOT, SST2_TRAIN, runCli, tmp } from '../cli/helpers.ts';
 
 const SMALL = ['--train', SST2_TRAIN, '--population', '40', '--length', '6', '--epochs', '6', '--seed', '2'];
-const lines = (path: string): Record<string, unknown>[] => readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (path: string): Record<string, unknown>[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('fool-augment and fool-transfer on a real run', () => {
   let run: string;
@@ -41,7 +46,10 @@ describe('fool-augment and fool-transfer on a real run', () => {
   it('fool-transfer scores the sentences with each model against its own T_task; the source row repeats the run', async () => {
     const r = await runCli(['fool-transfer', '--from', run, '--models', `${DEMO_SST2},demo-sst2`, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const table = JSON.parse(r.stdout) as { sentences: number; rows: { model: string; threshold: number; n: number; fooling: number; fooling_fraction: number; mean_score: number }[] };
+    const table = JSON.parse(r.stdout) as {
+      sentences: number;
+      rows: { model: string; threshold: number; n: number; fooling: number; fooling_fraction: number; mean_score: number }[];
+    };
     expect(table.sentences).toBe(found.length);
     expect(table.rows.map((x) => x.model)).toEqual([DEMO_SST2, DEMO_SST2, 'demo-sst2']);
     const source = table.rows[0]!;
@@ -54,7 +62,9 @@ describe('fool-augment and fool-transfer on a real run', () => {
     expect({ ...table.rows[2]!, model: '' }).toEqual({ ...source, model: '' });
     // Recorded with the run: transfer.json and details.transfer, which the report shows.
     expect(JSON.parse(readFileSync(join(run, 'transfer.json'), 'utf8'))).toEqual(table);
-    expect((JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8')) as { details: { transfer: unknown } }).details.transfer).toEqual(table);
+    expect((JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8')) as { details: { transfer: unknown } }).details.transfer).toEqual(
+      table,
+    );
     const html = join(tmp('fool-html'), 'r.html');
     expect((await runCli(['report', run, '--html', html])).code).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain(`transfer of ${found.length} fooling sentences`);

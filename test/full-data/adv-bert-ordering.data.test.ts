@@ -11,7 +11,24 @@ import { shared } from './helpers.data.ts';
 describe("Adv-BERT's ordering on demo-sst2 (SST-2 dev)", () => {
   it('accuracy with typos in max-importance words < random words < min-importance words, K = 1..5', async () => {
     const out = tmp('ordering');
-    const r = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', shared('sst2/dev.tsv'), '--limit', '200', '--k-max', '5', '--random-seeds', '2', '--no-by-source', '--out', out, '--no-progress', '--json']);
+    const r = await runCli([
+      'typos-curve',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      shared('sst2/dev.tsv'),
+      '--limit',
+      '200',
+      '--k-max',
+      '5',
+      '--random-seeds',
+      '2',
+      '--no-by-source',
+      '--out',
+      out,
+      '--no-progress',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const curve = JSON.parse(r.stdout) as TyposCurve;
     const row = (name: string): number[] => curve.by_target.find((x) => x.name === name)!.accuracy;

@@ -42,7 +42,11 @@ describe('demo models on the whole held-out sets', () => {
     const m = metrics('demo-ner') as { testb_entity: { f1: number; precision: number; recall: number } };
     const r = await evaluate(['--model', 'demo-ner', '--data', shared('conll2003/eng.testb')]);
     expect(r.n).toBe(3453);
-    expect([round4(r.entity_f1!), round4(r.entity_precision!), round4(r.entity_recall!)]).toEqual([m.testb_entity.f1, m.testb_entity.precision, m.testb_entity.recall]);
+    expect([round4(r.entity_f1!), round4(r.entity_precision!), round4(r.entity_recall!)]).toEqual([
+      m.testb_entity.f1,
+      m.testb_entity.precision,
+      m.testb_entity.recall,
+    ]);
   });
 
   it('demo-sick: accuracy on all 4,906 SICK TEST pairs, above the majority class', async () => {
@@ -60,7 +64,10 @@ interface Squad {
 const readSquad = (file: string): Squad => JSON.parse(readFileSync(file, 'utf8')) as Squad;
 const questionIds = (doc: Squad): string[] => doc.data.flatMap((a) => a.paragraphs.flatMap((p) => p.qas.map((q) => q.id)));
 /** train_qa.py's checksum of a set of question ids: sha256 of the sorted ids joined by newlines. */
-const idsSha256 = (ids: string[]): string => createHash('sha256').update([...ids].sort().join('\n')).digest('hex');
+const idsSha256 = (ids: string[]): string =>
+  createHash('sha256')
+    .update([...ids].sort().join('\n'))
+    .digest('hex');
 
 describe('the QA and QNLI demo models on their whole held-out sets', () => {
   type QaScore = { n: number; exact_match: number; f1: number };
@@ -74,7 +81,9 @@ describe('the QA and QNLI demo models on their whole held-out sets', () => {
 
   it('demo-squad: the split is the stated rule, and EM/F1 on every question of the held-out paragraphs', async () => {
     const split = metricsFile('demo-squad').split as Record<string, number | string>;
-    const adversarial = ['sample1k-HCVerifyAll.json', 'sample1k-HCVerifySample.json'].map((f) => readSquad(shared(`adversarial-squad/${f}`)));
+    const adversarial = ['sample1k-HCVerifyAll.json', 'sample1k-HCVerifySample.json'].map((f) =>
+      readSquad(shared(`adversarial-squad/${f}`)),
+    );
     const originals = new Set(adversarial.flatMap(questionIds).filter((id) => !/-high-conf-turk\d+$/.test(id)));
     const dev = readSquad(shared('squad-v1.1/dev-v1.1.json'));
     const held: Squad = {
@@ -102,7 +111,18 @@ describe('the QA and QNLI demo models on their whole held-out sets', () => {
     expect(round4(r.accuracy!)).toBe(m.qnli_dev_accuracy);
     expect(r.accuracy!).toBeGreaterThan(m.qnli_dev_majority_class_rate!);
     // The texts the other way round (sentence first), as metrics.json also records them.
-    const cols = ['--format', 'tsv', '--text-a-column', 'sentence', '--text-b-column', 'question', '--label-column', 'label', '--id-column', 'index'];
+    const cols = [
+      '--format',
+      'tsv',
+      '--text-a-column',
+      'sentence',
+      '--text-b-column',
+      'question',
+      '--label-column',
+      'label',
+      '--id-column',
+      'index',
+    ];
     const swapped = await evaluate(['--model', 'models/demo-qnli', '--data', shared('qnli/dev.tsv'), ...cols]);
     expect(round4(swapped.accuracy!)).toBe(m.qnli_dev_accuracy_sentence_first);
   });

@@ -11,7 +11,11 @@ import { shared } from './helpers.data.ts';
 
 interface Table3 {
   n: number;
-  details: { probed: number; not_applicable: number; table3: { original: { value: number }; worst: { value: number }; best: { value: number }; stability: number } };
+  details: {
+    probed: number;
+    not_applicable: number;
+    table3: { original: { value: number }; worst: { value: number }; best: { value: number }; stability: number };
+  };
 }
 
 async function probe(args: string[]): Promise<{ out: string; s: Table3 }> {

@@ -16,8 +16,10 @@ describe('examples/suite.yaml on the shared data', () => {
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/Gate: PASS/);
     expect(r.stdout).not.toMatch(/Skipped /);
-    for (const t of ['typos-max-k2', 'noise-middle-random', 'grammar-greedy', 'ner-typos-k1']) expect(existsSync(join(out, t, 'summary.json')), t).toBe(true);
-    const summary = (t: string): { dataset: string; n: number } => JSON.parse(readFileSync(join(out, t, 'summary.json'), 'utf8')) as { dataset: string; n: number };
+    for (const t of ['typos-max-k2', 'noise-middle-random', 'grammar-greedy', 'ner-typos-k1'])
+      expect(existsSync(join(out, t, 'summary.json')), t).toBe(true);
+    const summary = (t: string): { dataset: string; n: number } =>
+      JSON.parse(readFileSync(join(out, t, 'summary.json'), 'utf8')) as { dataset: string; n: number };
     expect(summary('typos-max-k2')).toMatchObject({ dataset: expect.stringMatching(/shared\/data\/sst2\/dev\.tsv$/), n: 12 });
     expect(summary('ner-typos-k1')).toMatchObject({ dataset: expect.stringMatching(/shared\/data\/conll2003\/eng\.testb$/), n: 12 });
     const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as Verdict;

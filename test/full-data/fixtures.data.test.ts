@@ -9,8 +9,22 @@ import { describe, expect, it } from 'vitest';
 import { fixtureData } from '../cli/helpers.ts';
 import { shared } from './helpers.data.ts';
 
-const LINE_SLICES = ['sst2/dev.tsv', 'sst2/train.tsv', 'mrpc/dev.tsv', 'mrpc/test.tsv', 'cola/dev.tsv', 'cola/test.tsv', 'qnli/dev.tsv', 'qnli/test.tsv', 'sick/SICK.txt'];
-const JSON_SLICES = ['squad-v1.1/dev-v1.1.json', 'adversarial-squad/sample1k-HCVerifyAll.json', 'adversarial-squad/sample1k-HCVerifySample.json'];
+const LINE_SLICES = [
+  'sst2/dev.tsv',
+  'sst2/train.tsv',
+  'mrpc/dev.tsv',
+  'mrpc/test.tsv',
+  'cola/dev.tsv',
+  'cola/test.tsv',
+  'qnli/dev.tsv',
+  'qnli/test.tsv',
+  'sick/SICK.txt',
+];
+const JSON_SLICES = [
+  'squad-v1.1/dev-v1.1.json',
+  'adversarial-squad/sample1k-HCVerifyAll.json',
+  'adversarial-squad/sample1k-HCVerifySample.json',
+];
 
 interface Squad {
   version: string;

@@ -18,7 +18,22 @@ const summaryOf = (out: string): Summary => JSON.parse(readFileSync(join(out, 's
 describe('fool on the full data', () => {
   it("the issue's command on demo-sst2 and SST-2 train finds fooling sentences, and fool-augment labels them negative", async () => {
     const out = tmp('fool-data');
-    const r = await runCli(['fool', '--model', 'demo-sst2', '--train', shared('sst2/train.tsv'), '--population', '500', '--length', '9', '--epochs', '50', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'fool',
+      '--model',
+      'demo-sst2',
+      '--train',
+      shared('sst2/train.tsv'),
+      '--population',
+      '500',
+      '--length',
+      '9',
+      '--epochs',
+      '50',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = summaryOf(out);
     expect(s.details.threshold.positives).toBe(37_569);
@@ -37,12 +52,46 @@ describe('fool on the full data', () => {
 
   it('demo-cola on CoLA train, and pair mode on QNLI dev with a fixed question', async () => {
     const cola = tmp('fool-cola');
-    expect((await runCli(['fool', '--model', 'demo-cola', '--train', shared('cola/train.tsv'), '--population', '200', '--epochs', '10', '--out', cola, '--no-progress'])).code).toBe(0);
+    expect(
+      (
+        await runCli([
+          'fool',
+          '--model',
+          'demo-cola',
+          '--train',
+          shared('cola/train.tsv'),
+          '--population',
+          '200',
+          '--epochs',
+          '10',
+          '--out',
+          cola,
+          '--no-progress',
+        ])
+      ).code,
+    ).toBe(0);
     const c = summaryOf(cola);
     expect(c.details.threshold.positives).toBe(6023); // CoLA train's acceptable sentences
     expect(c.metrics.fooling_threshold).toBeGreaterThan(0);
     const qnli = tmp('fool-qnli');
-    const r = await runCli(['fool', '--model', 'demo-qnli', '--train', shared('qnli/dev.tsv'), '--fixed-id', '0', '--population', '100', '--length', '12', '--epochs', '20', '--out', qnli, '--no-progress']);
+    const r = await runCli([
+      'fool',
+      '--model',
+      'demo-qnli',
+      '--train',
+      shared('qnli/dev.tsv'),
+      '--fixed-id',
+      '0',
+      '--population',
+      '100',
+      '--length',
+      '12',
+      '--epochs',
+      '20',
+      '--out',
+      qnli,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const q = summaryOf(qnli);
     expect(q.details.pair?.fixed).toBe('What came into force after the new constitution was herald?');

@@ -35,7 +35,20 @@ describe('encoder probes on the full data', () => {
 
   it('probe layers on demo-mlm, word-order errors: contextual layers beat layer 0 at detection and localisation', async () => {
     const out = tmp('layers-data');
-    const r = await runCli(['probe', 'layers', '--model', 'demo-mlm', '--error-types', 'Worder', '--pairs', '500', '--no-heads', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'probe',
+      'layers',
+      '--model',
+      'demo-mlm',
+      '--error-types',
+      'Worder',
+      '--pairs',
+      '500',
+      '--no-heads',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Table 7 layout/);
     const m = metricsOf(out);

@@ -15,7 +15,11 @@ import { ROOT, runCli, tmp, type CliResult } from '../cli/helpers.ts';
 import { shared } from './helpers.data.ts';
 
 const TESTS = ['word-overlap', 'negation', 'length-mismatch', 'tautology', 'spelling', 'antonymy', 'numerical', 'premise-removed'];
-const metrics = (JSON.parse(readFileSync(join(ROOT, 'models', 'demo-sick', 'metrics.json'), 'utf8')) as { metrics: { test_accuracy: number; test_examples: number; test_majority_class_rate: number } }).metrics;
+const metrics = (
+  JSON.parse(readFileSync(join(ROOT, 'models', 'demo-sick', 'metrics.json'), 'utf8')) as {
+    metrics: { test_accuracy: number; test_examples: number; test_majority_class_rate: number };
+  }
+).metrics;
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 function checkCell(name: string, c: StressCell, withOriginal: boolean): void {
@@ -30,7 +34,10 @@ function checkCell(name: string, c: StressCell, withOriginal: boolean): void {
   let n = 0;
   for (const [gold, row] of Object.entries(c.confusion ?? {})) {
     n += row.n;
-    expect(Object.values(row.predicted).reduce((a, b) => a + b, 0), `${name} ${gold}`).toBeCloseTo(1, 12);
+    expect(
+      Object.values(row.predicted).reduce((a, b) => a + b, 0),
+      `${name} ${gold}`,
+    ).toBeCloseTo(1, 12);
   }
   expect(n, name).toBe(c.n);
 }
@@ -39,7 +46,19 @@ describe('stress nli on the whole SICK TEST split with demo-sick', () => {
   const out = tmp('stress-nli-full');
   let run: CliResult;
   beforeAll(async () => {
-    run = await runCli(['stress', 'nli', '--model', 'models/demo-sick', '--data', shared('sick/SICK.txt'), '--split', 'TEST', '--out', out, '--no-progress']);
+    run = await runCli([
+      'stress',
+      'nli',
+      '--model',
+      'models/demo-sick',
+      '--data',
+      shared('sick/SICK.txt'),
+      '--split',
+      'TEST',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
   }, 1_200_000);
 
   it('tests every pair; each test applies to a pair or says why not', async () => {
@@ -49,7 +68,8 @@ describe('stress nli on the whole SICK TEST split with demo-sick', () => {
     expect(Object.keys(s.tests)).toEqual(TESTS);
     for (const test of TESTS) expect([test, s.tests[test]!.examples + s.tests[test]!.not_applicable]).toEqual([test, s.n]);
     // One case per pair for the single-case tests, 2 × 5 for the sweep, 4 or 5 per pair for numerical reasoning.
-    for (const test of ['word-overlap', 'negation', 'length-mismatch', 'spelling', 'antonymy', 'premise-removed']) expect([test, s.tests[test]!.n]).toEqual([test, s.tests[test]!.examples]);
+    for (const test of ['word-overlap', 'negation', 'length-mismatch', 'spelling', 'antonymy', 'premise-removed'])
+      expect([test, s.tests[test]!.n]).toEqual([test, s.tests[test]!.examples]);
     expect(s.tests.tautology!.n).toBe(10 * s.n);
     expect(s.tests.numerical!.n).toBeGreaterThanOrEqual(4 * s.tests.numerical!.examples);
     expect(s.tests.numerical!.n).toBeLessThanOrEqual(5 * s.tests.numerical!.examples);
@@ -71,12 +91,18 @@ describe('stress nli on the whole SICK TEST split with demo-sick', () => {
     for (const test of TESTS) checkCell(test, s.tests[test]!, true);
     for (const [v, c] of Object.entries(s.tests.tautology!.variants!)) checkCell(v, c, true);
     // Tests that apply to every pair are measured against the original accuracy itself.
-    for (const test of ['word-overlap', 'negation', 'length-mismatch', 'tautology', 'premise-removed']) expect([test, s.tests[test]!.original_accuracy]).toEqual([test, s.original.accuracy]);
-    const d = s.details as { sweep: { premise: { n: number; accuracy: number }[] }; premise_removed: { majority: { rate: number }; over_majority: number } };
+    for (const test of ['word-overlap', 'negation', 'length-mismatch', 'tautology', 'premise-removed'])
+      expect([test, s.tests[test]!.original_accuracy]).toEqual([test, s.original.accuracy]);
+    const d = s.details as {
+      sweep: { premise: { n: number; accuracy: number }[] };
+      premise_removed: { majority: { rate: number }; over_majority: number };
+    };
     expect(d.sweep.premise.map((p) => p.n)).toEqual([1, 2, 3, 4, 5]);
     expect(d.sweep.premise[4]!.accuracy).toBe(s.tests['length-mismatch']!.accuracy);
     expect(d.premise_removed.majority.rate).toBe(s.original.majority!.rate);
     expect(run.stdout).toContain('Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)');
-    expect(run.stdout).toContain(`3-way labels (entailment, neutral, contradiction) · premise: sentence_A · hypothesis: sentence_B · 4906 pairs, ${s.cases} cases`);
+    expect(run.stdout).toContain(
+      `3-way labels (entailment, neutral, contradiction) · premise: sentence_A · hypothesis: sentence_B · 4906 pairs, ${s.cases} cases`,
+    );
   });
 });

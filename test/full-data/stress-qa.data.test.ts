@@ -18,8 +18,16 @@ import { shared } from './helpers.data.ts';
 
 const DEV = shared('squad-v1.1/dev-v1.1.json');
 const ADDSENT = shared('adversarial-squad/sample1k-HCVerifyAll.json');
-const heldout = (JSON.parse(readFileSync(join(ROOT, 'models', 'demo-squad', 'metrics.json'), 'utf8')) as { metrics: { heldout_originals: { n: number; exact_match: number; f1: number } } }).metrics.heldout_originals;
-const lines = (dir: string): StressResult[] => readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StressResult);
+const heldout = (
+  JSON.parse(readFileSync(join(ROOT, 'models', 'demo-squad', 'metrics.json'), 'utf8')) as {
+    metrics: { heldout_originals: { n: number; exact_match: number; f1: number } };
+  }
+).metrics.heldout_originals;
+const lines = (dir: string): StressResult[] =>
+  readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as StressResult);
 const summaryOf = (dir: string): StressSummary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as StressSummary;
 const detailsOf = (s: StressSummary): QaDetails => s.details as unknown as QaDetails;
 
@@ -46,7 +54,21 @@ describe('stress qa with demo-squad on the adversarial files’ 1,000 originals 
   const out = tmp('stress-qa-full');
   let run: CliResult;
   beforeAll(async () => {
-    run = await runCli(['stress', 'qa', '--model', 'models/demo-squad', '--data', DEV, '--questions', 'adversarial', '--tests', 'addsent,noise-fully-random', '--out', out, '--no-progress']);
+    run = await runCli([
+      'stress',
+      'qa',
+      '--model',
+      'models/demo-squad',
+      '--data',
+      DEV,
+      '--questions',
+      'adversarial',
+      '--tests',
+      'addsent,noise-fully-random',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
   }, 1_200_000);
 
   it('scores the held-out originals exactly as the model’s metrics.json records them', () => {
@@ -62,12 +84,15 @@ describe('stress qa with demo-squad on the adversarial files’ 1,000 originals 
     const s = summaryOf(out);
     const withCopies = originalsWithCopies();
     const results = lines(out);
-    expect(results.filter((r) => r.cases.some((c) => c.test === 'addsent')).map((r) => r.id)).toEqual(results.map((r) => r.id).filter((id) => withCopies.has(id)));
+    expect(results.filter((r) => r.cases.some((c) => c.test === 'addsent')).map((r) => r.id)).toEqual(
+      results.map((r) => r.id).filter((id) => withCopies.has(id)),
+    );
     expect(s.tests.addsent!.n + s.tests.addsent!.not_applicable).toBe(1000);
     expect(s.tests['noise-fully-random']!.n).toBe(1000);
     checkRows(detailsOf(s));
     for (const r of results) {
-      for (const c of r.cases) for (const a of c.perturbed_gold as QaAnswer[]) expect(c.text.context!.slice(a.start, a.start + a.text.length)).toBe(a.text);
+      for (const c of r.cases)
+        for (const a of c.perturbed_gold as QaAnswer[]) expect(c.text.context!.slice(a.start, a.start + a.text.length)).toBe(a.text);
     }
   });
 });
@@ -75,10 +100,29 @@ describe('stress qa with demo-squad on the adversarial files’ 1,000 originals 
 describe('stress qa with demo-squad: AddAny and AddCommon on the first 150 dev questions', () => {
   it('run on the questions with F1 > 0 among the first 20, each with a 10-word distractor appended', async () => {
     const out = tmp('stress-qa-full-addany');
-    const run = await runCli(['stress', 'qa', '--model', 'models/demo-squad', '--data', DEV, '--limit', '150', '--tests', 'addany,addcommon', '--adaptive-limit', '20', '--out', out, '--no-progress']);
+    const run = await runCli([
+      'stress',
+      'qa',
+      '--model',
+      'models/demo-squad',
+      '--data',
+      DEV,
+      '--limit',
+      '150',
+      '--tests',
+      'addany,addcommon',
+      '--adaptive-limit',
+      '20',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const results = lines(out);
-    const right = results.slice(0, 20).filter((r) => r.original.metrics!.f1! > 0).map((r) => r.id);
+    const right = results
+      .slice(0, 20)
+      .filter((r) => r.original.metrics!.f1! > 0)
+      .map((r) => r.id);
     for (const test of ['addany', 'addcommon']) {
       const got = results.filter((r) => r.cases.some((c) => c.test === test));
       expect(got.map((r) => r.id)).toEqual(right);

@@ -4,7 +4,7 @@ import { WordSeq } from '../../src/text/word-seq.ts';
 import { variants } from './helpers.ts';
 
 describe('grammar error types on hand-picked sentences', () => {
-  it('keeps the paper\'s confusion sets exactly', () => {
+  it("keeps the paper's confusion sets exactly", () => {
     expect(ARTICLES).toEqual(['a', 'an', 'the']);
     expect(PREPOSITIONS).toHaveLength(29);
     expect(TRANSITIONS).toHaveLength(17);

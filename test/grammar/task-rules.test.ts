@@ -34,7 +34,10 @@ function memoryPairModel(examples: readonly PairExample[], labels: string[]): Mo
   };
 }
 
-async function rows(file: string, opts: Parameters<typeof openDataset>[1] = {}): Promise<{ examples: PairExample[]; labels: string[]; name: string }> {
+async function rows(
+  file: string,
+  opts: Parameters<typeof openDataset>[1] = {},
+): Promise<{ examples: PairExample[]; labels: string[]; name: string }> {
   const ds = await openDataset(fixtureData(file), { limit: 6, ...opts });
   const examples = (await collect(ds)) as PairExample[];
   return { examples, labels: ds.info.labelNames!, name: ds.info.name };
@@ -87,7 +90,9 @@ describe('NER: entity tokens are never edited and gold tags follow inserts and d
         if (input.kind !== 'tokens') throw new Error('tokens only');
         const t = input.tokens;
         // Misses the entity when any word right before it is not "said" (so context edits can hurt).
-        const tags = t.map((w, i) => (w === 'John' && t[i - 1] === 'said' ? 'B-PER' : w === 'Smith' && t[i - 2] === 'said' ? 'I-PER' : 'O'));
+        const tags = t.map((w, i) =>
+          w === 'John' && t[i - 1] === 'said' ? 'B-PER' : w === 'Smith' && t[i - 2] === 'said' ? 'I-PER' : 'O',
+        );
         return { kind: 'tags', tags, scores: tags.map(() => 0.9) };
       });
     },

@@ -21,7 +21,9 @@ function at(text: string, word: string, type: GrammarErrorType): string[] {
   const seq = WordSeq.parse(text);
   const i = seq.words.indexOf(word);
   expect(i).toBeGreaterThanOrEqual(0);
-  return allGrammarCandidates(seq, { types: [type] }).filter((c) => c.wordIndex === i).map((c) => c.after);
+  return allGrammarCandidates(seq, { types: [type] })
+    .filter((c) => c.wordIndex === i)
+    .map((c) => c.after);
 }
 
 describe('Wchoice: frequent senses and common words only', () => {
@@ -32,7 +34,16 @@ describe('Wchoice: frequent senses and common words only', () => {
   });
 
   it('"nerve": no anatomical "nervus" (unlisted in SUBTLEX-US), no rare "mettle"; "boldness" and "cheek" are a rare sense', () => {
-    expect(synonyms.synonyms('nerve', 'noun', { all: true })).toEqual(['nervus', 'heart', 'mettle', 'spunk', 'boldness', 'brass', 'face', 'cheek']);
+    expect(synonyms.synonyms('nerve', 'noun', { all: true })).toEqual([
+      'nervus',
+      'heart',
+      'mettle',
+      'spunk',
+      'boldness',
+      'brass',
+      'face',
+      'cheek',
+    ]);
     expect(synonyms.synonyms('nerve', 'noun')).toEqual(['nervus', 'heart', 'mettle', 'spunk']);
     expect(frequencies.count('mettle')).toBe(17);
     expect(commonSynonyms(synonyms, frequencies, 'nerve', 'noun')).toEqual(['heart', 'spunk']);

@@ -30,7 +30,16 @@ describe('nothing tested is no pass', () => {
     expect(expectCleanError(r)).toMatch(/no examples tested: the data gave 0 examples/);
     expect(r.stdout).toMatch(/clean accuracy\s+│\s+n\/a/);
     const s = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8')) as Record<string, unknown>;
-    expect(s).toMatchObject({ n: 0, clean_accuracy: null, attacked_accuracy: null, attack_success_rate: null, stability: null, stability_n: 0, mean_queries: null, accuracy_by_edits: [] });
+    expect(s).toMatchObject({
+      n: 0,
+      clean_accuracy: null,
+      attacked_accuracy: null,
+      attack_success_rate: null,
+      stability: null,
+      stability_n: 0,
+      mean_queries: null,
+      accuracy_by_edits: [],
+    });
   });
 
   it('a suite over a file whose rows are all bad (skipped) fails its gate: "no examples tested", thresholds n/a', async () => {
@@ -50,7 +59,12 @@ describe('nothing tested is no pass', () => {
   it('a threshold on stability fails with its reason when the model got no example right', async () => {
     const out = tmp('all-wrong');
     // The lexicon model calls "good" texts positive: gold says negative for every one of them.
-    const items: TextExample[] = ['good film', 'good plot', 'nice and good'].map((text, i) => ({ kind: 'text', id: `e${i}`, text, label: 'negative' }));
+    const items: TextExample[] = ['good film', 'good plot', 'nice and good'].map((text, i) => ({
+      kind: 'text',
+      id: `e${i}`,
+      text,
+      label: 'negative',
+    }));
     const attack: Attack = {
       name: 't',
       transformation: twoTypos,
@@ -69,14 +83,38 @@ describe('nothing tested is no pass', () => {
     });
     const [group] = await loadGroups([out]);
     const checks = checkTest('t', group!, ['stability > 0.5', 'clean_accuracy < 0.5'], undefined);
-    expect(checks[0]).toMatchObject({ passed: false, message: expect.stringMatching(/stability is n\/a: no example the model got right was attacked \(3 examples, 3 skipped\)/) });
+    expect(checks[0]).toMatchObject({
+      passed: false,
+      message: expect.stringMatching(/stability is n\/a: no example the model got right was attacked \(3 examples, 3 skipped\)/),
+    });
     expect(checks[1]).toMatchObject({ passed: true });
   });
 });
 
 describe('one writer per output folder', () => {
-  const args = (out: string, more: string[] = []) => ['attack', 'typos', '--model', DEMO_SST2, '--data', REVIEWS, '--k', '4', '--target', 'min', '--out', out, '--no-progress', '--concurrency', '2', ...more];
-  const ids = (out: string): string[] => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+  const args = (out: string, more: string[] = []) => [
+    'attack',
+    'typos',
+    '--model',
+    DEMO_SST2,
+    '--data',
+    REVIEWS,
+    '--k',
+    '4',
+    '--target',
+    'min',
+    '--out',
+    out,
+    '--no-progress',
+    '--concurrency',
+    '2',
+    ...more,
+  ];
+  const ids = (out: string): string[] =>
+    readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
   const waitFor = async (cond: () => boolean, ms = 20_000): Promise<void> => {
     const t0 = Date.now();
     while (!cond()) {
@@ -89,8 +127,26 @@ describe('one writer per output folder', () => {
     const out = tmp('lock');
     // A model that takes 150 ms per request keeps the first run busy for seconds, long enough for a second
     // process to start beside it.
-    const server = await startModelServer(createFunctionModel((inputs) => lexiconModel.predict(inputs), lexiconModel.info), { port: 0, latencyMs: 150 });
-    const slow = (more: string[] = []) => ['attack', 'typos', '--model', server.url, '--data', REVIEWS, '--k', '3', '--out', out, '--no-progress', '--concurrency', '2', ...more];
+    const server = await startModelServer(
+      createFunctionModel((inputs) => lexiconModel.predict(inputs), lexiconModel.info),
+      { port: 0, latencyMs: 150 },
+    );
+    const slow = (more: string[] = []) => [
+      'attack',
+      'typos',
+      '--model',
+      server.url,
+      '--data',
+      REVIEWS,
+      '--k',
+      '3',
+      '--out',
+      out,
+      '--no-progress',
+      '--concurrency',
+      '2',
+      ...more,
+    ];
     const first = startCli(slow());
     const done = new Promise<number | null>((r) => first.on('close', r));
     await waitFor(() => existsSync(join(out, '.textstress.lock')) && existsSync(join(out, 'results.jsonl')));

@@ -44,7 +44,8 @@ describe('a lying endpoint', () => {
     server = createServer((req, res) => {
       const fault = (req.url ?? '').split('/')[1] as Fault;
       res.setHeader('content-type', 'application/json');
-      if (req.url?.endsWith('/info')) return void res.end(JSON.stringify({ task: 'text-classification', labels: ['negative', 'positive'] }));
+      if (req.url?.endsWith('/info'))
+        return void res.end(JSON.stringify({ task: 'text-classification', labels: ['negative', 'positive'] }));
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
@@ -61,19 +62,39 @@ describe('a lying endpoint', () => {
   });
 
   const attack = (fault: Fault, out: string) =>
-    runCli(['attack', 'typos', '--model', `${base}/${fault}`, '--data', join(ROOT, 'demo', 'reviews.tsv'), '--limit', '12', '--out', out, '--json', '--no-progress']);
+    runCli([
+      'attack',
+      'typos',
+      '--model',
+      `${base}/${fault}`,
+      '--data',
+      join(ROOT, 'demo', 'reviews.tsv'),
+      '--limit',
+      '12',
+      '--out',
+      out,
+      '--json',
+      '--no-progress',
+    ]);
 
-  it.each(['unknown', 'one-label', 'three-labels', 'negative', 'times-50', 'huge', 'sum'] as const)('%s: a model error naming the endpoint and the example, no summary', async (fault) => {
-    const out = tmp(`fault-${fault}`);
-    const r = await attack(fault, out);
-    const msg = expectCleanError(r);
-    expect(msg).toContain(`${base}/${fault}/predict answered with a malformed response`);
-    expect(msg).toMatch(/the run stopped at example \S*reviews\.tsv:\d+/);
-    // Every example shared the bad answers: none finished, and the message says so instead of "0 results are kept".
-    expect(msg).toMatch(/No example was finished yet\. Fix the cause, then rerun the same command with --resume \(or --overwrite: nothing is kept yet\)\.$/);
-    expect(msg).toMatch(fault === 'unknown' || fault.endsWith('label') || fault.endsWith('labels') ? /label set|labels/ : /not a probability|sum to/);
-    expect(existsSync(join(out, 'summary.json'))).toBe(false);
-  });
+  it.each(['unknown', 'one-label', 'three-labels', 'negative', 'times-50', 'huge', 'sum'] as const)(
+    '%s: a model error naming the endpoint and the example, no summary',
+    async (fault) => {
+      const out = tmp(`fault-${fault}`);
+      const r = await attack(fault, out);
+      const msg = expectCleanError(r);
+      expect(msg).toContain(`${base}/${fault}/predict answered with a malformed response`);
+      expect(msg).toMatch(/the run stopped at example \S*reviews\.tsv:\d+/);
+      // Every example shared the bad answers: none finished, and the message says so instead of "0 results are kept".
+      expect(msg).toMatch(
+        /No example was finished yet\. Fix the cause, then rerun the same command with --resume \(or --overwrite: nothing is kept yet\)\.$/,
+      );
+      expect(msg).toMatch(
+        fault === 'unknown' || fault.endsWith('label') || fault.endsWith('labels') ? /label set|labels/ : /not a probability|sum to/,
+      );
+      expect(existsSync(join(out, 'summary.json'))).toBe(false);
+    },
+  );
 
   it('swapped label order: read by label name, so every number equals the honest endpoint’s', async () => {
     const honest = tmp('fault-none');
@@ -82,7 +103,8 @@ describe('a lying endpoint', () => {
     expect((await attack('swapped', swapped)).code).toBe(0);
     const a = JSON.parse(readFileSync(join(honest, 'summary.json'), 'utf8')) as Record<string, unknown>;
     const b = JSON.parse(readFileSync(join(swapped, 'summary.json'), 'utf8')) as Record<string, unknown>;
-    for (const k of ['clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'stability', 'succeeded', 'failed', 'skipped']) expect([k, b[k]]).toEqual([k, a[k]]);
+    for (const k of ['clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'stability', 'succeeded', 'failed', 'skipped'])
+      expect([k, b[k]]).toEqual([k, a[k]]);
     // No record contradicts itself: the predicted label and "correct" agree with gold.
     for (const line of readFileSync(join(swapped, 'results.jsonl'), 'utf8').trim().split('\n')) {
       const r = JSON.parse(line) as { gold: string; original_prediction: { label: string }; original_correct: boolean };

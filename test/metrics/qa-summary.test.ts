@@ -90,7 +90,15 @@ function asSummary(m: ReturnType<typeof summarize>): RunSummary {
 
 describe('QA summary fields', () => {
   it('are the means of the per-question EM and F1 (best over gold answers), before and after', () => {
-    expect(RESULTS.map((r) => [r.status, r.original_prediction.em, r.original_prediction.f1, r.perturbed_prediction.em, r.perturbed_prediction.f1])).toEqual([
+    expect(
+      RESULTS.map((r) => [
+        r.status,
+        r.original_prediction.em,
+        r.original_prediction.f1,
+        r.perturbed_prediction.em,
+        r.perturbed_prediction.f1,
+      ]),
+    ).toEqual([
       ['failed', 1, 1, 0, 2 / 3],
       ['succeeded', 0, F1_B, 0, 0],
       ['skipped', 0, 0, 0, 0],
@@ -101,7 +109,15 @@ describe('QA summary fields', () => {
     expect(m.attacked_em).toBe(0);
     expect(m.attacked_f1).toBeCloseTo(2 / 9, 12);
     // clean_accuracy for QA: the share of answers overlapping a gold one (F1 > 0).
-    expect(m).toMatchObject({ n: 3, succeeded: 1, failed: 1, skipped: 1, clean_accuracy: 2 / 3, attacked_accuracy: 1 / 3, attack_success_rate: 0.5 });
+    expect(m).toMatchObject({
+      n: 3,
+      succeeded: 1,
+      failed: 1,
+      skipped: 1,
+      clean_accuracy: 2 / 3,
+      attacked_accuracy: 1 / 3,
+      attack_success_rate: 0.5,
+    });
     expect(m.skip_reasons).toEqual({ 'the model already answers wrong (F1 = 0) on the clean example': 1 });
   });
 
@@ -110,7 +126,13 @@ describe('QA summary fields', () => {
   });
 
   it('are null (n/a) over zero examples of a QA run, and absent from other runs', () => {
-    expect(new SummaryAccumulator({ qa: true }).finish()).toMatchObject({ n: 0, clean_em: null, clean_f1: null, attacked_em: null, attacked_f1: null });
+    expect(new SummaryAccumulator({ qa: true }).finish()).toMatchObject({
+      n: 0,
+      clean_em: null,
+      clean_f1: null,
+      attacked_em: null,
+      attacked_f1: null,
+    });
     const other = summarize([]);
     expect('clean_em' in other || 'clean_f1' in other).toBe(false);
   });

@@ -28,7 +28,13 @@ function sh(cmd: string, args: string[], cwd = project, env: Record<string, stri
 let tarball: string;
 beforeAll(() => {
   // `npm pack` runs `prepare` (the build), as publishing would.
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string }[];
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { filename: string }[];
   tarball = join(work, packed[0]!.filename);
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'stranger', private: true, type: 'module' }, null, 2));
@@ -41,7 +47,22 @@ beforeAll(() => {
 describe('the packed package, installed into an empty project', () => {
   it('ships the compiled library, the CLI, the demo models and data, and no sources or tests', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
-    for (const f of ['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/main.js', 'package/bin/textstress.mjs', 'package/models/demo-sst2/onnx/model.onnx', 'package/models/demo-ner/onnx/model.onnx', 'package/models/demo-squad/onnx/model.onnx', 'package/models/demo-squad/heldout-squad.json', 'package/models/demo-qnli/onnx/model.onnx', 'package/models/demo-mlm/onnx/model.onnx', 'package/demo/reviews.tsv', 'package/demo/news.conll', 'package/schema/suite.schema.json', 'package/dist/report/html/browser.client.js']) {
+    for (const f of [
+      'package/dist/index.js',
+      'package/dist/index.d.ts',
+      'package/dist/cli/main.js',
+      'package/bin/textstress.mjs',
+      'package/models/demo-sst2/onnx/model.onnx',
+      'package/models/demo-ner/onnx/model.onnx',
+      'package/models/demo-squad/onnx/model.onnx',
+      'package/models/demo-squad/heldout-squad.json',
+      'package/models/demo-qnli/onnx/model.onnx',
+      'package/models/demo-mlm/onnx/model.onnx',
+      'package/demo/reviews.tsv',
+      'package/demo/news.conll',
+      'package/schema/suite.schema.json',
+      'package/dist/report/html/browser.client.js',
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f))).toEqual([]);
@@ -90,7 +111,18 @@ describe('the packed package, installed into an empty project', () => {
   it('a TypeScript file using typoAttack, runSuite and writeHtmlReport type-checks against the declarations', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['use.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: ['use.ts'],
+      }),
     );
     const good = [
       "import { typoAttack, runSuite, writeHtmlReport, loadSuite, builtinRegistry, UntargetedClassification, LabelAligner, type Attack, type SuiteOutcome } from 'textstress';",
@@ -106,14 +138,14 @@ describe('the packed package, installed into an empty project', () => {
     const ok = sh(process.execPath, [tsc, '-p', '.']);
     expect(ok.code, ok.out).toBe(0);
     // The declarations really constrain: a wrong type is an error.
-    writeFileSync(join(project, 'use.ts'), good.replace("k: 2 }", "k: 'two' }"));
+    writeFileSync(join(project, 'use.ts'), good.replace('k: 2 }', "k: 'two' }"));
     const bad = sh(process.execPath, [tsc, '-p', '.']);
     expect(bad.code).not.toBe(0);
     expect(bad.out).toMatch(/use\.ts.*error TS2322/);
   });
 
   it('a TypeScript plugin without a TypeScript loader gets a clear error', () => {
-    writeFileSync(join(project, 'plugin.ts'), "export default [] as const;\n");
+    writeFileSync(join(project, 'plugin.ts'), 'export default [] as const;\n');
     const r = sh('npx', ['textstress', '--plugin', 'plugin.ts', '--help']);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/cannot load the TypeScript plugin .*plugin\.ts: Node needs a TypeScript loader/);

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-
 function undocumentedExports(): { total: number; missing: string[] } {
   const configFile = ts.findConfigFile(ROOT, ts.sys.fileExists, 'tsconfig.json')!;
   const config = ts.getParsedCommandLineOfConfigFile(configFile, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
@@ -22,7 +21,8 @@ function undocumentedExports(): { total: number; missing: string[] } {
   const missing = exports.flatMap((s) => {
     const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
     const decl = target.declarations?.[0];
-    const documented = target.getDocumentationComment(checker).length > 0 || (decl !== undefined && ts.getJSDocCommentsAndTags(decl).length > 0);
+    const documented =
+      target.getDocumentationComment(checker).length > 0 || (decl !== undefined && ts.getJSDocCommentsAndTags(decl).length > 0);
     return documented ? [] : [`${s.name} (${decl ? relative(ROOT, decl.getSourceFile().fileName) : 'no declaration'})`];
   });
   return { total: exports.length, missing };

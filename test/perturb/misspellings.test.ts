@@ -19,7 +19,16 @@ describe('misspelling list', () => {
 
   it('maps correct words to their misspellings, lower case, case-insensitively', () => {
     expect(misspellingsOf('receive')).toEqual([
-      'reaceive', 'receice', 'receieve', 'receiv', 'receve', 'recevie', 'recieve', 'recive', 'retcieve', 'reveive',
+      'reaceive',
+      'receice',
+      'receieve',
+      'receiv',
+      'receve',
+      'recevie',
+      'recieve',
+      'recive',
+      'retcieve',
+      'reveive',
     ]);
     expect(misspellingsOf('RECEIVE')).toBe(misspellingsOf('receive'));
     expect(misspellingsOf('britain')).toContain('britian'); // from "Britian->Britain"

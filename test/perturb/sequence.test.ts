@@ -103,9 +103,10 @@ describe('typoCandidates', () => {
     expect(typoCandidates(seq, 7, TYPO_SOURCE_NAMES, new Rng(4))).toEqual(typoCandidates(seq, 7, TYPO_SOURCE_NAMES, new Rng(4)));
   });
 
-  it('maxCandidates: Infinity (the typos recipe\'s exhaustive) lists every candidate of every source, whatever the seed', () => {
+  it("maxCandidates: Infinity (the typos recipe's exhaustive) lists every candidate of every source, whatever the seed", () => {
     const defin = WordSeq.parse('a definitely good film');
-    const perSource = (opts?: { maxCandidates: number }) => TYPO_SOURCE_NAMES.map((n) => typoCandidates(defin, 1, [n], new Rng(1), opts).length);
+    const perSource = (opts?: { maxCandidates: number }) =>
+      TYPO_SOURCE_NAMES.map((n) => typoCandidates(defin, 1, [n], new Rng(1), opts).length);
     // the default caps: insertion, deletion, replace-word 8, mistype 16, swap and pronounce complete
     expect(perSource()).toEqual([8, 8, 9, 16, 9, 8]);
     expect(perSource({ maxCandidates: Infinity })).toEqual([87, 10, 9, 55, 9, 97]);
@@ -117,7 +118,11 @@ describe('typoCandidates', () => {
 
   it('gives nothing for one-letter words by default and rejects bad indices', () => {
     expect(typoCandidates(seq, 2, TYPO_SOURCE_NAMES, new Rng(1))).toEqual([]);
-    expect(typoCandidates(seq, 2, ['mistype'], new Rng(1), { minLength: 1 })[0]).toEqual({ wordIndex: 2, after: 'U', type: 'typo:mistype' });
+    expect(typoCandidates(seq, 2, ['mistype'], new Rng(1), { minLength: 1 })[0]).toEqual({
+      wordIndex: 2,
+      after: 'U',
+      type: 'typo:mistype',
+    });
     expect(() => typoCandidates(seq, 10, ['swap'], new Rng(1))).toThrow(RangeError);
     expect(() => typoCandidates(seq, -1, ['swap'], new Rng(1))).toThrow(RangeError);
   });

@@ -9,7 +9,23 @@ const TINY_MLM = join(ROOT, 'test', 'fixtures', 'models', 'tiny-bert-mlm');
 describe('textstress probe layers|heads|cloze', () => {
   it('probe layers prints the Table 7 and Table 8 layouts and writes them as JSON; --resume finishes a run', async () => {
     const out = tmp('probe-layers');
-    const args = ['probe', 'layers', '--model', TINY, '--error-types', 'SVA,ArtOrDet', '--pairs', '30', '--text', 'wordnet', '--max-epochs', '2', '--out', out, '--no-progress'];
+    const args = [
+      'probe',
+      'layers',
+      '--model',
+      TINY,
+      '--error-types',
+      'SVA,ArtOrDet',
+      '--pairs',
+      '30',
+      '--text',
+      'wordnet',
+      '--max-epochs',
+      '2',
+      '--out',
+      out,
+      '--no-progress',
+    ];
     const r = await runCli(args);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Table 7 layout: probe accuracy/);
@@ -17,7 +33,11 @@ describe('textstress probe layers|heads|cloze', () => {
     expect(r.stdout).toMatch(/0 \(embeddings\)/);
     expect(r.stdout).toMatch(/random top-2/);
     expect(r.stdout).toMatch(/Figure 3 layout/);
-    const json = JSON.parse(readFileSync(join(out, 'layers.json'), 'utf8')) as { table7: { head: string[]; rows: string[][] }; table8: { rows: string[][] }; heads: { share: unknown[][] } };
+    const json = JSON.parse(readFileSync(join(out, 'layers.json'), 'utf8')) as {
+      table7: { head: string[]; rows: string[][] };
+      table8: { rows: string[][] };
+      heads: { share: unknown[][] };
+    };
     expect(json.table7.head).toEqual(['layer', 'ArtOrDet', 'SVA', 'mean']);
     expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test pairs']);
     expect(json.table8.rows.map((r) => r[0])).toContain('random top-2');
@@ -33,7 +53,23 @@ describe('textstress probe layers|heads|cloze', () => {
 
   it('probe heads prints the head × layer layout without training a probe', async () => {
     const out = tmp('probe-heads');
-    const r = await runCli(['probe', 'heads', '--model', TINY, '--error-types', 'Worder', '--pairs', '40', '--text', 'wordnet', '--head-query', 'cls', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'probe',
+      'heads',
+      '--model',
+      TINY,
+      '--error-types',
+      'Worder',
+      '--pairs',
+      '40',
+      '--text',
+      'wordnet',
+      '--head-query',
+      'cls',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Figure 3 layout: .*\[CLS\] row/);
     expect(r.stdout).not.toMatch(/Table 7/);
@@ -42,7 +78,23 @@ describe('textstress probe layers|heads|cloze', () => {
 
   it('probe cloze prints the drop per error type and distance', async () => {
     const out = tmp('probe-cloze');
-    const r = await runCli(['probe', 'cloze', '--model', TINY_MLM, '--error-types', 'SVA,Nn', '--pairs', '30', '--text', 'wordnet', '--window', '4', '--out', out, '--no-progress']);
+    const r = await runCli([
+      'probe',
+      'cloze',
+      '--model',
+      TINY_MLM,
+      '--error-types',
+      'SVA,Nn',
+      '--pairs',
+      '30',
+      '--text',
+      'wordnet',
+      '--window',
+      '4',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Figure 4 layout/);
     expect(r.stdout).toMatch(/type\s+pairs\s+-4\s+-3\s+-2\s+-1\s+\+1\s+\+2\s+\+3\s+\+4/);

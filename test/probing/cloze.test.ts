@@ -18,11 +18,16 @@ describe('MLM cloze test', () => {
 
   it('reads a model that exports its own hidden states and attentions, equal to torch', async () => {
     expect(enc.info).toMatchObject({ exported: true, layers: 2, architecture: 'BertForMaskedLM' });
-    const ref = JSON.parse(readFileSync(path.join(DIR, 'reference.json'), 'utf8')) as { input_ids: number[][]; hidden_states: number[][][][]; logits_row0_pos2: number[] };
+    const ref = JSON.parse(readFileSync(path.join(DIR, 'reference.json'), 'utf8')) as {
+      input_ids: number[][];
+      hidden_states: number[][][][];
+      logits_row0_pos2: number[];
+    };
     const out = await enc.run([ref.input_ids[0]!], { hidden: true, logits: true });
     const last = out.hidden![2]!;
     let worst = 0;
-    for (let t = 0; t < 6; t++) for (let h = 0; h < 32; h++) worst = Math.max(worst, Math.abs(last[t * 32 + h]! - ref.hidden_states[2]![0]![t]![h]!));
+    for (let t = 0; t < 6; t++)
+      for (let h = 0; h < 32; h++) worst = Math.max(worst, Math.abs(last[t * 32 + h]! - ref.hidden_states[2]![0]![t]![h]!));
     expect(worst).toBeLessThan(1e-4);
     const V = enc.info.vocabSize;
     const row = out.logits!.subarray(2 * V, 3 * V);

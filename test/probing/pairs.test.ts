@@ -7,11 +7,45 @@ describe('probing pairs', () => {
   it('puts exactly one error of one type in each sentence, seeded', () => {
     const r = buildProbePairs(SENTENCES.slice(0, 6), { types: ['SVA', 'ArtOrDet'], perType: 2, seed: 3 });
     expect(r.made).toEqual({ ArtOrDet: 2, SVA: 2 });
-    expect(r.pairs.map((p) => ({ id: p.id, type: p.type, op: p.op, before: p.before, after: p.after, errorWords: p.errorWords, text: p.error.words.join(' ') }))).toEqual([
-      { id: 's2', type: 'ArtOrDet', op: 'replace', before: 'the', after: 'a', errorWords: [3], text: 'He quickly opened a door and left the room' },
-      { id: 's3', type: 'ArtOrDet', op: 'delete', before: 'the', after: '', errorWords: [5], text: 'A dog was barking in garden all night' },
+    expect(
+      r.pairs.map((p) => ({
+        id: p.id,
+        type: p.type,
+        op: p.op,
+        before: p.before,
+        after: p.after,
+        errorWords: p.errorWords,
+        text: p.error.words.join(' '),
+      })),
+    ).toEqual([
+      {
+        id: 's2',
+        type: 'ArtOrDet',
+        op: 'replace',
+        before: 'the',
+        after: 'a',
+        errorWords: [3],
+        text: 'He quickly opened a door and left the room',
+      },
+      {
+        id: 's3',
+        type: 'ArtOrDet',
+        op: 'delete',
+        before: 'the',
+        after: '',
+        errorWords: [5],
+        text: 'A dog was barking in garden all night',
+      },
       { id: 's4', type: 'SVA', op: 'replace', before: 'are', after: 'is', errorWords: [1], text: 'They is going to the market on Sunday' },
-      { id: 's0', type: 'SVA', op: 'replace', before: 'walk', after: 'walks', errorWords: [2], text: 'The children walks to school every morning' },
+      {
+        id: 's0',
+        type: 'SVA',
+        op: 'replace',
+        before: 'walk',
+        after: 'walks',
+        errorWords: [2],
+        text: 'The children walks to school every morning',
+      },
     ]);
     // the clean side is the sentence itself, punctuation kept in the gaps
     expect(r.pairs[3]!.clean.words.join(' ')).toBe('The children walk to school every morning');
@@ -30,7 +64,9 @@ describe('probing pairs', () => {
   it('records where the error is for every kind of edit', () => {
     const seq = WordSeq.parse('the cat sat on the mat');
     expect(applyError(seq, { wordIndex: 1, after: 'cats', type: 'grammar:Nn' })).toMatchObject({ errorWords: [1], before: 'cat' });
-    expect(applyError(seq, { wordIndex: 2, after: 'a', type: 'grammar:ArtOrDet', op: 'insert' }).seq.toString()).toBe('the cat a sat on the mat');
+    expect(applyError(seq, { wordIndex: 2, after: 'a', type: 'grammar:ArtOrDet', op: 'insert' }).seq.toString()).toBe(
+      'the cat a sat on the mat',
+    );
     const del = applyError(seq, { wordIndex: 5, after: '', type: 'grammar:ArtOrDet', op: 'delete' });
     expect([del.seq.toString(), del.errorWords]).toEqual(['the cat sat on the', [4]]);
     const swap = applyError(seq, { wordIndex: 1, after: '', type: 'grammar:Worder', op: 'swap' });
@@ -38,7 +74,11 @@ describe('probing pairs', () => {
   });
 
   it('keeps sentences of 5 to 40 words that start with a letter', () => {
-    expect(['Too short here.', 'A sentence that is long enough.', '"Quoted" start is not kept.', 'ALL CAPS SENTENCE IS NOT KEPT'].map(usableSentence)).toEqual([false, true, false, false]);
+    expect(
+      ['Too short here.', 'A sentence that is long enough.', '"Quoted" start is not kept.', 'ALL CAPS SENTENCE IS NOT KEPT'].map(
+        usableSentence,
+      ),
+    ).toEqual([false, true, false, false]);
   });
 
   it('gives the chance that two random tokens hit the error', () => {

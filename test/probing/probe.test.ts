@@ -43,7 +43,11 @@ describe('layer probe (self-attention pooling + linear, tfjs)', () => {
 
   it('stays at chance on labels that carry no signal', async () => {
     const noise = (n: number, seed: number): ProbeExample[] =>
-      planted(n, seed).examples.map((e, i) => ({ ...e, feats: Float32Array.from(e.feats, (v, k) => (k % H === 0 ? 0 : v)), label: (i % 2) as 0 | 1 }));
+      planted(n, seed).examples.map((e, i) => ({
+        ...e,
+        feats: Float32Array.from(e.feats, (v, k) => (k % H === 0 ? 0 : v)),
+        label: (i % 2) as 0 | 1,
+      }));
     const probe = await trainProbe(noise(200, 4), noise(100, 5), H, { ...PAPER_PROBE, seed: 7 });
     const test = noise(200, 6);
     const pred = probe.predict(test);

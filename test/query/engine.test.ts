@@ -68,7 +68,7 @@ describe('QueryEngine', () => {
     expect(engine.stats.inferences).toBe(4);
   });
 
-  it('cuts batches of similar lengths from what is queued, the oldest query\'s run first, the same at any concurrency', async () => {
+  it("cuts batches of similar lengths from what is queued, the oldest query's run first, the same at any concurrency", async () => {
     // Queued in this order; lengths 7, 1, 5, 2, 6, 3, 4.
     const queue = ['aaaaaaa', 'b', 'ccccc', 'dd', 'eeeeee', 'fff', 'gggg'];
     for (const maxConcurrentFlushes of [1, 3]) {
@@ -78,7 +78,11 @@ describe('QueryEngine', () => {
         async predict(inputs) {
           sent.push(inputs.map((i) => (i.kind === 'text' ? i.text : '')));
           await new Promise((r) => setTimeout(r, 5));
-          return inputs.map((i) => ({ kind: 'classes', labels: ['short', 'long'], probs: i.kind === 'text' && i.text.length > 3 ? [0, 1] : [1, 0] }));
+          return inputs.map((i) => ({
+            kind: 'classes',
+            labels: ['short', 'long'],
+            probs: i.kind === 'text' && i.text.length > 3 ? [0, 1] : [1, 0],
+          }));
         },
       };
       const engine = new QueryEngine(model, { maxFlushSize: 3, maxConcurrentFlushes });

@@ -12,7 +12,8 @@ import { ModelError } from '../../src/util/errors.ts';
 import { json, startTestServer, type TestServer } from '../models/helpers.ts';
 
 const info = { id: 'picky', task: 'text-classification' as const, labels: ['neg', 'pos'] };
-const answer = (inputs: ModelInput[]): ModelOutput[] => inputs.map(() => ({ kind: 'classes', labels: ['neg', 'pos'], probs: [0.25, 0.75] }));
+const answer = (inputs: ModelInput[]): ModelOutput[] =>
+  inputs.map(() => ({ kind: 'classes', labels: ['neg', 'pos'], probs: [0.25, 0.75] }));
 /** Eight texts of one length, so the engine keeps their order in the batch. */
 const words = Array.from({ length: 8 }, (_, i) => ({ kind: 'text' as const, text: `w${i}` }));
 const textOf = (i: ModelInput): string => (i.kind === 'text' ? i.text : '?');
@@ -55,7 +56,11 @@ describe('a failing batch', () => {
     let calls = 0;
     const model = createFunctionModel((inputs) => {
       calls++;
-      return inputs.map((i) => ({ kind: 'classes' as const, labels: ['neg', 'pos'], probs: textOf(i) === 'w2' ? [0.5, Number.NaN] : [0.25, 0.75] }));
+      return inputs.map((i) => ({
+        kind: 'classes' as const,
+        labels: ['neg', 'pos'],
+        probs: textOf(i) === 'w2' ? [0.5, Number.NaN] : [0.25, 0.75],
+      }));
     }, info);
     const out = await outcomes(new QueryEngine(model), words);
     expect(calls).toBe(7);
@@ -111,7 +116,9 @@ describe('a failing batch over HTTP', () => {
     const out = await outcomes(engine, words);
     expect(requests).toBe(3);
     expect(new Set(out)).toEqual(
-      new Set([`the endpoint ${srv.url}/predict did not answer: 500 Internal Server Error (3 attempts); the server last said: "worker crashed".`]),
+      new Set([
+        `the endpoint ${srv.url}/predict did not answer: 500 Internal Server Error (3 attempts); the server last said: "worker crashed".`,
+      ]),
     );
   });
 
@@ -127,10 +134,19 @@ describe('a failing batch over HTTP', () => {
     const out = await outcomes(engine, words);
     expect(sent).toHaveLength(7);
     expect(sent.slice(-2)).toEqual(['w2', 'w3']);
-    expect(out).toEqual(['ok', 'ok', 'ok', `the endpoint ${srv.url}/predict refused the request with 400 Bad Request: "input "w3" is not UTF-8".`, 'ok', 'ok', 'ok', 'ok']);
+    expect(out).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      `the endpoint ${srv.url}/predict refused the request with 400 Bad Request: "input "w3" is not UTF-8".`,
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+    ]);
   });
 
-  it('textstress serve passes a model\'s input-specific error on as a 422, so the client isolates the input', async () => {
+  it("textstress serve passes a model's input-specific error on as a 422, so the client isolates the input", async () => {
     let calls = 0;
     const model = createFunctionModel((inputs) => {
       calls++;

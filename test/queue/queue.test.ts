@@ -24,15 +24,20 @@ const withoutTiming = (dir: string): unknown => {
 const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
 const OPT_OUT = process.env.TEXTSTRESS_SKIP_REDIS === '1';
 const SKIPPED = 'TEXTSTRESS_SKIP_REDIS=1: the Redis queue was not tested';
-const MISSING = 'redis-server not found: install Debian\'s redis-server (apt-get install redis-server), or set TEXTSTRESS_SKIP_REDIS=1 to leave these checks out';
+const MISSING =
+  "redis-server not found: install Debian's redis-server (apt-get install redis-server), or set TEXTSTRESS_SKIP_REDIS=1 to leave these checks out";
 
 /** A queue test: skipped with the reason only when the user opted out; failed, saying why, without redis-server. */
 const queueIt = (name: string, fn: () => Promise<void>, timeout: number): void => {
-  it(name, async (ctx) => {
-    if (OPT_OUT) ctx.skip(SKIPPED);
-    if (!HAS_REDIS) throw new Error(MISSING);
-    await fn();
-  }, timeout);
+  it(
+    name,
+    async (ctx) => {
+      if (OPT_OUT) ctx.skip(SKIPPED);
+      if (!HAS_REDIS) throw new Error(MISSING);
+      await fn();
+    },
+    timeout,
+  );
 };
 
 describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
@@ -49,7 +54,11 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   beforeAll(async () => {
     if (OPT_OUT || !HAS_REDIS) return;
     port = await freePort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     url = `redis://127.0.0.1:${port}`;
     const probe = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, lazyConnect: true });
     probe.on('error', () => undefined);
@@ -68,75 +77,132 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
     redis?.kill('SIGKILL');
   });
 
-  queueIt('3 workers give the outputs of a local run; kill -9 of a worker holding a job loses and duplicates nothing', async () => {
-    const common = ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '60', '--k', '2', '--seed', '3', '--no-progress'];
-    const local = tmp('queue-local');
-    expect((await runCli([...common, '--out', local])).code).toBe(0);
+  queueIt(
+    '3 workers give the outputs of a local run; kill -9 of a worker holding a job loses and duplicates nothing',
+    async () => {
+      const common = [
+        'attack',
+        'typos',
+        '--model',
+        DEMO_SST2,
+        '--data',
+        SST2_DEV,
+        '--limit',
+        '60',
+        '--k',
+        '2',
+        '--seed',
+        '3',
+        '--no-progress',
+      ];
+      const local = tmp('queue-local');
+      expect((await runCli([...common, '--out', local])).code).toBe(0);
 
-    await Promise.all([startWorker(), startWorker(), startWorker()]);
-    const out = tmp('queue-out');
-    const coordinator = runCli([...common, '--out', out, '--queue', url, '--block-size', '4']);
-    // Once jobs are in hand, kill -9 the worker that holds one.
-    const queue = new Queue('textstress', { connection: { host: '127.0.0.1', port, maxRetriesPerRequest: null } });
-    let killed = false;
-    for (let i = 0; i < 200 && !killed; i++) {
-      const active = await queue.getActive();
-      const holder = active.map((j) => j.processedBy).find(Boolean);
-      const victim = holder ? workers.find((w) => holder.endsWith(`-${w.pid}`)) : undefined;
-      if (victim) {
-        victim.kill('SIGKILL');
-        killed = true;
-      } else await sleep(50);
-    }
-    await queue.close();
-    expect(killed).toBe(true);
-    const r = await coordinator;
-    expect(r.code, r.stderr).toBe(0);
-    expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
-    expect(withoutTiming(out)).toEqual(withoutTiming(local));
-  }, 120_000);
+      await Promise.all([startWorker(), startWorker(), startWorker()]);
+      const out = tmp('queue-out');
+      const coordinator = runCli([...common, '--out', out, '--queue', url, '--block-size', '4']);
+      // Once jobs are in hand, kill -9 the worker that holds one.
+      const queue = new Queue('textstress', { connection: { host: '127.0.0.1', port, maxRetriesPerRequest: null } });
+      let killed = false;
+      for (let i = 0; i < 200 && !killed; i++) {
+        const active = await queue.getActive();
+        const holder = active.map((j) => j.processedBy).find(Boolean);
+        const victim = holder ? workers.find((w) => holder.endsWith(`-${w.pid}`)) : undefined;
+        if (victim) {
+          victim.kill('SIGKILL');
+          killed = true;
+        } else await sleep(50);
+      }
+      await queue.close();
+      expect(killed).toBe(true);
+      const r = await coordinator;
+      expect(r.code, r.stderr).toBe(0);
+      expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
+      expect(withoutTiming(out)).toEqual(withoutTiming(local));
+    },
+    120_000,
+  );
 
-  queueIt('a suite through --queue gives the outputs of a local suite run', async () => {
-    while (workers.filter((w) => w.exitCode === null && w.signalCode === null).length < 3) await startWorker();
-    const dir = tmp('queue-suite');
-    const file = writeSst2Suite(
-      dir,
-      ['{ name: typos-k2, recipe: typos, settings: { k: 2 }, thresholds: ["attack_success_rate <= 1"] }', '{ name: grammar, recipe: grammar, thresholds: ["attack_success_rate <= 1"] }'],
-      24,
-    );
-    const local = join(dir, 'local');
-    const queued = join(dir, 'queued');
-    expect((await runCli(['run', file, '--out', local, '--no-progress'])).code).toBe(0);
-    const r = await runCli(['run', file, '--out', queued, '--queue', url, '--block-size', '5', '--no-progress']);
-    expect(r.code, r.stderr).toBe(0);
-    for (const t of ['typos-k2', 'grammar']) {
-      expect(read(join(queued, t, 'results.jsonl'))).toBe(read(join(local, t, 'results.jsonl')));
-      expect(withoutTiming(join(queued, t))).toEqual(withoutTiming(join(local, t)));
-    }
-  }, 180_000);
+  queueIt(
+    'a suite through --queue gives the outputs of a local suite run',
+    async () => {
+      while (workers.filter((w) => w.exitCode === null && w.signalCode === null).length < 3) await startWorker();
+      const dir = tmp('queue-suite');
+      const file = writeSst2Suite(
+        dir,
+        [
+          '{ name: typos-k2, recipe: typos, settings: { k: 2 }, thresholds: ["attack_success_rate <= 1"] }',
+          '{ name: grammar, recipe: grammar, thresholds: ["attack_success_rate <= 1"] }',
+        ],
+        24,
+      );
+      const local = join(dir, 'local');
+      const queued = join(dir, 'queued');
+      expect((await runCli(['run', file, '--out', local, '--no-progress'])).code).toBe(0);
+      const r = await runCli(['run', file, '--out', queued, '--queue', url, '--block-size', '5', '--no-progress']);
+      expect(r.code, r.stderr).toBe(0);
+      for (const t of ['typos-k2', 'grammar']) {
+        expect(read(join(queued, t, 'results.jsonl'))).toBe(read(join(local, t, 'results.jsonl')));
+        expect(withoutTiming(join(queued, t))).toEqual(withoutTiming(join(local, t)));
+      }
+    },
+    180_000,
+  );
 
-  queueIt('a worker that loses Redis reconnects and takes the next run', async () => {
-    const alive = workers.filter((w) => w.exitCode === null && w.signalCode === null);
-    for (const w of alive.slice(1)) w.kill('SIGTERM');
-    // Redis goes away under the idle worker and comes back (empty: no persistence) on the same port.
-    redis.kill('SIGKILL');
-    await sleep(1500);
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await sleep(500);
-    const common = ['attack', 'noise', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--no-progress'];
-    const local = tmp('queue-reconnect-local');
-    expect((await runCli([...common, '--out', local])).code).toBe(0);
-    const out = tmp('queue-reconnect');
-    const r = await runCli([...common, '--out', out, '--queue', url]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
-  }, 120_000);
+  queueIt(
+    'a worker that loses Redis reconnects and takes the next run',
+    async () => {
+      const alive = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+      for (const w of alive.slice(1)) w.kill('SIGTERM');
+      // Redis goes away under the idle worker and comes back (empty: no persistence) on the same port.
+      redis.kill('SIGKILL');
+      await sleep(1500);
+      redis = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
+      await sleep(500);
+      const common = ['attack', 'noise', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--no-progress'];
+      const local = tmp('queue-reconnect-local');
+      expect((await runCli([...common, '--out', local])).code).toBe(0);
+      const out = tmp('queue-reconnect');
+      const r = await runCli([...common, '--out', out, '--queue', url]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
+    },
+    120_000,
+  );
 
-  queueIt('a job that fails on every attempt is reported by example instead of hanging', async () => {
-    if (!workers.some((w) => w.exitCode === null)) await startWorker();
-    const r = await runCli(['attack', 'typos', '--model', 'http://127.0.0.1:9', '--task', 'text-classification', '--labels', 'negative,positive', '--retries', '0', '--data', SST2_DEV, '--limit', '4', '--out', tmp('queue-fail'), '--queue', url, '--no-progress']);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/job.* failed after 3 attempts/);
-    expect(r.stderr).toMatch(/Examples without a result: .*dev\.tsv:2/);
-  }, 120_000);
+  queueIt(
+    'a job that fails on every attempt is reported by example instead of hanging',
+    async () => {
+      if (!workers.some((w) => w.exitCode === null)) await startWorker();
+      const r = await runCli([
+        'attack',
+        'typos',
+        '--model',
+        'http://127.0.0.1:9',
+        '--task',
+        'text-classification',
+        '--labels',
+        'negative,positive',
+        '--retries',
+        '0',
+        '--data',
+        SST2_DEV,
+        '--limit',
+        '4',
+        '--out',
+        tmp('queue-fail'),
+        '--queue',
+        url,
+        '--no-progress',
+      ]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/job.* failed after 3 attempts/);
+      expect(r.stderr).toMatch(/Examples without a result: .*dev\.tsv:2/);
+    },
+    120_000,
+  );
 });

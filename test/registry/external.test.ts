@@ -23,7 +23,10 @@ import { swapNamesRecipe } from './fixtures/swap-names.ts';
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const REVIEWS = join(ROOT, 'demo', 'reviews.tsv');
 const lines = (path: string): Record<string, unknown>[] =>
-  readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('recipes registered from outside src/', () => {
   const registry = createRegistry(BUILTIN_RECIPES).add(shoutRecipe).add(swapNamesRecipe).add(evolveRecipe);
@@ -38,13 +41,35 @@ describe('recipes registered from outside src/', () => {
     expect(help).not.toMatch(/--sources/);
     // Probes stay reachable under `attack` and have their own verb too.
     expect(attack.commands.map((c) => c.name())).toEqual(['typos', 'noise', 'grammar', 'entities', 'shout', 'swap-names']);
-    expect(program.commands.find((c) => c.name() === 'probe')!.commands.map((c) => c.name())).toEqual(['entities', 'layers', 'heads', 'cloze', 'swap-names']);
+    expect(program.commands.find((c) => c.name() === 'probe')!.commands.map((c) => c.name())).toEqual([
+      'entities',
+      'layers',
+      'heads',
+      'cloze',
+      'swap-names',
+    ]);
     expect(program.commands.map((c) => c.name())).toContain('evolve');
   });
 
   it('run through `attack` from the command line (--plugin), with their settings recorded', async () => {
     const out = tmp('plugin-attack');
-    const r = await runCli(['--plugin', join(FIXTURES, 'shout.ts'), 'attack', 'shout', '--model', DEMO_SST2, '--data', REVIEWS, '--limit', '12', '--out', out, '-k', '3', '--json']);
+    const r = await runCli([
+      '--plugin',
+      join(FIXTURES, 'shout.ts'),
+      'attack',
+      'shout',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      REVIEWS,
+      '--limit',
+      '12',
+      '--out',
+      out,
+      '-k',
+      '3',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, unknown>;
     expect(summary).toMatchObject({ recipe: 'shout', n: 12, settings: { k: 3, target: 'max', minLetters: 3 } });
@@ -129,7 +154,10 @@ tests:
     expect(a!.probe!.worst_metric).toBe(0);
     expect(best).toMatch(/^(kubrick) film with \1$/);
     expect(a!.probe!.best_metric).toBe(1);
-    expect(a!.edits.map((e) => [e.start, e.before, e.group])).toEqual([[0, 'nolan', 'nolan'], [worst.indexOf(' with ') + 6, 'nolan', 'nolan']]);
+    expect(a!.edits.map((e) => [e.start, e.before, e.group])).toEqual([
+      [0, 'nolan', 'nolan'],
+      [worst.indexOf(' with ') + 6, 'nolan', 'nolan'],
+    ]);
     expect(a!.status).toBe('succeeded');
     expect(b!.status).toBe('skipped');
     expect(b!.skip_reason).toBe('no listed name');
@@ -140,7 +168,12 @@ tests:
     const built = await evolveRecipe.build(evolveRecipe.settings.parse({ epochs: 6, population: 6 }), {
       model: lexiconModel.info,
       task: 'text-classification',
-      goal: { name: 'unused', create: () => { throw new Error('unused'); } },
+      goal: {
+        name: 'unused',
+        create: () => {
+          throw new Error('unused');
+        },
+      },
       seed: 5,
     });
     if (built.kind !== 'generate') throw new Error('expected a generator');
@@ -159,11 +192,16 @@ tests:
         return gen.step(state, ctx);
       },
     };
-    await expect(runGenerator({ outDir: broken, generator: failing, engine: new QueryEngine(lexiconModel), settings })).rejects.toThrow(/went away/);
+    await expect(runGenerator({ outDir: broken, generator: failing, engine: new QueryEngine(lexiconModel), settings })).rejects.toThrow(
+      /went away/,
+    );
     expect(lines(join(broken, 'steps.jsonl'))).toHaveLength(3);
-    await expect(runGenerator({ outDir: broken, generator: gen, engine: new QueryEngine(lexiconModel), settings })).rejects.toThrow(/already holds a run/);
+    await expect(runGenerator({ outDir: broken, generator: gen, engine: new QueryEngine(lexiconModel), settings })).rejects.toThrow(
+      /already holds a run/,
+    );
     const s2 = await runGenerator({ outDir: broken, generator: gen, engine: new QueryEngine(lexiconModel), settings, resume: true });
-    for (const f of ['results.jsonl', 'steps.jsonl']) expect(readFileSync(join(broken, f), 'utf8')).toBe(readFileSync(join(whole, f), 'utf8'));
+    for (const f of ['results.jsonl', 'steps.jsonl'])
+      expect(readFileSync(join(broken, f), 'utf8')).toBe(readFileSync(join(whole, f), 'utf8'));
     expect({ ...s2, wall_seconds: 0 }).toEqual({ ...s1, wall_seconds: 0 });
     expect(s1.metrics.evolved_fraction).toBeGreaterThan(0);
   });

@@ -32,16 +32,19 @@ const fixture = (over: Partial<AnyRecipe> & { settings?: z.ZodObject }): AnyReci
   } as AnyRecipe);
 
 describe('the built-in recipes', () => {
-  it.each(BUILTIN_RECIPES.map((d) => [d.name, d] as const))('%s: settings parse from nothing, and --help lists every setting', (_name, def) => {
-    expect(() => def.settings.parse({})).not.toThrow();
-    const help = commandOf(def).helpInformation();
-    for (const f of settingFields(def)) {
-      if (f.hint === null) continue;
-      const flag = f.shape.type === 'boolean' && f.default === true ? `--no-${kebab(f.key)}` : `--${kebab(f.key)}`;
-      expect(help).toContain(flag);
-    }
-    expect(help).toContain('--model');
-  });
+  it.each(BUILTIN_RECIPES.map((d) => [d.name, d] as const))(
+    '%s: settings parse from nothing, and --help lists every setting',
+    (_name, def) => {
+      expect(() => def.settings.parse({})).not.toThrow();
+      const help = commandOf(def).helpInformation();
+      for (const f of settingFields(def)) {
+        if (f.hint === null) continue;
+        const flag = f.shape.type === 'boolean' && f.default === true ? `--no-${kebab(f.key)}` : `--${kebab(f.key)}`;
+        expect(help).toContain(flag);
+      }
+      expect(help).toContain('--model');
+    },
+  );
 
   it('attack grammar --help lists grammar options and not typo sources', () => {
     const help = commandOf(registry.get('grammar')).helpInformation();
@@ -53,7 +56,7 @@ describe('the built-in recipes', () => {
   });
 
   it('report sections claim only the runs of their own recipe', () => {
-    const runOf = (recipe: string): LoadedRun => ({ summary: { recipe } } as unknown as LoadedRun);
+    const runOf = (recipe: string): LoadedRun => ({ summary: { recipe } }) as unknown as LoadedRun;
     for (const def of registry.all()) {
       if (!def.report) continue;
       // A stress family claims stress runs (ownsStress), a generator's family generator runs (ownsGenerated), and no attack run.
@@ -63,7 +66,8 @@ describe('the built-in recipes', () => {
           : def.kind === 'generate'
             ? (r: LoadedRun) => def.report!.ownsGenerated!(r as unknown as GeneratedRun)
             : def.report.owns;
-      for (const other of registry.all()) expect([def.name, other.name, owns(runOf(other.name))]).toEqual([def.name, other.name, other.name === def.name]);
+      for (const other of registry.all())
+        expect([def.name, other.name, owns(runOf(other.name))]).toEqual([def.name, other.name, other.name === def.name]);
       if (def.kind === 'stress' || def.kind === 'generate') expect(def.report.owns(runOf(def.name))).toBe(false);
     }
   });
@@ -96,27 +100,53 @@ describe('derivation', () => {
   it('refuses declarations it cannot derive everything from', () => {
     const reg = () => createRegistry(BUILTIN_RECIPES);
     expect(() => reg().add(fixture({ name: 'Bad_Name' }))).toThrow(/kebab-case/);
-    expect(() => reg().add(fixture({ settings: z.strictObject({ useHTTP: z.boolean().default(false) }) }))).toThrow(/"useHTTP" must be camelCase that round-trips/);
-    expect(() => reg().add(fixture({ settings: z.strictObject({ seed: z.number().default(1) }) }))).toThrow(/clash with the shared --seed option/);
-    expect(() => reg().add(fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }) }))).toThrow(/"weights" has no flag form/);
-    expect(() => reg().add(fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }), cli: { weights: null } }))).not.toThrow();
+    expect(() => reg().add(fixture({ settings: z.strictObject({ useHTTP: z.boolean().default(false) }) }))).toThrow(
+      /"useHTTP" must be camelCase that round-trips/,
+    );
+    expect(() => reg().add(fixture({ settings: z.strictObject({ seed: z.number().default(1) }) }))).toThrow(
+      /clash with the shared --seed option/,
+    );
+    expect(() => reg().add(fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }) }))).toThrow(
+      /"weights" has no flag form/,
+    );
+    expect(() =>
+      reg().add(fixture({ settings: z.strictObject({ weights: z.record(z.string(), z.number()).default({}) }), cli: { weights: null } })),
+    ).not.toThrow();
     expect(() => reg().add(fixture({ cli: { nope: null } as never }))).toThrow(/cli\.nope names no setting/);
     expect(() => reg().add(fixture({ name: 'typos' }))).toThrow(/registered twice/);
-    expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(/both claim the command "textstress typos-curve"/);
-    expect(() => reg().add(stressWordsRecipe).add(fixture({ name: 'words-two', kind: 'stress', verb: 'words' }))).toThrow(/both claim the command "textstress stress words"/);
+    expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(
+      /both claim the command "textstress typos-curve"/,
+    );
+    expect(() =>
+      reg()
+        .add(stressWordsRecipe)
+        .add(fixture({ name: 'words-two', kind: 'stress', verb: 'words' })),
+    ).toThrow(/both claim the command "textstress stress words"/);
     expect(() => reg().add(fixture({ tasks: [] }))).toThrow(/task kinds/);
     expect(() => reg().get('typo')).toThrow(/unknown recipe "typo" \(did you mean "typos"\?\)/);
     // Shared options that are not data/model/run groups still own their flag names.
-    expect(() => reg().add(fixture({ settings: z.strictObject({ compact: z.boolean().default(false) }) }))).toThrow(/"compact" would clash with the shared --compact option/);
-    expect(() => reg().add(fixture({ settings: z.strictObject({ plugin: z.string().default('') }) }))).toThrow(/"plugin" would clash with the shared --plugin option/);
+    expect(() => reg().add(fixture({ settings: z.strictObject({ compact: z.boolean().default(false) }) }))).toThrow(
+      /"compact" would clash with the shared --compact option/,
+    );
+    expect(() => reg().add(fixture({ settings: z.strictObject({ plugin: z.string().default('') }) }))).toThrow(
+      /"plugin" would clash with the shared --plugin option/,
+    );
     const two = z.strictObject({ depth: z.number().default(1), width: z.number().default(1) });
-    expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'o' } } }))).toThrow(/the short flag -o of "depth" is taken by a shared option/);
-    expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'w' }, width: { short: 'w' } } }))).toThrow(/the settings "depth" and "width" both want the short flag -w/);
+    expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'o' } } }))).toThrow(
+      /the short flag -o of "depth" is taken by a shared option/,
+    );
+    expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'w' }, width: { short: 'w' } } }))).toThrow(
+      /the settings "depth" and "width" both want the short flag -w/,
+    );
     expect(() => reg().add(fixture({ settings: two, cli: { depth: { short: 'w' } } }))).not.toThrow();
     const metric = { description: 'x', read: () => 1 };
-    expect(() => reg().add(fixture({ metrics: { stability: metric } }))).toThrow(/the metric "stability" would shadow the built-in gate metric/);
+    expect(() => reg().add(fixture({ metrics: { stability: metric } }))).toThrow(
+      /the metric "stability" would shadow the built-in gate metric/,
+    );
     const withMetric = reg().add(fixture({ metrics: { fooled_rate: metric } }));
-    expect(() => withMetric.add(fixture({ name: 'fixture-two', metrics: { fooled_rate: metric } }))).toThrow(/recipe "fixture-two": the metric "fooled_rate" is already declared by recipe "fixture"/);
+    expect(() => withMetric.add(fixture({ name: 'fixture-two', metrics: { fooled_rate: metric } }))).toThrow(
+      /recipe "fixture-two": the metric "fooled_rate" is already declared by recipe "fixture"/,
+    );
   });
 
   it('a stress recipe gets `stress <verb>` with its own flags; `attack <it>` and a misspelt suite say where to look', async () => {
@@ -130,8 +160,12 @@ describe('derivation', () => {
     const attack = buildProgram({ registry: reg });
     attack.exitOverride();
     attack.commands.forEach((c) => c.exitOverride());
-    await expect(attack.parseAsync(['node', 'textstress', 'attack', 'stress-words'])).rejects.toThrow(/stress-words is a stress suite, not an attack/);
-    await expect(attack.parseAsync(['node', 'textstress', 'stress', 'wrods'])).rejects.toThrow(/unknown stress suite "wrods" \(did you mean "words"\?\)/);
+    await expect(attack.parseAsync(['node', 'textstress', 'attack', 'stress-words'])).rejects.toThrow(
+      /stress-words is a stress suite, not an attack/,
+    );
+    await expect(attack.parseAsync(['node', 'textstress', 'stress', 'wrods'])).rejects.toThrow(
+      /unknown stress suite "wrods" \(did you mean "words"\?\)/,
+    );
   });
 
   it('a suite-only setting has no flag but is accepted in suites', () => {

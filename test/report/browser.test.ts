@@ -38,7 +38,15 @@ async function openReport(file: string): Promise<{ browser: Browser; page: Page;
   const errors: string[] = [];
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   page.on('pageerror', (e) => errors.push(e.message));
@@ -60,13 +68,44 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     const runs = tmp('report-runs');
     writeFixtureRuns(runs);
     // A real stress run beside the attack runs: demo-sick on four SICK pairs, every NLI test.
-    await runRecipe({ registry: builtinRegistry(), recipe: 'stress-nli', settings: {}, model: join(ROOT, 'models', 'demo-sick'), data: fixtureData('sick/SICK.txt'), split: 'TEST', limit: 4, out: join(runs, 'stress-nli'), seed: 0 });
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'stress-nli',
+      settings: {},
+      model: join(ROOT, 'models', 'demo-sick'),
+      data: fixtureData('sick/SICK.txt'),
+      split: 'TEST',
+      limit: 4,
+      out: join(runs, 'stress-nli'),
+      seed: 0,
+    });
     // And a real fooling (EFSG) run: demo-sst2, words of 200 SST-2 training sentences.
-    await runRecipe({ registry: builtinRegistry(), recipe: 'fooling', settings: { train: fixtureData('sst2/train.tsv'), population: 30, length: 6, epochs: 8 }, model: join(ROOT, 'models', 'demo-sst2'), out: join(runs, 'fooling'), seed: 0 });
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'fooling',
+      settings: { train: fixtureData('sst2/train.tsv'), population: 30, length: 6, epochs: 8 },
+      model: join(ROOT, 'models', 'demo-sst2'),
+      out: join(runs, 'fooling'),
+      seed: 0,
+    });
     // And the encoder probes on the tiny fixtures: layer probes + heads, and the cloze test (WordNet sentences).
     const tiny = (name: string): string => join(ROOT, 'test', 'fixtures', 'models', name);
-    await runRecipe({ registry: builtinRegistry(), recipe: 'probe-layers', settings: { errorTypes: 'SVA,Worder', pairs: 40, text: ['wordnet'], maxEpochs: 2, examples: 1 }, model: tiny('tiny-bert-internals'), out: join(runs, 'probe-layers'), seed: 0 });
-    await runRecipe({ registry: builtinRegistry(), recipe: 'cloze', settings: { errorTypes: 'SVA,Nn', pairs: 40, text: ['wordnet'], window: 3 }, model: tiny('tiny-bert-mlm'), out: join(runs, 'cloze'), seed: 0 });
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'probe-layers',
+      settings: { errorTypes: 'SVA,Worder', pairs: 40, text: ['wordnet'], maxEpochs: 2, examples: 1 },
+      model: tiny('tiny-bert-internals'),
+      out: join(runs, 'probe-layers'),
+      seed: 0,
+    });
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'cloze',
+      settings: { errorTypes: 'SVA,Nn', pairs: 40, text: ['wordnet'], window: 3 },
+      model: tiny('tiny-bert-mlm'),
+      out: join(runs, 'cloze'),
+      seed: 0,
+    });
     const file = join(tmp('report-html'), 'report.html');
     await writeHtmlReport([runs], file, { title: `Report card ${XSS_SCRIPT}` });
     ({ browser, page, errors } = await openReport(file));
@@ -86,7 +125,9 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     // Charts really drew marks (lines/bars), not empty frames.
     expect(await page.locator('#fam-grammar figure.chart svg path').count()).toBeGreaterThan(10);
     const titles = await page.locator('#fam-grammar figure h4').allTextContents();
-    expect(titles).toEqual(expect.arrayContaining(['Success vs modification budget', 'Error types in successful attacks', 'Success by search method']));
+    expect(titles).toEqual(
+      expect.arrayContaining(['Success vs modification budget', 'Error types in successful attacks', 'Success by search method']),
+    );
     expect(await page.locator('.card .m .l').first().textContent()).toMatch(/clean accuracy/);
     expect(await page.locator('body').textContent()).toMatch(/stability/);
   });
@@ -136,7 +177,9 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     // its records are the tables above: no generic "first records" dump
     expect(titles.some((t) => /first records$/.test(t))).toBe(false);
     const cloze = page.locator('section#fam-cloze');
-    expect(await cloze.locator('h4').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/likelihood drop by distance from the error \(Figure 4\)$/)]));
+    expect(await cloze.locator('h4').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/likelihood drop by distance from the error \(Figure 4\)$/)]),
+    );
     // one line per error type with a one-token pair (the tiny vocabulary splits many words), and the pooled line
     expect(await cloze.locator('figure.chart svg [aria-roledescription="line mark"]').count()).toBeGreaterThanOrEqual(2);
   });
@@ -146,13 +189,23 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     await page.fill('#eb-search', '');
     const section = page.locator('section#fam-stress-nli');
     expect(await section.locator('h4').allTextContents()).toEqual(
-      expect.arrayContaining(['Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)', 'Error confusion: share of gold X predicted as Y', 'Accuracy per test', 'Tautology sweep (Figure 2)']),
+      expect.arrayContaining([
+        'Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)',
+        'Error confusion: share of gold X predicted as Y',
+        'Accuracy per test',
+        'Tautology sweep (Figure 2)',
+      ]),
     );
     expect(await section.locator('table.stress tbody tr').first().locator('td').first().textContent()).toBe('original');
     // Bars of the accuracy chart and the sweep's lines were drawn.
     expect(await section.locator('figure.chart svg [aria-roledescription="bar"]').count()).toBeGreaterThanOrEqual(6);
     expect(await section.locator('figure.chart svg [aria-roledescription="line mark"]').count()).toBe(2);
-    expect(await page.locator('.card[data-family="stress-nli"] .m .l').allTextContents()).toEqual(['original accuracy', 'lowest test accuracy', 'largest reduction', 'tests']);
+    expect(await page.locator('.card[data-family="stress-nli"] .m .l').allTextContents()).toEqual([
+      'original accuracy',
+      'lowest test accuracy',
+      'largest reduction',
+      'tests',
+    ]);
     await page.selectOption('#eb-family', { label: 'NLI stress tests' });
     const badges = await page.locator('#eb-list .badge').allTextContents();
     expect(badges.length).toBe(20);
@@ -208,7 +261,8 @@ describe('QA examples of real runs on tiny-bert-qa in the report (chromium, file
   });
 
   const sides = (card: ReturnType<Page['locator']>) => [card.locator('p.ctx').nth(0), card.locator('p.ctx').nth(1)] as const;
-  const spanText = async (p: ReturnType<Page['locator']>, cls: 'g' | 'p'): Promise<string> => (await p.locator(`span.qa.${cls}`).allTextContents()).join('');
+  const spanText = async (p: ReturnType<Page['locator']>, cls: 'g' | 'p'): Promise<string> =>
+    (await p.locator(`span.qa.${cls}`).allTextContents()).join('');
 
   browserIt('draws the gold answers and the model’s answer before and after a question typo, in distinct line styles', async () => {
     expect(await page.locator('#qa-legend').isVisible()).toBe(true);
@@ -237,7 +291,8 @@ describe('QA examples of real runs on tiny-bert-qa in the report (chromium, file
       ]);
     }
     // Gold: a solid underline; the model's answer: a dashed overline (not colour alone).
-    const style = (sel: string, prop: string): Promise<string> => page.evaluate(`getComputedStyle(document.querySelector('#eb-list p.ctx ${sel}')).${prop}`);
+    const style = (sel: string, prop: string): Promise<string> =>
+      page.evaluate(`getComputedStyle(document.querySelector('#eb-list p.ctx ${sel}')).${prop}`);
     expect(await style('span.qa.g', 'borderBottomStyle')).toBe('solid');
     expect(await style('span.qa.p', 'borderTopStyle')).toBe('dashed');
   });
@@ -292,7 +347,13 @@ describe('QA examples of real runs on tiny-bert-qa in the report (chromium, file
     const { q } = qaCard(r, idx, { keep: 60 });
     const stub = loadDraw();
     for (const side of [0, 1] as const) {
-      const real = await page.evaluate(([c, s, ts]) => (globalThis as unknown as { textstressDraw: { context(c: unknown, s: number, t: unknown): { outerHTML: string } } }).textstressDraw.context(c, s, ts).outerHTML, [q.c, side, types] as const);
+      const real = await page.evaluate(
+        ([c, s, ts]) =>
+          (
+            globalThis as unknown as { textstressDraw: { context(c: unknown, s: number, t: unknown): { outerHTML: string } } }
+          ).textstressDraw.context(c, s, ts).outerHTML,
+        [q.c, side, types] as const,
+      );
       expect(real).toBe(stub.context(q.c, side, types).outerHTML);
     }
   });

@@ -41,12 +41,24 @@ export function fakeResult(i: number, ex: FakeExample): ExampleResult {
     queries: 10,
     requests: 10,
     cache_hits: 0,
-    trace: edits.map((_, k) => ({ edits: k + 1, correct: !(flipped && k === edits.length - 1), done: flipped && k === edits.length - 1, score: 0.5, label: gold })),
+    trace: edits.map((_, k) => ({
+      edits: k + 1,
+      correct: !(flipped && k === edits.length - 1),
+      done: flipped && k === edits.length - 1,
+      score: 0.5,
+      label: gold,
+    })),
   };
 }
 
 /** Writes a finished run folder (summary.json, results.jsonl, run.json) as the runner would. */
-export function writeRun(dir: string, recipe: string, settings: Record<string, unknown>, results: ExampleResult[], extra: { model?: string; dataset?: string } = {}): RunSummary {
+export function writeRun(
+  dir: string,
+  recipe: string,
+  settings: Record<string, unknown>,
+  results: ExampleResult[],
+  extra: { model?: string; dataset?: string } = {},
+): RunSummary {
   mkdirSync(dir, { recursive: true });
   const summary: RunSummary = {
     complete: true,
@@ -62,7 +74,13 @@ export function writeRun(dir: string, recipe: string, settings: Record<string, u
   };
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary, null, 2));
   writeFileSync(join(dir, 'results.jsonl'), results.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  writeFileSync(join(dir, 'run.json'), JSON.stringify({ settings: { recipe, model: summary.model, dataset: summary.dataset, seed: 0, options: settings }, status: 'complete' }));
+  writeFileSync(
+    join(dir, 'run.json'),
+    JSON.stringify({
+      settings: { recipe, model: summary.model, dataset: summary.dataset, seed: 0, options: settings },
+      status: 'complete',
+    }),
+  );
   return summary;
 }
 
@@ -71,7 +89,10 @@ export function replaceEdit(text: string, before: string, after: string, type: s
   const start = text.indexOf(before);
   if (start < 0) throw new Error(`"${before}" not in "${text}"`);
   const wordIndex = text.slice(0, start).split(/\s+/).filter(Boolean).length;
-  return { perturbed: text.slice(0, start) + after + text.slice(start + before.length), edit: { type, field: 'text', wordIndex, start, before, after } };
+  return {
+    perturbed: text.slice(0, start) + after + text.slice(start + before.length),
+    edit: { type, field: 'text', wordIndex, start, before, after },
+  };
 }
 
 export const XSS_SCRIPT = '<script>window.__pwned=1</script>';
@@ -100,7 +121,12 @@ export function writeFixtureRuns(root: string): void {
   // The malicious string as an edit itself.
   const evil = replaceEdit('a sometimes tedious film .', 'tedious', XSS_IMG, 'typo:mistype');
   typos.push(fakeResult(6, { text: 'a sometimes tedious film .', perturbed: evil.perturbed, edits: [evil.edit], gold: XSS_SCRIPT }));
-  writeRun(join(root, 'typos-max-k1'), 'typos', { target: 'max', k: 1, sources: ['swap', 'mistype', 'insertion', 'deletion', 'pronounce', 'replace-word'] }, typos);
+  writeRun(
+    join(root, 'typos-max-k1'),
+    'typos',
+    { target: 'max', k: 1, sources: ['swap', 'mistype', 'insertion', 'deletion', 'pronounce', 'replace-word'] },
+    typos,
+  );
 
   const noisy = texts.map((t, i) => {
     const { perturbed, edit } = replaceEdit(t, t.split(' ')[0]!, `${t.split(' ')[0]!}x`, 'noise:middle-random');
@@ -128,5 +154,7 @@ export function writeFixtureRuns(root: string): void {
 
   // A family the report has no section for yet: the generic fallback.
   const swap = replaceEdit('Ann went home', 'Ann', 'Bob', 'entity:PER');
-  writeRun(join(root, 'entity-swap'), 'entity-swap', { what: 'PER' }, [fakeResult(0, { text: 'Ann went home', perturbed: swap.perturbed, edits: [swap.edit] })]);
+  writeRun(join(root, 'entity-swap'), 'entity-swap', { what: 'PER' }, [
+    fakeResult(0, { text: 'Ann went home', perturbed: swap.perturbed, edits: [swap.edit] }),
+  ]);
 }

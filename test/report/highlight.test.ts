@@ -10,7 +10,14 @@ const idx = (t: string): number => {
   return types.length - 1;
 };
 const side = (segs: Segment[], k: 0 | 1): string => segs.map((s) => (typeof s === 'string' ? s : s[k])).join('');
-const edit = (start: number, before: string, after: string, type = 'typo:swap', wordIndex = 0): Edit => ({ type, field: 'text', wordIndex, start, before, after });
+const edit = (start: number, before: string, after: string, type = 'typo:swap', wordIndex = 0): Edit => ({
+  type,
+  field: 'text',
+  wordIndex,
+  start,
+  before,
+  after,
+});
 
 describe('textSegments', () => {
   it('marks each replaced word with its type, in both texts', () => {
@@ -28,7 +35,12 @@ describe('textSegments', () => {
   it('handles insertions, deletions and two edits on one word', () => {
     const o = 'He grows up in the city';
     // insert "the " before "He"; delete "the " (position shifts by 4); edit "grows" twice
-    const edits = [edit(0, '', 'The ', 'grammar:ArtOrDet'), edit(19, 'the ', '', 'grammar:ArtOrDet'), edit(7, 'grows', 'grow', 'grammar:SVA'), edit(7, 'grow', 'grew', 'grammar:Vform')];
+    const edits = [
+      edit(0, '', 'The ', 'grammar:ArtOrDet'),
+      edit(19, 'the ', '', 'grammar:ArtOrDet'),
+      edit(7, 'grows', 'grow', 'grammar:SVA'),
+      edit(7, 'grow', 'grew', 'grammar:Vform'),
+    ];
     const p = 'The He grew up in city';
     const segs = textSegments(o, p, edits, idx);
     expect(side(segs, 0)).toBe(o);
@@ -45,7 +57,12 @@ describe('textSegments', () => {
   });
 
   it('marks edited tokens of token lists', () => {
-    const segs = tokenSegments(['EU', 'rejects', 'German'], ['EU', 'rejcets', 'German'], [{ ...edit(0, 'rejects', 'rejcets'), wordIndex: 1 }], idx);
+    const segs = tokenSegments(
+      ['EU', 'rejects', 'German'],
+      ['EU', 'rejcets', 'German'],
+      [{ ...edit(0, 'rejects', 'rejcets'), wordIndex: 1 }],
+      idx,
+    );
     expect(segs).toEqual(['EU ', ['rejects', 'rejcets', idx('typo:swap')], ' German']);
   });
 });

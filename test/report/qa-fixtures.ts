@@ -21,7 +21,25 @@ export const SQUAD = fixtureData('squad-v1.1/dev-v1.1.json');
 
 /** `textstress attack typos --k 1 --target max` on the first `limit` questions; throws with stderr on failure. */
 export async function runQaTypos(out: string, limit: number): Promise<void> {
-  const args = ['attack', 'typos', '--model', QA_MODEL, '--data', SQUAD, '--k', '1', '--target', 'max', '--limit', String(limit), '--seed', '1', '--out', out, '--no-progress'];
+  const args = [
+    'attack',
+    'typos',
+    '--model',
+    QA_MODEL,
+    '--data',
+    SQUAD,
+    '--k',
+    '1',
+    '--target',
+    'max',
+    '--limit',
+    String(limit),
+    '--seed',
+    '1',
+    '--out',
+    out,
+    '--no-progress',
+  ];
   const r = await runCli(args);
   if (r.code !== 0) throw new Error(`attack typos failed: ${r.stderr}`);
 }

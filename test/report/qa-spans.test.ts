@@ -41,7 +41,9 @@ interface QaCase {
 /** A QA result line as the runner writes it (answers' `end` from their text). */
 function qaResult(c: QaCase): ExampleResult {
   const pred = (a: Answer | null) =>
-    a ? { label: a.text, score: 0.5, answer: { ...a, end: a.start + a.text.length }, em: 0, f1: 0.5 } : { label: '', score: 0, em: 0, f1: 0 };
+    a
+      ? { label: a.text, score: 0.5, answer: { ...a, end: a.start + a.text.length }, em: 0, f1: 0.5 }
+      : { label: '', score: 0, em: 0, f1: 0 };
   const question = c.question ?? 'Who won?';
   return {
     ...fakeResult(0, { text: question }),
@@ -114,14 +116,26 @@ describe('answer spans over a QA context (exact HTML)', () => {
 
   it('after context edits, spans sit at the shifted offsets (perturbed_gold) and a span may cover part of an edit', () => {
     const context = 'In Santa Clara the Denver Broncos beat Carolina.';
-    const example: QaExample = { kind: 'qa', id: 'q', question: 'Who won?', context, answers: [{ text: 'Denver Broncos', start: 19 }, { text: 'Broncos', start: 26 }] };
+    const example: QaExample = {
+      kind: 'qa',
+      id: 'q',
+      question: 'Who won?',
+      context,
+      answers: [
+        { text: 'Denver Broncos', start: 19 },
+        { text: 'Broncos', start: 26 },
+      ],
+    };
     const rw = rewriteExample(example, [
       { field: 'context', start: 3, end: 8, text: 'Sanat', type: 'noise:swap' },
       { field: 'context', start: 9, end: 14, text: 'Klaraa', type: 'noise:natural' },
       { field: 'context', start: 39, end: 47, text: 'Caorlina', type: 'noise:swap' },
     ]);
     const noisy = rw.example as QaExample;
-    expect(noisy.answers).toEqual([{ text: 'Denver Broncos', start: 20 }, { text: 'Broncos', start: 27 }]);
+    expect(noisy.answers).toEqual([
+      { text: 'Denver Broncos', start: 20 },
+      { text: 'Broncos', start: 27 },
+    ]);
     const { before, after, card } = drawn({
       context,
       gold: example.answers,
@@ -140,7 +154,14 @@ describe('answer spans over a QA context (exact HTML)', () => {
       ['Denver Broncos', 3, 1],
       ' ',
       ['beat ', 0, 2],
-      { b: [['Carolina', 0]], a: [['Caor', 2], ['lina', 0]], t: 0 },
+      {
+        b: [['Carolina', 0]],
+        a: [
+          ['Caor', 2],
+          ['lina', 0],
+        ],
+        t: 0,
+      },
       '.',
     ]);
     expect(before).toBe(
@@ -165,7 +186,12 @@ describe('answer spans over a QA context (exact HTML)', () => {
     const tokyo = context.indexOf('東京');
     // A model offset inside the emoji's surrogate pair widens to the whole character.
     const half = { text: context.slice(0, 5), start: 0 };
-    const { before, after } = drawn({ context, gold: [{ text: 'José', start: jose }], before: half, after: { text: '東京 😀', start: tokyo } });
+    const { before, after } = drawn({
+      context,
+      gold: [{ text: 'José', start: jose }],
+      before: half,
+      after: { text: '東京 😀', start: tokyo },
+    });
     expect(before).toBe(ctx(`${P('Zoë 🎉')} met ${G('José')} in 東京 😀.`));
     expect(after).toBe(ctx(`Zoë 🎉 met ${G('José')} in ${P('東京 😀')}.`));
   });
@@ -176,12 +202,22 @@ describe('answer spans over a QA context (exact HTML)', () => {
     const { idx, types } = typeList();
     const edit: Edit = { type: 'noise:swap', field: 'context', wordIndex: 0, start: 0, before: 'Say', after: '"><i>' };
     const r = qaResult({ context, gold: [{ text: '<b>hi</b>', start }], before: { text: '&', start: context.indexOf('&') }, after: null });
-    const card = qaCard({ ...r, perturbed: { ...r.perturbed, context: `"><i>${context.slice(3)}` }, perturbed_gold: [{ text: '<b>hi</b>', start: start + 2 }], edits: [edit] }, idx);
+    const card = qaCard(
+      {
+        ...r,
+        perturbed: { ...r.perturbed, context: `"><i>${context.slice(3)}` },
+        perturbed_gold: [{ text: '<b>hi</b>', start: start + 2 }],
+        edits: [edit],
+      },
+      idx,
+    );
     const title = 'title="noise:swap: “Say” → “&quot;&gt;&lt;i&gt;”"';
     const rest = ` &lt;script&gt;alert(1)&lt;/script&gt; ${P('&amp;')} "${G('&lt;b&gt;hi&lt;/b&gt;')}" now.`;
     expect(draw.context(card.q.c, 0, types).outerHTML).toBe(ctx(`<del class="e c0" ${title}>Say</del>${rest}`));
     const restAfter = ` &lt;script&gt;alert(1)&lt;/script&gt; &amp; "${G('&lt;b&gt;hi&lt;/b&gt;')}" now.`;
-    expect(draw.context(card.q.c, 1, types).outerHTML).toBe(ctx(`<mark class="e c0" ${title}>"&gt;&lt;i&gt;<span class="et">swap</span></mark>${restAfter}`));
+    expect(draw.context(card.q.c, 1, types).outerHTML).toBe(
+      ctx(`<mark class="e c0" ${title}>"&gt;&lt;i&gt;<span class="et">swap</span></mark>${restAfter}`),
+    );
     expect(jsonForScript(card)).not.toMatch(/[<>&]/);
   });
 });
@@ -193,7 +229,10 @@ describe('long contexts: a window around the spans, the rest folded', () => {
 
   it('keeps `keep` characters each side of the spans, cut at word boundaries, and folds the rest', () => {
     const { idx, types } = typeList();
-    const q = qaCard(qaResult({ context, gold: [{ text: 'Denver Broncos', start }], before: null, after: null }), idx, { keep: 30, minFold: 10 }).q;
+    const q = qaCard(qaResult({ context, gold: [{ text: 'Denver Broncos', start }], before: null, after: null }), idx, {
+      keep: 30,
+      minFold: 10,
+    }).q;
     expect(q.c).toEqual([
       { f: [`${words(32, 'a')} `] },
       'a32 a33 a34 a35 a36 a37 a38 a39 ',
@@ -217,10 +256,28 @@ describe('long contexts: a window around the spans, the rest folded', () => {
     const short = `${words(20, 'a')} Denver Broncos ${words(20, 'b')}`;
     const gold = [{ text: 'Denver Broncos', start: short.indexOf('Denver') }];
     const at = (w: string): number => short.indexOf(` ${w} `) + 1;
-    const swap = (w: string) => ({ field: 'context' as const, start: at(w), end: at(w) + w.length, text: w.toUpperCase(), type: 'noise:swap' });
-    const rw = rewriteExample({ kind: 'qa', id: 'q', question: 'Who won?', context: short, answers: gold }, [swap('a1'), swap('a18'), swap('b17')]);
+    const swap = (w: string) => ({
+      field: 'context' as const,
+      start: at(w),
+      end: at(w) + w.length,
+      text: w.toUpperCase(),
+      type: 'noise:swap',
+    });
+    const rw = rewriteExample({ kind: 'qa', id: 'q', question: 'Who won?', context: short, answers: gold }, [
+      swap('a1'),
+      swap('a18'),
+      swap('b17'),
+    ]);
     const noisy = rw.example as QaExample;
-    const r = qaResult({ context: short, perturbedContext: noisy.context, gold, perturbedGold: noisy.answers, edits: rw.edits, before: null, after: null });
+    const r = qaResult({
+      context: short,
+      perturbedContext: noisy.context,
+      gold,
+      perturbedGold: noisy.answers,
+      edits: rw.edits,
+      before: null,
+      after: null,
+    });
     const edit = (w: string) => ({ b: [[w, 0]], a: [[w.toUpperCase(), 0]], t: 0 });
     expect(qaCard(r, typeList().idx, { keep: 20, minFold: 10 }).q.c).toEqual([
       { f: ['a0 ', edit('a1'), ' a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a14 '] },
@@ -234,17 +291,24 @@ describe('long contexts: a window around the spans, the rest folded', () => {
   });
 
   it('leaves out the middle of a very long fold, saying how much', () => {
-    const q = qaCard(qaResult({ context, gold: [{ text: 'Denver Broncos', start }], before: null, after: null }), typeList().idx, { keep: 30, minFold: 10, maxFold: 40 }).q;
+    const q = qaCard(qaResult({ context, gold: [{ text: 'Denver Broncos', start }], before: null, after: null }), typeList().idx, {
+      keep: 30,
+      minFold: 10,
+      maxFold: 40,
+    }).q;
     expect(q.c[0]).toEqual({ f: ['a0 a1 a2 a3 a4 a5 a6', { cut: 78 }, 'a27 a28 a29 a30 a31 '] });
     expect(draw.context([q.c[0]!], 1, []).outerHTML).toBe(
-      ctx('<span class="ell" aria-hidden="true"> … </span><span class="fold">a0 a1 a2 a3 a4 a5 a6<span class="cut"> [78 characters not kept in this report] </span>a27 a28 a29 a30 a31 </span>'),
+      ctx(
+        '<span class="ell" aria-hidden="true"> … </span><span class="fold">a0 a1 a2 a3 a4 a5 a6<span class="cut"> [78 characters not kept in this report] </span>a27 a28 a29 a30 a31 </span>',
+      ),
     );
   });
 
   it('without spans keeps the start; folds never split an emoji', () => {
     const folded = foldPieces(['😀'.repeat(100)], { keep: 5, minFold: 10, maxFold: 41 });
     expect(folded).toEqual(['😀'.repeat(5), { f: ['😀'.repeat(10), { cut: 150 }, '😀'.repeat(10)] }]);
-    const strings = (ps: readonly QaPiece[]): string[] => ps.flatMap((p) => (typeof p === 'string' ? [p] : typeof p === 'object' && 'f' in p ? strings(p.f) : []));
+    const strings = (ps: readonly QaPiece[]): string[] =>
+      ps.flatMap((p) => (typeof p === 'string' ? [p] : typeof p === 'object' && 'f' in p ? strings(p.f) : []));
     for (const s of strings(folded)) expect(s.isWellFormed()).toBe(true);
   });
 
@@ -255,22 +319,45 @@ describe('long contexts: a window around the spans, the rest folded', () => {
 
 describe('what cannot be drawn is said, never drawn wrong', () => {
   it('a gold answer off its offset, a model answer off its offsets', () => {
-    const { before, card } = drawn({ context: 'Denver won.', gold: [{ text: 'Denver', start: 1 }], before: { text: 'won', start: 0 }, after: null });
+    const { before, card } = drawn({
+      context: 'Denver won.',
+      gold: [{ text: 'Denver', start: 1 }],
+      before: { text: 'won', start: 0 },
+      after: null,
+    });
     expect(before).toBe(ctx('Denver won.'));
-    expect(card.q.n).toBe('not drawn: 1 gold answer is not at its offset in the context before the attack; the model’s answer before the attack is not at its offsets in the context; 1 gold answer is not at its offset in the context after the attack');
+    expect(card.q.n).toBe(
+      'not drawn: 1 gold answer is not at its offset in the context before the attack; the model’s answer before the attack is not at its offsets in the context; 1 gold answer is not at its offset in the context after the attack',
+    );
   });
 
   it('an edited context without perturbed_gold draws no gold after the attack', () => {
     const edit: Edit = { type: 'noise:swap', field: 'context', wordIndex: 1, start: 7, before: 'won', after: 'wno' };
-    const { after, card } = drawn({ context: 'Denver won.', perturbedContext: 'Denver wno.', edits: [edit], gold: [{ text: 'Denver', start: 0 }], before: null, after: null });
+    const { after, card } = drawn({
+      context: 'Denver won.',
+      perturbedContext: 'Denver wno.',
+      edits: [edit],
+      gold: [{ text: 'Denver', start: 0 }],
+      before: null,
+      after: null,
+    });
     expect(after).toBe(ctx('Denver <mark class="e c0" title="noise:swap: “won” → “wno”">wno<span class="et">swap</span></mark>.'));
     expect(card.q.n).toBe('not drawn: the gold answers’ offsets in the edited context are not recorded (no perturbed_gold)');
   });
 
   it('compact results without texts keep the answers and EM/F1', () => {
-    const r = { ...qaResult({ context: 'Denver won.', gold: [{ text: 'Denver', start: 0 }], before: { text: 'Denver', start: 0 }, after: null }), original: {}, perturbed: {} };
+    const r = {
+      ...qaResult({ context: 'Denver won.', gold: [{ text: 'Denver', start: 0 }], before: { text: 'Denver', start: 0 }, after: null }),
+      original: {},
+      perturbed: {},
+    };
     const { q } = qaCard(r, typeList().idx);
-    expect(q).toEqual({ c: [], ga: ['Denver'], m: [0, 0.5, 0, 0], n: 'the context is not kept in these results (compact results keep the texts of successful attacks only)' });
+    expect(q).toEqual({
+      c: [],
+      ga: ['Denver'],
+      m: [0, 0.5, 0, 0],
+      n: 'the context is not kept in these results (compact results keep the texts of successful attacks only)',
+    });
   });
 
   it('tells QA results from classifier results', () => {

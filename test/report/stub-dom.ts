@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 
-const escText = (s: string): string => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escText = (s: string): string =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/\u00a0/g, '&nbsp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 const escAttr = (s: string): string => escText(s).replace(/"/g, '&quot;');
 
 class StubText {

@@ -19,7 +19,13 @@ describe('exampleLines', () => {
       field: 'question',
       original: { question: 'What day was the game played on?', context },
       perturbed: { question: perturbed, context },
-      original_prediction: { label: 'played on February 7, 2016', score: 0.4, answer: { text: 'played on February 7, 2016', start: 18, end: 44 }, em: 0, f1: 0.75 },
+      original_prediction: {
+        label: 'played on February 7, 2016',
+        score: 0.4,
+        answer: { text: 'played on February 7, 2016', start: 18, end: 44 },
+        em: 0,
+        f1: 0.75,
+      },
       perturbed_prediction: { label: '', score: 0, em: 0, f1: 0 },
       edits: [{ ...edit, field: 'question' }],
     };

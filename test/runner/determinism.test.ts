@@ -15,7 +15,11 @@ import { tmp } from '../cli/helpers.ts';
 const registry = createRegistry(BUILTIN_RECIPES);
 const texts = ['a good film', 'good good nice plot', 'bad acting', 'nice and good', 'the good the bad', 'so good , so nice'];
 const data = join(tmp('determinism-data'), 'reviews.tsv');
-writeFileSync(data, 'sentence\tlabel\n' + Array.from({ length: 40 }, (_, i) => `${texts[i % texts.length]} ${'x '.repeat(i % 4)}\t${i % 5 === 0 ? 0 : 1}\n`).join(''));
+writeFileSync(
+  data,
+  'sentence\tlabel\n' +
+    Array.from({ length: 40 }, (_, i) => `${texts[i % texts.length]} ${'x '.repeat(i % 4)}\t${i % 5 === 0 ? 0 : 1}\n`).join(''),
+);
 
 async function typos(concurrency: number): Promise<{ results: string; summary: string }> {
   const out = tmp(`determinism-c${concurrency}`);
@@ -39,7 +43,10 @@ describe('run determinism', () => {
   it('concurrency 1 and 4 write the same results.jsonl and summary.json, byte for byte (wall_seconds aside)', async () => {
     const one = await typos(1);
     const four = await typos(4);
-    const ids = one.results.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    const ids = one.results
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
     // Input order: the data rows by line number.
     expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => `reviews.tsv:${i + 2}`));
     expect(JSON.parse(one.summary)).toMatchObject({ n: 40, attacked: 27, succeeded: 21, process: { requests: 2185 } });

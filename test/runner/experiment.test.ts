@@ -21,7 +21,11 @@ import { refusal } from './helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);
 
-function curve(out: string, randomSeeds: number, more: { resume?: boolean; overwrite?: boolean; log?: (l: string) => void } = {}): Promise<RecipeOutcome> {
+function curve(
+  out: string,
+  randomSeeds: number,
+  more: { resume?: boolean; overwrite?: boolean; log?: (l: string) => void } = {},
+): Promise<RecipeOutcome> {
   return runRecipe({
     registry,
     recipe: 'typos-curve',
@@ -60,7 +64,12 @@ describe('experiments', () => {
       runs: ['target-max', 'target-min'],
       files: [],
     });
-    expect(cut.settings).toMatchObject({ recipe: 'typos-curve', model: 'lexicon', seed: 1, data_options: { labelMap: '0=negative,1=positive', limit: 5 } });
+    expect(cut.settings).toMatchObject({
+      recipe: 'typos-curve',
+      model: 'lexicon',
+      seed: 1,
+      data_options: { labelMap: '0=negative,1=positive', limit: 5 },
+    });
     const [group] = await loadGroups([out], { sampleSize: 0 });
     expect(group!.runs.map((r) => r.name)).toEqual(['target-max', 'target-min']);
 
@@ -88,7 +97,10 @@ describe('experiments', () => {
     const other = await refusal(curve(out, 3, { resume: true }));
     expect(other.message).toBe('--resume needs the same settings as the interrupted run, but randomSeeds (was 2, now 3) differs.');
     expect(other.hint).toBe('Rerun with the original options to continue it, start afresh with --overwrite, or write to another --out.');
-    expect(manifestOf(out)).toMatchObject({ status: 'complete', planned: ['target-max', 'target-min', 'target-random-seed1', 'target-random-seed2'] });
+    expect(manifestOf(out)).toMatchObject({
+      status: 'complete',
+      planned: ['target-max', 'target-min', 'target-random-seed1', 'target-random-seed2'],
+    });
   });
 
   it('--overwrite with a smaller plan removes the sub-runs the previous experiment planned and this one does not', async () => {
@@ -110,7 +122,9 @@ describe('experiments', () => {
     rmSync(join(out, EXPERIMENT_FILE));
     for (const mode of [{}, { overwrite: true }, { resume: true }]) {
       const r = await refusal(curve(out, 2, mode));
-      expect(r.message).toBe(`${out} holds run folders that this experiment does not write (target-random-seed3): left by another experiment or run, they would be mixed into its report.`);
+      expect(r.message).toBe(
+        `${out} holds run folders that this experiment does not write (target-random-seed3): left by another experiment or run, they would be mixed into its report.`,
+      );
       expect(r.hint).toMatch(/^Move those folders out of it, or write the experiment to another --out/);
     }
     expect(existsSync(join(out, EXPERIMENT_FILE))).toBe(false);
@@ -120,7 +134,9 @@ describe('experiments', () => {
     const two = JSON.parse(manifest) as ExperimentManifest;
     const planned = two.planned.filter((d) => d !== 'target-random-seed3');
     writeFileSync(join(out, EXPERIMENT_FILE), JSON.stringify({ ...two, planned, runs: planned }));
-    await expect(loadGroups([out], { sampleSize: 0 })).rejects.toThrow(`${out} holds run folders that this experiment does not write (target-random-seed3)`);
+    await expect(loadGroups([out], { sampleSize: 0 })).rejects.toThrow(
+      `${out} holds run folders that this experiment does not write (target-random-seed3)`,
+    );
   });
 });
 
@@ -135,7 +151,11 @@ describe('sub-run folders', () => {
         kind: 'experiment',
         tasks: ['text-classification'],
         settings: z.strictObject({}),
-        build: () => ({ kind: 'experiment', runs: dirs.map((dir) => ({ dir, recipe: 'typos', settings: {} })), combine: async () => ({ files: {}, json: {}, text: '' }) }),
+        build: () => ({
+          kind: 'experiment',
+          runs: dirs.map((dir) => ({ dir, recipe: 'typos', settings: {} })),
+          combine: async () => ({ files: {}, json: {}, text: '' }),
+        }),
       });
     for (const [dirs, why] of [
       [['../escape'], /"\.\.\/escape" must be a plain folder name/],
@@ -145,7 +165,18 @@ describe('sub-run folders', () => {
       const reg = createRegistry(BUILTIN_RECIPES).add(bad([...dirs]));
       const out = tmp('exp-bad-dir');
       await expect(
-        runRecipe({ registry: reg, recipe: 'bad-dirs', settings: {}, model: 'lexicon', data: join(ROOT, 'demo', 'reviews.tsv'), limit: 2, labelMap: '0=negative,1=positive', out, seed: 0, shared: { model: lexiconModel, engine: new QueryEngine(lexiconModel) } }),
+        runRecipe({
+          registry: reg,
+          recipe: 'bad-dirs',
+          settings: {},
+          model: 'lexicon',
+          data: join(ROOT, 'demo', 'reviews.tsv'),
+          limit: 2,
+          labelMap: '0=negative,1=positive',
+          out,
+          seed: 0,
+          shared: { model: lexiconModel, engine: new QueryEngine(lexiconModel) },
+        }),
       ).rejects.toThrow(why);
       expect(existsSync(join(out, '..', 'escape'))).toBe(false);
     }

@@ -27,7 +27,14 @@ function counter(failAt?: number): Generator<number> {
   };
 }
 
-const settings: GenerateSettings = { recipe: 'counter', model: 'lexicon', dataset: 'data.tsv', seed: 7, options: { epochs: 4 }, data_options: { split: 'dev' } };
+const settings: GenerateSettings = {
+  recipe: 'counter',
+  model: 'lexicon',
+  dataset: 'data.tsv',
+  seed: 7,
+  options: { epochs: 4 },
+  data_options: { split: 'dev' },
+};
 
 /** A folder whose generator run failed after two of its four steps. */
 async function interrupted(prefix: string): Promise<string> {
@@ -43,7 +50,14 @@ describe('generator resume', () => {
     const whole = tmp('gen-same-whole');
     await runGenerator({ outDir: whole, generator: counter(), engine: new QueryEngine(lexiconModel), settings, dataFingerprint: '10:aaa' });
     const out = await interrupted('gen-same');
-    const summary = await runGenerator({ outDir: out, generator: counter(), engine: new QueryEngine(lexiconModel), settings, dataFingerprint: '10:aaa', resume: true });
+    const summary = await runGenerator({
+      outDir: out,
+      generator: counter(),
+      engine: new QueryEngine(lexiconModel),
+      settings,
+      dataFingerprint: '10:aaa',
+      resume: true,
+    });
     expect(summary).toMatchObject({ complete: true, steps: 4, n: 4, metrics: { last: 4 } });
     expect(readFileSync(join(out, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(whole, 'results.jsonl'), 'utf8'));
     expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ status: 'complete', data_fingerprint: '10:aaa' });
@@ -52,13 +66,26 @@ describe('generator resume', () => {
   const changes: [string, Partial<GenerateSettings>, RegExp][] = [
     ['a setting', { options: { epochs: 5 } }, /but epochs \(was 4, now 5\) differs\.$/],
     ['the model', { model: 'other-model' }, /but model \(was "lexicon", now "other-model"\) differs\.$/],
-    ['the seed and a data option', { seed: 8, data_options: { split: 'test' } }, /but seed \(was 7, now 8\), data_options \(was \{"split":"dev"\}, now \{"split":"test"\}\) differ\.$/],
+    [
+      'the seed and a data option',
+      { seed: 8, data_options: { split: 'test' } },
+      /but seed \(was 7, now 8\), data_options \(was \{"split":"dev"\}, now \{"split":"test"\}\) differ\.$/,
+    ],
   ];
   for (const [what, change, expected] of changes) {
     it(`refuses a resume with ${what} changed, naming it`, async () => {
       const out = await interrupted('gen-differs');
       const before = readFileSync(join(out, 'results.jsonl'), 'utf8');
-      const r = await refusal(runGenerator({ outDir: out, generator: counter(), engine: new QueryEngine(lexiconModel), settings: { ...settings, ...change }, dataFingerprint: '10:aaa', resume: true }));
+      const r = await refusal(
+        runGenerator({
+          outDir: out,
+          generator: counter(),
+          engine: new QueryEngine(lexiconModel),
+          settings: { ...settings, ...change },
+          dataFingerprint: '10:aaa',
+          resume: true,
+        }),
+      );
       expect(r.message).toMatch(/^--resume needs the same settings as the interrupted run, but /);
       expect(r.message).toMatch(expected);
       expect(r.hint).toBe('Rerun with the original options to continue it, start afresh with --overwrite, or write to another --out.');
@@ -69,7 +96,16 @@ describe('generator resume', () => {
 
   it('refuses a resume over a data file that changed', async () => {
     const out = await interrupted('gen-data');
-    const r = await refusal(runGenerator({ outDir: out, generator: counter(), engine: new QueryEngine(lexiconModel), settings, dataFingerprint: '11:bbb', resume: true }));
+    const r = await refusal(
+      runGenerator({
+        outDir: out,
+        generator: counter(),
+        engine: new QueryEngine(lexiconModel),
+        settings,
+        dataFingerprint: '11:bbb',
+        resume: true,
+      }),
+    );
     expect(r.message).toBe('cannot resume: the data file data.tsv changed since the run started (its size or content differs).');
     expect(r.hint).toMatch(/start afresh with --overwrite\.$/);
   });
@@ -77,8 +113,12 @@ describe('generator resume', () => {
   it('refuses to resume a folder without run.json (nothing says which settings wrote it)', async () => {
     const out = tmp('gen-nostate');
     writeFileSync(join(out, 'results.jsonl'), '{"step":0,"n":1}\n');
-    const r = await refusal(runGenerator({ outDir: out, generator: counter(), engine: new QueryEngine(lexiconModel), settings, resume: true }));
-    expect(r.message).toBe(`cannot resume: ${join(out, 'run.json')} is missing, so nothing says which settings produced ${join(out, 'results.jsonl')}.`);
+    const r = await refusal(
+      runGenerator({ outDir: out, generator: counter(), engine: new QueryEngine(lexiconModel), settings, resume: true }),
+    );
+    expect(r.message).toBe(
+      `cannot resume: ${join(out, 'run.json')} is missing, so nothing says which settings produced ${join(out, 'results.jsonl')}.`,
+    );
     expect(r.hint).toBe('Start a fresh run with --overwrite (or another --out).');
     expect(readFileSync(join(out, 'results.jsonl'), 'utf8')).toBe('{"step":0,"n":1}\n');
   });
@@ -103,10 +143,11 @@ describe('generator finish', () => {
       },
     };
   }
-  const examples = () => (async function* () {
-    yield { kind: 'text' as const, id: 'a', text: 'x', label: 'pos' };
-    yield { kind: 'text' as const, id: 'b', text: 'y', label: 'neg' };
-  })();
+  const examples = () =>
+    (async function* () {
+      yield { kind: 'text' as const, id: 'a', text: 'x', label: 'pos' };
+      yield { kind: 'text' as const, id: 'b', text: 'y', label: 'neg' };
+    })();
 
   it('adds details and metrics to the summary and writes its files, after the last step, with the examples at hand', async () => {
     const out = tmp('gen-finish');
@@ -116,13 +157,24 @@ describe('generator finish', () => {
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).details).toEqual(summary.details);
     expect(readFileSync(join(out, 'final.txt'), 'utf8')).toBe('4\n');
     // The finish rng is its own stream, the same on every run.
-    const again = await runGenerator({ outDir: tmp('gen-finish-2'), generator: finishing(), engine: new QueryEngine(lexiconModel), settings, examples });
+    const again = await runGenerator({
+      outDir: tmp('gen-finish-2'),
+      generator: finishing(),
+      engine: new QueryEngine(lexiconModel),
+      settings,
+      examples,
+    });
     expect(again.details).toEqual(summary.details);
   });
 
   it('refuses a file name that is not a plain name in the run folder', async () => {
-    await expect(runGenerator({ outDir: tmp('gen-finish-bad'), generator: finishing('../escape.txt'), engine: new QueryEngine(lexiconModel), settings })).rejects.toThrow(
-      'generator counter: file name "../escape.txt" must be a plain name',
-    );
+    await expect(
+      runGenerator({
+        outDir: tmp('gen-finish-bad'),
+        generator: finishing('../escape.txt'),
+        engine: new QueryEngine(lexiconModel),
+        settings,
+      }),
+    ).rejects.toThrow('generator counter: file name "../escape.txt" must be a plain name');
   });
 });

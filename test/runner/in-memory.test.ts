@@ -47,12 +47,31 @@ describe('attackInMemory', () => {
   it('gives the results and metrics of the same run into a folder, writing no file', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'ts-mem-')), 'run');
     const before = writeCalls();
-    const folder = await runRecipe({ registry: builtinRegistry(), recipe: 'typos', settings: { k: 2 }, model: 'demo-sst2', data: DATA, limit: 20, out, seed: 7 });
+    const folder = await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'typos',
+      settings: { k: 2 },
+      model: 'demo-sst2',
+      data: DATA,
+      limit: 20,
+      out,
+      seed: 7,
+    });
     expect(writeCalls()).toBeGreaterThan(before); // the spies see the folder run's writes
-    const fromFile = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+    const fromFile = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExampleResult);
 
     const start = writeCalls();
-    const run = attackInMemory({ recipe: 'typos', settings: { k: 2 }, model, examples, seed: 7, dataset: { name: 'reviews', labelNames: ['negative', 'positive'] } });
+    const run = attackInMemory({
+      recipe: 'typos',
+      settings: { k: 2 },
+      model,
+      examples,
+      seed: 7,
+      dataset: { name: 'reviews', labelNames: ['negative', 'positive'] },
+    });
     const got: ExampleResult[] = [];
     for await (const r of run) got.push(r);
     const summary = await run.summary;
@@ -64,7 +83,17 @@ describe('attackInMemory', () => {
     if (folder.kind !== 'run') return;
     expect(summary.complete).toBe(true);
     expect(summary.n).toBe(20);
-    for (const k of ['n', 'clean_accuracy', 'attacked_accuracy', 'attack_success_rate', 'attacked', 'succeeded', 'failed', 'skipped', 'accuracy_by_edits'] as const) {
+    for (const k of [
+      'n',
+      'clean_accuracy',
+      'attacked_accuracy',
+      'attack_success_rate',
+      'attacked',
+      'succeeded',
+      'failed',
+      'skipped',
+      'accuracy_by_edits',
+    ] as const) {
       expect(summary[k], k).toEqual(folder.summary[k]);
     }
     expect(summary.process.requests).toBeGreaterThan(0);
@@ -83,7 +112,9 @@ describe('attackInMemory', () => {
   });
 
   it('refuses bad settings, experiments, a second read and mixed kinds with clear errors', async () => {
-    await expect(drain(attackInMemory({ recipe: 'typos', settings: { k: -1 }, model, examples }))).rejects.toThrow(/invalid settings for the typos recipe: k/);
+    await expect(drain(attackInMemory({ recipe: 'typos', settings: { k: -1 }, model, examples }))).rejects.toThrow(
+      /invalid settings for the typos recipe: k/,
+    );
     await expect(drain(attackInMemory({ recipe: 'typos-curve', model, examples }))).rejects.toThrow(/experiment: it writes a folder/);
     const once = attackInMemory({ recipe: 'noise', model, examples: examples.slice(0, 2) });
     await drain(once);

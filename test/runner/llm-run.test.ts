@@ -24,10 +24,24 @@ const registry = createRegistry(BUILTIN_RECIPES);
 const KEY_VAR = 'TEXTSTRESS_TEST_PLANTED_KEY';
 const PLANTED = 'sk-planted-7f3a9c1e55d04b2a';
 
-type Line = { id: string; status: string; perturbed: unknown; edits: unknown; original_prediction: { label: string; unmappable?: string }; perturbed_prediction: { label: string }; usage?: { input_tokens: number; cost_usd?: number }; unmappable?: number };
-const lines = (dir: string): Line[] => readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+type Line = {
+  id: string;
+  status: string;
+  perturbed: unknown;
+  edits: unknown;
+  original_prediction: { label: string; unmappable?: string };
+  perturbed_prediction: { label: string };
+  usage?: { input_tokens: number; cost_usd?: number };
+  unmappable?: number;
+};
+const lines = (dir: string): Line[] =>
+  readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
 const summaryOf = (dir: string): RunSummary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
-const outcome = (r: Line): string => JSON.stringify([r.id, r.status, r.perturbed, r.edits, r.original_prediction.label, r.perturbed_prediction.label]);
+const outcome = (r: Line): string =>
+  JSON.stringify([r.id, r.status, r.perturbed, r.edits, r.original_prediction.label, r.perturbed_prediction.label]);
 const byId = (rs: Line[]): Map<string, string> => new Map(rs.map((r) => [r.id, outcome(r)]));
 
 describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
@@ -56,8 +70,16 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     process.env[KEY_VAR] = PLANTED;
     local = await loadModel(DEMO_SST2);
     server = await startModelServer(local, { port: 0, maxConcurrent: 32, openai: { modelName: 'demo' } });
-    faulty = await startModelServer(local, { port: 0, maxConcurrent: 32, openai: { modelName: 'demo', faults: parseFaults('429:7,retry-after:0,500:11,malformed:13') } });
-    garbage = await startModelServer(local, { port: 0, maxConcurrent: 32, openai: { modelName: 'demo', faults: parseFaults('garbage:9') } });
+    faulty = await startModelServer(local, {
+      port: 0,
+      maxConcurrent: 32,
+      openai: { modelName: 'demo', faults: parseFaults('429:7,retry-after:0,500:11,malformed:13') },
+    });
+    garbage = await startModelServer(local, {
+      port: 0,
+      maxConcurrent: 32,
+      openai: { modelName: 'demo', faults: parseFaults('garbage:9') },
+    });
   });
   afterAll(async () => {
     delete process.env[KEY_VAR];
@@ -65,7 +87,7 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     await local?.close?.();
   });
 
-  it('gives the local adapter\'s outcomes with the logprobs mapping, reports tokens and cost, and a re-run is free and identical', async () => {
+  it("gives the local adapter's outcomes with the logprobs mapping, reports tokens and cost, and a re-run is free and identical", async () => {
     const cacheDir = tmp('llm-cache');
     const localOut = tmp('llm-local');
     await runRecipe({ registry, recipe: 'typos', settings: { k: 1 }, model: DEMO_SST2, data: SST2_DEV, limit: 12, seed: 3, out: localOut });
@@ -91,7 +113,9 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     const dryCached = (await attack({ baseUrl: base(server), cacheDir, out: tmp('llm-dry-1'), dryRun: true })) as { summary: RunSummary };
     expect(dryCached.summary.process.model_inferences).toBe(0);
     expect(dryCached.summary.process.disk_cache_hits).toBe(s1.process.requests);
-    const dry = (await attack({ baseUrl: 'http://127.0.0.1:9/v1', cacheDir, out: tmp('llm-dry-2'), dryRun: true })) as { summary: RunSummary };
+    const dry = (await attack({ baseUrl: 'http://127.0.0.1:9/v1', cacheDir, out: tmp('llm-dry-2'), dryRun: true })) as {
+      summary: RunSummary;
+    };
     // an estimate: searches follow stand-in answers, every attack runs to its end (real: 20% of examples skipped)
     expect(dry.summary.process.model_inferences / s1.process.spent!.requests).toBeGreaterThan(0.7);
     expect(dry.summary.process.model_inferences / s1.process.spent!.requests).toBeLessThan(2);
@@ -108,7 +132,9 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     const cost = summaryOf(full).usage!.cost_usd!;
     const out = tmp('llm-budget');
     const limit = cost / 3;
-    await expect(attack({ baseUrl: base(server), cacheDir, out, maxCost: limit, concurrency: 4 })).rejects.toThrow(/stopped before --max-cost/);
+    await expect(attack({ baseUrl: base(server), cacheDir, out, maxCost: limit, concurrency: 4 })).rejects.toThrow(
+      /stopped before --max-cost/,
+    );
     const state = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { status: string };
     expect(state.status).toBe('failed');
     const kept = lines(out).length;
@@ -150,12 +176,18 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
 
   it('an endpoint that echoes the key in its error gets it redacted from the message', async () => {
     const echo = createServer((req, res) => {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `bad key ${String(req.headers.authorization)}` } }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `bad key ${String(req.headers.authorization)}` } }));
     });
     await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
     const port = (echo.address() as { port: number }).port;
     try {
-      const model = await loadModel('openai:demo', { baseUrl: `http://127.0.0.1:${port}/v1`, labels: ['negative', 'positive'], authEnv: KEY_VAR });
+      const model = await loadModel('openai:demo', {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        labels: ['negative', 'positive'],
+        authEnv: KEY_VAR,
+      });
       const err = await model.predict([{ kind: 'text', text: 'fine' }]).catch((e: unknown) => e as Error);
       expect(String((err as Error).message)).toMatch(/HTTP 401/);
       expect(String((err as Error).message)).not.toContain(PLANTED);
@@ -179,7 +211,9 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
       '    thresholds: ["attack_success_rate <= 1"]',
     ].join('\n');
     const loaded = parseSuite(yaml + '\n', join(dir, 'suite.yaml'), registry);
-    await expect(runSuite(loaded, { registry, out: join(dir, 'refused'), progress: false, allowAuthEnv: ['OTHER'] })).rejects.toThrow(new RegExp(`${KEY_VAR} is not allowed`));
+    await expect(runSuite(loaded, { registry, out: join(dir, 'refused'), progress: false, allowAuthEnv: ['OTHER'] })).rejects.toThrow(
+      new RegExp(`${KEY_VAR} is not allowed`),
+    );
     const outcome = await runSuite(loaded, { registry, out: join(dir, 'out'), progress: false, allowAuthEnv: [KEY_VAR] });
     expect(outcome.verdict.passed).toBe(true);
     const s = summaryOf(join(dir, 'out', 'typos-llm'));

@@ -15,7 +15,8 @@ function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid!;
 }
 
-const holderOf = (dir: string): { pid: number; token?: string } => JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as { pid: number; token?: string };
+const holderOf = (dir: string): { pid: number; token?: string } =>
+  JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as { pid: number; token?: string };
 const leftovers = (dir: string): string[] => readdirSync(dir).filter((f) => f.includes('.stale-'));
 
 function writeStale(dir: string): void {
@@ -23,7 +24,7 @@ function writeStale(dir: string): void {
 }
 
 describe('the folder lock', () => {
-  it('two takers of one stale lock: the one that moves second puts the first one\'s lock back, so exactly one holds', () => {
+  it("two takers of one stale lock: the one that moves second puts the first one's lock back, so exactly one holds", () => {
     const dir = tmp('lock-race');
     writeStale(dir);
     let releaseA: (() => void) | undefined;
@@ -59,7 +60,9 @@ describe('the folder lock', () => {
     writeFileSync(path, '');
     expect(() => lockFolder(dir)).toThrow(/in use by another textstress run \(a process that is still starting\)/);
     expect(() => lockFolder(dir)).toThrow(
-      expect.objectContaining({ hint: `Wait for it to finish, or write to another --out. If no such process is running any more, delete ${path} and rerun (with --resume to continue).` }),
+      expect.objectContaining({
+        hint: `Wait for it to finish, or write to another --out. If no such process is running any more, delete ${path} and rerun (with --resume to continue).`,
+      }),
     );
     const old = new Date(Date.now() - 60_000);
     utimesSync(path, old, old);
@@ -83,12 +86,18 @@ describe('the folder lock', () => {
     expect(existsSync(path)).toBe(true);
   });
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} releases the lock and exits ${code}`, async () => {
       const dir = tmp('lock-signal');
       const script = `import { lockFolder } from ${JSON.stringify(join(ROOT, 'src/runner/lock.ts'))};
 lockFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()));
       expect(existsSync(join(dir, LOCK_FILE))).toBe(true);
       const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));

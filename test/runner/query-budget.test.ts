@@ -11,8 +11,21 @@ import { DEMO_SST2, SST2_DEV, tmp } from '../cli/helpers.ts';
 const registry = createRegistry(BUILTIN_RECIPES);
 const run = async (maxQueries?: number) => {
   const out = tmp('budget');
-  await runRecipe({ registry, recipe: 'typos', settings: { k: 3 }, model: DEMO_SST2, data: SST2_DEV, limit: 20, seed: 1, out, ...(maxQueries ? { maxQueries } : {}) });
-  const results = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+  await runRecipe({
+    registry,
+    recipe: 'typos',
+    settings: { k: 3 },
+    model: DEMO_SST2,
+    data: SST2_DEV,
+    limit: 20,
+    seed: 1,
+    out,
+    ...(maxQueries ? { maxQueries } : {}),
+  });
+  const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ExampleResult);
   return { results, summary: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary };
 };
 
@@ -35,7 +48,17 @@ describe('per-example query budget (--max-queries)', () => {
 
   it('refuses a budget for recipes that are not attacks', async () => {
     await expect(
-      runRecipe({ registry, recipe: 'entities', settings: {}, model: DEMO_SST2, data: SST2_DEV, limit: 2, seed: 1, out: tmp('budget-probe'), maxQueries: 5 }),
+      runRecipe({
+        registry,
+        recipe: 'entities',
+        settings: {},
+        model: DEMO_SST2,
+        data: SST2_DEV,
+        limit: 2,
+        seed: 1,
+        out: tmp('budget-probe'),
+        maxQueries: 5,
+      }),
     ).rejects.toThrow(/--max-queries bounds an attack/);
   });
 });

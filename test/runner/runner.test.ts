@@ -80,9 +80,7 @@ describe('runAttack', () => {
     expect(summary.succeeded + summary.failed + summary.skipped).toBe(30);
     const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(30);
-    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).attack_success_rate).toBe(
-      summary.attack_success_rate,
-    );
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).attack_success_rate).toBe(summary.attack_success_rate);
   });
 
   it('refuses to overwrite a run unless asked, and resumes an interrupted one to the same summary', async () => {
@@ -106,7 +104,9 @@ describe('runAttack', () => {
       concurrency: 4,
     });
     await expect(failing).rejects.toThrow(/finished results are kept in /);
-    await expect(failing).rejects.toMatchObject({ hint: 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).' });
+    await expect(failing).rejects.toMatchObject({
+      hint: 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).',
+    });
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
     const partial = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean);
     expect(partial.length).toBeGreaterThan(0);
@@ -151,7 +151,12 @@ describe('runAttack scheduling and failures', () => {
     const started: string[] = [];
     const finishedBeforeHead: string[] = [];
     let headDone = false;
-    const items: TextExample[] = Array.from({ length: 12 }, (_, i) => ({ kind: 'text', id: `ex${i}`, text: `good film ${i}`, label: 'positive' }));
+    const items: TextExample[] = Array.from({ length: 12 }, (_, i) => ({
+      kind: 'text',
+      id: `ex${i}`,
+      text: `good film ${i}`,
+      label: 'positive',
+    }));
     const out = mkdtempSync(join(tmpdir(), 'ts-slow-'));
     await runAttack({
       outDir: out,
@@ -207,7 +212,8 @@ describe('runAttack scheduling and failures', () => {
     const poisoned: ModelAdapter = {
       info: lexiconModel.info,
       async predict(inputs) {
-        if (inputs.some((i) => i.kind === 'text' && i.text.includes('poison'))) throw new ModelError('the server choked on a token', { inputSpecific: true });
+        if (inputs.some((i) => i.kind === 'text' && i.text.includes('poison')))
+          throw new ModelError('the server choked on a token', { inputSpecific: true });
         return lexiconModel.predict(inputs);
       },
     };
@@ -220,13 +226,33 @@ describe('runAttack scheduling and failures', () => {
     }));
     const engine = new QueryEngine(poisoned);
     const out = mkdtempSync(join(tmpdir(), 'ts-poison-'));
-    const run = runAttack({ outDir: out, settings: { ...settings, options: {} }, examples: (async function* () { yield* items; })(), attack, engine, concurrency: 8 });
-    await expect(run).rejects.toThrow(`the run stopped at example mem:6: the server choked on a token 7 finished results are kept in ${join(out, 'results.jsonl')}.`);
+    const run = runAttack({
+      outDir: out,
+      settings: { ...settings, options: {} },
+      examples: (async function* () {
+        yield* items;
+      })(),
+      attack,
+      engine,
+      concurrency: 8,
+    });
+    await expect(run).rejects.toThrow(
+      `the run stopped at example mem:6: the server choked on a token 7 finished results are kept in ${join(out, 'results.jsonl')}.`,
+    );
     // All eight clean queries went out in one batch; only ex5's example failed.
     expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex6', 'ex7']);
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
     // Resume after "fixing" the model: only ex5 is attacked again.
-    const fixed = await runAttack({ outDir: out, settings: { ...settings, options: {} }, examples: (async function* () { yield* items; })(), attack, engine: new QueryEngine(lexiconModel), resume: true });
+    const fixed = await runAttack({
+      outDir: out,
+      settings: { ...settings, options: {} },
+      examples: (async function* () {
+        yield* items;
+      })(),
+      attack,
+      engine: new QueryEngine(lexiconModel),
+      resume: true,
+    });
     expect(fixed.summary.n).toBe(8);
     expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex6', 'ex7', 'ex5']);
   });
@@ -236,9 +262,9 @@ describe('runAttack scheduling and failures', () => {
     await runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel) });
     const first = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n')[0]!;
     appendFileSync(join(out, 'results.jsonl'), first + '\n');
-    await expect(runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel), resume: true })).rejects.toThrow(
-      /line 31 holds the example "ex0" a second time/,
-    );
+    await expect(
+      runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel), resume: true }),
+    ).rejects.toThrow(/line 31 holds the example "ex0" a second time/);
   });
 });
 
@@ -254,7 +280,14 @@ describe('runAttack process stats', () => {
     const { summary: s1 } = await runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel) });
     expect(s1.process.requests).toBeGreaterThan(0);
     expect(s1.process.cache_hit_rate).toBe(Math.round((s1.process.cache_hits / s1.process.requests) * 1e4) / 1e4);
-    const { summary: s2 } = await runAttack({ outDir: out, settings, examples: stream(), attack, engine: new QueryEngine(lexiconModel), resume: true });
+    const { summary: s2 } = await runAttack({
+      outDir: out,
+      settings,
+      examples: stream(),
+      attack,
+      engine: new QueryEngine(lexiconModel),
+      resume: true,
+    });
     expect(s2.process).toEqual({ requests: 0, cache_hits: 0, cache_hit_rate: null, disk_cache_hits: 0, model_inferences: 0 });
   });
 });

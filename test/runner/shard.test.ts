@@ -21,7 +21,10 @@ const summaryWithoutTiming = (dir: string): unknown => {
 };
 
 /** The run whole, in N shards, and the shards merged (given in reverse order). */
-async function shardedAndWhole(req: Omit<RunRequest, 'registry' | 'out'>, n: number): Promise<{ whole: string; shards: string[]; merged: string }> {
+async function shardedAndWhole(
+  req: Omit<RunRequest, 'registry' | 'out'>,
+  n: number,
+): Promise<{ whole: string; shards: string[]; merged: string }> {
   const whole = tmp('shard-whole');
   await runRecipe({ ...req, registry, out: whole });
   const shards: string[] = [];
@@ -46,7 +49,10 @@ describe('--shard I/N and merge', () => {
   });
 
   it('typos in 3 shards + merge = the unsharded run: results.jsonl byte for byte, summary.json but timing', async () => {
-    const { whole, shards, merged } = await shardedAndWhole({ recipe: 'typos', settings: { k: 2 }, model: DEMO_SST2, data: SST2_DEV, limit: 30, seed: 4 }, 3);
+    const { whole, shards, merged } = await shardedAndWhole(
+      { recipe: 'typos', settings: { k: 2 }, model: DEMO_SST2, data: SST2_DEV, limit: 30, seed: 4 },
+      3,
+    );
     expect(read(join(merged, 'results.jsonl'))).toBe(read(join(whole, 'results.jsonl')));
     expect(summaryWithoutTiming(merged)).toEqual(summaryWithoutTiming(whole));
     const ns = shards.map((d) => (JSON.parse(read(join(d, 'summary.json'))) as { n: number; shard: { index: number } }).n);
@@ -55,11 +61,25 @@ describe('--shard I/N and merge', () => {
   });
 
   it('an entity probe (D_worst / D_best written) and an NLI stress suite merge to the unsharded outputs too', async () => {
-    const probe = await shardedAndWhole({ recipe: 'entities', settings: { type: 'PER', budget: 5 }, model: DEMO_NER, data: CONLL, seed: 2 }, 2);
+    const probe = await shardedAndWhole(
+      { recipe: 'entities', settings: { type: 'PER', budget: 5 }, model: DEMO_NER, data: CONLL, seed: 2 },
+      2,
+    );
     expect(read(join(probe.merged, 'results.jsonl'))).toBe(read(join(probe.whole, 'results.jsonl')));
     expect(summaryWithoutTiming(probe.merged)).toEqual(summaryWithoutTiming(probe.whole));
     for (const f of ['d_worst.conll', 'd_best.conll']) expect(read(join(probe.merged, f))).toBe(read(join(probe.whole, f)));
-    const nli = await shardedAndWhole({ recipe: 'stress-nli', settings: {}, model: join(ROOT, 'models', 'demo-sick'), data: fixtureData('sick/SICK.txt'), split: 'TEST', limit: 20, seed: 1 }, 2);
+    const nli = await shardedAndWhole(
+      {
+        recipe: 'stress-nli',
+        settings: {},
+        model: join(ROOT, 'models', 'demo-sick'),
+        data: fixtureData('sick/SICK.txt'),
+        split: 'TEST',
+        limit: 20,
+        seed: 1,
+      },
+      2,
+    );
     expect(read(join(nli.merged, 'results.jsonl'))).toBe(read(join(nli.whole, 'results.jsonl')));
     expect(summaryWithoutTiming(nli.merged)).toEqual(summaryWithoutTiming(nli.whole));
   });
@@ -82,14 +102,33 @@ describe('--shard I/N and merge', () => {
     const lines = read(join(dirs[1]!, 'results.jsonl')).trim().split('\n');
     const dropped = JSON.parse(lines[0]!) as { id: string };
     writeFileSync(join(dirs[1]!, 'results.jsonl'), lines.slice(1).join('\n') + '\n');
-    await expect(mergeShards(dirs, out())).rejects.toThrow(new RegExp(`\\(id ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) is missing from shard 1/2`));
+    await expect(mergeShards(dirs, out())).rejects.toThrow(
+      new RegExp(`\\(id ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) is missing from shard 1/2`),
+    );
     writeFileSync(join(dirs[1]!, 'results.jsonl'), lines.join('\n') + '\n');
     appendFileSync(join(dirs[1]!, 'results.jsonl'), lines[0] + '\n');
-    await expect(mergeShards(dirs, out())).rejects.toThrow(new RegExp(`example ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in the results twice`));
+    await expect(mergeShards(dirs, out())).rejects.toThrow(
+      new RegExp(`example ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in the results twice`),
+    );
   });
 
   it('works from the command line: attack … --shard I/N, then textstress merge', async () => {
-    const args = (out: string, more: string[] = []) => ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '10', '--k', '1', '--out', out, '--no-progress', ...more];
+    const args = (out: string, more: string[] = []) => [
+      'attack',
+      'typos',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      SST2_DEV,
+      '--limit',
+      '10',
+      '--k',
+      '1',
+      '--out',
+      out,
+      '--no-progress',
+      ...more,
+    ];
     const dirs = [tmp('cli-shard-0'), tmp('cli-shard-1')];
     for (const [i, d] of dirs.entries()) expect((await runCli(args(d, ['--shard', `${i}/2`]))).code).toBe(0);
     const merged = tmp('cli-merged');
@@ -105,7 +144,10 @@ describe('--shard I/N and merge', () => {
     const dir = tmp('shard-suite');
     const file = writeSst2Suite(
       dir,
-      ['{ name: typos-k1, recipe: typos, settings: { k: 1 }, thresholds: ["attack_success_rate <= 1"] }', '{ name: noise, recipe: noise, thresholds: ["attacked_accuracy >= 0"] }'],
+      [
+        '{ name: typos-k1, recipe: typos, settings: { k: 1 }, thresholds: ["attack_success_rate <= 1"] }',
+        '{ name: noise, recipe: noise, thresholds: ["attacked_accuracy >= 0"] }',
+      ],
       20,
     );
     const whole = join(dir, 'whole');

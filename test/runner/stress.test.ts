@@ -47,7 +47,11 @@ async function run(out: string, over: { settings?: Record<string, unknown>; resu
   });
 }
 
-const results = (dir: string): StressResult[] => readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StressResult);
+const results = (dir: string): StressResult[] =>
+  readFileSync(join(dir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as StressResult);
 const summaryOf = (dir: string): StressSummary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as StressSummary;
 const stable = (s: StressSummary): unknown => ({ ...s, wall_seconds: 0, process: null });
 
@@ -59,10 +63,21 @@ describe('stress runs', () => {
     expect(outcome.kind).toBe('stress');
     // Example 1: original + drop-good + two add-nice cases in one batch (the engine orders a batch by length);
     // then the adaptive test's three candidates.
-    expect(batches[0]!.map((b) => (b.kind === 'text' ? b.text : ''))).toEqual(['a film', 'a good film', 'a good film nice', 'a good film nice nice']);
+    expect(batches[0]!.map((b) => (b.kind === 'text' ? b.text : ''))).toEqual([
+      'a film',
+      'a good film',
+      'a good film nice',
+      'a good film nice nice',
+    ]);
     expect(batches[1]).toHaveLength(3);
     const [first, second, third] = results(out);
-    expect(first!.original).toEqual({ text: { text: 'a good film' }, gold: 'positive', prediction: 'positive', correct: true, confidence: 0.6977 });
+    expect(first!.original).toEqual({
+      text: { text: 'a good film' },
+      gold: 'positive',
+      prediction: 'positive',
+      correct: true,
+      confidence: 0.6977,
+    });
     expect(first!.cases.map((c) => [c.test, c.variant, c.text.text, c.prediction, c.correct])).toEqual([
       ['drop-good', 'drop-good', 'a film', 'negative', false],
       ['add-nice', 'nice-1', 'a good film nice', 'positive', true],
@@ -81,13 +96,34 @@ describe('stress runs', () => {
     await run(out);
     const s = summaryOf(out);
     expect(s).toMatchObject({ kind: 'stress', recipe: 'stress-words', n: 4, cases: 13, mean_queries: 5.75 });
-    expect(s.original).toMatchObject({ n: 4, correct: 4, accuracy: 1, original_accuracy: null, reduction: null, majority: { label: 'negative', rate: 0.5 } });
-    expect(s.tests['drop-good']).toMatchObject({ n: 2, correct: 1, accuracy: 0.5, original_accuracy: 1, reduction: 0.5, examples: 2, not_applicable: 2 });
+    expect(s.original).toMatchObject({
+      n: 4,
+      correct: 4,
+      accuracy: 1,
+      original_accuracy: null,
+      reduction: null,
+      majority: { label: 'negative', rate: 0.5 },
+    });
+    expect(s.tests['drop-good']).toMatchObject({
+      n: 2,
+      correct: 1,
+      accuracy: 0.5,
+      original_accuracy: 1,
+      reduction: 0.5,
+      examples: 2,
+      not_applicable: 2,
+    });
     expect(s.tests['drop-good']!.confusion).toEqual({ positive: { n: 2, predicted: { negative: 0.5, positive: 0.5 } } });
     expect(s.tests['drop-good']!.variants).toBeUndefined();
     expect(s.tests['add-nice']!.variants!['nice-2']).toMatchObject({ n: 4, accuracy: 0.5, reduction: 0.5 });
     expect(s.tests['add-nice']!.confusion!.negative).toEqual({ n: 4, predicted: { positive: 1 } });
-    expect(s.tests['worst-suffix']).toMatchObject({ n: 3, correct: 1, examples: 3, not_applicable: 1, not_applicable_reasons: { 'longer than three words': 1 } });
+    expect(s.tests['worst-suffix']).toMatchObject({
+      n: 3,
+      correct: 1,
+      examples: 3,
+      not_applicable: 1,
+      not_applicable_reasons: { 'longer than three words': 1 },
+    });
     expect(s.worst).toEqual({ test: 'worst-suffix', accuracy: 1 / 3 });
     expect(s.max_reduction!.test).toBe('worst-suffix');
     expect(s.max_reduction!.reduction).toBeCloseTo(2 / 3, 12);
@@ -98,13 +134,21 @@ describe('stress runs', () => {
     await run(whole);
     const cut = tmp('stress-cut');
     copyFileSync(join(whole, 'run.json'), join(cut, 'run.json'));
-    writeFileSync(join(cut, 'results.jsonl'), readFileSync(join(whole, 'results.jsonl'), 'utf8').split('\n').slice(0, 2).join('\n') + '\n{"id":"torn');
+    writeFileSync(
+      join(cut, 'results.jsonl'),
+      readFileSync(join(whole, 'results.jsonl'), 'utf8').split('\n').slice(0, 2).join('\n') + '\n{"id":"torn',
+    );
     const { model, batches } = counting();
     await run(cut, { resume: true, model });
     expect(readFileSync(join(cut, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(whole, 'results.jsonl'), 'utf8'));
     expect(stable(summaryOf(cut))).toEqual(stable(summaryOf(whole)));
     // Only the two unfinished examples were asked about.
-    expect(batches.flat().map((b) => (b.kind === 'text' ? b.text : '')).filter((t) => t.startsWith('a good'))).toEqual([]);
+    expect(
+      batches
+        .flat()
+        .map((b) => (b.kind === 'text' ? b.text : ''))
+        .filter((t) => t.startsWith('a good')),
+    ).toEqual([]);
   });
 
   it('a subset of tests makes the same cases as the full set (each test has its own random stream)', async () => {
@@ -135,7 +179,13 @@ describe('stress runs', () => {
     const groups = await loadGroups([out]);
     const metrics = registry.metrics();
     const words = groups.find((g) => g.name === 'words')!;
-    const checks = checkTest('words', words, ['words_drop_good_accuracy >= 0.5', 'words_max_reduction < 50%', 'words_original_accuracy == 1', 'clean_accuracy > 0.5'], undefined, metrics);
+    const checks = checkTest(
+      'words',
+      words,
+      ['words_drop_good_accuracy >= 0.5', 'words_max_reduction < 50%', 'words_original_accuracy == 1', 'clean_accuracy > 0.5'],
+      undefined,
+      metrics,
+    );
     expect(checks.map((c) => [c.expr, c.passed])).toEqual([
       ['words_drop_good_accuracy >= 0.5', true],
       ['words_max_reduction < 50%', false],
@@ -155,9 +205,13 @@ describe('stress runs', () => {
     await writeHtmlReport([join(out, 'words')], html, { families: registry.families() });
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('Stress suite “stress-words”');
-    expect(page).toContain('<td>worst-suffix</td><td class="n">3</td><td class="n">33.3% (66.7%)</td><td class="n">100.0%</td><td class="n">1</td>');
+    expect(page).toContain(
+      '<td>worst-suffix</td><td class="n">3</td><td class="n">33.3% (66.7%)</td><td class="n">100.0%</td><td class="n">1</td>',
+    );
     expect(page).toMatch(/lowest test accuracy/);
-    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(page)![1]!) as { examples: { id: string; s: number; k: string }[] };
+    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(page)![1]!) as {
+      examples: { id: string; s: number; k: string }[];
+    };
     expect(data.examples).toHaveLength(13);
     expect(data.examples.find((e) => e.id.endsWith(':2 · drop-good'))).toMatchObject({ s: 0, k: 'broken by the test' });
     expect(data.examples.find((e) => e.id.endsWith(':3 · nice-1'))).toMatchObject({ s: 0 });

@@ -49,7 +49,9 @@ describe('textstress run', () => {
     expect(r.stdout).toMatch(/Report: /);
     for (const t of ['typos-max-k2', 'noise-middle-random', 'grammar-greedy']) expect(existsSync(join(out, t, 'summary.json'))).toBe(true);
     // The sentiment tests fell back to demo/reviews.tsv; the optional CoNLL dataset is reported as skipped.
-    expect(JSON.parse(readFileSync(join(out, 'typos-max-k2', 'summary.json'), 'utf8'))).toMatchObject({ dataset: expect.stringMatching(/demo\/reviews\.tsv$/) });
+    expect(JSON.parse(readFileSync(join(out, 'typos-max-k2', 'summary.json'), 'utf8'))).toMatchObject({
+      dataset: expect.stringMatching(/demo\/reviews\.tsv$/),
+    });
     expect(existsSync(join(out, 'ner-typos-k1'))).toBe(false);
     expect(r.stdout).toMatch(/Skipped ner-typos-k1: .*eng\.testb not found/);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
@@ -67,21 +69,49 @@ describe('textstress run', () => {
 
   it('gate: an impossible threshold exits 1 naming the failed check; a reachable one exits 0', async () => {
     const dir = tmp('gate');
-    const bad = await runCli(['run', suite(dir, ['attack_success_rate < 0', 'clean_accuracy > 0.3']), '--out', join(dir, 'out-bad'), '--no-progress']);
+    const bad = await runCli([
+      'run',
+      suite(dir, ['attack_success_rate < 0', 'clean_accuracy > 0.3']),
+      '--out',
+      join(dir, 'out-bad'),
+      '--no-progress',
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/Gate: FAIL — 1 of 2 checks failed/);
     expect(bad.stdout).toMatch(/✗ typos-k1: attack_success_rate = [\d.]+ fails < 0\.000/);
     expect(bad.stdout).not.toMatch(/✗ .*clean_accuracy/);
 
-    const good = await runCli(['run', suite(dir, ['attack_success_rate <= 1', 'stability >= 0%']), '--out', join(dir, 'out-good'), '--no-progress']);
+    const good = await runCli([
+      'run',
+      suite(dir, ['attack_success_rate <= 1', 'stability >= 0%']),
+      '--out',
+      join(dir, 'out-good'),
+      '--no-progress',
+    ]);
     expect(good.code, good.stderr).toBe(0);
     expect(good.stdout).toMatch(/Gate: PASS — all 2 checks hold/);
 
     // Against a baseline: the same model is no worse than itself; "better by 50 points" is impossible.
     const base = join(dir, 'out-good');
-    const same = await runCli(['run', suite(dir, ['attacked_accuracy >= baseline - 2pts']), '--out', join(dir, 'out-b1'), '--baseline', base, '--no-progress']);
+    const same = await runCli([
+      'run',
+      suite(dir, ['attacked_accuracy >= baseline - 2pts']),
+      '--out',
+      join(dir, 'out-b1'),
+      '--baseline',
+      base,
+      '--no-progress',
+    ]);
     expect(same.code, same.stdout).toBe(0);
-    const worse = await runCli(['run', suite(dir, ['attacked_accuracy >= baseline + 50pts']), '--out', join(dir, 'out-b2'), '--baseline', base, '--no-progress']);
+    const worse = await runCli([
+      'run',
+      suite(dir, ['attacked_accuracy >= baseline + 50pts']),
+      '--out',
+      join(dir, 'out-b2'),
+      '--baseline',
+      base,
+      '--no-progress',
+    ]);
     expect(worse.code).toBe(1);
     expect(worse.stdout).toMatch(/attacked_accuracy = .* fails >= .*\(baseline \+ 0\.5\)/);
     expect(readFileSync(join(dir, 'out-b2', 'report.html'), 'utf8')).toMatch(/Baseline comparison/);
@@ -90,7 +120,10 @@ describe('textstress run', () => {
   it('a misspelled key fails before anything runs, naming the key and line', async () => {
     const dir = tmp('badsuite');
     const file = join(dir, 'suite.yaml');
-    writeFileSync(file, 'models:\n  m: demo-sst2\ndatasets:\n  d: x.tsv\ntests:\n  - name: a\n    recipe: noise\n    setings: { noise: swap }\n');
+    writeFileSync(
+      file,
+      'models:\n  m: demo-sst2\ndatasets:\n  d: x.tsv\ntests:\n  - name: a\n    recipe: noise\n    setings: { noise: swap }\n',
+    );
     const err = expectCleanError(await runCli(['run', file, '--out', join(dir, 'out')]));
     expect(err).toMatch(/line 8: tests\[0\]\.setings: unknown key "setings"/);
   });
@@ -121,7 +154,10 @@ describe('run options a suite can set', () => {
   it('a test may ask for compact results and a concurrency; a dataset for max_chars; a model for HTTP timeouts', async () => {
     const dir = tmp('suite-options');
     const data = join(dir, 'd.tsv');
-    writeFileSync(data, 'sentence\tlabel\na warm and funny film\t1\na dull and lifeless film that goes on and on and on\t0\na bad film\t0\n');
+    writeFileSync(
+      data,
+      'sentence\tlabel\na warm and funny film\t1\na dull and lifeless film that goes on and on and on\t0\na bad film\t0\n',
+    );
     const file = join(dir, 'suite.yaml');
     writeFileSync(
       file,

@@ -32,7 +32,9 @@ function problems(yaml: string): SuiteError['problems'] {
 describe('suite schema', () => {
   it('accepts the starter suite and the example suite', () => {
     expect(parseSuite(STARTER_SUITE, '/x/textstress.yaml', registry).suite.tests.length).toBeGreaterThan(0);
-    expect(parseSuite(readFileSync('examples/suite.yaml', 'utf8'), '/x/examples/suite.yaml', registry).suite.tests.map((t) => t.name)).toContain('typos-max-k2');
+    expect(
+      parseSuite(readFileSync('examples/suite.yaml', 'utf8'), '/x/examples/suite.yaml', registry).suite.tests.map((t) => t.name),
+    ).toContain('typos-max-k2');
   });
 
   it('names the line and the key of a misspelled key, with a suggestion', () => {
@@ -51,12 +53,18 @@ describe('suite schema', () => {
       message = errorMessage(err);
     }
     expect(message).toMatch(/^\/suites\/s\.yaml: invalid suite: line 8: tests\[0\]\.setings: unknown key "setings"/);
-    expect(() => parseSuite(base + '    setings: {}\n', '/suites/s.yaml', registry)).toThrow(/invalid suite: line 8: tests\[0\]\.setings: unknown key "setings" \(did you mean "settings"\?\)/);
+    expect(() => parseSuite(base + '    setings: {}\n', '/suites/s.yaml', registry)).toThrow(
+      /invalid suite: line 8: tests\[0\]\.setings: unknown key "setings" \(did you mean "settings"\?\)/,
+    );
   });
 
   it('rejects wrong values, unknown recipes, unknown metrics and YAML syntax errors with their lines', () => {
     expect(problems(base + '    settings: { k: many }\n')[0]).toMatchObject({ line: 8, key: 'tests[0].settings.k' });
-    expect(problems(base.replace('recipe: typos', 'recipe: typoz'))[0]).toMatchObject({ line: 7, key: 'tests[0].recipe', message: expect.stringMatching(/"typos"/) });
+    expect(problems(base.replace('recipe: typos', 'recipe: typoz'))[0]).toMatchObject({
+      line: 7,
+      key: 'tests[0].recipe',
+      message: expect.stringMatching(/"typos"/),
+    });
     const m = problems(base + 'gate: ["stabilty > 0.9"]\n')[0]!;
     expect(m).toMatchObject({ line: 8, key: 'gate[0]' });
     expect(m.message).toMatch(/unknown metric "stabilty"/);
@@ -76,7 +84,10 @@ describe('suite schema', () => {
     expect(parseThreshold('clean_metric>baseline')).toMatchObject({ baseline: { margin: 0 } });
     // Negative bounds, for metrics that can be negative (a stress test's reduction when the test raised accuracy).
     expect(parseThreshold('metric_drop > -5%')).toMatchObject({ op: '>', value: -0.05 });
-    expect(parseThreshold('nli_word_overlap_reduction >= -0.1', builtinRegistry().metrics())).toMatchObject({ metric: 'nli_word_overlap_reduction', value: -0.1 });
+    expect(parseThreshold('nli_word_overlap_reduction >= -0.1', builtinRegistry().metrics())).toMatchObject({
+      metric: 'nli_word_overlap_reduction',
+      value: -0.1,
+    });
   });
 
   it('publishes an up-to-date JSON Schema (regenerate: npx tsx scripts/gen-suite-schema.ts)', () => {

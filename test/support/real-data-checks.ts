@@ -4,7 +4,18 @@
  * counts differ; each file adds what is particular to its data.
  */
 import { describe, expect, it } from 'vitest';
-import { collect, entitySpans, loadSick, openDataset, type Dataset, type Example, type PairExample, type QaExample, type TextExample, type TokenExample } from '../../src/data/index.ts';
+import {
+  collect,
+  entitySpans,
+  loadSick,
+  openDataset,
+  type Dataset,
+  type Example,
+  type PairExample,
+  type QaExample,
+  type TextExample,
+  type TokenExample,
+} from '../../src/data/index.ts';
 
 export interface RealDataCounts {
   sst2Dev: number;
@@ -32,7 +43,13 @@ export function realDataChecks(data: (rel: string) => string, counts: RealDataCo
       expect(ds.info).toMatchObject({ name: 'sst2', kind: 'text', labelNames: ['negative', 'positive'] });
       const ex = (await collect(ds)) as TextExample[];
       expect(ex).toHaveLength(counts.sst2Dev);
-      expect(ex[0]).toEqual({ kind: 'text', id: 'dev.tsv:2', source: `${data('sst2/dev.tsv')}:2`, text: "it 's a charming and often affecting journey . ", label: 'positive' });
+      expect(ex[0]).toEqual({
+        kind: 'text',
+        id: 'dev.tsv:2',
+        source: `${data('sst2/dev.tsv')}:2`,
+        text: "it 's a charming and often affecting journey . ",
+        label: 'positive',
+      });
       expect(ex[1]!.label).toBe('negative');
       expect(ex.at(-1)!.id).toBe(`dev.tsv:${counts.sst2Dev + 1}`);
       expect(new Set(ex.map((e) => e.label))).toEqual(new Set(['negative', 'positive']));

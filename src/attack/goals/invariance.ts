@@ -27,7 +27,13 @@ export class Invariance implements GoalFactory {
         const c = asClasses(out);
         const { top, prediction } = classPrediction(c);
         const unchanged = top === original;
-        return { score: 1 - (c.probs[original] ?? 0), done: !unchanged, correct: correctOf(out, unchanged), metric: unchanged ? 1 : 0, prediction };
+        return {
+          score: 1 - (c.probs[original] ?? 0),
+          done: !unchanged,
+          correct: correctOf(out, unchanged),
+          metric: unchanged ? 1 : 0,
+          prediction,
+        };
       };
     } else if (clean.kind === 'tags') {
       const cleanTags = clean.tags;
@@ -58,7 +64,11 @@ export class Invariance implements GoalFactory {
           done: !unchanged,
           correct: correctOf(out, unchanged),
           metric: unchanged ? 1 : 0,
-          prediction: { label: text, score: best?.score ?? 0, ...(best ? { answer: { text: best.text, start: best.start, end: best.end } } : {}) },
+          prediction: {
+            label: text,
+            score: best?.score ?? 0,
+            ...(best ? { answer: { text: best.text, start: best.start, end: best.end } } : {}),
+          },
         };
       };
     }

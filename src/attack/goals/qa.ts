@@ -4,7 +4,10 @@ import type { ModelOutput } from '../../models/types.ts';
 import { asSpans, type Goal, type GoalFactory, type GoalStatus } from './types.ts';
 
 /** The model's best answer scored against gold answer texts (SQuAD EM/F1). */
-export function answerStatus(output: ModelOutput, golds: readonly string[]): { em: number; f1: number; status: Omit<GoalStatus, 'score' | 'done'> } {
+export function answerStatus(
+  output: ModelOutput,
+  golds: readonly string[],
+): { em: number; f1: number; status: Omit<GoalStatus, 'score' | 'done'> } {
   const best = asSpans(output).spans[0];
   const text = best?.text ?? '';
   const { em, f1 } = bestOverGold(text, golds);

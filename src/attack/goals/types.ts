@@ -110,10 +110,11 @@ export const UNMAPPABLE_CLEAN = "the model's answer to the clean example could n
 export function guardUnmappable(goal: Goal): Goal {
   return {
     evaluate: (output, origin) =>
-      output.standIn !== undefined ? standInStatus(output.standIn) : output.unmappable !== undefined ? unmappableStatus(output.unmappable) : goal.evaluate(output, origin),
-    skipReason: (clean) =>
-      clean.prediction.unmappable !== undefined
-        ? UNMAPPABLE_CLEAN
-        : goal.skipReason(clean),
+      output.standIn !== undefined
+        ? standInStatus(output.standIn)
+        : output.unmappable !== undefined
+          ? unmappableStatus(output.unmappable)
+          : goal.evaluate(output, origin),
+    skipReason: (clean) => (clean.prediction.unmappable !== undefined ? UNMAPPABLE_CLEAN : goal.skipReason(clean)),
   };
 }

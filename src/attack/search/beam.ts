@@ -50,11 +50,14 @@ export class BeamSearch implements SearchMethod {
       if (!pending.length) return;
       const scored = await ctx.evaluate(pending);
       const base = proposed - pending.length;
-      const ranked = [...top, ...scored.map((s, i) => ({ s, k: base + i }))].sort((a, b) => b.s.status.score - a.s.status.score || a.k - b.k);
+      const ranked = [...top, ...scored.map((s, i) => ({ s, k: base + i }))].sort(
+        (a, b) => b.s.status.score - a.s.status.score || a.k - b.k,
+      );
       top = ranked.slice(0, this.width);
       for (const x of ranked) {
         if (!x.s.status.done) continue;
-        if (!success || x.s.status.score > success.s.status.score || (x.s.status.score === success.s.status.score && x.k < success.k)) success = x;
+        if (!success || x.s.status.score > success.s.status.score || (x.s.status.score === success.s.status.score && x.k < success.k))
+          success = x;
         break;
       }
       pending = [];

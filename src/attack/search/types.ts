@@ -61,4 +61,3 @@ export function statesPerBatch(textLength: number): number {
 export function statesPerBatchOf(subject: AttackSubject, seq: WordSeq): number {
   return statesPerBatch(inputChars(subject.toInput(seq)));
 }
-

@@ -11,10 +11,7 @@ export type WordTarget = (typeof WORD_TARGETS)[number];
  * score rises (the true label's probability drops) when the word is removed; ties keep text order.
  * random: a seeded shuffle. Returns the indices and, for max/min, the importance of each.
  */
-export async function rankWords(
-  ctx: SearchContext,
-  target: WordTarget,
-): Promise<{ order: number[]; importance: Map<number, number> }> {
+export async function rankWords(ctx: SearchContext, target: WordTarget): Promise<{ order: number[]; importance: Map<number, number> }> {
   const { initial, subject } = ctx;
   const eligible: number[] = [];
   for (let i = 0; i < initial.state.seq.length; i++) if (ctx.modifiable(initial.state, i)) eligible.push(i);
@@ -24,7 +21,11 @@ export async function rankWords(
   const size = statesPerBatchOf(subject, initial.state.seq);
   for (let from = 0; from < eligible.length; from += size) {
     const chunk = eligible.slice(from, from + size);
-    const occluded = chunk.map((i) => ({ seq: subject.occlude(initial.state.seq, i), edits: initial.state.edits, modified: initial.state.modified }));
+    const occluded = chunk.map((i) => ({
+      seq: subject.occlude(initial.state.seq, i),
+      edits: initial.state.edits,
+      modified: initial.state.modified,
+    }));
     const scored: Scored[] = await ctx.evaluate(occluded);
     chunk.forEach((i, k) => importance.set(i, scored[k]!.status.score - initial.status.score));
   }

@@ -39,7 +39,10 @@ export function attackCommand(registry: Registry): Command {
   const perExample = registry.all().filter((d) => commandOf(d)[0] === 'attack' || d.kind === 'probe');
   const cmd = new Command('attack')
     .description('attack a model with a recipe and write summary.json + results.jsonl')
-    .addHelpText('after', `\nRecipes: ${perExample.map((d) => d.name).join(', ')}. \`textstress attack <recipe> --help\` lists a recipe's own options.`);
+    .addHelpText(
+      'after',
+      `\nRecipes: ${perExample.map((d) => d.name).join(', ')}. \`textstress attack <recipe> --help\` lists a recipe's own options.`,
+    );
   for (const def of perExample) cmd.addCommand(recipeCommand(def, registry, def.name));
   // A name that is no subcommand lands here: say what the recipes are (and the closest), not just "unknown command".
   return cmd
@@ -48,19 +51,25 @@ export function attackCommand(registry: Registry): Command {
     .allowExcessArguments()
     .action((recipe?: string) => {
       if (recipe === undefined) {
-        throw new TextstressError('name the recipe to attack with.', { hint: `Recipes: ${perExample.map((d) => d.name).join(', ')}; e.g. textstress attack typos --help.` });
+        throw new TextstressError('name the recipe to attack with.', {
+          hint: `Recipes: ${perExample.map((d) => d.name).join(', ')}; e.g. textstress attack typos --help.`,
+        });
       }
       const def = registry.get(recipe);
-      throw new TextstressError(`${def.name} is ${def.kind === 'generate' ? 'a generator' : def.kind === 'stress' ? 'a stress suite' : 'an experiment'}, not an attack.`, {
-        hint: `Run it as \`textstress ${commandOf(def).join(' ')}\` (see --help).`,
-      });
+      throw new TextstressError(
+        `${def.name} is ${def.kind === 'generate' ? 'a generator' : def.kind === 'stress' ? 'a stress suite' : 'an experiment'}, not an attack.`,
+        {
+          hint: `Run it as \`textstress ${commandOf(def).join(' ')}\` (see --help).`,
+        },
+      );
     });
 }
 
 /** `probe <recipe>`: one subcommand per probe recipe (e.g. `probe entities`); undefined when the registry has none. */
 export function probeCommand(registry: Registry): Command | undefined {
   return groupCommand(registry, 'probe', {
-    description: "probe a model: B rewritten variants of every example (entities), or inside the encoder: layer probes, attention heads and the masked-LM cloze test for grammar errors (layers, heads, cloze)",
+    description:
+      'probe a model: B rewritten variants of every example (entities), or inside the encoder: layer probes, attention heads and the masked-LM cloze test for grammar errors (layers, heads, cloze)',
     noun: 'probe',
     plural: 'Probes',
   });
@@ -76,7 +85,11 @@ export function stressCommand(registry: Registry): Command | undefined {
 }
 
 /** A verb with one subcommand per recipe of that kind; a name that is none of them says which there are (and the closest). */
-function groupCommand(registry: Registry, kind: 'probe' | 'stress', words: { description: string; noun: string; plural: string }): Command | undefined {
+function groupCommand(
+  registry: Registry,
+  kind: 'probe' | 'stress',
+  words: { description: string; noun: string; plural: string },
+): Command | undefined {
   const defs = registry.all().filter((d) => d.kind === kind || d.group === kind);
   if (defs.length === 0) return undefined;
   const verbs = defs.map((d) => commandOf(d)[1]!);
@@ -90,15 +103,23 @@ function groupCommand(registry: Registry, kind: 'probe' | 'stress', words: { des
     .allowExcessArguments()
     .action((name?: string) => {
       const near = name === undefined ? undefined : closest(name, verbs);
-      throw new TextstressError(name === undefined ? `name the ${words.noun} to run.` : `unknown ${words.noun} "${name}"${near ? ` (did you mean "${near}"?)` : ''}.`, {
-        hint: `${words.plural}: ${verbs.join(', ')}; e.g. textstress ${kind} ${verbs[0]} --help.`,
-      });
+      throw new TextstressError(
+        name === undefined
+          ? `name the ${words.noun} to run.`
+          : `unknown ${words.noun} "${name}"${near ? ` (did you mean "${near}"?)` : ''}.`,
+        {
+          hint: `${words.plural}: ${verbs.join(', ')}; e.g. textstress ${kind} ${verbs[0]} --help.`,
+        },
+      );
     });
 }
 
 /** The top-level verbs of experiments and generators. */
 export function experimentCommands(registry: Registry): Command[] {
-  return registry.all().filter(isTopLevel).map((def) => recipeCommand(def, registry, def.verb ?? def.name));
+  return registry
+    .all()
+    .filter(isTopLevel)
+    .map((def) => recipeCommand(def, registry, def.verb ?? def.name));
 }
 
 function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Command {
@@ -130,9 +151,17 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
 }
 
 /** `--dry-run`: the run against a stand-in model in a scratch folder, then what it would send and cost. */
-async function dryRunRecipe(def: AnyRecipe, registry: Registry, settings: Record<string, unknown>, spec: Omit<RunCliOptions, 'out' | 'progress' | 'json' | 'dryRun'>, json: boolean): Promise<void> {
+async function dryRunRecipe(
+  def: AnyRecipe,
+  registry: Registry,
+  settings: Record<string, unknown>,
+  spec: Omit<RunCliOptions, 'out' | 'progress' | 'json' | 'dryRun'>,
+  json: boolean,
+): Promise<void> {
   if (def.kind === 'generate') {
-    throw new TextstressError(`--dry-run estimates per-example runs; ${def.name} is a generator.`, { hint: 'Run it with a small --limit (or few steps) and --max-cost instead.' });
+    throw new TextstressError(`--dry-run estimates per-example runs; ${def.name} is a generator.`, {
+      hint: 'Run it with a small --limit (or few steps) and --max-cost instead.',
+    });
   }
   const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
   try {

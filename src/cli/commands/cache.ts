@@ -12,7 +12,8 @@ function folderOption(cmd: Command): Command {
 function describe(identity: string): string {
   try {
     const j = JSON.parse(identity) as Record<string, unknown>;
-    if (j.adapter === 'openai-chat') return `openai:${String(j.model)} at ${String(j.base)} (${String(j.task)}, mapping ${String(j.mapping)}, template ${typeof j.template === 'string' ? j.template : 'from a file'})`;
+    if (j.adapter === 'openai-chat')
+      return `openai:${String(j.model)} at ${String(j.base)} (${String(j.task)}, mapping ${String(j.mapping)}, template ${typeof j.template === 'string' ? j.template : 'from a file'})`;
     if (j.adapter === 'http') return `${String(j.url)} (${String(j.task)})`;
   } catch {
     // not JSON: shown as stored
@@ -21,7 +22,9 @@ function describe(identity: string): string {
 }
 
 export function cacheCommand(): Command {
-  const cmd = new Command('cache').description('the persistent query cache (answers of LLM and HTTP endpoints, reused by every later run): stats, clear');
+  const cmd = new Command('cache').description(
+    'the persistent query cache (answers of LLM and HTTP endpoints, reused by every later run): stats, clear',
+  );
   cmd.addCommand(
     folderOption(new Command('stats'))
       .description('entries per model and the size on disk')
@@ -30,7 +33,11 @@ export function cacheCommand(): Command {
         const dir = opts.cacheDir ?? defaultCacheDir();
         const file = join(dir, 'queries.lmdb');
         if (!existsSync(file)) {
-          process.stdout.write(opts.json ? JSON.stringify({ dir, entries: 0, bytes: 0, models: [] }, null, 2) + '\n' : `The query cache in ${dir} is empty (no file yet).\n`);
+          process.stdout.write(
+            opts.json
+              ? JSON.stringify({ dir, entries: 0, bytes: 0, models: [] }, null, 2) + '\n'
+              : `The query cache in ${dir} is empty (no file yet).\n`,
+          );
           return;
         }
         const stats = openDiskCache(dir).stats();
@@ -57,7 +64,9 @@ export function cacheCommand(): Command {
         const cache = openDiskCache(dir);
         const removed = await cache.clear(opts.model);
         await cache.close();
-        process.stdout.write(`Removed ${removed} answer${removed === 1 ? '' : 's'} from ${dir}${opts.model ? ` (models matching "${opts.model}")` : ''}.\n`);
+        process.stdout.write(
+          `Removed ${removed} answer${removed === 1 ? '' : 's'} from ${dir}${opts.model ? ` (models matching "${opts.model}")` : ''}.\n`,
+        );
       }),
   );
   return cmd;

@@ -34,24 +34,62 @@ export function demoSuite(opts: { k: number; limit?: number; seed: number }): Su
     },
     // Per test, not suite-wide: the fooling test is a generator and reports no clean metric.
     tests: [
-      { name: `typos-max-k${opts.k}`, recipe: 'typos', model: 'demo-sst2', dataset: 'sentiment', settings: { target: 'max', k: opts.k }, thresholds: CLEAN },
-      { name: 'noise-middle-random', recipe: 'noise', model: 'demo-sst2', dataset: 'sentiment', settings: { noise: 'middle-random' }, thresholds: CLEAN },
+      {
+        name: `typos-max-k${opts.k}`,
+        recipe: 'typos',
+        model: 'demo-sst2',
+        dataset: 'sentiment',
+        settings: { target: 'max', k: opts.k },
+        thresholds: CLEAN,
+      },
+      {
+        name: 'noise-middle-random',
+        recipe: 'noise',
+        model: 'demo-sst2',
+        dataset: 'sentiment',
+        settings: { noise: 'middle-random' },
+        thresholds: CLEAN,
+      },
       { name: 'ner-typos-k2', recipe: 'typos', model: 'demo-ner', dataset: 'news', settings: { target: 'max', k: 2 }, thresholds: CLEAN },
       // Person names swapped B = 20 times per sentence (the entity paper's Algorithm 1): Table 3 in the report.
-      { name: 'ner-entities-per', recipe: 'entities', model: 'demo-ner', dataset: 'news', settings: { type: 'PER', budget: 20 }, thresholds: CLEAN },
+      {
+        name: 'ner-entities-per',
+        recipe: 'entities',
+        model: 'demo-ner',
+        dataset: 'news',
+        settings: { type: 'PER', budget: 20 },
+        thresholds: CLEAN,
+      },
       // EFSG: 100 sentences of 9 words from the reviews' own words, 10 epochs; T_task from the positive reviews.
-      { name: 'sst2-fooling', recipe: 'fooling', model: 'demo-sst2', settings: { train: DEMO_DATA.sentiment, population: 100, length: 9, epochs: 10 } },
+      {
+        name: 'sst2-fooling',
+        recipe: 'fooling',
+        model: 'demo-sst2',
+        settings: { train: DEMO_DATA.sentiment, population: 100, length: 9, epochs: 10 },
+      },
       // Inside demo-mlm (Yin et al. §5–6), on the WordNet example sentences that ship with textstress: layer probes
       // and heads for three error types, and the cloze test.
-      { name: 'mlm-probe-layers', recipe: 'probe-layers', model: 'demo-mlm', settings: { errorTypes: 'ArtOrDet,SVA,Worder', pairs: 150, text: ['wordnet'], examples: 1 } },
-      { name: 'mlm-cloze', recipe: 'cloze', model: 'demo-mlm', settings: { errorTypes: 'ArtOrDet,Prep,Nn,SVA,Vform', pairs: 150, text: ['wordnet'] } },
+      {
+        name: 'mlm-probe-layers',
+        recipe: 'probe-layers',
+        model: 'demo-mlm',
+        settings: { errorTypes: 'ArtOrDet,SVA,Worder', pairs: 150, text: ['wordnet'], examples: 1 },
+      },
+      {
+        name: 'mlm-cloze',
+        recipe: 'cloze',
+        model: 'demo-mlm',
+        settings: { errorTypes: 'ArtOrDet,Prep,Nn,SVA,Vform', pairs: 150, text: ['wordnet'] },
+      },
     ],
   };
 }
 
 export function demoCommand(registry: Registry): Command {
   return new Command('demo')
-    .description('run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report')
+    .description(
+      'run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report',
+    )
     .option('-o, --out <dir>', 'output folder', 'textstress-demo')
     .option('-k, --k <n>', 'typo budget per sentence', int('--k', 1), 3)
     .option('-n, --limit <n>', 'use only the first n sentences', int('--limit', 1))
@@ -64,7 +102,10 @@ export function demoCommand(registry: Registry): Command {
       );
       const t0 = performance.now();
       const suite = demoSuite(opts);
-      const outcome = await runSuite({ file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite }, { registry, out: opts.out, overwrite: true, progress: opts.progress });
+      const outcome = await runSuite(
+        { file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite },
+        { registry, out: opts.out, overwrite: true, progress: opts.progress },
+      );
       const typos = outcome.groups.find((g) => g.name === `typos-max-k${opts.k}`);
       if (typos) {
         const acc = headlineRun(typos).summary.accuracy_by_edits ?? [];
@@ -75,7 +116,9 @@ export function demoCommand(registry: Registry): Command {
         );
       }
       printOutcome(outcome);
-      process.stdout.write(`Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`);
+      process.stdout.write(
+        `Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`,
+      );
       if (!outcome.verdict.passed) process.exitCode = 1;
     });
 }

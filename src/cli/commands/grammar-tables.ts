@@ -7,7 +7,9 @@ import { TextstressError } from '../../util/errors.ts';
 
 export function grammarTablesCommand(): Command {
   return new Command('grammar-tables')
-    .description("print the grammar-error paper's Table 3 (success rate and % modified words: rows model × search, columns datasets) and Table 4 (error types in successful attacks) from finished grammar runs")
+    .description(
+      "print the grammar-error paper's Table 3 (success rate and % modified words: rows model × search, columns datasets) and Table 4 (error types in successful attacks) from finished grammar runs",
+    )
     .argument('<run-dirs...>', 'folders holding a summary.json of `textstress attack grammar`')
     .option('--json', 'print the tables as JSON')
     .action((dirs: string[], opts: { json?: boolean }) => {
@@ -28,7 +30,9 @@ export function grammarTablesCommand(): Command {
 export function readGrammarRun(dir: string): GrammarRunSummary {
   const path = join(dir, 'summary.json');
   if (!existsSync(path)) {
-    throw new TextstressError(`${dir} holds no summary.json.`, { hint: 'Pass folders of finished `textstress attack grammar` runs (--out).' });
+    throw new TextstressError(`${dir} holds no summary.json.`, {
+      hint: 'Pass folders of finished `textstress attack grammar` runs (--out).',
+    });
   }
   const s = JSON.parse(readFileSync(path, 'utf8')) as GrammarRunSummary;
   if (s.recipe !== 'grammar') {

@@ -14,13 +14,20 @@ export function mergeCommand(registry: Registry): Command {
     .action(async (dirs: string[], opts: { out: string; overwrite?: boolean; json?: boolean }) => {
       if (dirs.length && isSuiteFolder(dirs[0]!)) {
         const merged = await mergeSuiteShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
-        for (const { test, outcome } of merged) if (outcome.kind === 'run' || outcome.kind === 'stress') process.stdout.write(`${test}: ${outcome.summary.n} examples\n`);
-        process.stdout.write(`Merged ${dirs.length} shards of ${merged.length} tests into ${opts.out}. Gate and report: textstress run SUITE.yaml --out ${opts.out} --resume\n`);
+        for (const { test, outcome } of merged)
+          if (outcome.kind === 'run' || outcome.kind === 'stress') process.stdout.write(`${test}: ${outcome.summary.n} examples\n`);
+        process.stdout.write(
+          `Merged ${dirs.length} shards of ${merged.length} tests into ${opts.out}. Gate and report: textstress run SUITE.yaml --out ${opts.out} --resume\n`,
+        );
         return;
       }
       const outcome = await mergeShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
       if (outcome.kind !== 'run' && outcome.kind !== 'stress') return;
       if (opts.json) process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
-      else process.stdout.write((outcome.kind === 'stress' ? stressTable(outcome.summary) : summaryTable(outcome.summary)) + `\nMerged ${dirs.length} shards into ${opts.out}\n`);
+      else
+        process.stdout.write(
+          (outcome.kind === 'stress' ? stressTable(outcome.summary) : summaryTable(outcome.summary)) +
+            `\nMerged ${dirs.length} shards into ${opts.out}\n`,
+        );
     });
 }

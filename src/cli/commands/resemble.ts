@@ -7,7 +7,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseLabelMap } from '../../attack/labels.ts';
-import { DEFAULT_TEMPERATURE, openAnnotator, readResembleConfig, resembleModel, writeResembleConfig, type AnnotatorSpec } from '../../defence/index.ts';
+import {
+  DEFAULT_TEMPERATURE,
+  openAnnotator,
+  readResembleConfig,
+  resembleModel,
+  writeResembleConfig,
+  type AnnotatorSpec,
+} from '../../defence/index.ts';
 import { loadDictionaries } from '../../entities/dictionaries.ts';
 import { ENTITY_TYPES, type EntityType } from '../../entities/types.ts';
 import type { ModelAdapter } from '../../models/types.ts';
@@ -47,7 +54,9 @@ function common(cmd: Command): Command {
 /** The undefended model (--defence makes no sense here: the config is what is being fitted / evaluated). */
 async function openInner(opts: Common): Promise<ModelAdapter> {
   if (opts.defence) {
-    throw new TextstressError('resemble fit / eval open the undefended model; --defence is for the other verbs.', { hint: 'resemble eval takes the config as --config FILE.' });
+    throw new TextstressError('resemble fit / eval open the undefended model; --defence is for the other verbs.', {
+      hint: 'resemble eval takes the config as --config FILE.',
+    });
   }
   return openModel(opts);
 }
@@ -55,13 +64,23 @@ async function openInner(opts: Common): Promise<ModelAdapter> {
 const openNer = (spec: string): Promise<ModelAdapter> => openModel({ model: spec });
 
 function fitCommand(): Command {
-  const cmd = new Command('fit').description("fit RESEMBLE on a validation split: the M canonical entities with the highest accuracy, and T by NLL");
+  const cmd = new Command('fit').description(
+    'fit RESEMBLE on a validation split: the M canonical entities with the highest accuracy, and T by NLL',
+  );
   return common(cmd)
     .requiredOption('-o, --out <file>', 'config file to write (JSON)')
     .addOption(new Option('--m <n>', 'canonical entities kept (the paper: 1 or 3)').argParser(int('--m', 1)).default(1))
     .option('--candidates <n>', 'candidate names sampled from the name lists', int('--candidates', 1), 20)
-    .option('--annotator <spec>', '"gazetteer" (name lists) or a token-classification model (e.g. demo-ner) that finds the mentions', 'gazetteer')
-    .option('--temperature <T>', `fixed T instead of the fitted one (the paper's default: ${DEFAULT_TEMPERATURE})`, positive('--temperature'))
+    .option(
+      '--annotator <spec>',
+      '"gazetteer" (name lists) or a token-classification model (e.g. demo-ner) that finds the mentions',
+      'gazetteer',
+    )
+    .option(
+      '--temperature <T>',
+      `fixed T instead of the fitted one (the paper's default: ${DEFAULT_TEMPERATURE})`,
+      positive('--temperature'),
+    )
     .action(async (opts: Common & { out: string; m: number; candidates: number; annotator: string; temperature?: number }) => {
       const spec: AnnotatorSpec = opts.annotator === 'gazetteer' ? { kind: 'gazetteer' } : { kind: 'model', model: opts.annotator };
       const model = await openInner(opts);
@@ -102,14 +121,22 @@ function evalCommand(): Command {
   const cmd = new Command('eval').description("the paper's Table 5: Original / Worst / Best / Random accuracy without and with RESEMBLE");
   return common(cmd)
     .requiredOption('--config <file>', 'RESEMBLE config (from resemble fit)')
-    .option('--budget <n>', 'random replacements per example; Worst/Best are picked among them against the undefended model', int('--budget', 1), 50)
+    .option(
+      '--budget <n>',
+      'random replacements per example; Worst/Best are picked among them against the undefended model',
+      int('--budget', 1),
+      50,
+    )
     .option('--random-sets <n>', 'random-replacement datasets for the Random column (mean ± std)', int('--random-sets', 1), 10)
     .option('-o, --out <dir>', 'folder for summary.json and table5.txt')
     .action(async (opts: Common & { config: string; budget: number; randomSets: number; out?: string }) => {
       const config = readResembleConfig(opts.config);
       const typeGiven = cmd.getOptionValueSource('type') === 'cli';
       if (typeGiven && opts.type !== config.type) {
-        throw new TextstressError(`--type ${opts.type} but the config defends ${config.type}.`, { where: opts.config, hint: 'Leave --type out, or fit a config for that type.' });
+        throw new TextstressError(`--type ${opts.type} but the config defends ${config.type}.`, {
+          where: opts.config,
+          hint: 'Leave --type out, or fit a config for that type.',
+        });
       }
       const model = await openInner(opts);
       const { annotator, close } = await openAnnotator(config.annotator, openNer);
@@ -119,7 +146,11 @@ function evalCommand(): Command {
         const defendedEngine = new QueryEngine(defended);
         const p = await prepare(model, await openData(opts), annotator, config.type, parseLabelMap(opts.labelMap));
         const t0 = performance.now();
-        const table = await table5(p, plain, defendedEngine, await loadDictionaries(), { budget: opts.budget, randomSets: opts.randomSets, seed: opts.seed });
+        const table = await table5(p, plain, defendedEngine, await loadDictionaries(), {
+          budget: opts.budget,
+          randomSets: opts.randomSets,
+          seed: opts.seed,
+        });
         const summary = {
           model: opts.model,
           dataset: opts.data,
@@ -132,10 +163,21 @@ function evalCommand(): Command {
           randomSets: opts.randomSets,
           seed: opts.seed,
           ...table,
-          queries: { model: { ...plain.stats }, defended: { ...defendedEngine.stats }, resemble: { inputs: defended.stats.inputs, withMentions: defended.stats.withMentions, canonicalInputs: defended.stats.canonicalInputs } },
+          queries: {
+            model: { ...plain.stats },
+            defended: { ...defendedEngine.stats },
+            resemble: {
+              inputs: defended.stats.inputs,
+              withMentions: defended.stats.withMentions,
+              canonicalInputs: defended.stats.canonicalInputs,
+            },
+          },
           wallSeconds: (performance.now() - t0) / 1000,
         };
-        const text = formatTable5(table, `textstress · resemble eval — Table 5 (${config.type}; M = ${config.canonical.length}: ${config.canonical.join(', ')}; T = ${config.temperature}; B = ${opts.budget})`);
+        const text = formatTable5(
+          table,
+          `textstress · resemble eval — Table 5 (${config.type}; M = ${config.canonical.length}: ${config.canonical.join(', ')}; T = ${config.temperature}; B = ${opts.budget})`,
+        );
         if (opts.out) {
           mkdirSync(opts.out, { recursive: true });
           writeFileSync(join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
@@ -152,7 +194,9 @@ function evalCommand(): Command {
 /** `textstress resemble fit|eval`. */
 export function resembleCommand(): Command {
   return new Command('resemble')
-    .description('RESEMBLE, the entity defence (Balasubramanian et al. 2020): fit a config, evaluate it (Table 5); use it with --defence FILE')
+    .description(
+      'RESEMBLE, the entity defence (Balasubramanian et al. 2020): fit a config, evaluate it (Table 5); use it with --defence FILE',
+    )
     .addCommand(fitCommand())
     .addCommand(evalCommand());
 }

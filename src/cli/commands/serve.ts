@@ -15,7 +15,13 @@ function port(value: string): number {
 
 /** --allowed-host a,b --allowed-host c → [a, b, c]. */
 function hostList(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
 }
 
 export function serveCommand(): Command {
@@ -23,15 +29,43 @@ export function serveCommand(): Command {
     .description('expose a model over the documented HTTP JSON API (GET /info, POST /predict)')
     .requiredOption('-m, --model <spec>', 'model folder, hub id or built-in name (/info shows a folder by its name only)')
     .option('-p, --port <n>', 'port, 0–65535 (0 = any free port)', port, 8080)
-    .option('--host <addr>', 'address to listen on; 0.0.0.0 or :: exposes the model to other machines and turns the Host check off', '127.0.0.1')
-    .option('--allowed-host <name>', "also accept requests whose Host header is this name, e.g. a reverse proxy's (name or name:port; repeatable or comma-separated)", hostList, [])
-    .option('--max-concurrent <n>', 'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1', int('--max-concurrent', 1), 8)
+    .option(
+      '--host <addr>',
+      'address to listen on; 0.0.0.0 or :: exposes the model to other machines and turns the Host check off',
+      '127.0.0.1',
+    )
+    .option(
+      '--allowed-host <name>',
+      "also accept requests whose Host header is this name, e.g. a reverse proxy's (name or name:port; repeatable or comma-separated)",
+      hostList,
+      [],
+    )
+    .option(
+      '--max-concurrent <n>',
+      'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1',
+      int('--max-concurrent', 1),
+      8,
+    )
     .option('--task <task>', 'model task, when config.json cannot tell')
-    .option('--defence <file>', 'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)')
-    .option('--openai', 'also answer as an OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions with the label word, logprobs over the labels and usage), text classifiers only')
+    .option(
+      '--defence <file>',
+      'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)',
+    )
+    .option(
+      '--openai',
+      'also answer as an OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions with the label word, logprobs over the labels and usage), text classifiers only',
+    )
     .option('--openai-model <name>', 'the model id /v1/models lists (default: the folder name); requests may name any model')
-    .option('--fault <spec>', 'with --openai, misbehave on a fixed schedule for tests and demos: 429:N (every N-th chat request, with retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS; comma-separated')
-    .option('--latency-ms <ms>', 'wait this long before answering each POST /predict and /v1/chat/completions (to stand in for a remote model in benchmarks)', int('--latency-ms', 0), 0)
+    .option(
+      '--fault <spec>',
+      'with --openai, misbehave on a fixed schedule for tests and demos: 429:N (every N-th chat request, with retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS; comma-separated',
+    )
+    .option(
+      '--latency-ms <ms>',
+      'wait this long before answering each POST /predict and /v1/chat/completions (to stand in for a remote model in benchmarks)',
+      int('--latency-ms', 0),
+      0,
+    )
     .addHelpText(
       'after',
       `
@@ -43,24 +77,45 @@ Security (no authentication: whoever reaches the port can use the model):
   - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
 See docs/http-model-api.md.`,
     )
-    .action(async (opts: { model: string; port: number; host: string; allowedHost: string[]; maxConcurrent: number; latencyMs: number; task?: ModelTask; defence?: string; openai?: boolean; openaiModel?: string; fault?: string }) => {
-      if (opts.fault && !opts.openai) throw new ModelError('--fault applies to the OpenAI-compatible routes: add --openai.');
-      const model = await openModel({ model: opts.model, task: opts.task, ...(opts.defence ? { defence: opts.defence } : {}) });
-      const server = await startModelServer(model, {
-        port: opts.port,
-        host: opts.host,
-        allowedHosts: opts.allowedHost,
-        maxConcurrent: opts.maxConcurrent,
-        ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}),
-        ...(opts.openai
-          ? { openai: { modelName: opts.openaiModel ?? basename(opts.model.replace(/\/+$/, '')), ...(opts.fault ? { faults: parseFaults(opts.fault) } : {}) } }
-          : {}),
-      });
-      process.stderr.write(`textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}${opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : ''}\n`);
-      const stop = (): void => {
-        void server.close().then(() => process.exit(0));
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    .action(
+      async (opts: {
+        model: string;
+        port: number;
+        host: string;
+        allowedHost: string[];
+        maxConcurrent: number;
+        latencyMs: number;
+        task?: ModelTask;
+        defence?: string;
+        openai?: boolean;
+        openaiModel?: string;
+        fault?: string;
+      }) => {
+        if (opts.fault && !opts.openai) throw new ModelError('--fault applies to the OpenAI-compatible routes: add --openai.');
+        const model = await openModel({ model: opts.model, task: opts.task, ...(opts.defence ? { defence: opts.defence } : {}) });
+        const server = await startModelServer(model, {
+          port: opts.port,
+          host: opts.host,
+          allowedHosts: opts.allowedHost,
+          maxConcurrent: opts.maxConcurrent,
+          ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}),
+          ...(opts.openai
+            ? {
+                openai: {
+                  modelName: opts.openaiModel ?? basename(opts.model.replace(/\/+$/, '')),
+                  ...(opts.fault ? { faults: parseFaults(opts.fault) } : {}),
+                },
+              }
+            : {}),
+        });
+        process.stderr.write(
+          `textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}${opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : ''}\n`,
+        );
+        const stop = (): void => {
+          void server.close().then(() => process.exit(0));
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      },
+    );
 }

@@ -34,15 +34,26 @@ export function runCommand(registry: Registry): Command {
     .option('-o, --out <dir>', 'output folder (one sub-folder per test)', 'textstress-out')
     .option('--resume', 'continue an interrupted suite run (finished tests are kept)')
     .option('--overwrite', 'replace the results already in --out')
-    .option('--baseline <dir>', 'output folder of another run of the suite (other model or version): compared side by side, used by "baseline" thresholds')
+    .option(
+      '--baseline <dir>',
+      'output folder of another run of the suite (other model or version): compared side by side, used by "baseline" thresholds',
+    )
     .option('--html <file>', 'report file (default OUT/report.html)')
     .option('-n, --limit <n>', 'use only the first n examples of every dataset (quick tries)', int('--limit', 1))
     .option('--no-progress', 'no progress lines')
-    .option('--shard <I/N>', "only shard I of N of every test's examples; join the N output folders with `textstress merge`, then `run --resume` for the gate and report", parseShard)
+    .option(
+      '--shard <I/N>',
+      "only shard I of N of every test's examples; join the N output folders with `textstress merge`, then `run --resume` for the gate and report",
+      parseShard,
+    )
     .option('--queue <url>', 'spread the per-example tests over `textstress worker --queue URL` processes through Redis (BullMQ)')
     .option('--block-size <n>', 'with --queue: examples per job (default 16)', int('--block-size', 1))
-    .option('--dry-run', 'send nothing: estimate every test\'s requests, tokens and cost (upper bounds) against stand-in models')
-    .option('--allow-auth-env <list>', "environment variables the suite's models may send as Authorization headers (others are refused; default: TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)", list)
+    .option('--dry-run', "send nothing: estimate every test's requests, tokens and cost (upper bounds) against stand-in models")
+    .option(
+      '--allow-auth-env <list>',
+      "environment variables the suite's models may send as Authorization headers (others are refused; default: TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)",
+      list,
+    )
     .action(async (file: string, opts: RunSuiteCliOptions) => {
       const loaded = loadSuite(file, registry);
       const fromEnv = process.env.TEXTSTRESS_ALLOW_AUTH_ENV;
@@ -50,8 +61,22 @@ export function runCommand(registry: Registry): Command {
       if (opts.dryRun) {
         const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
         try {
-          const dry = await runSuite(loaded, { registry, ...(allow ? { allowAuthEnv: allow } : {}), out: scratch, overwrite: true, progress: opts.progress, dryRun: true, ...(opts.limit ? { limit: opts.limit } : {}) });
-          const rows = dry.groups.flatMap((g) => [...g.runs, ...g.stress].map((r) => ({ name: g.runs.length + g.stress.length > 1 ? `${g.name}/${r.name}` : g.name, n: r.summary.n, process: r.summary.process })));
+          const dry = await runSuite(loaded, {
+            registry,
+            ...(allow ? { allowAuthEnv: allow } : {}),
+            out: scratch,
+            overwrite: true,
+            progress: opts.progress,
+            dryRun: true,
+            ...(opts.limit ? { limit: opts.limit } : {}),
+          });
+          const rows = dry.groups.flatMap((g) =>
+            [...g.runs, ...g.stress].map((r) => ({
+              name: g.runs.length + g.stress.length > 1 ? `${g.name}/${r.name}` : g.name,
+              n: r.summary.n,
+              process: r.summary.process,
+            })),
+          );
           process.stdout.write(dryRunTable(rows) + '\n');
         } finally {
           rmSync(scratch, { recursive: true, force: true });

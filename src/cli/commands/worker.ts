@@ -5,9 +5,16 @@ import { int } from '../options.ts';
 
 export function workerCommand(registry: Registry): Command {
   return new Command('worker')
-    .description('take blocks of examples from a Redis queue (runs started with --queue) and store their results; start as many as you like')
+    .description(
+      'take blocks of examples from a Redis queue (runs started with --queue) and store their results; start as many as you like',
+    )
     .requiredOption('--queue <url>', 'redis://host:port of the queue')
-    .option('--jobs <n>', 'jobs this process runs at once (BullMQ advises more processes rather than more jobs per process for CPU work)', int('--jobs', 1), 1)
+    .option(
+      '--jobs <n>',
+      'jobs this process runs at once (BullMQ advises more processes rather than more jobs per process for CPU work)',
+      int('--jobs', 1),
+      1,
+    )
     .option('--lock-ms <ms>', 'a job whose worker died goes to another worker after about this long', int('--lock-ms', 1000), 30000)
     .action(async (opts: { queue: string; jobs: number; lockMs: number }) => {
       const { startWorker } = await import('../../queue/worker.ts');

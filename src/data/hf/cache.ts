@@ -69,7 +69,6 @@ export function writeAtomic(path: string, text: string): void {
   }
 }
 
-
 /** Removes the temp files of processes that died mid-download (kill -9 leaves them behind). */
 function sweepTemps(dir: string): void {
   let names: string[];

@@ -53,7 +53,11 @@ const sameOrigin = (a: string, b: string): boolean => new URL(a).origin === new 
  * HF_ENDPOINT's origin. With `stopAtOtherOrigin`, a redirect to another origin is returned as it is
  * (HEAD: the hub's file headers are on that redirect, the CDN's are not).
  */
-async function request(env: HubEnv, url: string, init: { method: 'GET' | 'HEAD'; signal: AbortSignal; stopAtOtherOrigin?: boolean }): Promise<{ res: Response; url: string }> {
+async function request(
+  env: HubEnv,
+  url: string,
+  init: { method: 'GET' | 'HEAD'; signal: AbortSignal; stopAtOtherOrigin?: boolean },
+): Promise<{ res: Response; url: string }> {
   let current = url;
   for (let hop = 0; ; hop++) {
     // identity: the byte count must be the file's, to check it against Content-Length.
@@ -191,7 +195,10 @@ export async function download(env: HubEnv, url: string, dest: string): Promise<
     } catch (err) {
       const fsErr = err as NodeJS.ErrnoException;
       if (fsErr.syscall !== undefined) {
-        throw new TextstressError(`cannot write the hub cache (${fsErr.message}).`, { where: dest, hint: 'Free some disk space or point HF_HOME at another folder.' });
+        throw new TextstressError(`cannot write the hub cache (${fsErr.message}).`, {
+          where: dest,
+          hint: 'Free some disk space or point HF_HOME at another folder.',
+        });
       }
       throw new HubUnreachable(final, `download interrupted after ${size} bytes: ${networkReason(err)}`);
     }

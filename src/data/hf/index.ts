@@ -37,7 +37,10 @@ async function refuseUnlabelled(pq: ParquetFile, layout: Layout, spec: HubSpec, 
   for await (const [row] of rowBatches(pq, [layout.label], 1)) {
     const v = row?.[layout.label];
     if (v === -1 || v === -1n) {
-      throw new TextstressError(`split ${JSON.stringify(spec.split)} is unlabelled: its label column "${layout.label}" holds -1.`, { where: spec.text, hint: UNLABELLED_HINT });
+      throw new TextstressError(`split ${JSON.stringify(spec.split)} is unlabelled: its label column "${layout.label}" holds -1.`, {
+        where: spec.text,
+        hint: UNLABELLED_HINT,
+      });
     }
     return;
   }
@@ -74,9 +77,12 @@ export async function openHubDataset(text: string, opts: OpenOptions = {}): Prom
       const pq = k === 0 ? first : await openParquet(f.path);
       const missing = columns.filter((c) => !pq.columns.includes(c));
       if (missing.length > 0) {
-        throw new TextstressError(`parquet file ${k + 1} of the split lacks the column${missing.length > 1 ? 's' : ''} ${missing.map((c) => JSON.stringify(c)).join(', ')} that file 1 has.`, {
-          where: spec.text,
-        });
+        throw new TextstressError(
+          `parquet file ${k + 1} of the split lacks the column${missing.length > 1 ? 's' : ''} ${missing.map((c) => JSON.stringify(c)).join(', ')} that file 1 has.`,
+          {
+            where: spec.text,
+          },
+        );
       }
       // The limit caps only the first read: skipped bad rows may need more, read when the run gets there.
       for await (const batch of rowBatches(pq, columns, k === 0 ? opts.limit : undefined)) {

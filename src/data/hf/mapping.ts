@@ -36,10 +36,13 @@ export const UNLABELLED_HINT = 'Stress tests need gold labels: use a labelled sp
 /** The columns a layout reads. */
 export function layoutColumns(l: Layout): string[] {
   const cols =
-    l.kind === 'text' ? [l.text, l.label]
-    : l.kind === 'pair' ? [l.textA, l.textB, l.label]
-    : l.kind === 'qa' ? [l.question, l.context, l.answers, ...(l.title !== undefined ? [l.title] : [])]
-    : [l.tokens, l.tags];
+    l.kind === 'text'
+      ? [l.text, l.label]
+      : l.kind === 'pair'
+        ? [l.textA, l.textB, l.label]
+        : l.kind === 'qa'
+          ? [l.question, l.context, l.answers, ...(l.title !== undefined ? [l.title] : [])]
+          : [l.tokens, l.tags];
   return [...new Set([...cols, ...(l.id !== undefined ? [l.id] : [])])];
 }
 
@@ -50,7 +53,10 @@ export function detectLayout(columns: readonly string[], given: ColumnMap = {}, 
   const shown = columns.map((c) => JSON.stringify(c)).join(', ') || '(none)';
   for (const [role, name] of Object.entries(given)) {
     if (name !== undefined && !has(name)) {
-      throw new TextstressError(`the ${role} column ${JSON.stringify(name)} is not in this dataset; its columns are ${shown}.`, { where, hint: COLUMNS_HINT });
+      throw new TextstressError(`the ${role} column ${JSON.stringify(name)} is not in this dataset; its columns are ${shown}.`, {
+        where,
+        hint: COLUMNS_HINT,
+      });
     }
   }
   if (given.text !== undefined && (given.textA !== undefined || given.textB !== undefined)) {
@@ -61,14 +67,22 @@ export function detectLayout(columns: readonly string[], given: ColumnMap = {}, 
   const textGiven = given.text !== undefined || given.textA !== undefined || given.textB !== undefined;
   if (!textGiven) {
     if (has('question') && has('context') && has('answers')) {
-      return { kind: 'qa', question: 'question', context: 'context', answers: 'answers', ...(has('title') ? { title: 'title' } : {}), ...withId };
+      return {
+        kind: 'qa',
+        question: 'question',
+        context: 'context',
+        answers: 'answers',
+        ...(has('title') ? { title: 'title' } : {}),
+        ...withId,
+      };
     }
     const tags = given.label ?? (has('ner_tags') ? 'ner_tags' : undefined);
     if (has('tokens') && tags !== undefined) return { kind: 'tokens', tokens: 'tokens', tags, ...withId };
   }
   const label = (): string => {
     const l = given.label ?? guess(LABEL);
-    if (l === undefined) throw new TextstressError(`cannot tell which column holds the label; the columns are ${shown}.`, { where, hint: COLUMNS_HINT });
+    if (l === undefined)
+      throw new TextstressError(`cannot tell which column holds the label; the columns are ${shown}.`, { where, hint: COLUMNS_HINT });
     return l;
   };
   if (given.text === undefined) {
@@ -129,7 +143,10 @@ export function exampleBuilder(layout: Layout, ctx: BuildContext): (row: Record<
       const n = intOf(v);
       if (names !== undefined && n !== undefined) {
         if (n === -1) fail(`no gold label in column ${JSON.stringify(c)} (-1: an unlabelled row).`, UNLABELLED_HINT);
-        return names[n] ?? fail(`label ${n} in column ${JSON.stringify(c)} is not one of the dataset's ${names.length} labels (0–${names.length - 1}).`);
+        return (
+          names[n] ??
+          fail(`label ${n} in column ${JSON.stringify(c)} is not one of the dataset's ${names.length} labels (0–${names.length - 1}).`)
+        );
       }
       if (typeof v === 'string') return v.trim() !== '' ? v.trim() : fail(`empty label in column ${JSON.stringify(c)}.`);
       if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
@@ -155,7 +172,9 @@ export function exampleBuilder(layout: Layout, ctx: BuildContext): (row: Record<
         }
         const toks = tokens as string[];
         if (!Array.isArray(tags) || tags.length !== toks.length) {
-          fail(`column ${JSON.stringify(layout.tags)} must hold one tag per token (${toks.length}), got ${Array.isArray(tags) ? tags.length : describe(tags)}.`);
+          fail(
+            `column ${JSON.stringify(layout.tags)} must hold one tag per token (${toks.length}), got ${Array.isArray(tags) ? tags.length : describe(tags)}.`,
+          );
         }
         if (toks.length === 0) fail('the sentence has no tokens.');
         checkText(file, index, `column ${JSON.stringify(layout.tokens)}`, toks.join(' '), maxChars);
@@ -164,7 +183,9 @@ export function exampleBuilder(layout: Layout, ctx: BuildContext): (row: Record<
           const n = intOf(t);
           const tag = names !== undefined && n !== undefined ? names[n] : typeof t === 'string' ? t : undefined;
           if (tag === undefined || !TAG.test(tag)) {
-            fail(`tag ${JSON.stringify(typeof t === 'bigint' ? Number(t) : t)} of token ${JSON.stringify(toks[k])} is not O, B-<type> or I-<type>${names ? ` (the tag names are ${names.join(', ')})` : ''}.`);
+            fail(
+              `tag ${JSON.stringify(typeof t === 'bigint' ? Number(t) : t)} of token ${JSON.stringify(toks[k])} is not O, B-<type> or I-<type>${names ? ` (the tag names are ${names.join(', ')})` : ''}.`,
+            );
           }
           return tag!;
         });
@@ -198,6 +219,8 @@ function qaAnswers(v: unknown, context: string, fail: (m: string) => never): QaA
     if (context.slice(start, start + t.length) === t) return { text: t, start };
     const at = utf16Index(context, start);
     if (context.slice(at, at + t.length) === t) return { text: t, start: at };
-    return fail(`answer ${k + 1} is ${JSON.stringify(t)} but the context at answer_start ${start} reads ${JSON.stringify(context.slice(start, start + t.length))}.`);
+    return fail(
+      `answer ${k + 1} is ${JSON.stringify(t)} but the context at answer_start ${start} reads ${JSON.stringify(context.slice(start, start + t.length))}.`,
+    );
   });
 }

@@ -2,7 +2,14 @@
  * Reading the hub's parquet files with hyparquet: the column names, the `datasets` library's feature
  * metadata (ClassLabel names), and the rows, one row group at a time.
  */
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import {
+  asyncBufferFromFile,
+  parquetMetadataAsync,
+  parquetReadObjects,
+  parquetSchema,
+  type AsyncBuffer,
+  type FileMetaData,
+} from 'hyparquet';
 import { z } from 'zod';
 import { TextstressError } from '../../util/errors.ts';
 
@@ -91,7 +98,7 @@ export async function* rowBatches(pq: ParquetFile, columns: string[], firstRows 
   let cap = firstRows;
   for (const group of pq.metadata.row_groups) {
     const end = start + Number(group.num_rows);
-    for (let from = start; from < end; ) {
+    for (let from = start; from < end;) {
       const to = Math.min(end, from + Math.max(1, cap));
       cap = Infinity;
       let rows: Record<string, unknown>[];

@@ -6,7 +6,17 @@
  */
 import { createHash } from 'node:crypto';
 import { TextstressError } from '../../util/errors.ts';
-import { blobPath, blobSize, datasetDir, downloadBlob, readConfigs, readManifest, writeConfigs, writeManifest, type CachedFile } from './cache.ts';
+import {
+  blobPath,
+  blobSize,
+  datasetDir,
+  downloadBlob,
+  readConfigs,
+  readManifest,
+  writeConfigs,
+  writeManifest,
+  type CachedFile,
+} from './cache.ts';
 import { fileEtag, HubHttpError, HubUnreachable, listAll, listSplit, type ParquetListing } from './client.ts';
 import { fullSpec, hubEnv, parseHubSpec, showUrl, type HubEnv, type HubSpec } from './spec.ts';
 
@@ -42,13 +52,19 @@ function pickConfig(configs: readonly string[], spec: HubSpec): string {
 function splitFiles(listing: ParquetListing, spec: HubSpec, config: string): string[] {
   const splits = listing[config];
   if (splits === undefined) {
-    throw new TextstressError(`dataset ${spec.repo} has no config ${JSON.stringify(config)}; its configs are ${list(Object.keys(listing))}.`, { where: spec.text });
+    throw new TextstressError(
+      `dataset ${spec.repo} has no config ${JSON.stringify(config)}; its configs are ${list(Object.keys(listing))}.`,
+      { where: spec.text },
+    );
   }
   const files = splits[spec.split];
   if (files === undefined) {
-    throw new TextstressError(`config ${JSON.stringify(config)} of dataset ${spec.repo} has no split ${JSON.stringify(spec.split)}; its splits are ${list(Object.keys(splits))}.`, {
-      where: spec.text,
-    });
+    throw new TextstressError(
+      `config ${JSON.stringify(config)} of dataset ${spec.repo} has no split ${JSON.stringify(spec.split)}; its splits are ${list(Object.keys(splits))}.`,
+      {
+        where: spec.text,
+      },
+    );
   }
   return files;
 }
@@ -111,7 +127,10 @@ async function online(env: HubEnv, spec: HubSpec, log: (s: string) => void): Pro
     }
     throw err;
   }
-  if (urls.length === 0) throw new TextstressError(`the hub lists no parquet files for split ${JSON.stringify(spec.split)} of dataset ${spec.repo}.`, { where: spec.text });
+  if (urls.length === 0)
+    throw new TextstressError(`the hub lists no parquet files for split ${JSON.stringify(spec.split)} of dataset ${spec.repo}.`, {
+      where: spec.text,
+    });
 
   const old = readManifest(env, spec.repo, config, spec.split);
   const files: CachedFile[] = [];
@@ -190,7 +209,15 @@ const stderrLog = (s: string): void => void process.stderr.write(`textstress: ${
 
 /** The split's parquet files on disk, downloaded or from the cache. */
 export function resolveSplit(spec: HubSpec, env: HubEnv = hubEnv(), log: (s: string) => void = stderrLog): Promise<ResolvedSplit> {
-  const key = JSON.stringify([env.endpoint, env.cacheRoot, env.offline, env.token !== undefined, spec.repo, spec.config ?? null, spec.split]);
+  const key = JSON.stringify([
+    env.endpoint,
+    env.cacheRoot,
+    env.offline,
+    env.token !== undefined,
+    spec.repo,
+    spec.config ?? null,
+    spec.split,
+  ]);
   let p = memo.get(key);
   if (p === undefined) {
     p = (async () => {

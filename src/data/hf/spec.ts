@@ -31,12 +31,20 @@ export function isHubSpec(path: string): boolean {
 
 /** Parses a spec, throwing a TextstressError that shows the accepted form. `split` is required. */
 export function parseHubSpec(text: string): HubSpec {
-  const bad = (why: string): TextstressError => new TextstressError(`"${text}" is not a hub dataset spec: ${why}.`, { hint: `Write ${FORM}.` });
+  const bad = (why: string): TextstressError =>
+    new TextstressError(`"${text}" is not a hub dataset spec: ${why}.`, { hint: `Write ${FORM}.` });
   if (!isHubSpec(text)) throw bad(`it does not start with "${HUB_PREFIX}"`);
   const parts = text.slice(HUB_PREFIX.length).split(':');
   const repo = parts[0]!;
   const [owner, name, ...more] = repo.split('/');
-  if (owner === undefined || name === undefined || more.length > 0 || !REPO_PART.test(owner) || !REPO_PART.test(name) || name.includes('..')) {
+  if (
+    owner === undefined ||
+    name === undefined ||
+    more.length > 0 ||
+    !REPO_PART.test(owner) ||
+    !REPO_PART.test(name) ||
+    name.includes('..')
+  ) {
     throw bad(`"${repo}" is not a dataset id of the form owner/name`);
   }
   if (parts.length === 1) {
@@ -44,8 +52,12 @@ export function parseHubSpec(text: string): HubSpec {
   }
   if (parts.length > 3) throw bad('it has more than three ":"-separated parts');
   const [config, split] = parts.length === 3 ? [parts[1]!, parts[2]!] : [undefined, parts[1]!];
-  for (const [what, v] of [['config', config], ['split', split]] as const) {
-    if (v !== undefined && !NAME.test(v)) throw bad(`the ${what} name ${JSON.stringify(v)} is empty or holds a character that cannot be in one`);
+  for (const [what, v] of [
+    ['config', config],
+    ['split', split],
+  ] as const) {
+    if (v !== undefined && !NAME.test(v))
+      throw bad(`the ${what} name ${JSON.stringify(v)} is empty or holds a character that cannot be in one`);
   }
   return { text, repo, ...(config !== undefined ? { config } : {}), split };
 }
@@ -82,7 +94,9 @@ export function hubEnv(env: NodeJS.ProcessEnv = process.env): HubEnv {
   try {
     endpoint = new URL(raw);
   } catch {
-    throw new TextstressError(`HF_ENDPOINT is not a URL: ${JSON.stringify(raw)}.`, { hint: 'Set it to the hub (https://huggingface.co) or a mirror, or unset it.' });
+    throw new TextstressError(`HF_ENDPOINT is not a URL: ${JSON.stringify(raw)}.`, {
+      hint: 'Set it to the hub (https://huggingface.co) or a mirror, or unset it.',
+    });
   }
   if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') {
     throw new TextstressError(`HF_ENDPOINT must be an http(s) URL, got ${JSON.stringify(raw)}.`);

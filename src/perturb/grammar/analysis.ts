@@ -7,8 +7,23 @@ import type { WordSeq } from '../../text/word-seq.ts';
 
 /** Universal POS tags (the tagger's coarse tags); 'X' also marks words the tagger split or merged. */
 export type Upos =
-  | 'ADJ' | 'ADP' | 'ADV' | 'AUX' | 'CCONJ' | 'DET' | 'INTJ' | 'NOUN' | 'NUM' | 'PART' | 'PRON' | 'PROPN'
-  | 'PUNCT' | 'SCONJ' | 'SYM' | 'VERB' | 'X';
+  | 'ADJ'
+  | 'ADP'
+  | 'ADV'
+  | 'AUX'
+  | 'CCONJ'
+  | 'DET'
+  | 'INTJ'
+  | 'NOUN'
+  | 'NUM'
+  | 'PART'
+  | 'PRON'
+  | 'PROPN'
+  | 'PUNCT'
+  | 'SCONJ'
+  | 'SYM'
+  | 'VERB'
+  | 'X';
 
 /**
  * Penn-style verb form, derived from the word, its lemma and the inflection library (the tagger gives
@@ -39,10 +54,7 @@ export interface SentenceAnalysis {
 }
 
 /** Why a text cannot be attacked with grammar errors; the summary counts these reasons. */
-export type AnalysisFailure =
-  | 'empty text'
-  | 'no words the tagger can analyse'
-  | 'not English';
+export type AnalysisFailure = 'empty text' | 'no words the tagger can analyse' | 'not English';
 
 export type AnalysisResult = { ok: true; analysis: SentenceAnalysis } | { ok: false; reason: AnalysisFailure };
 

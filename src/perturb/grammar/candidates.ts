@@ -53,5 +53,9 @@ export function grammarCandidates(seq: WordSeq, indices: readonly number[], opts
 
 /** Every grammar error of the chosen types anywhere in the text. */
 export function allGrammarCandidates(seq: WordSeq, opts: GrammarOptions = {}): GrammarCandidate[] {
-  return grammarCandidates(seq, Array.from({ length: seq.length }, (_, i) => i), opts);
+  return grammarCandidates(
+    seq,
+    Array.from({ length: seq.length }, (_, i) => i),
+    opts,
+  );
 }

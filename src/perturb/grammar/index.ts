@@ -12,6 +12,14 @@ export * from './sample.ts';
 export type { ErrorRule, GrammarCandidate, RuleInput } from './rule.ts';
 export { CompromiseInflector, type Inflector, type VerbForms } from './inflector.ts';
 export { WinkAnalyzer } from './wink-analyzer.ts';
-export { FREQUENT_SENSE_SHARE, MIN_POS_SHARE, WordNetIndex, type AntonymSource, type SynonymOptions, type SynonymSource, type WordNetPos } from './wordnet.ts';
+export {
+  FREQUENT_SENSE_SHARE,
+  MIN_POS_SHARE,
+  WordNetIndex,
+  type AntonymSource,
+  type SynonymOptions,
+  type SynonymSource,
+  type WordNetPos,
+} from './wordnet.ts';
 export { MIN_SYNONYM_COUNT, SubtlexFrequency, type WordFrequency } from './frequency.ts';
 export { looksLikeName } from './names.ts';

@@ -46,7 +46,9 @@ export class CompromiseInflector implements Inflector {
 
   constructor() {
     // Loaded here rather than at import, so CLI verbs that never inflect do not pay for it.
-    const nlp = createRequire(import.meta.url)('compromise') as { world(): { methods: { two: { transform: CompromiseTransforms } }; model: unknown } };
+    const nlp = createRequire(import.meta.url)('compromise') as {
+      world(): { methods: { two: { transform: CompromiseTransforms } }; model: unknown };
+    };
     const world = nlp.world();
     this.transforms = world.methods.two.transform;
     this.model = world.model;

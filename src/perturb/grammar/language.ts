@@ -14,11 +14,11 @@ const FUNCTION_WORDS = new Set(
     'a an the this that these those some any no every each all both either neither my your his her its our their ' +
     'i me you he him she it we us they them myself yourself himself herself itself ourselves themselves who whom whose which what ' +
     'is am are was were be been being have has had having do does did done will would shall should can could may might must ' +
-    'not n\'t no nor and or but so yet for if then than because although though while when where why how as since until unless ' +
+    "not n't no nor and or but so yet for if then than because although though while when where why how as since until unless " +
     'of in on at by to from with without about into onto over under between among through during before after above below up down out off ' +
     'there here also too very just only even still already again ever never more most less least much many few such own same other ' +
     'everything nothing something anything everyone someone anyone nobody everybody somebody ' +
-    '\'s s \'re \'ve \'ll \'d \'m it\'s don\'t doesn\'t isn\'t'
+    "'s s 're 've 'll 'd 'm it's don't doesn't isn't"
   ).split(' '),
 );
 
@@ -44,11 +44,7 @@ export function isKnown(lower: string, lemma: string, lexicon: SynonymSource): b
 
 export type LanguageVerdict = 'english' | 'non-latin script' | 'unknown vocabulary' | 'no english function words';
 
-export function languageOf(
-  words: readonly { lower: string; lemma: string }[],
-  text: string,
-  lexicon: SynonymSource,
-): LanguageVerdict {
+export function languageOf(words: readonly { lower: string; lemma: string }[], text: string, lexicon: SynonymSource): LanguageVerdict {
   let letters = 0;
   let latin = 0;
   for (const ch of text) {

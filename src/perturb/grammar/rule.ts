@@ -42,13 +42,7 @@ const EDIT_TYPE = Object.fromEntries(GRAMMAR_ERROR_TYPES.map((t) => [t, `grammar
   [T in GrammarErrorType]: `grammar:${T}`;
 };
 
-export function replaceWith(
-  type: GrammarErrorType,
-  input: RuleInput,
-  i: number,
-  lowerAfter: string,
-  weight = 1,
-): GrammarCandidate {
+export function replaceWith(type: GrammarErrorType, input: RuleInput, i: number, lowerAfter: string, weight = 1): GrammarCandidate {
   const original = input.seq.words[i]!;
   const shape = caseShape(original);
   const after = shape === 'lower' ? lowerAfter : shapeLike(lowerAfter, original, shape);
@@ -60,13 +54,7 @@ export function deleteWord(type: GrammarErrorType, i: number, weight = 1): Gramm
 }
 
 /** Inserts before word i; a word put at the start of a capitalised sentence is capitalised itself. */
-export function insertBefore(
-  type: GrammarErrorType,
-  input: RuleInput,
-  i: number,
-  lowerWord: string,
-  weight = 1,
-): GrammarCandidate {
+export function insertBefore(type: GrammarErrorType, input: RuleInput, i: number, lowerWord: string, weight = 1): GrammarCandidate {
   const next = input.seq.words[i];
   const atStart = i === 0 && next !== undefined && caseShape(next) === 'title';
   return { wordIndex: i, after: atStart ? capitalise(lowerWord) : lowerWord, type: EDIT_TYPE[type], op: 'insert', weight };

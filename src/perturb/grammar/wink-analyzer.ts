@@ -11,7 +11,23 @@ import { looksLikeName } from './names.ts';
 import type { SynonymSource } from './wordnet.ts';
 
 const UPOS: ReadonlySet<string> = new Set([
-  'ADJ', 'ADP', 'ADV', 'AUX', 'CCONJ', 'DET', 'INTJ', 'NOUN', 'NUM', 'PART', 'PRON', 'PROPN', 'PUNCT', 'SCONJ', 'SYM', 'VERB', 'X',
+  'ADJ',
+  'ADP',
+  'ADV',
+  'AUX',
+  'CCONJ',
+  'DET',
+  'INTJ',
+  'NOUN',
+  'NUM',
+  'PART',
+  'PRON',
+  'PROPN',
+  'PUNCT',
+  'SCONJ',
+  'SYM',
+  'VERB',
+  'X',
 ]);
 
 /** Words that call for a bare infinitive next ("to grow", "will grow", "does not grow"). */
@@ -45,7 +61,8 @@ export class WinkAnalyzer implements Analyzer {
   analyse(seq: WordSeq): SentenceAnalysis {
     const text = seq.toString();
     // Long texts are keyed by a hash, so the cache does not keep a second copy of each.
-    const key = text.length > 1024 ? `#${seq.length}\u0000${createHash('sha1').update(text).digest('base64')}` : `${seq.length}\u0000${text}`;
+    const key =
+      text.length > 1024 ? `#${seq.length}\u0000${createHash('sha1').update(text).digest('base64')}` : `${seq.length}\u0000${text}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const analysis = this.compute(seq, text);

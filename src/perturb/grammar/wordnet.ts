@@ -157,7 +157,7 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
     if (this.senses) return this.senses;
     const text = readFileSync(join(this.dir, 'index.sense'), 'latin1');
     const starts: number[] = [];
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < text.length;) {
       const end = text.indexOf('\n', at);
       if (end < 0) break;
       if (end > at) starts.push(at);
@@ -244,7 +244,13 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
       const [symbol, off, p, st] = f.slice(at + 1 + 4 * k, at + 5 + 4 * k);
       const targetPos = SS_POS[{ n: '1', v: '2', a: '3', r: '4', s: '5' }[p!] ?? ''];
       if (!targetPos) continue;
-      out.push({ symbol: symbol!, offset: Number(off), pos: targetPos, source: parseInt(st!.slice(0, 2), 16), target: parseInt(st!.slice(2), 16) });
+      out.push({
+        symbol: symbol!,
+        offset: Number(off),
+        pos: targetPos,
+        source: parseInt(st!.slice(0, 2), 16),
+        target: parseInt(st!.slice(2), 16),
+      });
     }
     return out;
   }

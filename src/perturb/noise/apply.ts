@@ -25,12 +25,7 @@ const HAS_LETTER = /\p{L}/u;
  * characters, containing a letter), left to right with one rng. Gaps (spacing, punctuation) are
  * kept exactly; `changed` lists the words that actually changed, in order.
  */
-export function applyNoise(
-  seq: WordSeq,
-  type: NoiseType,
-  rng: Rng,
-  opts: NoiseOptions = {},
-): { seq: WordSeq; changed: NoiseChange[] } {
+export function applyNoise(seq: WordSeq, type: NoiseType, rng: Rng, opts: NoiseOptions = {}): { seq: WordSeq; changed: NoiseChange[] } {
   const fn = NOISE_FUNCTIONS[type];
   if (!fn) throw new RangeError(`applyNoise: unknown noise type "${type}"`);
   const minLength = opts.minLength ?? 1;

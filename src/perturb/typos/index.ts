@@ -39,7 +39,6 @@ const TYPE_LABELS: Readonly<Record<TypoSourceName, string>> = {
   'replace-word': 'typo:replace-word',
 };
 
-
 /** Whether a string names one of the typo sources. */
 export function isTypoSourceName(name: string): name is TypoSourceName {
   return Object.prototype.hasOwnProperty.call(TYPO_SOURCES, name);

@@ -7,7 +7,15 @@
 import type { GoalFactory } from '../../attack/goals/index.ts';
 import type { Probe, Variant } from '../../attack/probe.ts';
 import type { Example } from '../../data/types.ts';
-import { applyPlan, planReplacement, replacedNames, type EntityType, type Mention, type MentionAnnotator, type NameDictionaries } from '../../entities/index.ts';
+import {
+  applyPlan,
+  planReplacement,
+  replacedNames,
+  type EntityType,
+  type Mention,
+  type MentionAnnotator,
+  type NameDictionaries,
+} from '../../entities/index.ts';
 import type { Rng } from '../../util/rng.ts';
 
 /** What the entity probe needs: the type, the budget, the goal that scores variants, who finds mentions, the lists. */

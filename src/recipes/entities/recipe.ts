@@ -21,18 +21,28 @@ const read = (pick: (d: NonNullable<ReturnType<typeof entityDetailsOf>>) => numb
   return d ? pick(d) : undefined;
 };
 const ENTITY_METRICS: Record<string, RecipeMetric> = {
-  entities_original: { description: 'entities: the metric (accuracy, entity F1 or answer F1) on the original examples', read: read((d) => d.table3.original.value) },
-  entities_worst: { description: 'entities: the metric on D_worst (each example’s worst variant)', read: read((d) => d.table3.worst.value) },
+  entities_original: {
+    description: 'entities: the metric (accuracy, entity F1 or answer F1) on the original examples',
+    read: read((d) => d.table3.original.value),
+  },
+  entities_worst: {
+    description: 'entities: the metric on D_worst (each example’s worst variant)',
+    read: read((d) => d.table3.worst.value),
+  },
   entities_best: { description: 'entities: the metric on D_best (each example’s best variant)', read: read((d) => d.table3.best.value) },
   entities_gap: { description: 'entities: best − worst', read: read((d) => d.table3.gap) },
-  entities_stability: { description: 'entities: share of probed examples whose prediction never changed within the budget', read: read((d) => d.table3.stability) },
+  entities_stability: {
+    description: 'entities: share of probed examples whose prediction never changed within the budget',
+    read: read((d) => d.table3.stability),
+  },
   entities_probed: { description: 'entities: examples with a mention of the type (probed)', read: read((d) => d.probed) },
 };
 
 /** The `entities` probe recipe. */
 export const entitiesRecipe = defineRecipe({
   name: 'entities',
-  summary: 'replaces every mention of one entity type (PER, ORG, LOC, MISC) by other names of that type B times; worst and best per example, D_worst/D_best, stability (Table 3)',
+  summary:
+    'replaces every mention of one entity type (PER, ORG, LOC, MISC) by other names of that type B times; worst and best per example, D_worst/D_best, stability (Table 3)',
   paper: 'Balasubramanian et al. 2020',
   kind: 'probe',
   tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
@@ -59,13 +69,29 @@ export const entitiesRecipe = defineRecipe({
     const annotator = annotatorName(s.annotator, ctx.data);
     let train: { path: string; counts: TrainCounts; seen: Set<string> } | undefined;
     if (s.trainData !== null) train = { path: s.trainData, ...(await readTrainData(s.trainData)) };
-    else if (s.excludeTrainNames) throw new TextstressError('--exclude-train-names needs --train-data (the file whose names to leave out).');
-    const dicts = await loadDictionaries({ files: namesFiles(s.namesFile), ...(s.excludeTrainNames && train ? { exclude: train.seen } : {}) });
-    const probe = entityProbe({ type: s.type, budget: s.budget, goal: ctx.goal, annotator: (await openAnnotator(annotator, ctx.data, dicts)).annotator, dicts });
+    else if (s.excludeTrainNames)
+      throw new TextstressError('--exclude-train-names needs --train-data (the file whose names to leave out).');
+    const dicts = await loadDictionaries({
+      files: namesFiles(s.namesFile),
+      ...(s.excludeTrainNames && train ? { exclude: train.seen } : {}),
+    });
+    const probe = entityProbe({
+      type: s.type,
+      budget: s.budget,
+      goal: ctx.goal,
+      annotator: (await openAnnotator(annotator, ctx.data, dicts)).annotator,
+      dicts,
+    });
     return {
       kind: 'probe',
       probe,
-      details: () => entityDigest({ type: s.type, budget: s.budget, annotator, ...(train ? { train: { path: train.path, counts: train.counts } } : {}) }),
+      details: () =>
+        entityDigest({
+          type: s.type,
+          budget: s.budget,
+          annotator,
+          ...(train ? { train: { path: train.path, counts: train.counts } } : {}),
+        }),
       text: entitiesText,
     };
   },

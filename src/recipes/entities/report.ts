@@ -14,13 +14,27 @@ const ROWS = ['Original', 'Worst', 'Best'] as const;
 /** Grouped bars: Original, Worst and Best per run (the gap between the last two is what the names alone do). */
 function worstBestChart(runs: readonly { label: string; d: EntityDetails }[]): ChartSpec {
   const values = runs.flatMap(({ label, d }) =>
-    ROWS.map((measure, order) => ({ run: label, measure, order, value: d.table3[measure.toLowerCase() as 'original' | 'worst' | 'best'].value })),
+    ROWS.map((measure, order) => ({
+      run: label,
+      measure,
+      order,
+      value: d.table3[measure.toLowerCase() as 'original' | 'worst' | 'best'].value,
+    })),
   );
-  return groupedBarsChart('Worst vs best', 'Per run: the metric on the original examples, on D_worst and on D_best (Table 3).', values, ['#94a3b8', '#dc2626', '#16a34a']);
+  return groupedBarsChart('Worst vs best', 'Per run: the metric on the original examples, on D_worst and on D_best (Table 3).', values, [
+    '#94a3b8',
+    '#dc2626',
+    '#16a34a',
+  ]);
 }
 
 /** Bars of the mean variant metric per bin (Figure 1 or 2), one colour per run. */
-function binChart(title: string, caption: string, axis: string, rows: { run: string; bin: string; metric: number | null; order: number }[]): ChartSpec {
+function binChart(
+  title: string,
+  caption: string,
+  axis: string,
+  rows: { run: string; bin: string; metric: number | null; order: number }[],
+): ChartSpec {
   const spec: TopLevelSpec = {
     data: { values: rows.filter((r) => r.metric !== null) },
     mark: { type: 'bar', cornerRadiusEnd: 2 },
@@ -51,13 +65,31 @@ export const entitiesFamily: ReportFamily = {
     });
     const suffix = (label: string, t: ReportTable): ReportTable => (withDetails.length > 1 ? { ...t, title: `${t.title} — ${label}` } : t);
     const tables: ReportTable[] = withDetails.flatMap(({ label, d }) =>
-      [table3(d), analysisTable(d, 'by_frequency'), analysisTable(d, 'by_subwords'), d.worst_names.length ? worstNamesTable(d) : undefined].filter((t): t is ReportTable => t !== undefined).map((t) => suffix(label, t)),
+      [table3(d), analysisTable(d, 'by_frequency'), analysisTable(d, 'by_subwords'), d.worst_names.length ? worstNamesTable(d) : undefined]
+        .filter((t): t is ReportTable => t !== undefined)
+        .map((t) => suffix(label, t)),
     );
     const charts: ChartSpec[] = withDetails.length ? [worstBestChart(withDetails)] : [];
     const freq = withDetails.flatMap(({ label, d }) => (d.by_frequency ?? []).map((b, order) => ({ run: label, ...b, order })));
-    if (freq.length) charts.push(binChart('Metric by training frequency', 'Mean metric of the variants that used a name, by how often the name occurs in the training file (Figure 1).', 'occurrences in training data', freq));
+    if (freq.length)
+      charts.push(
+        binChart(
+          'Metric by training frequency',
+          'Mean metric of the variants that used a name, by how often the name occurs in the training file (Figure 1).',
+          'occurrences in training data',
+          freq,
+        ),
+      );
     const pieces = withDetails.flatMap(({ label, d }) => (d.by_subwords ?? []).map((b, order) => ({ run: label, ...b, order })));
-    if (pieces.length) charts.push(binChart('Metric by subword tokens', 'Mean metric of the variants that used a name, by how many pieces the model’s tokenizer makes of it (Figure 2).', 'subword pieces', pieces));
+    if (pieces.length)
+      charts.push(
+        binChart(
+          'Metric by subword tokens',
+          'Mean metric of the variants that used a name, by how many pieces the model’s tokenizer makes of it (Figure 2).',
+          'subword pieces',
+          pieces,
+        ),
+      );
     return { charts, tables, ...(runs[0] ? { headline: runs[0] } : {}) };
   },
 };

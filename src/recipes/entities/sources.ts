@@ -38,7 +38,9 @@ export function namesFiles(pairs: readonly string[]): Partial<Record<DictionaryK
     const at = pair.indexOf('=');
     const key = NAME_FILE_KEYS[pair.slice(0, at).toLowerCase()];
     if (!key) {
-      throw new TextstressError(`--names-file ${pair}: unknown list "${pair.slice(0, at)}".`, { hint: `Use one of ${Object.keys(NAME_FILE_KEYS).join(', ')} (KEY=PATH, one name a line).` });
+      throw new TextstressError(`--names-file ${pair}: unknown list "${pair.slice(0, at)}".`, {
+        hint: `Use one of ${Object.keys(NAME_FILE_KEYS).join(', ')} (KEY=PATH, one name a line).`,
+      });
     }
     files[key] = pair.slice(at + 1);
   }
@@ -76,13 +78,20 @@ export function annotatorName(asked: string | null, data: Pick<DatasetInfo, 'kin
 /** Fails before any work when gold tags are asked of data that has none. */
 export function checkAnnotator(name: string, data: DatasetInfo | undefined): void {
   if (name !== 'gold' || data?.kind === 'tokens') return;
-  throw new TextstressError(`--annotator gold needs NER data with entity tags; ${data?.path ?? 'the data'} holds ${data?.kind ?? 'no'} examples.`, {
-    hint: 'Use --annotator gazetteer, or model:<spec> with a token-classification model (e.g. model:models/demo-ner).',
-  });
+  throw new TextstressError(
+    `--annotator gold needs NER data with entity tags; ${data?.path ?? 'the data'} holds ${data?.kind ?? 'no'} examples.`,
+    {
+      hint: 'Use --annotator gazetteer, or model:<spec> with a token-classification model (e.g. model:models/demo-ner).',
+    },
+  );
 }
 
 /** Opens the annotator by name (gold, gazetteer, model:<spec>); returns it with a close() for a model it opened. */
-export async function openAnnotator(name: string, data: DatasetInfo | undefined, dicts: NameDictionaries): Promise<{ annotator: MentionAnnotator; close(): Promise<void> }> {
+export async function openAnnotator(
+  name: string,
+  data: DatasetInfo | undefined,
+  dicts: NameDictionaries,
+): Promise<{ annotator: MentionAnnotator; close(): Promise<void> }> {
   const none = async (): Promise<void> => {};
   checkAnnotator(name, data);
   if (name === 'gold') return { annotator: goldAnnotator(dicts), close: none };
@@ -91,7 +100,9 @@ export async function openAnnotator(name: string, data: DatasetInfo | undefined,
   const model = await loadModel(spec, { task: 'token-classification' });
   if (model.info.task !== 'token-classification') {
     await model.close?.();
-    throw new TextstressError(`--annotator ${name}: ${spec} is a ${model.info.task} model, not a token-classification (NER) model.`, { hint: 'Give an NER model, e.g. model:models/demo-ner.' });
+    throw new TextstressError(`--annotator ${name}: ${spec} is a ${model.info.task} model, not a token-classification (NER) model.`, {
+      hint: 'Give an NER model, e.g. model:models/demo-ner.',
+    });
   }
   return { annotator: modelAnnotator((inputs) => model.predict(inputs), { dicts }), close: async () => void (await model.close?.()) };
 }

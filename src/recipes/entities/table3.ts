@@ -123,13 +123,16 @@ export function entityDigest(opts: DigestOptions): ResultsDigest & { finish(): E
       t[key]++;
       worstNames.set(name, t);
     }
-    for (const n of names) if (!spelling.has(n.toLowerCase()) || spelling.get(n.toLowerCase()) === n.toUpperCase()) spelling.set(n.toLowerCase(), n);
+    for (const n of names)
+      if (!spelling.has(n.toLowerCase()) || spelling.get(n.toLowerCase()) === n.toUpperCase()) spelling.set(n.toLowerCase(), n);
   };
   return {
     add(r) {
       n++;
       measure ??= r.original_prediction.entities ? 'entity F1' : r.original_prediction.f1 !== undefined ? 'EM/F1' : 'accuracy';
-      const best = r.probe ? { p: r.probe.best.prediction, correct: r.probe.best.correct } : { p: r.original_prediction, correct: r.original_correct };
+      const best = r.probe
+        ? { p: r.probe.best.prediction, correct: r.probe.best.correct }
+        : { p: r.original_prediction, correct: r.original_correct };
       for (const cells of r.probe ? [all, probed] : [all]) {
         cells.original.add(r.original_prediction, r.original_correct);
         cells.worst.add(r.perturbed_prediction, r.perturbed_correct);

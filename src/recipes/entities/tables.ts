@@ -30,7 +30,11 @@ export function table3(d: EntityDetails): ReportTable {
     ],
     caption:
       `${d.probed} of ${d.n} examples probed, ${d.not_applicable} not applicable` +
-      (d.not_applicable ? ` (${Object.entries(d.not_applicable_reasons).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '') +
+      (d.not_applicable
+        ? ` (${Object.entries(d.not_applicable_reasons)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('; ')})`
+        : '') +
       '. Original/Worst/Best over all examples (those not probed count their own answer, as in d_worst/d_best); stability over the probed ones.',
   };
 }
@@ -57,7 +61,12 @@ export function analysisTable(d: EntityDetails, which: keyof typeof ANALYSES): R
   const rows: BinRow[] | null = d[which];
   if (!rows) return undefined;
   const a = ANALYSES[which];
-  return { title: a.title, head: [a.head, 'variant names', 'mean metric'], rows: rows.map((r) => [r.bin, String(r.n), r.metric === null ? NA : pct(r.metric)]), caption: a.caption(d) };
+  return {
+    title: a.title,
+    head: [a.head, 'variant names', 'mean metric'],
+    rows: rows.map((r) => [r.bin, String(r.n), r.metric === null ? NA : pct(r.metric)]),
+    caption: a.caption(d),
+  };
 }
 
 /** The names most often in an example's worst variant. */
@@ -78,7 +87,9 @@ function text(t: ReportTable): string {
 export function entitiesText(summary: RunSummary): string {
   const d = entityDetailsOf(summary);
   if (!d) return 'no entity probe details in the summary';
-  const parts = [table3(d), analysisTable(d, 'by_frequency'), analysisTable(d, 'by_subwords')].filter((t): t is ReportTable => t !== undefined).map(text);
+  const parts = [table3(d), analysisTable(d, 'by_frequency'), analysisTable(d, 'by_subwords')]
+    .filter((t): t is ReportTable => t !== undefined)
+    .map(text);
   if (d.worst_names.length) parts.push(text(worstNamesTable(d)));
   return parts.join('\n\n');
 }

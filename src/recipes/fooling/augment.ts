@@ -35,10 +35,13 @@ export async function foolingAugment(dir: string, out: string, asked: string | n
   } else {
     const others = names.filter((n) => n.toLowerCase() !== target);
     if (names.length !== 2 || others.length !== 1) {
-      throw new TextstressError(`cannot tell which label the fooling sentences should get (the training file's labels: ${names.join(', ') || 'not fixed by its format'}).`, {
-        where: train,
-        hint: 'Name it with --label.',
-      });
+      throw new TextstressError(
+        `cannot tell which label the fooling sentences should get (the training file's labels: ${names.join(', ') || 'not fixed by its format'}).`,
+        {
+          where: train,
+          hint: 'Name it with --label.',
+        },
+      );
     }
     label = others[0]!;
   }
@@ -46,7 +49,9 @@ export async function foolingAugment(dir: string, out: string, asked: string | n
   const examples: Example[] = sentences.map((text, i) => {
     const id = `fooling-${i + 1}`;
     if (!pair) return { kind: 'text', id, text, label };
-    return pair.side === 'second' ? { kind: 'pair', id, textA: pair.fixed, textB: text, label } : { kind: 'pair', id, textA: text, textB: pair.fixed, label };
+    return pair.side === 'second'
+      ? { kind: 'pair', id, textA: pair.fixed, textB: text, label }
+      : { kind: 'pair', id, textA: text, textB: pair.fixed, label };
   });
   const format = await detectFormat(train);
   const text = writeInFormat(format, info, examples);

@@ -60,7 +60,10 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
     async init(ctx) {
       const t = await train();
       if (t.kind !== (setup.mode.kind === 'pair' ? 'pair' : 'text')) {
-        throw new TextstressError(`the training file holds ${t.kind} examples, but the run evolves ${setup.mode.kind === 'pair' ? 'one text of a pair' : 'single texts'}.`, { where: setup.train });
+        throw new TextstressError(
+          `the training file holds ${t.kind} examples, but the run evolves ${setup.mode.kind === 'pair' ? 'one text of a pair' : 'single texts'}.`,
+          { where: setup.train },
+        );
       }
       let threshold = s.threshold;
       let positives: number | null = null;
@@ -68,20 +71,31 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
         if (t.positives.length === 0) {
           throw new TextstressError(`no training example has the target class "${setup.target.label}", so T_task cannot be set.`, {
             where: setup.train,
-            hint: 'Check --target and the file\'s labels, or give --threshold.',
+            hint: "Check --target and the file's labels, or give --threshold.",
           });
         }
         const picked = s.thresholdSample > 0 ? ctx.rng.sample(t.positives, s.thresholdSample) : t.positives;
         const outs = await ctx.query(picked);
-        threshold = thresholdAt(outs.map((o) => targetScore(o, setup.target)), s.thresholdShare);
+        threshold = thresholdAt(
+          outs.map((o) => targetScore(o, setup.target)),
+          s.thresholdShare,
+        );
         positives = picked.length;
       }
-      return { population: initPopulation(t.vocabulary, s.population, s.length, ctx.rng), threshold, positives, fingerprint: t.fingerprint };
+      return {
+        population: initPopulation(t.vocabulary, s.population, s.length, ctx.rng),
+        threshold,
+        positives,
+        fingerprint: t.fingerprint,
+      };
     },
     async step(state, ctx) {
       const t = await train();
       if (t.fingerprint !== state.fingerprint) {
-        throw new TextstressError('the training file changed since this run started, so D_task would differ.', { where: setup.train, hint: 'Start a fresh run with --overwrite.' });
+        throw new TextstressError('the training file changed since this run started, so D_task would differ.', {
+          where: setup.train,
+          hint: 'Start a fresh run with --overwrite.',
+        });
       }
       const found = await seenSet(ctx);
       const texts = state.population.map((w) => w.join(' '));
@@ -133,7 +147,13 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
       top.sort((a, b) => b.score - a.score).splice(SAMPLES);
       const details: FoolingDetails = {
         target: setup.target,
-        threshold: { value: state.threshold, share: s.thresholdShare, source: s.threshold === null ? 'train' : 'given', positives: state.positives, train: setup.train },
+        threshold: {
+          value: state.threshold,
+          share: s.thresholdShare,
+          source: s.threshold === null ? 'train' : 'given',
+          positives: state.positives,
+          train: setup.train,
+        },
         vocabulary: { types: t.vocabulary.words.length, tokens: t.vocabulary.total },
         population: s.population,
         length: s.length,

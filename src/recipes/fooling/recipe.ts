@@ -14,12 +14,16 @@ import { fixedSentence, type FoolingMode } from './source.ts';
 import { FOOLING_METRICS } from './tables.ts';
 
 const metrics = Object.fromEntries(
-  Object.entries(FOOLING_METRICS).map(([key, description]): [string, RecipeMetric] => [key, { description, read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key] }]),
+  Object.entries(FOOLING_METRICS).map(([key, description]): [string, RecipeMetric] => [
+    key,
+    { description, read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key] },
+  ]),
 );
 
 export const foolingRecipe = defineRecipe({
   name: 'fooling',
-  summary: 'evolves nonsense word sequences that the classifier puts in the target class with high confidence (EFSG), keeping every fooling sentence',
+  summary:
+    'evolves nonsense word sequences that the classifier puts in the target class with high confidence (EFSG), keeping every fooling sentence',
   paper: 'Di Giovanni & Brambilla 2021, EFSG',
   kind: 'generate',
   verb: 'fool',
@@ -41,17 +45,26 @@ export const foolingRecipe = defineRecipe({
     'summary.json; --resume continues after the last finished epoch. Pair models: one text (x̂) stays fixed.',
   ],
   async build(s, ctx) {
-    if (s.train === null) throw new TextstressError('EFSG needs the training file for D_task and T_task.', { hint: 'Pass --train <file>.' });
+    if (s.train === null)
+      throw new TextstressError('EFSG needs the training file for D_task and T_task.', { hint: 'Pass --train <file>.' });
     const labels = ctx.model.labels ?? [];
-    if (labels.length < 2) throw new TextstressError(`the model ${ctx.model.id} does not name its classes, so there is no class to aim at.`);
+    if (labels.length < 2)
+      throw new TextstressError(`the model ${ctx.model.id} does not name its classes, so there is no class to aim at.`);
     const target = targetClass(labels, s.target, ctx.model.id);
     const kind = (await openDataset(s.train)).info.kind;
     let mode: FoolingMode = { kind: 'text' };
     if (kind === 'pair') {
       const lookIn = ctx.data?.path ?? s.train;
-      mode = await fixedSentence(s, { path: lookIn, examples: async function* () { yield* (await openDataset(lookIn)).examples(); } });
+      mode = await fixedSentence(s, {
+        path: lookIn,
+        examples: async function* () {
+          yield* (await openDataset(lookIn)).examples();
+        },
+      });
     } else if (s.fixedId !== null || s.fixedText !== null) {
-      throw new TextstressError('--fixed-id and --fixed-text are for pair models, but the training file holds single texts.', { where: s.train });
+      throw new TextstressError('--fixed-id and --fixed-text are for pair models, but the training file holds single texts.', {
+        where: s.train,
+      });
     }
     return { kind: 'generate', generator: foolingGenerator(s, { train: s.train, labels, target, mode, modelId: ctx.model.id }) };
   },

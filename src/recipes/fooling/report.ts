@@ -47,7 +47,9 @@ function samplesTable(run: GeneratedRun, d: FoolingDetails): ReportTable {
     rows: d.samples.map((s) => [fixed(s.score, 4), String(s.step + 1), s.text]),
     caption:
       `P(${d.target.label}) for word sequences drawn from D_task (${d.vocabulary.types} word types); T_task ${fixed(d.threshold.value, 4)} ` +
-      (d.threshold.source === 'given' ? '(given).' : `(${pct(d.threshold.share, 0)} of ${d.threshold.positives} positive training examples score above it).`) +
+      (d.threshold.source === 'given'
+        ? '(given).'
+        : `(${pct(d.threshold.share, 0)} of ${d.threshold.positives} positive training examples score above it).`) +
       (d.pair ? ` Pair mode: the ${d.pair.side} text evolves; x̂ = "${d.pair.fixed}".` : ''),
   };
 }
@@ -86,7 +88,8 @@ function transferChart(run: GeneratedRun, d: FoolingDetails): ChartSpec | undefi
 export const foolingFamily = generatedFamily({
   id: 'fooling',
   title: 'Fooling sentences (EFSG)',
-  blurb: 'Nonsense word sequences the model puts in the target class with more confidence than most real examples (Di Giovanni & Brambilla, EFSG): an evolutionary search over the task\'s own words.',
+  blurb:
+    "Nonsense word sequences the model puts in the target class with more confidence than most real examples (Di Giovanni & Brambilla, EFSG): an evolutionary search over the task's own words.",
   recipe: 'fooling',
   details: (run) => detailsOf(run.summary),
   part(run, d) {
@@ -95,7 +98,10 @@ export const foolingFamily = generatedFamily({
     return {
       charts: [curveChart(run, d), ...(chart ? [chart] : [])],
       tables: [samplesTable(run, d), ...(table ? [table] : [])],
-      notes: (run.summary.metrics.fooling_sentences ?? 0) === 0 ? [`No fooling sentence was found by ${runLabel(run)}: no generated sentence scored above T_task.`] : [],
+      notes:
+        (run.summary.metrics.fooling_sentences ?? 0) === 0
+          ? [`No fooling sentence was found by ${runLabel(run)}: no generated sentence scored above T_task.`]
+          : [],
     };
   },
 });

@@ -18,16 +18,34 @@ export interface FoolingRun {
 
 export function readFoolingRun(dir: string): FoolingRun {
   const path = join(dir, 'summary.json');
-  if (!existsSync(path)) throw new TextstressError(`no finished run in ${dir} (no summary.json).`, { hint: 'Pass the --out folder of a finished `textstress fool` run (finish it with --resume first).' });
-  let summary: { recipe?: unknown; model?: unknown; seed?: unknown; settings?: unknown; details?: Record<string, unknown>; metrics?: unknown };
+  if (!existsSync(path))
+    throw new TextstressError(`no finished run in ${dir} (no summary.json).`, {
+      hint: 'Pass the --out folder of a finished `textstress fool` run (finish it with --resume first).',
+    });
+  let summary: {
+    recipe?: unknown;
+    model?: unknown;
+    seed?: unknown;
+    settings?: unknown;
+    details?: Record<string, unknown>;
+    metrics?: unknown;
+  };
   try {
     summary = JSON.parse(readFileSync(path, 'utf8')) as typeof summary;
   } catch (err) {
     throw new TextstressError(`summary.json is not valid JSON: ${(err as Error).message}`, { where: path });
   }
   const details = detailsOf({ details: summary.details });
-  if (summary.recipe !== 'fooling' || !details) throw new TextstressError(`${dir} holds a ${String(summary.recipe)} run, not a fooling (textstress fool) run.`, { where: path });
-  return { dir, model: String(summary.model), seed: Number(summary.seed), settings: summary.settings as FoolingSettings, details, metrics: summary.metrics as Record<string, number | null> };
+  if (summary.recipe !== 'fooling' || !details)
+    throw new TextstressError(`${dir} holds a ${String(summary.recipe)} run, not a fooling (textstress fool) run.`, { where: path });
+  return {
+    dir,
+    model: String(summary.model),
+    seed: Number(summary.seed),
+    settings: summary.settings as FoolingSettings,
+    details,
+    metrics: summary.metrics as Record<string, number | null>,
+  };
 }
 
 /** The run's distinct fooling sentences (results.jsonl), in the order they were found. */

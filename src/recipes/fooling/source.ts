@@ -25,7 +25,9 @@ export interface TrainSource {
 /** The model input for an evolved sentence. */
 export function inputOf(mode: FoolingMode, sentence: string): ModelInput {
   if (mode.kind === 'text') return { kind: 'text', text: sentence };
-  return mode.side === 'second' ? { kind: 'pair', textA: mode.fixed, textB: sentence } : { kind: 'pair', textA: sentence, textB: mode.fixed };
+  return mode.side === 'second'
+    ? { kind: 'pair', textA: mode.fixed, textB: sentence }
+    : { kind: 'pair', textA: sentence, textB: mode.fixed };
 }
 
 /** Streams the training file once: D_task from the evolved side's texts (both texts of a pair) and the positives. */
@@ -47,13 +49,18 @@ export async function readTrain(path: string, modelLabels: readonly string[], ta
   }
   const vocabulary = buildVocabulary(texts);
   if (vocabulary.words.length < 2) {
-    throw new TextstressError(`the training file has ${vocabulary.words.length} distinct word(s); D_task needs at least two.`, { where: path });
+    throw new TextstressError(`the training file has ${vocabulary.words.length} distinct word(s); D_task needs at least two.`, {
+      where: path,
+    });
   }
   return { vocabulary, positives, fingerprint: await fileFingerprint(path), kind };
 }
 
 /** Pair mode's fixed sentence: given, or the other text of an example found by id. */
-export async function fixedSentence(s: FoolingSettings, lookIn: { path: string; examples: () => AsyncIterable<Example> }): Promise<FoolingMode> {
+export async function fixedSentence(
+  s: FoolingSettings,
+  lookIn: { path: string; examples: () => AsyncIterable<Example> },
+): Promise<FoolingMode> {
   if (s.fixedText !== null && s.fixedId !== null) throw new TextstressError('give either --fixed-id or --fixed-text, not both.');
   if (s.fixedText !== null) return { kind: 'pair', fixed: s.fixedText, side: s.evolve, id: null };
   if (s.fixedId === null) {
@@ -67,5 +74,8 @@ export async function fixedSentence(s: FoolingSettings, lookIn: { path: string; 
     // The fixed side is the one not evolved: evolving the second text keeps the first (e.g. QNLI's question).
     return { kind: 'pair', fixed: s.evolve === 'second' ? e.textA : e.textB, side: s.evolve, id: s.fixedId };
   }
-  throw new TextstressError(`no example has the id "${s.fixedId}".`, { where: lookIn.path, hint: 'Ids are those results.jsonl and the report show: the file name and line (dev.tsv:12) for SST-2 and CoLA, the index column for QNLI, "#1 ID-#2 ID" for MRPC.' });
+  throw new TextstressError(`no example has the id "${s.fixedId}".`, {
+    where: lookIn.path,
+    hint: 'Ids are those results.jsonl and the report show: the file name and line (dev.tsv:12) for SST-2 and CoLA, the index column for QNLI, "#1 ID-#2 ID" for MRPC.',
+  });
 }

@@ -28,11 +28,26 @@ function curveCharts(run: GeneratedRun, d: SweepDetails): ChartSpec[] {
     const spec: TopLevelSpec = {
       data: { values },
       layer: [
-        { mark: { type: 'errorband', opacity: 0.2 }, encoding: { x: { field: 'epoch', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative', title, scale: { domain: [0, 1] } }, y2: { field: 'hi' }, color } },
-        { mark: { type: 'line' }, encoding: { x: { field: 'epoch', type: 'quantitative' }, y: { field: 'mean', type: 'quantitative' }, color } },
+        {
+          mark: { type: 'errorband', opacity: 0.2 },
+          encoding: {
+            x: { field: 'epoch', type: 'quantitative' },
+            y: { field: 'lo', type: 'quantitative', title, scale: { domain: [0, 1] } },
+            y2: { field: 'hi' },
+            color,
+          },
+        },
+        {
+          mark: { type: 'line' },
+          encoding: { x: { field: 'epoch', type: 'quantitative' }, y: { field: 'mean', type: 'quantitative' }, color },
+        },
       ],
     };
-    return { title: `${runLabel(run)}: ${key} per epoch by ${d.vary}`, caption: `Mean over seeds ${d.seeds.join(', ')}; band: ± one standard deviation.`, spec };
+    return {
+      title: `${runLabel(run)}: ${key} per epoch by ${d.vary}`,
+      caption: `Mean over seeds ${d.seeds.join(', ')}; band: ± one standard deviation.`,
+      spec,
+    };
   });
 }
 
@@ -40,19 +55,32 @@ function finalCharts(run: GeneratedRun, d: SweepDetails): ChartSpec[] {
   const numeric = d.vary === 'population' || d.vary === 'length';
   return MEASURES.map(({ key, title }) => {
     const values = d.rows.map((r) => ({ value: numeric ? Number(r.value) : r.value, ...band(r.final[key]) }));
-    const x = { field: 'value', type: numeric ? ('quantitative' as const) : ('nominal' as const), title: d.vary, ...(numeric ? {} : { sort: null }) };
+    const x = {
+      field: 'value',
+      type: numeric ? ('quantitative' as const) : ('nominal' as const),
+      title: d.vary,
+      ...(numeric ? {} : { sort: null }),
+    };
     const spec: TopLevelSpec = {
       data: { values },
       layer: [
-        { mark: { type: 'errorbar' }, encoding: { x, y: { field: 'lo', type: 'quantitative', title, scale: { domain: [0, 1] } }, y2: { field: 'hi' } } },
+        {
+          mark: { type: 'errorbar' },
+          encoding: { x, y: { field: 'lo', type: 'quantitative', title, scale: { domain: [0, 1] } }, y2: { field: 'hi' } },
+        },
         { mark: { type: numeric ? 'line' : 'point', point: true }, encoding: { x, y: { field: 'mean', type: 'quantitative' } } },
       ],
     };
-    return { title: `${runLabel(run)}: final ${key} against ${d.vary}`, caption: `At the last epoch (${d.epochs}); mean over seeds ${d.seeds.join(', ')}, bars ± one standard deviation.`, spec };
+    return {
+      title: `${runLabel(run)}: final ${key} against ${d.vary}`,
+      caption: `At the last epoch (${d.epochs}); mean over seeds ${d.seeds.join(', ')}, bars ± one standard deviation.`,
+      spec,
+    };
   });
 }
 
-const pm = (m: MeanStd, scale = 1, digits = 4): string => (m.mean === null ? 'n/a' : `${fixed(scale * m.mean, digits)} ± ${m.std === null ? 'n/a' : fixed(scale * m.std, digits)}`);
+const pm = (m: MeanStd, scale = 1, digits = 4): string =>
+  m.mean === null ? 'n/a' : `${fixed(scale * m.mean, digits)} ± ${m.std === null ? 'n/a' : fixed(scale * m.std, digits)}`;
 
 function table(run: GeneratedRun, d: SweepDetails): ReportTable {
   return {
@@ -66,7 +94,8 @@ function table(run: GeneratedRun, d: SweepDetails): ReportTable {
 export const sweepFamily = generatedFamily({
   id: 'fooling-sweep',
   title: 'Fooling sentences: curves and sweeps (EFSG)',
-  blurb: 'How EFSG\'s result depends on crossover, population, sentence length or the fixed sentence of a pair (Di Giovanni & Brambilla, Figures 2–3): one fooling run per value and seed, mean ± std over the seeds.',
+  blurb:
+    "How EFSG's result depends on crossover, population, sentence length or the fixed sentence of a pair (Di Giovanni & Brambilla, Figures 2–3): one fooling run per value and seed, mean ± std over the seeds.",
   recipe: 'fooling-sweep',
   details: (run) => {
     const d = run.summary.details as SweepDetails | undefined;

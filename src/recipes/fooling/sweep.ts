@@ -20,8 +20,16 @@ const VARY = ['crossover', 'population', 'length', 'fixed'] as const;
 type Vary = (typeof VARY)[number];
 
 export const foolingSweepSettings = foolingSettings.extend({
-  vary: z.enum(VARY).default('crossover').describe('the setting that changes between sub-runs: crossover (on/off), population (N), length (L) or fixed (pair models: the id of x̂)'),
-  values: z.array(z.string().min(1)).default([]).describe('its values, comma-separated (crossover: on,off by default; population/length: numbers; fixed: example ids)'),
+  vary: z
+    .enum(VARY)
+    .default('crossover')
+    .describe(
+      'the setting that changes between sub-runs: crossover (on/off), population (N), length (L) or fixed (pair models: the id of x̂)',
+    ),
+  values: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('its values, comma-separated (crossover: on,off by default; population/length: numbers; fixed: example ids)'),
   seeds: z.array(z.number().int().min(0)).min(1).default([0, 1, 2, 3, 4]).describe('one sub-run per value and seed; mean ± std over these'),
 });
 export type FoolingSweepSettings = z.output<typeof foolingSweepSettings>;
@@ -47,16 +55,33 @@ function subSettings(s: FoolingSweepSettings, vary: Vary, value: string): Foolin
   }
 }
 
-const pm = (m: MeanStd, digits: number): string => (m.mean === null ? 'n/a' : `${fixed(m.mean, digits)} ± ${m.std === null ? 'n/a' : fixed(m.std, digits)}`);
+const pm = (m: MeanStd, digits: number): string =>
+  m.mean === null ? 'n/a' : `${fixed(m.mean, digits)} ± ${m.std === null ? 'n/a' : fixed(m.std, digits)}`;
 
 export function sweepText(d: SweepDetails): string {
-  const rows = d.rows.map((r) => [r.value, String(r.runs), pm(r.final.S, 4), pm({ ...r.final.F, mean: r.final.F.mean === null ? null : 100 * r.final.F.mean, std: r.final.F.std === null ? null : 100 * r.final.F.std }, 1)]);
-  return `EFSG sweep over ${d.vary} (seeds ${d.seeds.join(', ')}; ${d.epochs} epochs), at the last epoch:\n` + formatGrid([d.vary, 'runs', 'S (mean ± std)', 'F % (mean ± std)'], rows);
+  const rows = d.rows.map((r) => [
+    r.value,
+    String(r.runs),
+    pm(r.final.S, 4),
+    pm(
+      {
+        ...r.final.F,
+        mean: r.final.F.mean === null ? null : 100 * r.final.F.mean,
+        std: r.final.F.std === null ? null : 100 * r.final.F.std,
+      },
+      1,
+    ),
+  ]);
+  return (
+    `EFSG sweep over ${d.vary} (seeds ${d.seeds.join(', ')}; ${d.epochs} epochs), at the last epoch:\n` +
+    formatGrid([d.vary, 'runs', 'S (mean ± std)', 'F % (mean ± std)'], rows)
+  );
 }
 
 export const foolingSweepRecipe = defineRecipe({
   name: 'fooling-sweep',
-  summary: 'EFSG curves and sweeps: fooling runs over crossover on/off, population, length or the fixed sentence, several seeds each, with S and F as mean ± std',
+  summary:
+    'EFSG curves and sweeps: fooling runs over crossover on/off, population, length or the fixed sentence, several seeds each, with S and F as mean ± std',
   paper: 'Di Giovanni & Brambilla 2021, EFSG, Figures 2–3',
   kind: 'generate',
   verb: 'fool-sweep',
@@ -96,7 +121,13 @@ interface SweepState {
   done: number;
 }
 
-function sweepGenerator(vary: Vary, values: string[], seeds: number[], epochs: number, jobs: { value: string; seed: number; generator: Generator }[]): Generator<SweepState> {
+function sweepGenerator(
+  vary: Vary,
+  values: string[],
+  seeds: number[],
+  epochs: number,
+  jobs: { value: string; seed: number; generator: Generator }[],
+): Generator<SweepState> {
   return {
     name: 'fooling-sweep',
     steps: jobs.length,
@@ -121,7 +152,13 @@ function sweepGenerator(vary: Vary, values: string[], seeds: number[], epochs: n
         const out = await job.generator.step(inner, sub(e));
         inner = out.state;
         records.push(...out.records.map((r) => ({ step: e, ...r })));
-        curve.push({ value: job.value, seed: job.seed, epoch: e + 1, mean_score: out.stats.mean_score!, fooling_fraction: out.stats.fooling_fraction! });
+        curve.push({
+          value: job.value,
+          seed: job.seed,
+          epoch: e + 1,
+          mean_score: out.stats.mean_score!,
+          fooling_fraction: out.stats.fooling_fraction!,
+        });
       }
       const last = curve[curve.length - 1]!;
       return {

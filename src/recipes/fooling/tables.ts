@@ -52,8 +52,8 @@ export interface FoolingDetails {
 
 /** Summary metrics (gate thresholds may name them). */
 export const FOOLING_METRICS = {
-  fooling_fraction: 'fooling: F, the share of the last epoch\'s population above T_task (fooling sentences / N)',
-  fooling_mean_score: 'fooling: S, the mean target-class score of the last epoch\'s population',
+  fooling_fraction: "fooling: F, the share of the last epoch's population above T_task (fooling sentences / N)",
+  fooling_mean_score: "fooling: S, the mean target-class score of the last epoch's population",
   fooling_max_score: 'fooling: the highest target-class score of any generated sentence',
   fooling_sentences: 'fooling: distinct fooling sentences generated over all epochs (the adversarial set)',
   fooling_threshold: 'fooling: T_task, the score that --threshold-share of the positive training examples exceed',
@@ -70,8 +70,18 @@ function shownEpochs(n: number): number[] {
 }
 
 export function transferText(t: TransferTable): string {
-  const rows = t.rows.map((r) => [r.model, fixed(r.threshold, 4), String(r.n), fixed(r.mean_score, 4), String(r.fooling), pct(r.fooling_fraction)]);
-  return `Transfer of ${t.sentences} fooling sentences (target ${t.target}; each model's own T_task from ${t.train}):\n` + formatGrid(['model', 'T_task', 'n', 'S', 'M', 'F'], rows);
+  const rows = t.rows.map((r) => [
+    r.model,
+    fixed(r.threshold, 4),
+    String(r.n),
+    fixed(r.mean_score, 4),
+    String(r.fooling),
+    pct(r.fooling_fraction),
+  ]);
+  return (
+    `Transfer of ${t.sentences} fooling sentences (target ${t.target}; each model's own T_task from ${t.train}):\n` +
+    formatGrid(['model', 'T_task', 'n', 'S', 'M', 'F'], rows)
+  );
 }
 
 export function foolingText(summary: GenerateSummaryView & { steps?: number }, steps: readonly Record<string, number>[] = []): string {
@@ -84,10 +94,18 @@ export function foolingText(summary: GenerateSummaryView & { steps?: number }, s
   ];
   if (d.pair) lines.push(`Pair mode: the ${d.pair.side} text evolves; x̂ = "${d.pair.fixed}"${d.pair.id ? ` (${d.pair.id})` : ''}.`);
   if (steps.length) {
-    const rows = shownEpochs(steps.length).map((i) => [String(i + 1), fixed(steps[i]!.mean_score, 4), String(steps[i]!.fooling), pct(steps[i]!.fooling_fraction)]);
+    const rows = shownEpochs(steps.length).map((i) => [
+      String(i + 1),
+      fixed(steps[i]!.mean_score, 4),
+      String(steps[i]!.fooling),
+      pct(steps[i]!.fooling_fraction),
+    ]);
     lines.push('', formatGrid(['epoch', 'S', 'M', 'F'], rows));
   }
-  lines.push('', `Final S ${fixed(m.fooling_mean_score, 4)}, F ${pct(m.fooling_fraction)}; ${m.fooling_sentences ?? 0} distinct fooling sentences; best score ${fixed(m.fooling_max_score, 4)}.`);
+  lines.push(
+    '',
+    `Final S ${fixed(m.fooling_mean_score, 4)}, F ${pct(m.fooling_fraction)}; ${m.fooling_sentences ?? 0} distinct fooling sentences; best score ${fixed(m.fooling_max_score, 4)}.`,
+  );
   if (d.samples.length) lines.push('Top fooling sentences:', ...d.samples.slice(0, 5).map((s) => `  ${fixed(s.score, 4)}  ${s.text}`));
   if (d.transfer) lines.push('', transferText(d.transfer));
   return lines.join('\n');

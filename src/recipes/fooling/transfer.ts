@@ -31,24 +31,43 @@ function modeOf(run: FoolingRun): FoolingMode {
 }
 
 /** One model's row: its T_task (as the run computed its own) and S, M, F over the sentences. */
-async function scoreWith(spec: string, model: ModelAdapter, run: FoolingRun, sentences: readonly string[], train: string): Promise<TransferRow> {
+async function scoreWith(
+  spec: string,
+  model: ModelAdapter,
+  run: FoolingRun,
+  sentences: readonly string[],
+  train: string,
+): Promise<TransferRow> {
   const labels = model.info.labels ?? [];
   const want = run.details.target.label.toLowerCase();
   const target = labels.findIndex((l) => l.toLowerCase() === want);
-  if (target < 0) throw new TextstressError(`the model ${spec} has no class "${run.details.target.label}" (its classes: ${labels.join(', ') || 'none named'}).`, { hint: 'Transfer compares models with the same classes.' });
+  if (target < 0)
+    throw new TextstressError(
+      `the model ${spec} has no class "${run.details.target.label}" (its classes: ${labels.join(', ') || 'none named'}).`,
+      { hint: 'Transfer compares models with the same classes.' },
+    );
   const engine = new QueryEngine(model);
   let threshold = run.settings.threshold;
   let positives: number | null = null;
   if (threshold === null) {
     const t = await readTrain(train, labels, target);
-    if (t.positives.length === 0) throw new TextstressError(`no training example has the class "${run.details.target.label}" for ${spec}.`, { where: train });
+    if (t.positives.length === 0)
+      throw new TextstressError(`no training example has the class "${run.details.target.label}" for ${spec}.`, { where: train });
     // The same draw as the run's init step (its rng's first use), so a sampled T_task uses the same examples.
-    const picked = run.settings.thresholdSample > 0 ? Rng.derive(run.seed, 'fooling', 'init').sample(t.positives, run.settings.thresholdSample) : t.positives;
-    threshold = thresholdAt((await engine.query(picked)).map((o) => targetScore(o, { index: target, label: labels[target]! })), run.settings.thresholdShare);
+    const picked =
+      run.settings.thresholdSample > 0
+        ? Rng.derive(run.seed, 'fooling', 'init').sample(t.positives, run.settings.thresholdSample)
+        : t.positives;
+    threshold = thresholdAt(
+      (await engine.query(picked)).map((o) => targetScore(o, { index: target, label: labels[target]! })),
+      run.settings.thresholdShare,
+    );
     positives = picked.length;
   }
   const mode = modeOf(run);
-  const scores = (await engine.query(sentences.map((s) => inputOf(mode, s)))).map((o) => targetScore(o, { index: target, label: labels[target]! }));
+  const scores = (await engine.query(sentences.map((s) => inputOf(mode, s)))).map((o) =>
+    targetScore(o, { index: target, label: labels[target]! }),
+  );
   const fooling = scores.filter((s) => s > threshold!).length;
   const n = scores.length;
   return {
@@ -67,7 +86,10 @@ async function scoreWith(spec: string, model: ModelAdapter, run: FoolingRun, sen
 export async function transferFooling(dir: string, opts: TransferOptions): Promise<TransferTable> {
   const run = readFoolingRun(dir);
   const sentences = await readFoolingSentences(dir);
-  if (sentences.length === 0) throw new TextstressError(`the run in ${dir} found no fooling sentences, so there is nothing to transfer.`, { hint: 'Run more epochs or a larger population.' });
+  if (sentences.length === 0)
+    throw new TextstressError(`the run in ${dir} found no fooling sentences, so there is nothing to transfer.`, {
+      hint: 'Run more epochs or a larger population.',
+    });
   const train = opts.train ?? run.settings.train ?? run.details.threshold.train;
   const rows: TransferRow[] = [];
   for (const spec of [run.model, ...opts.models]) {
@@ -94,4 +116,3 @@ export function saveTransfer(dir: string, table: TransferTable, file = join(dir,
   writeFileSync(`${summaryPath}.tmp`, JSON.stringify(summary, null, 2) + '\n');
   renameSync(`${summaryPath}.tmp`, summaryPath);
 }
-

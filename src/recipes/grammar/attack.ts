@@ -58,8 +58,7 @@ export function grammarTransformation(opts: {
   const types = opts.types ?? GRAMMAR_ERROR_TYPES;
   return {
     name: `grammar(${types.join(',')})`,
-    candidates: (state, indices) =>
-      grammarCandidates(state.seq, indices, { types, multiWord: opts.multiWord, lexicon: opts.lexicon }),
+    candidates: (state, indices) => grammarCandidates(state.seq, indices, { types, multiWord: opts.multiWord, lexicon: opts.lexicon }),
   };
 }
 

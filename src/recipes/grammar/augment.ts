@@ -32,7 +32,8 @@ export interface AugmentManifest {
  */
 export const augmentRecipe = defineRecipe({
   name: 'augment',
-  summary: "generates grammar-error adversarial training examples (the grammar paper's §7) and exports them at proportions of the original size, in the data's own format and JSONL",
+  summary:
+    "generates grammar-error adversarial training examples (the grammar paper's §7) and exports them at proportions of the original size, in the data's own format and JSONL",
   paper: 'Yin et al. 2020, §7 and Figure 5',
   kind: 'experiment',
   tasks: ['text-classification', 'pair-classification'],
@@ -94,9 +95,14 @@ export const augmentRecipe = defineRecipe({
           files,
           attacked_set: { ...(attackedFile ? { format_file: attackedFile } : {}), jsonl: attackedJsonl, replaced: successes.size },
         };
-        const lines = [`${manifest.adversarial_examples} adversarial examples from ${manifest.original_examples} (${manifest.search}, budget ${manifest.budget})`];
-        for (const f of manifest.files) lines.push(`  p=${f.proportion}: ${f.written}/${f.requested} → ${f.format_file ?? '(no writer for this format)'}, ${f.jsonl}`);
-        lines.push(`  attacked set (all examples, ${successes.size} replaced by their adversarial version): ${attackedFile ?? attackedJsonl}`);
+        const lines = [
+          `${manifest.adversarial_examples} adversarial examples from ${manifest.original_examples} (${manifest.search}, budget ${manifest.budget})`,
+        ];
+        for (const f of manifest.files)
+          lines.push(`  p=${f.proportion}: ${f.written}/${f.requested} → ${f.format_file ?? '(no writer for this format)'}, ${f.jsonl}`);
+        lines.push(
+          `  attacked set (all examples, ${successes.size} replaced by their adversarial version): ${attackedFile ?? attackedJsonl}`,
+        );
         return { files: { 'manifest.json': manifest }, json: manifest, text: lines.join('\n') };
       },
     };

@@ -30,7 +30,11 @@ export const grammarBudgetCurveRecipe = defineRecipe({
     .superRefine((s, ctx) => {
       const lowest = Math.min(...s.budgets);
       if (s.errorRate !== null && s.errorRate > lowest) {
-        ctx.addIssue({ code: 'custom', path: ['errorRate'], message: `the error rate ${s.errorRate} is above the lowest budget ${lowest}, which caps the edits of that run` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['errorRate'],
+          message: `the error rate ${s.errorRate} is above the lowest budget ${lowest}, which caps the edits of that run`,
+        });
       }
     }),
   build(s) {

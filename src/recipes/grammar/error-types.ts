@@ -15,7 +15,10 @@ export function parseErrorTypes(spec: string): ParsedErrorTypes | { problem: str
   const types: GrammarErrorType[] = [];
   const distribution: ErrorDistribution = {};
   let weighted = false;
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, weight] = part.split('=').map((s) => s.trim());
     if (!name || !isGrammarErrorType(name)) {
       return { problem: `unknown grammar error type "${name ?? part}"; choose from ${GRAMMAR_ERROR_TYPES.join(', ')}` };

@@ -50,7 +50,9 @@ interface BudgetFile {
 function isBudgetFile(x: unknown): x is BudgetFile {
   if (typeof x !== 'object' || x === null) return false;
   const pts = (x as { points?: unknown }).points;
-  return Array.isArray(pts) && pts.every((p) => typeof p === 'object' && p !== null && typeof (p as { budget?: unknown }).budget === 'number');
+  return (
+    Array.isArray(pts) && pts.every((p) => typeof p === 'object' && p !== null && typeof (p as { budget?: unknown }).budget === 'number')
+  );
 }
 
 export function budgetCurve(runs: readonly LoadedRun[], groups: readonly RunGroup[]): { points: BudgetPoint[]; derived: boolean } {
@@ -61,7 +63,12 @@ export function budgetCurve(runs: readonly LoadedRun[], groups: readonly RunGrou
       if (!mine.has(g.name) || !isBudgetFile(f)) continue;
       for (const p of f.points) {
         const search = p.search ?? f.search ?? 'search?';
-        points.push({ search, attack_success_rate: p.attack_success_rate, budget: p.budget > 1 ? p.budget / 100 : p.budget, series: search });
+        points.push({
+          search,
+          attack_success_rate: p.attack_success_rate,
+          budget: p.budget > 1 ? p.budget / 100 : p.budget,
+          series: search,
+        });
       }
     }
   }
@@ -127,8 +134,20 @@ export const grammarFamily: ReportFamily = {
         data: { values: curve.points.map((p) => ({ ...p, order: searchSort(p.search) })) },
         mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 },
         encoding: {
-          x: { field: 'budget', type: 'quantitative', title: 'allowed modification rate', axis: { format: '.0%' }, scale: { domain: [0.15, 0.45] } },
-          y: { field: 'attack_success_rate', type: 'quantitative', title: 'attack success rate', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+          x: {
+            field: 'budget',
+            type: 'quantitative',
+            title: 'allowed modification rate',
+            axis: { format: '.0%' },
+            scale: { domain: [0.15, 0.45] },
+          },
+          y: {
+            field: 'attack_success_rate',
+            type: 'quantitative',
+            title: 'attack success rate',
+            axis: { format: '.0%' },
+            scale: { domain: [0, 1] },
+          },
           color: { field: 'series', type: 'nominal', title: 'search', sort: { field: 'order' } },
         },
       };
@@ -141,7 +160,9 @@ export const grammarFamily: ReportFamily = {
       });
     }
     // Search comparisons use single runs (and each budget curve's largest budget only), not every curve point.
-    const curveGroups = new Set(groups.filter((g) => isBudgetFile(g.files['curve.json']) || isBudgetFile(g.files['budget-curve.json'])).map((g) => g.name));
+    const curveGroups = new Set(
+      groups.filter((g) => isBudgetFile(g.files['curve.json']) || isBudgetFile(g.files['budget-curve.json'])).map((g) => g.name),
+    );
     const compared = sorted.filter((r) => !curveGroups.has(r.group) || r === lastOfGroup(sorted, r.group));
     const counts = editTypeCounts(compared, 'grammar:').map((c) => {
       const search = searchOf(compared.find((r) => runLabel(r) === c.run)!);
@@ -149,7 +170,16 @@ export const grammarFamily: ReportFamily = {
     });
     if (counts.length) {
       const searches = [...new Set(counts.map((c) => c.search))].sort((a, b) => searchSort(a) - searchSort(b));
-      charts.push(editTypeChart('Error types in successful attacks', 'Table 4 layout: how often each error type occurs in successful attacks, by search.', counts, 'search', 'search', searches));
+      charts.push(
+        editTypeChart(
+          'Error types in successful attacks',
+          'Table 4 layout: how often each error type occurs in successful attacks, by search.',
+          counts,
+          'search',
+          'search',
+          searches,
+        ),
+      );
     }
     const bars = compared.map((r) => ({
       search: searchOf(r),
@@ -167,7 +197,13 @@ export const grammarFamily: ReportFamily = {
           {
             mark: { type: 'bar', cornerRadiusEnd: 2 },
             encoding: {
-              x: { field: xField, type: 'nominal', title: null, sort: xOrder, axis: { labelAngle: xField === 'run' ? -30 : 0, labelLimit: 160 } },
+              x: {
+                field: xField,
+                type: 'nominal',
+                title: null,
+                sort: xOrder,
+                axis: { labelAngle: xField === 'run' ? -30 : 0, labelLimit: 160 },
+              },
               y: { field: 'asr', type: 'quantitative', title: 'attack success rate', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
               color: { field: 'search', type: 'nominal', legend: null, sort: { field: 'order' } },
             },
@@ -182,7 +218,11 @@ export const grammarFamily: ReportFamily = {
           },
         ],
       };
-      charts.push({ title: 'Success by search method', caption: 'Table 3 layout. Label on each bar: mean share of words modified in successful attacks.', spec });
+      charts.push({
+        title: 'Success by search method',
+        caption: 'Table 3 layout. Label on each bar: mean share of words modified in successful attacks.',
+        spec,
+      });
     }
     const headline = [...sorted].reverse().find((r) => r.summary.n > 0) ?? sorted[0];
     return { charts, runs: sorted, ...(headline ? { headline } : {}) };

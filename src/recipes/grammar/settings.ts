@@ -25,7 +25,9 @@ export const errorTypesSetting = z
   })
   .nullable()
   .default(null)
-  .describe('error types to use (ArtOrDet,Prep,Trans,Nn,SVA,Vform,Wchoice,Worder), optionally weighted for probabilistic sampling: "ArtOrDet=3,Prep=1" (none: all eight)');
+  .describe(
+    'error types to use (ArtOrDet,Prep,Trans,Nn,SVA,Vform,Wchoice,Worder), optionally weighted for probabilistic sampling: "ArtOrDet=3,Prep=1" (none: all eight)',
+  );
 
 /** The error types and weights of a validated errorTypes setting. */
 export function errorTypesOf(spec: string | null): Partial<ParsedErrorTypes> {
@@ -52,7 +54,8 @@ export const grammarShape = {
 };
 
 /** Settings of the `grammar` recipe. */
-export const grammarSettings = z.strictObject(grammarShape)
+export const grammarSettings = z
+  .strictObject(grammarShape)
   // The budget caps every search's edits: an error rate above it would be cut to the budget without a word.
   .superRefine((s, ctx) => {
     if (s.errorRate !== null && s.errorRate > s.budget) {

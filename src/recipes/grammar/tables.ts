@@ -46,7 +46,9 @@ export function table3(runs: readonly GrammarRunSummary[]): Grid {
     const [model, search] = key.split('\u0000') as [string, string];
     const cells = datasets.map((d) => {
       const r = runs.find((x) => shortModel(x.model) === model && searchOf(x) === search && shortDataset(x.dataset) === d);
-      return r ? `${pct(r.attack_success_rate)} (${r.mean_perturbed_word_pct === null ? 'n/a' : r.mean_perturbed_word_pct.toFixed(1)})` : '–';
+      return r
+        ? `${pct(r.attack_success_rate)} (${r.mean_perturbed_word_pct === null ? 'n/a' : r.mean_perturbed_word_pct.toFixed(1)})`
+        : '–';
     });
     return [model, search, ...cells];
   });

@@ -57,7 +57,10 @@ export function poolCells(types: readonly ClozeTypeRecord[], window: number): Cl
 }
 
 /** Mean drop over the tokens next to the error (|d| = 1) and over those `window` away (|d| = window). */
-export function nearFar(cells: readonly ClozeCell[], window: number): { near: number | null; far: number | null; nearN: number; farN: number } {
+export function nearFar(
+  cells: readonly ClozeCell[],
+  window: number,
+): { near: number | null; far: number | null; nearN: number; farN: number } {
   const side = (k: number) => cells.filter((c) => Math.abs(c.distance) === k && c.n > 0);
   const mean = (cs: ClozeCell[]) => {
     const n = cs.reduce((a, c) => a + c.n, 0);
@@ -69,7 +72,15 @@ export function nearFar(cells: readonly ClozeCell[], window: number): { near: nu
 }
 
 export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<State> {
-  const prep = preparer({ modelId: o.modelId, text: o.text, defaultText: defaultClozeText, types: o.types, pairs: o.pairs, seed: o.seed, maxLength: o.maxLength });
+  const prep = preparer({
+    modelId: o.modelId,
+    text: o.text,
+    defaultText: defaultClozeText,
+    types: o.types,
+    pairs: o.pairs,
+    seed: o.seed,
+    maxLength: o.maxLength,
+  });
   return {
     name,
     steps: o.types.length,
@@ -83,7 +94,14 @@ export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<Stat
       return {
         state: { done: state.done + 1 },
         records: [record as unknown as Record<string, unknown>],
-        stats: { pairs_used: r.used, pairs_skipped: r.skipped, masked_queries: r.maskedQueries, seconds: r.seconds, near_drop: nf.near ?? Number.NaN, far_drop: nf.far ?? Number.NaN },
+        stats: {
+          pairs_used: r.used,
+          pairs_skipped: r.skipped,
+          masked_queries: r.maskedQueries,
+          seconds: r.seconds,
+          near_drop: nf.near ?? Number.NaN,
+          far_drop: nf.far ?? Number.NaN,
+        },
       };
     },
     measured: (stats) => stats.reduce((a, s) => a + (s.pairs_used ?? 0), 0),
@@ -104,7 +122,11 @@ export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<Stat
       const details: ClozeDetails = { encoder: encoderDetails, sentences, window: o.window, types, all };
       return {
         details: details as unknown as Record<string, unknown>,
-        metrics: { near_error_drop: nf.near, far_drop: nf.far, near_minus_far: nf.near !== null && nf.far !== null ? nf.near - nf.far : null },
+        metrics: {
+          near_error_drop: nf.near,
+          far_drop: nf.far,
+          near_minus_far: nf.near !== null && nf.far !== null ? nf.near - nf.far : null,
+        },
         files: { 'cloze.json': JSON.stringify({ model: encoderDetails, window: o.window, all, types }, null, 2) + '\n' },
       };
     },
@@ -122,10 +144,14 @@ export function clozeText(d: ClozeDetails): string {
   const dists = d.all.map((c) => c.distance);
   const head = ['type', 'pairs', ...dists.map((x) => (x > 0 ? `+${x}` : String(x)))];
   const rows = [
-    ...d.types.map((t) => [t.type, String(t.used), ...dists.map((x) => {
-      const c = t.cells.find((y) => y.distance === x);
-      return c ? num(c.meanDrop, c.n) : 'n/a';
-    })]),
+    ...d.types.map((t) => [
+      t.type,
+      String(t.used),
+      ...dists.map((x) => {
+        const c = t.cells.find((y) => y.distance === x);
+        return c ? num(c.meanDrop, c.n) : 'n/a';
+      }),
+    ]),
     ['all', String(d.types.reduce((a, t) => a + t.used, 0)), ...d.all.map((c) => num(c.meanDrop, c.n))],
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

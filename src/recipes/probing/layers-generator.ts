@@ -25,7 +25,15 @@ export interface LayerRunOptions {
 type State = { done: number };
 
 export function layerGenerator(name: string, o: LayerRunOptions): Generator<State> {
-  const prep = preparer({ modelId: o.modelId, text: o.text, defaultText: defaultProbeText, types: o.types, pairs: o.pairs, seed: o.seed, maxLength: o.maxLength });
+  const prep = preparer({
+    modelId: o.modelId,
+    text: o.text,
+    defaultText: defaultProbeText,
+    types: o.types,
+    pairs: o.pairs,
+    seed: o.seed,
+    maxLength: o.maxLength,
+  });
   return {
     name,
     steps: o.types.length,
@@ -41,7 +49,11 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
         examples: o.examples,
       });
       const t = r.types[0];
-      const stats: Record<string, number> = { test_pairs: t?.counts.test ?? 0, extract_seconds: r.extractSeconds, train_seconds: r.trainSeconds };
+      const stats: Record<string, number> = {
+        test_pairs: t?.counts.test ?? 0,
+        extract_seconds: r.extractSeconds,
+        train_seconds: r.trainSeconds,
+      };
       t?.accuracy?.forEach((s, l) => (stats[`accuracy_l${l}`] = rate(s) ?? Number.NaN));
       t?.localisation?.forEach((s, l) => (stats[`localisation_l${l}`] = rate(s) ?? Number.NaN));
       if (t) stats.chance = t.chance;
@@ -50,14 +62,26 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
     },
     measured: (stats) => stats.reduce((a, s) => a + (s.test_pairs ?? 0), 0),
     summarize(stats) {
-      const layers = Math.max(-1, ...stats.flatMap((s) => Object.keys(s).filter((k) => k.startsWith('accuracy_l')).map((k) => Number(k.slice(10)))));
+      const layers = Math.max(
+        -1,
+        ...stats.flatMap((s) =>
+          Object.keys(s)
+            .filter((k) => k.startsWith('accuracy_l'))
+            .map((k) => Number(k.slice(10))),
+        ),
+      );
       const at = (key: string): number | null => meanOf(stats.map((s) => (Number.isFinite(s[key]) ? s[key]! : null)));
       const metrics: Record<string, number | null> = { test_pairs: stats.reduce((a, s) => a + (s.test_pairs ?? 0), 0) };
       if (o.probes && layers >= 0) {
         const acc = Array.from({ length: layers + 1 }, (_, l) => at(`accuracy_l${l}`));
         const loc = Array.from({ length: layers + 1 }, (_, l) => at(`localisation_l${l}`));
         const best = (xs: (number | null)[]): [number | null, number | null] =>
-          xs.slice(1).reduce<[number | null, number | null]>((b, v, i) => (v !== null && (b[0] === null || v > b[0]) ? [v, i + 1] : b), [null, null]);
+          xs
+            .slice(1)
+            .reduce<[number | null, number | null]>(
+              (b, v, i) => (v !== null && (b[0] === null || v > b[0]) ? [v, i + 1] : b),
+              [null, null],
+            );
         metrics.layer0_accuracy = acc[0] ?? null;
         [metrics.best_layer_accuracy, metrics.best_accuracy_layer] = best(acc);
         metrics.layer0_localisation = loc[0] ?? null;

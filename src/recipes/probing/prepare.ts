@@ -56,7 +56,14 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step
           encoder,
           set,
           sentences: { sources: perSource, pairsMade: set.made, sentencesTried: set.sentencesTried },
-          encoderDetails: { id: e.id, architecture: e.architecture, layers: e.layers, heads: e.heads, hiddenSize: e.hiddenSize, exported: e.exported },
+          encoderDetails: {
+            id: e.id,
+            architecture: e.architecture,
+            layers: e.layers,
+            heads: e.heads,
+            hiddenSize: e.hiddenSize,
+            exported: e.exported,
+          },
         };
       })();
       return pending;

@@ -23,7 +23,8 @@ const SENTENCES_NOTE =
 
 export const probeLayersRecipe = defineRecipe({
   name: 'probe-layers',
-  summary: "trains a self-attention probe on each frozen layer to tell a sentence from its one-error twin, per grammar error type (Table 7), and checks whether the probe's attention finds the error (Table 8)",
+  summary:
+    "trains a self-attention probe on each frozen layer to tell a sentence from its one-error twin, per grammar error type (Table 7), and checks whether the probe's attention finds the error (Table 8)",
   paper: PAPER,
   kind: 'generate',
   group: 'probe',
@@ -56,8 +57,17 @@ export const probeLayersRecipe = defineRecipe({
     return {
       kind: 'generate',
       generator: layerGenerator('probe-layers', {
-        modelId: ctx.model.id, types, pairs: s.pairs, text: s.text, probes: true, heads: s.heads, headQuery: s.headQuery,
-        examples: s.examples, maxEpochs: s.maxEpochs, maxLength: s.maxLength, seed: ctx.seed,
+        modelId: ctx.model.id,
+        types,
+        pairs: s.pairs,
+        text: s.text,
+        probes: true,
+        heads: s.heads,
+        headQuery: s.headQuery,
+        examples: s.examples,
+        maxEpochs: s.maxEpochs,
+        maxLength: s.maxLength,
+        seed: ctx.seed,
       }),
     };
   },
@@ -65,7 +75,8 @@ export const probeLayersRecipe = defineRecipe({
 
 export const probeHeadsRecipe = defineRecipe({
   name: 'probe-heads',
-  summary: "checks, with no training, whether each attention head's two heaviest tokens include a simulated grammar error (Figure 3 / Appendix F)",
+  summary:
+    "checks, with no training, whether each attention head's two heaviest tokens include a simulated grammar error (Figure 3 / Appendix F)",
   paper: PAPER,
   kind: 'generate',
   group: 'probe',
@@ -74,7 +85,12 @@ export const probeHeadsRecipe = defineRecipe({
   tasks: ALL_TASKS,
   settings: headProbeSettings,
   report: headsFamily,
-  metrics: { best_head_localisation: metric('best attention head: share of error sentences whose error is in its top 2 tokens', 'best_head_localisation') },
+  metrics: {
+    best_head_localisation: metric(
+      'best attention head: share of error sentences whose error is in its top 2 tokens',
+      'best_head_localisation',
+    ),
+  },
   helpAfter: [
     'Examples:',
     '  textstress probe heads --model models/demo-mlm --out OUT',
@@ -88,8 +104,17 @@ export const probeHeadsRecipe = defineRecipe({
     return {
       kind: 'generate',
       generator: layerGenerator('probe-heads', {
-        modelId: ctx.model.id, types: errorTypesIn(s.errorTypes), pairs: s.pairs, text: s.text, probes: false, heads: true,
-        headQuery: s.headQuery, examples: 0, maxEpochs: 1, maxLength: s.maxLength, seed: ctx.seed,
+        modelId: ctx.model.id,
+        types: errorTypesIn(s.errorTypes),
+        pairs: s.pairs,
+        text: s.text,
+        probes: false,
+        heads: true,
+        headQuery: s.headQuery,
+        examples: 0,
+        maxEpochs: 1,
+        maxLength: s.maxLength,
+        seed: ctx.seed,
       }),
     };
   },
@@ -97,7 +122,8 @@ export const probeHeadsRecipe = defineRecipe({
 
 export const clozeRecipe = defineRecipe({
   name: 'cloze',
-  summary: "masks each token within six of a one-token grammar error and measures how much the error lowers a masked LM's probability of it (Figure 4)",
+  summary:
+    "masks each token within six of a one-token grammar error and measures how much the error lowers a masked LM's probability of it (Figure 4)",
   paper: PAPER,
   kind: 'generate',
   group: 'probe',
@@ -119,14 +145,19 @@ export const clozeRecipe = defineRecipe({
     'left out and counted); each token within --window of the error is masked in both sentences, one at a time, and',
     'P(true token) compared. Prints the mean drop per error type × signed distance; writes cloze.json. Needs a',
     'masked-LM (fill-mask) folder or hub id. Sentences (--text): by default CoLA dev (acceptable) + SST-2 dev when',
-    '../shared/data is beside the package (held out from demo-mlm\'s training), else the built-in WordNet sentences.',
+    "../shared/data is beside the package (held out from demo-mlm's training), else the built-in WordNet sentences.",
   ],
   build(s, ctx) {
     return {
       kind: 'generate',
       generator: clozeGenerator('cloze', {
-        modelId: ctx.model.id, types: errorTypesIn(s.errorTypes), pairs: s.pairs, text: s.text, window: s.window,
-        maxLength: s.maxLength, seed: ctx.seed,
+        modelId: ctx.model.id,
+        types: errorTypesIn(s.errorTypes),
+        pairs: s.pairs,
+        text: s.text,
+        window: s.window,
+        maxLength: s.maxLength,
+        seed: ctx.seed,
       }),
     };
   },

@@ -12,7 +12,14 @@ import type { ChartSpec, GeneratedRun, ReportTable } from '../report/types.ts';
 import type { ClozeDetails } from './cloze-generator.ts';
 import { headGrid, layerDetailsOf, layerTable, rate, type LayerDetails } from './tables.ts';
 
-function heatMap(title: string, caption: string, values: { x: string; y: string; value: number | null }[], xTitle: string, yTitle: string, xOrder: string[]): ChartSpec {
+function heatMap(
+  title: string,
+  caption: string,
+  values: { x: string; y: string; value: number | null }[],
+  xTitle: string,
+  yTitle: string,
+  xOrder: string[],
+): ChartSpec {
   const spec: TopLevelSpec = {
     data: { values },
     encoding: {
@@ -22,7 +29,15 @@ function heatMap(title: string, caption: string, values: { x: string; y: string;
     layer: [
       {
         mark: { type: 'rect' },
-        encoding: { color: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1], scheme: 'blues' }, legend: { format: '.0%' } } },
+        encoding: {
+          color: {
+            field: 'value',
+            type: 'quantitative',
+            title: null,
+            scale: { domain: [0, 1], scheme: 'blues' },
+            legend: { format: '.0%' },
+          },
+        },
       },
       {
         mark: { type: 'text', fontSize: 11 },
@@ -39,11 +54,29 @@ function heatMap(title: string, caption: string, values: { x: string; y: string;
 function layerHeat(run: GeneratedRun, d: LayerDetails, pick: 'accuracy' | 'localisation'): ChartSpec {
   const types = d.types.map((t) => t.type);
   const values = d.types.flatMap((t) =>
-    Array.from({ length: d.encoder.layers + 1 }, (_, l) => ({ x: t.type, y: l === 0 ? '0 (embeddings)' : `layer ${l}`, value: rate(t[pick]?.[l]) })),
+    Array.from({ length: d.encoder.layers + 1 }, (_, l) => ({
+      x: t.type,
+      y: l === 0 ? '0 (embeddings)' : `layer ${l}`,
+      value: rate(t[pick]?.[l]),
+    })),
   );
   return pick === 'accuracy'
-    ? heatMap(`${runLabel(run)}: probe accuracy by layer and error type (Table 7)`, 'Accuracy of a self-attention probe on the frozen layer, test pairs (chance 50%). Contextual layers above layer 0 are what the paper finds better.', values, 'error type', 'layer', types)
-    : heatMap(`${runLabel(run)}: the probe attention finds the error (Table 8)`, "Share of test sentences with an error whose error token is among the probe attention's two heaviest tokens.", values, 'error type', 'layer', types);
+    ? heatMap(
+        `${runLabel(run)}: probe accuracy by layer and error type (Table 7)`,
+        'Accuracy of a self-attention probe on the frozen layer, test pairs (chance 50%). Contextual layers above layer 0 are what the paper finds better.',
+        values,
+        'error type',
+        'layer',
+        types,
+      )
+    : heatMap(
+        `${runLabel(run)}: the probe attention finds the error (Table 8)`,
+        "Share of test sentences with an error whose error token is among the probe attention's two heaviest tokens.",
+        values,
+        'error type',
+        'layer',
+        types,
+      );
 }
 
 function headHeat(run: GeneratedRun, d: LayerDetails): ChartSpec {
@@ -90,7 +123,12 @@ export const layersFamily = generatedFamily<LayerDetails>({
     if (d.probes) {
       charts.push(layerHeat(run, d, 'accuracy'), layerHeat(run, d, 'localisation'));
       const t8 = layerTable(d, 'localisation');
-      tables.push({ title: `${runLabel(run)}: Table 8 layout with the random baseline`, head: t8.head, rows: t8.rows, caption: 'Percent; "random top-2": what two tokens picked at random would hit.' });
+      tables.push({
+        title: `${runLabel(run)}: Table 8 layout with the random baseline`,
+        head: t8.head,
+        rows: t8.rows,
+        caption: 'Percent; "random top-2": what two tokens picked at random would hit.',
+      });
     }
     if (d.types.some((t) => t.heads)) charts.push(headHeat(run, d));
     const ex = examplesTable(run, d);
@@ -139,17 +177,33 @@ export const clozeFamily = generatedFamily<ClozeDetails>({
       data: { values },
       mark: { type: 'line', point: true },
       encoding: {
-        x: { field: 'distance', type: 'quantitative', title: 'signed distance from the error (tokens)', scale: { domain: [-d.window, d.window] } },
+        x: {
+          field: 'distance',
+          type: 'quantitative',
+          title: 'signed distance from the error (tokens)',
+          scale: { domain: [-d.window, d.window] },
+        },
         y: { field: 'drop', type: 'quantitative', title: 'mean drop of P(true token)' },
         // the pooled line in black, thick; the types in the usual palette
-        color: { field: 'type', type: 'nominal', title: null, scale: { domain: [...typeNames, 'all types'], range: [...PALETTE.slice(0, typeNames.length), '#111827'] } },
+        color: {
+          field: 'type',
+          type: 'nominal',
+          title: null,
+          scale: { domain: [...typeNames, 'all types'], range: [...PALETTE.slice(0, typeNames.length), '#111827'] },
+        },
         strokeWidth: { condition: { test: "datum.type === 'all types'", value: 3 }, value: 1.2 },
       },
     };
     const used = d.types.reduce((a, t) => a + t.used, 0);
     const skipped = d.types.reduce((a, t) => a + t.skipped, 0);
     return {
-      charts: [{ title: `${runLabel(run)}: likelihood drop by distance from the error (Figure 4)`, caption: `${used} one-token minimal pairs (${skipped} left out: not a one-token substitution); the error itself (distance 0) is not masked.`, spec }],
+      charts: [
+        {
+          title: `${runLabel(run)}: likelihood drop by distance from the error (Figure 4)`,
+          caption: `${used} one-token minimal pairs (${skipped} left out: not a one-token substitution); the error itself (distance 0) is not masked.`,
+          spec,
+        },
+      ],
     };
   },
 });

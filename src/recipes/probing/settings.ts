@@ -29,30 +29,68 @@ export function errorTypesIn(spec: string): GrammarErrorType[] {
 const text = z
   .array(z.string().min(1))
   .default([])
-  .describe('sentence files, comma-separated: any dataset --data reads (CoLA keeps its acceptable sentences) or a .txt with one sentence per line; "wordnet" = the built-in WordNet example sentences (none: see the recipe help)');
+  .describe(
+    'sentence files, comma-separated: any dataset --data reads (CoLA keeps its acceptable sentences) or a .txt with one sentence per line; "wordnet" = the built-in WordNet example sentences (none: see the recipe help)',
+  );
 
 export const layerProbeSettings = z.strictObject({
   errorTypes: errorTypes('all'),
-  pairs: z.number().int().min(10).max(100_000).default(1000).describe('minimal pairs per error type (clean + one error), split 80/10/10 into train/dev/test'),
+  pairs: z
+    .number()
+    .int()
+    .min(10)
+    .max(100_000)
+    .default(1000)
+    .describe('minimal pairs per error type (clean + one error), split 80/10/10 into train/dev/test'),
   text,
   heads: z.boolean().default(true).describe('also check every attention head of the frozen model (Figure 3), no training'),
-  headQuery: z.enum(['all', 'cls']).default('all').describe('what a head points at: the attention each token receives from all tokens (all) or from [CLS] (cls)'),
-  examples: z.number().int().min(0).max(50).default(2).describe('test sentences per error type shown with the probe attention (Appendix E)'),
+  headQuery: z
+    .enum(['all', 'cls'])
+    .default('all')
+    .describe('what a head points at: the attention each token receives from all tokens (all) or from [CLS] (cls)'),
+  examples: z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .default(2)
+    .describe('test sentences per error type shown with the probe attention (Appendix E)'),
   maxEpochs: z.number().int().min(1).max(100).default(10).describe('probe training: most epochs (early stop on dev accuracy, patience 2)'),
-  maxLength: z.number().int().min(8).max(512).default(64).describe('tokens per sentence, special tokens included (longer sentences lose their tail)'),
+  maxLength: z
+    .number()
+    .int()
+    .min(8)
+    .max(512)
+    .default(64)
+    .describe('tokens per sentence, special tokens included (longer sentences lose their tail)'),
 });
 
 export const headProbeSettings = z.strictObject({
   errorTypes: errorTypes('all'),
-  pairs: z.number().int().min(10).max(100_000).default(1000).describe('minimal pairs per error type; heads are checked on the test split (10%)'),
+  pairs: z
+    .number()
+    .int()
+    .min(10)
+    .max(100_000)
+    .default(1000)
+    .describe('minimal pairs per error type; heads are checked on the test split (10%)'),
   text,
-  headQuery: z.enum(['all', 'cls']).default('all').describe('what a head points at: the attention each token receives from all tokens (all) or from [CLS] (cls)'),
+  headQuery: z
+    .enum(['all', 'cls'])
+    .default('all')
+    .describe('what a head points at: the attention each token receives from all tokens (all) or from [CLS] (cls)'),
   maxLength: z.number().int().min(8).max(512).default(64).describe('tokens per sentence, special tokens included'),
 });
 
 export const clozeSettings = z.strictObject({
   errorTypes: errorTypes('ArtOrDet,Prep,Trans,Nn,SVA,Vform,Wchoice'),
-  pairs: z.number().int().min(10).max(100_000).default(300).describe('minimal pairs built per error type; those that are not one-token substitutions are left out and counted'),
+  pairs: z
+    .number()
+    .int()
+    .min(10)
+    .max(100_000)
+    .default(300)
+    .describe('minimal pairs built per error type; those that are not one-token substitutions are left out and counted'),
   text,
   window: z.number().int().min(1).max(20).default(6).describe('tokens on each side of the error that are masked, one at a time'),
   maxLength: z.number().int().min(8).max(512).default(64).describe('tokens per sentence, special tokens included'),

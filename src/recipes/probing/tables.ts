@@ -79,7 +79,11 @@ export function headTable(d: LayerDetails): { head: string[]; rows: string[][] }
   const grid = headGrid(d);
   return {
     head: ['layer', ...Array.from({ length: d.encoder.heads }, (_, h) => `head ${h + 1}`), 'best'],
-    rows: grid.map((row, l) => [String(l + 1), ...row.map(cell), cell(row.reduce<number | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null))]),
+    rows: grid.map((row, l) => [
+      String(l + 1),
+      ...row.map(cell),
+      cell(row.reduce<number | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null)),
+    ]),
   };
 }
 
@@ -92,22 +96,38 @@ function draw(title: string, t: { head: string[]; rows: string[][] }): string {
 /** What the terminal shows for a probe-layers or probe-heads run. */
 export function layerText(d: LayerDetails): string {
   const e = d.encoder;
-  const parts = [`${e.id}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize} (${e.exported ? 'inner tensors exported by the model' : 'inner tensors exposed from the ONNX graph'})`];
+  const parts = [
+    `${e.id}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize} (${e.exported ? 'inner tensors exported by the model' : 'inner tensors exposed from the ONNX graph'})`,
+  ];
   if (d.probes) {
     parts.push(draw('Table 7 layout: probe accuracy on the test pairs (%), per layer and error type', layerTable(d, 'accuracy')));
-    parts.push(draw("Table 8 layout: the probe attention's top 2 tokens include the error (%), test sentences with an error", layerTable(d, 'localisation')));
+    parts.push(
+      draw(
+        "Table 8 layout: the probe attention's top 2 tokens include the error (%), test sentences with an error",
+        layerTable(d, 'localisation'),
+      ),
+    );
   }
   if (d.types.some((t) => t.heads)) {
-    parts.push(draw(`Figure 3 layout: each head's top 2 tokens (${d.headQuery === 'cls' ? '[CLS] row' : 'attention received'}) include the error (%), all types`, headTable(d)));
+    parts.push(
+      draw(
+        `Figure 3 layout: each head's top 2 tokens (${d.headQuery === 'cls' ? '[CLS] row' : 'attention received'}) include the error (%), all types`,
+        headTable(d),
+      ),
+    );
   }
-  const made = Object.entries(d.sentences.pairsMade).map(([t, n]) => `${t} ${n}`).join(', ');
+  const made = Object.entries(d.sentences.pairsMade)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
   parts.push(`pairs made per type: ${made} (from ${d.sentences.sentencesTried} sentences tried); ${sourcesLine(d.sentences)}`);
   return parts.join('\n\n');
 }
 
 /** Where the sentences came from, with how many usable sentences each gave. */
 export function sourcesLine(s: SentenceDetails): string {
-  return `sentences from ${Object.entries(s.sources).map(([src, n]) => `${src} (${n})`).join(', ')}`;
+  return `sentences from ${Object.entries(s.sources)
+    .map(([src, n]) => `${src} (${n})`)
+    .join(', ')}`;
 }
 
 export function layerDetailsOf(details: Record<string, unknown> | undefined): LayerDetails | undefined {

@@ -19,7 +19,13 @@ import type { RunSummary } from '../../metrics/summary.ts';
 import type { ReportFamily } from '../report/types.ts';
 
 /** What a model + data pair is, as far as recipes care. */
-export const TASK_KINDS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering', 'fill-mask'] as const;
+export const TASK_KINDS = [
+  'text-classification',
+  'pair-classification',
+  'token-classification',
+  'question-answering',
+  'fill-mask',
+] as const;
 /** One of {@link TASK_KINDS}. */
 export type TaskKind = (typeof TASK_KINDS)[number];
 

@@ -63,7 +63,10 @@ export function recipesReference(registry: Registry): string {
   ];
   for (const d of registry.all()) {
     parts.push(`## \`${d.name}\``, '', d.summary + (d.paper ? ` — ${d.paper}.` : '.'), '');
-    parts.push(`Run: \`${usageOf(d)}\` · kind: ${d.kind} · tasks: ${d.tasks.join(', ')}${d.data && d.data !== 'required' ? ` · data: ${d.data}` : ''}`, '');
+    parts.push(
+      `Run: \`${usageOf(d)}\` · kind: ${d.kind} · tasks: ${d.tasks.join(', ')}${d.data && d.data !== 'required' ? ` · data: ${d.data}` : ''}`,
+      '',
+    );
     const fields = settingFields(d);
     if (fields.length) {
       parts.push('| flag | suite key | type | default | description |', '|---|---|---|---|---|');

@@ -53,7 +53,8 @@ function shapeOf(js: Json): FieldShape {
   if (type === 'string') return Array.isArray(js.enum) ? { type: 'string', choices: js.enum as string[] } : { type: 'string' };
   if (type === 'array') {
     const items = (js.items ?? {}) as Json;
-    if (items.type === 'string') return { type: 'list', of: 'string', ...(Array.isArray(items.enum) ? { choices: items.enum as string[] } : {}) };
+    if (items.type === 'string')
+      return { type: 'list', of: 'string', ...(Array.isArray(items.enum) ? { choices: items.enum as string[] } : {}) };
     if (items.type === 'number' || items.type === 'integer') return { type: 'list', of: 'number' };
   }
   return { type: 'other' };

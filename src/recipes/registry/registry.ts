@@ -14,12 +14,59 @@ import { settingFields } from './fields.ts';
  * one, or its flag would clash (`--seed`, `--limit`, `--out`, …).
  */
 export const RESERVED_SETTING_KEYS: readonly string[] = [
-  'model', 'task', 'authEnv', 'batchSize', 'timeout', 'retries', 'requestConcurrency',
-  'data', 'format', 'split', 'textColumn', 'textAColumn', 'textBColumn', 'labelColumn', 'idColumn', 'skipBadRows', 'maxChars', 'limit',
-  'out', 'seed', 'resume', 'overwrite', 'concurrency', 'labelMap', 'json', 'progress', 'help', 'version', 'name', 'recipe', 'thresholds', 'dataset',
-  'compact', 'plugin', 'defence',
-  'baseUrl', 'labels', 'template', 'mapping', 'labelRegex', 'structured', 'llmTemperature', 'maxTokens', 'priceInput', 'priceOutput', 'maxCost',
-  'cacheDir', 'cache', 'dryRun', 'maxQueries', 'shard', 'queue', 'blockSize',
+  'model',
+  'task',
+  'authEnv',
+  'batchSize',
+  'timeout',
+  'retries',
+  'requestConcurrency',
+  'data',
+  'format',
+  'split',
+  'textColumn',
+  'textAColumn',
+  'textBColumn',
+  'labelColumn',
+  'idColumn',
+  'skipBadRows',
+  'maxChars',
+  'limit',
+  'out',
+  'seed',
+  'resume',
+  'overwrite',
+  'concurrency',
+  'labelMap',
+  'json',
+  'progress',
+  'help',
+  'version',
+  'name',
+  'recipe',
+  'thresholds',
+  'dataset',
+  'compact',
+  'plugin',
+  'defence',
+  'baseUrl',
+  'labels',
+  'template',
+  'mapping',
+  'labelRegex',
+  'structured',
+  'llmTemperature',
+  'maxTokens',
+  'priceInput',
+  'priceOutput',
+  'maxCost',
+  'cacheDir',
+  'cache',
+  'dryRun',
+  'maxQueries',
+  'shard',
+  'queue',
+  'blockSize',
 ];
 
 /** One-letter flags the shared options take (`-m` model, `-d` data, `-n` limit, `-o` out, `-s` seed, `-h` help, `-V` version). */
@@ -48,7 +95,8 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
       if (byName.has(def.name)) throw new Error(`recipe "${def.name}" registered twice`);
       const command = commandOf(def).join(' ');
       for (const other of byName.values()) {
-        if (commandOf(other).join(' ') === command) throw new Error(`recipes "${other.name}" and "${def.name}" both claim the command "textstress ${command}"`);
+        if (commandOf(other).join(' ') === command)
+          throw new Error(`recipes "${other.name}" and "${def.name}" both claim the command "textstress ${command}"`);
       }
       assertDerivable(def);
       // A gate metric name must mean one thing across the registry, or a suite threshold would read the wrong one.

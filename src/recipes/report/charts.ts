@@ -19,7 +19,14 @@ export function editTypeCounts(runs: readonly LoadedRun[], prefix: string): { ty
 }
 
 /** Horizontal bars of edit-type counts in successful attacks, stacked by a series field. */
-export function editTypeChart(title: string, caption: string, rows: { type: string; count: number }[], series: string, seriesTitle: string, seriesOrder?: string[]): ChartSpec {
+export function editTypeChart(
+  title: string,
+  caption: string,
+  rows: { type: string; count: number }[],
+  series: string,
+  seriesTitle: string,
+  seriesOrder?: string[],
+): ChartSpec {
   const spec: TopLevelSpec = {
     data: { values: rows },
     mark: { type: 'bar', cornerRadiusEnd: 2 },
@@ -35,7 +42,12 @@ export function editTypeChart(title: string, caption: string, rows: { type: stri
 }
 
 /** Grouped bars: clean vs under-attack metric per run (or per setting). */
-export function cleanVsAttackedChart(title: string, caption: string, runs: readonly LoadedRun[], label: (r: LoadedRun) => string): ChartSpec {
+export function cleanVsAttackedChart(
+  title: string,
+  caption: string,
+  runs: readonly LoadedRun[],
+  label: (r: LoadedRun) => string,
+): ChartSpec {
   const values = runs.flatMap((r) => [
     { run: label(r), measure: `clean ${r.headline.metric}`, value: r.headline.clean, order: 0 },
     { run: label(r), measure: `${r.headline.metric} under attack`, value: r.headline.attacked, order: 1 },

@@ -150,4 +150,3 @@ export interface StressSectionContent {
   charts: ChartSpec[];
   notes?: string[];
 }
-

@@ -33,16 +33,27 @@ export interface Prepared {
 export const notApplicableReason = (type: EntityType): string => `no ${type} entity`;
 
 /** Reads every example, annotates them (in chunks of 256) and keeps those with a mention of `type`. */
-export async function prepare(model: ModelAdapter, dataset: Dataset, annotator: MentionAnnotator, type: EntityType, labelMap: Record<string, string> = {}): Promise<Prepared> {
+export async function prepare(
+  model: ModelAdapter,
+  dataset: Dataset,
+  annotator: MentionAnnotator,
+  type: EntityType,
+  labelMap: Record<string, string> = {},
+): Promise<Prepared> {
   if (model.info.task !== 'text-classification') {
-    throw new TextstressError(`RESEMBLE is for text classifiers (single texts and pairs); ${model.info.id} is a ${model.info.task} model.`, {
-      hint: 'NER and QA models are not supported.',
-    });
+    throw new TextstressError(
+      `RESEMBLE is for text classifiers (single texts and pairs); ${model.info.id} is a ${model.info.task} model.`,
+      {
+        hint: 'NER and QA models are not supported.',
+      },
+    );
   }
   const examples: (TextExample | PairExample)[] = [];
   for await (const e of dataset.examples()) {
     if (e.kind !== 'text' && e.kind !== 'pair') {
-      throw new TextstressError(`RESEMBLE needs classification data (single texts or pairs), got ${e.kind} examples.`, { where: e.source ?? dataset.info.path });
+      throw new TextstressError(`RESEMBLE needs classification data (single texts or pairs), got ${e.kind} examples.`, {
+        where: e.source ?? dataset.info.path,
+      });
     }
     examples.push(e);
   }

@@ -48,24 +48,37 @@ export function sampleCandidates(dicts: NameDictionaries, type: EntityType, n: n
 /** Mean −log P(gold) of Eq. (2) over the items, for a temperature. */
 function nll(p: Prepared, original: number[][], canonical: number[][][], temperature: number): number | null {
   if (p.items.length === 0) return null;
-  const total = p.items.reduce((s, it, i) => s - Math.log(Math.max(resembleCombine(original[i]!, canonical[i]!, it.confidence, temperature)[it.gold]!, 1e-12)), 0);
+  const total = p.items.reduce(
+    (s, it, i) => s - Math.log(Math.max(resembleCombine(original[i]!, canonical[i]!, it.confidence, temperature)[it.gold]!, 1e-12)),
+    0,
+  );
   return total / p.items.length;
 }
 
 /** Fits the canonical entities and T on prepared validation data; all queries go through `engine` at once. */
 export async function fitResemble(p: Prepared, engine: QueryEngine, dicts: NameDictionaries, opts: FitOptions): Promise<ResembleConfig> {
   if (p.items.length === 0) {
-    throw new TextstressError(`no validation example has a ${p.type} mention (${p.examples} examples, all "${notApplicableReason(p.type)}"): nothing to fit on.`, {
-      where: opts.data,
-      hint: 'Use a validation split whose texts name entities of that type, or another --type / annotator.',
-    });
+    throw new TextstressError(
+      `no validation example has a ${p.type} mention (${p.examples} examples, all "${notApplicableReason(p.type)}"): nothing to fit on.`,
+      {
+        where: opts.data,
+        hint: 'Use a validation split whose texts name entities of that type, or another --type / annotator.',
+      },
+    );
   }
   const names = sampleCandidates(dicts, p.type, opts.candidates, Rng.derive(opts.seed, 'resemble-candidates'));
   if (names.length < opts.m) {
-    throw new TextstressError(`M = ${opts.m} canonical entities asked for, but only ${names.length} candidate names were drawn.`, { hint: 'Raise --candidates (or lower --m).' });
+    throw new TextstressError(`M = ${opts.m} canonical entities asked for, but only ${names.length} candidate names were drawn.`, {
+      hint: 'Raise --candidates (or lower --m).',
+    });
   }
-  const canonInputs = names.map((name) => p.items.map((it) => inputOf(applyPlan(it.example, it.mentions, forcedPlan(it.mentions, p.type, name)).example as typeof it.example)));
-  const [originalOut, ...byName] = await Promise.all([engine.query(p.items.map((it) => inputOf(it.example))), ...canonInputs.map((inputs) => engine.query(inputs))]);
+  const canonInputs = names.map((name) =>
+    p.items.map((it) => inputOf(applyPlan(it.example, it.mentions, forcedPlan(it.mentions, p.type, name)).example as typeof it.example)),
+  );
+  const [originalOut, ...byName] = await Promise.all([
+    engine.query(p.items.map((it) => inputOf(it.example))),
+    ...canonInputs.map((inputs) => engine.query(inputs)),
+  ]);
   const original = originalOut!.map(probsOf);
   const scored = names.map((name, k) => ({ name, accuracy: share(byName[k]!.map((o, i) => correct(probsOf(o), p.items[i]!.gold))) }));
   // Highest accuracy first; ties keep the draw order (deterministic for a seed).

@@ -61,7 +61,9 @@ export function meanStd(xs: readonly (number | null)[]): { mean: number | null; 
 /** The draws of one example: max(B, R) random plans from its own seeded stream. */
 function drawsOf(item: Applicable, type: Prepared['type'], dicts: NameDictionaries, n: number, seed: number): ModelInput[] {
   const rng = Rng.derive(seed, 'resemble-table5', item.example.id);
-  return Array.from({ length: n }, () => inputOf(applyPlan(item.example, item.mentions, planReplacement(item.mentions, type, dicts, rng)).example as Applicable['example']));
+  return Array.from({ length: n }, () =>
+    inputOf(applyPlan(item.example, item.mentions, planReplacement(item.mentions, type, dicts, rng)).example as Applicable['example']),
+  );
 }
 
 /** A model's row over the drawn texts. */
@@ -77,14 +79,27 @@ async function rowOf(engine: QueryEngine, drawn: readonly Drawn[], randomSets: n
   const at = (k: (d: Drawn) => number): boolean[] => answers.map((a, i) => a[1 + k(drawn[i]!)]!);
   const random = Array.from({ length: randomSets }, (_, r) => share(at(() => r)));
   const { mean, std } = meanStd(random);
-  return { original: share(answers.map((a) => a[0]!)), worst: share(at((d) => d.worst)), best: share(at((d) => d.best)), randomMean: mean, randomStd: std, random };
+  return {
+    original: share(answers.map((a) => a[0]!)),
+    worst: share(at((d) => d.worst)),
+    best: share(at((d) => d.best)),
+    randomMean: mean,
+    randomStd: std,
+    random,
+  };
 }
 
 /**
  * Table 5 over prepared test data: `plain` answers the undefended model (Worst/Best are picked by its gold-class
  * probability, lowest / highest, first on ties), `defended` the RESEMBLE model (best share the cache of `plain`).
  */
-export async function table5(p: Prepared, plain: QueryEngine, defended: QueryEngine, dicts: NameDictionaries, opts: Table5Options): Promise<Table5> {
+export async function table5(
+  p: Prepared,
+  plain: QueryEngine,
+  defended: QueryEngine,
+  dicts: NameDictionaries,
+  opts: Table5Options,
+): Promise<Table5> {
   const n = Math.max(opts.budget, opts.randomSets);
   const drawn: Drawn[] = await Promise.all(
     p.items.map(async (item) => {
@@ -115,7 +130,8 @@ const pct = (x: number | null): string => (x === null ? 'n/a' : (100 * x).toFixe
 export function formatTable5(t: Table5, title: string): string {
   const row = (name: string, r: Table5Row): string[] => {
     const gap = r.worst === null || r.best === null ? 'n/a' : (100 * (r.best - r.worst)).toFixed(2);
-    const random = r.randomMean === null ? 'n/a' : `${pct(r.randomMean)} ± ${r.randomStd === null ? 'n/a' : (100 * r.randomStd).toFixed(2)}`;
+    const random =
+      r.randomMean === null ? 'n/a' : `${pct(r.randomMean)} ± ${r.randomStd === null ? 'n/a' : (100 * r.randomStd).toFixed(2)}`;
     return [name, pct(r.original), pct(r.worst), pct(r.best), random, gap];
   };
   const header = ['', 'Original', 'Worst', 'Best', `Random (${t.without.random.length} sets)`, 'Best−Worst'];

@@ -43,7 +43,9 @@ export function planNliLabels(
   const gold = [...new Set(observed)];
   checkLabelMap(labelMap, modelLabels, gold, data.path);
   // A generic LABEL_i is the data's i-th label name, as the attacks' label aligner reads it.
-  const modelNli = modelLabels.map((l) => viaMap(l, labelMap, modelLabels) ?? (/^label_(\d+)$/i.test(l) ? nliLabelOf(names[Number(l.slice(6))] ?? '') : undefined));
+  const modelNli = modelLabels.map(
+    (l) => viaMap(l, labelMap, modelLabels) ?? (/^label_(\d+)$/i.test(l) ? nliLabelOf(names[Number(l.slice(6))] ?? '') : undefined),
+  );
   const badModel = modelLabels.filter((_, i) => modelNli[i] === undefined);
   const all = [...NLI_LABEL_SCHEMES['3-way'], NLI_LABEL_SCHEMES['2-way'][1]].join(', ');
   if (modelLabels.length === 0 || badModel.length) {
@@ -58,17 +60,23 @@ export function planNliLabels(
   const dataNli = new Map(gold.map((g) => [g, viaMap(g, labelMap, modelLabels) ?? nliLabelOf(names[Number(g)] ?? '')] as const));
   const badData = gold.filter((g) => dataNli.get(g) === undefined);
   if (badData.length) {
-    throw new TextstressError(`the gold labels of ${data.path} [${gold.join(', ')}] cannot be mapped to the NLI labels (${all}): no NLI label for ${badData.map((l) => `"${l}"`).join(', ')}.`, {
-      hint: `Map them with --label-map, e.g. --label-map "${example(badData, gold.length)}".`,
-    });
+    throw new TextstressError(
+      `the gold labels of ${data.path} [${gold.join(', ')}] cannot be mapped to the NLI labels (${all}): no NLI label for ${badData.map((l) => `"${l}"`).join(', ')}.`,
+      {
+        hint: `Map them with --label-map, e.g. --label-map "${example(badData, gold.length)}".`,
+      },
+    );
   }
   const dataScheme = nliSchemeOf([...dataNli.values()] as NliLabel[]);
   const auto: NliScheme = modelScheme === '2-way' || dataScheme === '2-way' ? '2-way' : '3-way';
   if (wanted === '3-way' && auto === '2-way') {
     const side = modelScheme === '2-way' ? `the model ${model.id}` : `the data ${data.path}`;
-    throw new TextstressError(`--scheme 3-way needs three-way labels on both sides, but ${side} has the 2-way labels entailment / not_entailment.`, {
-      hint: 'Use --scheme 2-way (or auto): neutral and contradiction then count as not_entailment.',
-    });
+    throw new TextstressError(
+      `--scheme 3-way needs three-way labels on both sides, but ${side} has the 2-way labels entailment / not_entailment.`,
+      {
+        hint: 'Use --scheme 2-way (or auto): neutral and contradiction then count as not_entailment.',
+      },
+    );
   }
   const scheme = wanted === 'auto' ? auto : wanted;
   return {
@@ -104,12 +112,21 @@ function checkLabelMap(labelMap: Record<string, string>, modelLabels: readonly s
   const lower = (xs: readonly string[]): string[] => xs.map((x) => x.toLowerCase());
   const problems: string[] = [];
   for (const [from, to] of Object.entries(labelMap)) {
-    if (!gold.includes(from) && !modelLabels.includes(from)) problems.push(`"${from}" is neither a gold label of ${path} [${gold.join(', ')}] nor a label of the model [${modelLabels.join(', ')}]`);
-    if (nliLabelOf(to) === undefined && !lower(modelLabels).includes(to.toLowerCase())) problems.push(`"${to}" is neither an NLI label nor a label of the model`);
+    if (!gold.includes(from) && !modelLabels.includes(from))
+      problems.push(
+        `"${from}" is neither a gold label of ${path} [${gold.join(', ')}] nor a label of the model [${modelLabels.join(', ')}]`,
+      );
+    if (nliLabelOf(to) === undefined && !lower(modelLabels).includes(to.toLowerCase()))
+      problems.push(`"${to}" is neither an NLI label nor a label of the model`);
   }
   if (problems.length) {
-    throw new TextstressError(`--label-map ${Object.entries(labelMap).map(([a, b]) => `${a}=${b}`).join(',')} does not fit: ${problems.join('; ')}.`, {
-      hint: 'Write label=NLI label (entailment, neutral, contradiction, not_entailment) for a gold label of the data or a label of the model.',
-    });
+    throw new TextstressError(
+      `--label-map ${Object.entries(labelMap)
+        .map(([a, b]) => `${a}=${b}`)
+        .join(',')} does not fit: ${problems.join('; ')}.`,
+      {
+        hint: 'Write label=NLI label (entailment, neutral, contradiction, not_entailment) for a gold label of the data or a label of the model.',
+      },
+    );
   }
 }

@@ -31,7 +31,11 @@ function sweepChart(runs: readonly StressRun[]): ChartSpec | undefined {
       color: { field: 'series', type: 'nominal', title: null },
     },
   };
-  return { title: 'Tautology sweep (Figure 2)', caption: 'Accuracy as N tautologies are appended to the premise or the hypothesis; N = 0 is the original accuracy on the same pairs.', spec };
+  return {
+    title: 'Tautology sweep (Figure 2)',
+    caption: 'Accuracy as N tautologies are appended to the premise or the hypothesis; N = 0 is the original accuracy on the same pairs.',
+    spec,
+  };
 }
 
 export const stressNliFamily: ReportFamily = {
@@ -47,12 +51,19 @@ export const stressNliFamily: ReportFamily = {
   section: () => ({ charts: [] }),
   stressSection(runs) {
     const suffix = (r: StressRun, t: ReportTable): ReportTable => (runs.length > 1 ? { ...t, title: `${t.title} — ${r.name}` } : t);
-    const tables = runs.flatMap((r) => [table2(r.summary), confusionTable(r.summary), sweepTable(r.summary)].filter((t): t is ReportTable => t !== undefined).map((t) => suffix(r, t)));
+    const tables = runs.flatMap((r) =>
+      [table2(r.summary), confusionTable(r.summary), sweepTable(r.summary)]
+        .filter((t): t is ReportTable => t !== undefined)
+        .map((t) => suffix(r, t)),
+    );
     const sweep = sweepChart(runs);
     const notes = runs.flatMap((r) =>
       Object.entries(r.summary.tests)
         .filter(([, t]) => t.not_applicable > 0)
-        .map(([test, t]) => `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} made no case for ${t.not_applicable} of ${r.summary.n} pairs (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`),
+        .map(
+          ([test, t]) =>
+            `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} made no case for ${t.not_applicable} of ${r.summary.n} pairs (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`,
+        ),
     );
     return { tables, charts: [accuracyPerTestChart(runs, title), ...(sweep ? [sweep] : [])], notes };
   },

@@ -57,21 +57,32 @@ export function nliStressSuite(o: NliSuiteOptions): StressSuite<NliPair, NliLabe
     notInWorst: ['premise-removed'],
     read(example: Example): NliPair {
       if (example.kind !== 'pair') {
-        throw new TextstressError(`the NLI stress tests need premise/hypothesis pairs, but ${example.source ?? example.id} is a ${example.kind} example.`);
+        throw new TextstressError(
+          `the NLI stress tests need premise/hypothesis pairs, but ${example.source ?? example.id} is a ${example.kind} example.`,
+        );
       }
       const label = o.labels.data.get(example.label);
       if (label === undefined) {
-        throw new TextstressError(`the gold label "${example.label}" cannot be mapped to the ${scheme} NLI labels (${NLI_LABEL_SCHEMES[scheme].join(', ')}).`, {
-          where: example.source ?? example.id,
-          hint: 'Map it with --label-map.',
-        });
+        throw new TextstressError(
+          `the gold label "${example.label}" cannot be mapped to the ${scheme} NLI labels (${NLI_LABEL_SCHEMES[scheme].join(', ')}).`,
+          {
+            where: example.source ?? example.id,
+            hint: 'Map it with --label-map.',
+          },
+        );
       }
       const [premise, hypothesis] = o.premiseIs === 'textA' ? [example.textA, example.textB] : [example.textB, example.textA];
       return { id: example.id, premise, hypothesis, label };
     },
-    original: (x) => ({ test: 'original', input: input(x.premise, x.hypothesis), gold: x.label as NliLabel, text: { premise: x.premise, hypothesis: x.hypothesis } }),
+    original: (x) => ({
+      test: 'original',
+      input: input(x.premise, x.hypothesis),
+      gold: x.label as NliLabel,
+      text: { premise: x.premise, hypothesis: x.hypothesis },
+    }),
     score(c, output: ModelOutput) {
-      if (output.kind !== 'classes') throw new TextstressError(`the NLI stress tests need a classifier, but the model answered with ${output.kind}.`);
+      if (output.kind !== 'classes')
+        throw new TextstressError(`the NLI stress tests need a classifier, but the model answered with ${output.kind}.`);
       // The scheme's probability of a label is the sum over the model labels it stands for (2-way on a 3-way
       // model: P(not_entailment) = P(neutral) + P(contradiction)).
       const probs = new Map<NliLabel, number>(NLI_LABEL_SCHEMES[scheme].map((l) => [l, 0]));

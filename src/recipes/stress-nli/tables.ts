@@ -24,7 +24,15 @@ export const NLI_TEST_TITLES: Readonly<Record<NliStressTest, string>> = {
 };
 
 /** Table 2's rows, in the paper's order (the tautology sweep has a table of its own). */
-export const TABLE2_TESTS: readonly NliStressTest[] = ['word-overlap', 'negation', 'length-mismatch', 'spelling', 'antonymy', 'numerical', 'premise-removed'];
+export const TABLE2_TESTS: readonly NliStressTest[] = [
+  'word-overlap',
+  'negation',
+  'length-mismatch',
+  'spelling',
+  'antonymy',
+  'numerical',
+  'premise-removed',
+];
 
 /** One point of the tautology sweep. */
 export interface SweepPoint {
@@ -62,7 +70,9 @@ export function nliDetails(m: StressMetrics, base: Omit<NliDetails, 'sweep' | 'p
   return {
     ...base,
     sweep: taut ? { original_accuracy: taut.original_accuracy, premise: points('premise'), hypothesis: points('hypothesis') } : null,
-    premise_removed: pr ? { accuracy: pr.accuracy, majority, over_majority: pr.accuracy === null || !majority ? null : pr.accuracy - majority.rate } : null,
+    premise_removed: pr
+      ? { accuracy: pr.accuracy, majority, over_majority: pr.accuracy === null || !majority ? null : pr.accuracy - majority.rate }
+      : null,
   };
 }
 
@@ -81,7 +91,9 @@ export function table2(s: StressSummary): ReportTable {
       String(t.examples),
       String(t.n),
       // The paper compares the premise-removed accuracy with the majority class, not with the original.
-      test === 'premise-removed' ? `${pct(t.accuracy)} (majority class ${maj ? `${maj.label} ${pct(maj.rate)}` : NA})` : accuracyWithReduction(t.accuracy, t.reduction),
+      test === 'premise-removed'
+        ? `${pct(t.accuracy)} (majority class ${maj ? `${maj.label} ${pct(maj.rate)}` : NA})`
+        : accuracyWithReduction(t.accuracy, t.reduction),
       pct(t.original_accuracy),
     ]);
   }
@@ -89,7 +101,8 @@ export function table2(s: StressSummary): ReportTable {
     title: 'Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)',
     head: ['test', 'family', 'pairs', 'cases', 'accuracy (reduction)', 'original, same pairs'],
     rows,
-    caption: 'Reduction = (original − test) / original accuracy over the pairs the test applied to; negative = the test raised accuracy. Premise removed: beside the majority-class rate of its pairs.',
+    caption:
+      'Reduction = (original − test) / original accuracy over the pairs the test applied to; negative = the test raised accuracy. Premise removed: beside the majority-class rate of its pairs.',
   };
 }
 
@@ -127,7 +140,10 @@ export function sweepTable(s: StressSummary): ReportTable | undefined {
   return {
     title: 'Tautology sweep: "and true is true" appended N times (the paper’s Figure 2)',
     head: ['N', 'on the premise', 'on the hypothesis'],
-    rows: [['0 (original)', pct(sweep.original_accuracy), pct(sweep.original_accuracy)], ...ns.map((n) => [String(n), at(sweep.premise, n), at(sweep.hypothesis, n)])],
+    rows: [
+      ['0 (original)', pct(sweep.original_accuracy), pct(sweep.original_accuracy)],
+      ...ns.map((n) => [String(n), at(sweep.premise, n), at(sweep.hypothesis, n)]),
+    ],
   };
 }
 
@@ -142,7 +158,10 @@ export function nliText(s: StressSummary): string {
   ];
   const na = Object.entries(s.tests)
     .filter(([, t]) => t.not_applicable > 0)
-    .map(([test, t]) => `${NLI_TEST_TITLES[test as NliStressTest] ?? test}: ${t.not_applicable} pairs (${Object.keys(t.not_applicable_reasons).join('; ')})`);
+    .map(
+      ([test, t]) =>
+        `${NLI_TEST_TITLES[test as NliStressTest] ?? test}: ${t.not_applicable} pairs (${Object.keys(t.not_applicable_reasons).join('; ')})`,
+    );
   const sweep = sweepTable(s);
   return [
     head.join('\n'),

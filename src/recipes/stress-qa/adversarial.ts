@@ -23,11 +23,18 @@ export interface AdversarialSet {
 /** The file to use for `test`: the flag's, else the first well-known place that has it, else null. */
 export function findAdversarialFile(test: keyof typeof ADVERSARIAL_FILES, given: string | null, dataPath: string): string | null {
   if (given !== null) {
-    if (!existsSync(given)) throw new TextstressError(`--${test} ${given}: no such file.`, { hint: `Give the path of ${ADVERSARIAL_FILES[test]}, or leave the flag out to look beside --data.` });
+    if (!existsSync(given))
+      throw new TextstressError(`--${test} ${given}: no such file.`, {
+        hint: `Give the path of ${ADVERSARIAL_FILES[test]}, or leave the flag out to look beside --data.`,
+      });
     return given;
   }
   const dir = dirname(dataPath);
-  const places = [join(dir, ADVERSARIAL_FILES[test]), join(dir, 'adversarial-squad', ADVERSARIAL_FILES[test]), join(dir, '..', 'adversarial-squad', ADVERSARIAL_FILES[test])];
+  const places = [
+    join(dir, ADVERSARIAL_FILES[test]),
+    join(dir, 'adversarial-squad', ADVERSARIAL_FILES[test]),
+    join(dir, '..', 'adversarial-squad', ADVERSARIAL_FILES[test]),
+  ];
   return places.find((p) => existsSync(p)) ?? null;
 }
 

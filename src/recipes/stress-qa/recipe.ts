@@ -15,7 +15,10 @@ import { qaDetails, qaText, type QaDetails, type Table4Row } from './tables.ts';
 function qaGateMetrics(): Record<string, RecipeMetric> {
   const d = (s: Record<string, unknown>): QaDetails | undefined => s.details as QaDetails | undefined;
   const out: Record<string, RecipeMetric> = {
-    qa_original_em: { description: 'stress-qa: exact match on the unmodified questions', read: (s) => (d(s) ? d(s)!.original.em : undefined) },
+    qa_original_em: {
+      description: 'stress-qa: exact match on the unmodified questions',
+      read: (s) => (d(s) ? d(s)!.original.em : undefined),
+    },
     qa_original_f1: { description: 'stress-qa: F1 on the unmodified questions', read: (s) => (d(s) ? d(s)!.original.f1 : undefined) },
   };
   for (const test of QA_STRESS_TESTS) {
@@ -27,7 +30,10 @@ function qaGateMetrics(): Record<string, RecipeMetric> {
       ['em_reduction', 'em_reduction', 'share of the original EM (same questions) lost'],
       ['f1_reduction', 'f1_reduction', 'share of the original F1 (same questions) lost'],
     ] as const) {
-      out[`qa_${name}_${key}`] = { description: `stress-qa: ${what} on the ${test} cases`, read: (s) => (row(s) ? row(s)![field] : undefined) };
+      out[`qa_${name}_${key}`] = {
+        description: `stress-qa: ${what} on the ${test} cases`,
+        read: (s) => (row(s) ? row(s)![field] : undefined),
+      };
     }
   }
   return out;
@@ -36,7 +42,8 @@ function qaGateMetrics(): Record<string, RecipeMetric> {
 /** The `stress-qa` recipe (`textstress stress qa`): the QA stress suite with its settings, gate metrics and report section. */
 export const stressQaRecipe = defineRecipe({
   name: 'stress-qa',
-  summary: 'QA stress tests on SQuAD v1.1: AddSent, AddOneSent, AddAny, AddCommon and five noise types on the context; EM/F1 per test and their reduction (Table 4)',
+  summary:
+    'QA stress tests on SQuAD v1.1: AddSent, AddOneSent, AddAny, AddCommon and five noise types on the context; EM/F1 per test and their reduction (Table 4)',
   paper: 'Jia & Liang 2017; Aspillaga et al. 2020',
   kind: 'stress',
   verb: 'qa',
@@ -50,7 +57,7 @@ export const stressQaRecipe = defineRecipe({
     '  textstress stress qa --model M --data dev-v1.1.json --questions adversarial --adaptive-limit 20 --out OUT',
     '  textstress stress qa --model M --data dev.json --addsent adv/sample1k-HCVerifyAll.json --tests addsent,noise-natural',
     '',
-    'AddSent/AddOneSent: the adversarial copies of each question in Jia & Liang\'s files (found beside --data or in a',
+    "AddSent/AddOneSent: the adversarial copies of each question in Jia & Liang's files (found beside --data or in a",
     'sibling adversarial-squad folder when not given); the worst copy counts. AddAny/AddCommon search a distractor',
     'against the model (up to ~1,200 queries a question), on questions it had right, within --adaptive-limit.',
     'Prints Table 4 (EM/F1 per test, % reduction from the original on the same questions); writes summary.json and',
@@ -68,9 +75,12 @@ export const stressQaRecipe = defineRecipe({
     let keep: ((id: string) => boolean) | undefined;
     if (s.questions === 'adversarial') {
       if (!adversarial.addsent && !adversarial.addonesent) {
-        throw new TextstressError(`--questions adversarial: neither ${ADVERSARIAL_FILES.addsent} nor ${ADVERSARIAL_FILES.addonesent} was found beside ${dataPath} or in a sibling adversarial-squad folder.`, {
-          hint: 'Pass --addsent / --addonesent.',
-        });
+        throw new TextstressError(
+          `--questions adversarial: neither ${ADVERSARIAL_FILES.addsent} nor ${ADVERSARIAL_FILES.addonesent} was found beside ${dataPath} or in a sibling adversarial-squad folder.`,
+          {
+            hint: 'Pass --addsent / --addonesent.',
+          },
+        );
       }
       const ids = new Set([...(adversarial.addsent?.originals ?? []), ...(adversarial.addonesent?.originals ?? [])]);
       keep = (id) => ids.has(id);
@@ -79,7 +89,13 @@ export const stressQaRecipe = defineRecipe({
     // (select sees every example, finished ones included).
     const capped = new Set<string>();
     let position = 0;
-    const suite = qaStressSuite({ tests: s.tests, seed: ctx.seed, adversarial, adaptive: (id) => capped.has(id), adaptiveLimit: s.adaptiveLimit });
+    const suite = qaStressSuite({
+      tests: s.tests,
+      seed: ctx.seed,
+      adversarial,
+      adaptive: (id) => capped.has(id),
+      adaptiveLimit: s.adaptiveLimit,
+    });
     const files = { addsent: adversarial.addsent?.path ?? null, addonesent: adversarial.addonesent?.path ?? null };
     return {
       kind: 'stress',

@@ -24,11 +24,20 @@ export const stressQaFamily: ReportFamily = {
     const notes = runs.flatMap((r) =>
       Object.entries(r.summary.tests)
         .filter(([, t]) => t.not_applicable > 0)
-        .map(([test, t]) => `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} did not apply to ${t.not_applicable} of ${r.summary.n} questions (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`),
+        .map(
+          ([test, t]) =>
+            `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} did not apply to ${t.not_applicable} of ${r.summary.n} questions (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`,
+        ),
     );
     return {
       tables: runs.map((r) => suffix(r, table4(r.summary))),
-      charts: [{ ...chart, title: 'EM per test', caption: 'Bars: exact match on each test’s cases. Black tick: the original EM on the same questions. Red: the reduction from it.' }],
+      charts: [
+        {
+          ...chart,
+          title: 'EM per test',
+          caption: 'Bars: exact match on each test’s cases. Black tick: the original EM on the same questions. Red: the reduction from it.',
+        },
+      ],
       notes,
     };
   },

@@ -18,12 +18,18 @@ export type QaStressTest = (typeof QA_STRESS_TESTS)[number];
 
 /** The settings of `stress qa` (flags in kebab-case, suite keys in snake_case). */
 export const stressQaSettings = z.strictObject({
-  tests: z.array(z.enum(QA_STRESS_TESTS)).min(1).default([...QA_STRESS_TESTS]).describe('stress tests to run'),
+  tests: z
+    .array(z.enum(QA_STRESS_TESTS))
+    .min(1)
+    .default([...QA_STRESS_TESTS])
+    .describe('stress tests to run'),
   addsent: z
     .string()
     .nullable()
     .default(null)
-    .describe('the AddSent file (sample1k-HCVerifyAll.json); none = looked for beside --data, in adversarial-squad/ beside it and in ../adversarial-squad/'),
+    .describe(
+      'the AddSent file (sample1k-HCVerifyAll.json); none = looked for beside --data, in adversarial-squad/ beside it and in ../adversarial-squad/',
+    ),
   addonesent: z.string().nullable().default(null).describe('the AddOneSent file (sample1k-HCVerifySample.json); found the same way'),
   questions: z
     .enum(['all', 'adversarial'])
@@ -34,7 +40,9 @@ export const stressQaSettings = z.strictObject({
     .int()
     .min(0)
     .default(100)
-    .describe('AddAny/AddCommon run on the questions the model had right (F1 > 0) among the first N of the run (data order; 0 = off); each costs up to ~1,200 queries'),
+    .describe(
+      'AddAny/AddCommon run on the questions the model had right (F1 > 0) among the first N of the run (data order; 0 = off); each costs up to ~1,200 queries',
+    ),
 });
 
 /** The parsed settings (defaults applied). */

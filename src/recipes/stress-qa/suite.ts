@@ -46,7 +46,12 @@ export function middleEdit(before: string, after: string, type: string, field: s
 }
 
 /** The worst copy (lowest F1, the first on a tie) of an original question, as Jia & Liang score AddSent. */
-async function worstCopy(x: QaExample, set: AdversarialSet | null, test: 'addsent' | 'addonesent', ctx: Ctx): Promise<ScoredCase<QaAnswer[]>[] | NotApplicable> {
+async function worstCopy(
+  x: QaExample,
+  set: AdversarialSet | null,
+  test: 'addsent' | 'addonesent',
+  ctx: Ctx,
+): Promise<ScoredCase<QaAnswer[]>[] | NotApplicable> {
   const name = test === 'addsent' ? 'AddSent' : 'AddOneSent';
   if (!set) return { notApplicable: `no ${name} file found (pass --${test})` };
   const copies = set.copies.get(x.id);
@@ -66,7 +71,12 @@ async function worstCopy(x: QaExample, set: AdversarialSet | null, test: 'addsen
 }
 
 /** AddAny / AddCommon on a question the model had right, within the run's cap. */
-async function addAny(x: QaExample, variant: AddAnyVariant, o: QaSuiteOptions, ctx: Ctx): Promise<ScoredCase<QaAnswer[]>[] | NotApplicable> {
+async function addAny(
+  x: QaExample,
+  variant: AddAnyVariant,
+  o: QaSuiteOptions,
+  ctx: Ctx,
+): Promise<ScoredCase<QaAnswer[]>[] | NotApplicable> {
   if (!o.adaptive(x.id)) return { notApplicable: `beyond the first ${o.adaptiveLimit} questions of the run (--adaptive-limit)` };
   if (ctx.original.score.metrics!.f1 === 0) return { notApplicable: 'the model had it wrong (F1 = 0): nothing to attack' };
   const out = await addAnyExample(x, ctx.session, { variant, seed: o.seed });
@@ -90,13 +100,23 @@ function noiseCases(x: QaExample, type: NoiseType, seed: number): QaCase[] | Not
   const n = qaContextNoise(x, type, { seed });
   if (n.eligible === 0) return { notApplicable: 'every context word is inside a gold answer' };
   const c = n.example;
-  return [{ test: `noise-${type}`, input: input(c.question, c.context), gold: x.answers, perturbedGold: c.answers, text: { question: c.question, context: c.context }, edits: n.edits }];
+  return [
+    {
+      test: `noise-${type}`,
+      input: input(c.question, c.context),
+      gold: x.answers,
+      perturbedGold: c.answers,
+      text: { question: c.question, context: c.context },
+      edits: n.edits,
+    },
+  ];
 }
 
 /** The QA stress suite: SQuAD questions, every chosen test, SQuAD EM/F1 per case. */
 export function qaStressSuite(o: QaSuiteOptions): StressSuite<QaExample, QaAnswer[]> {
   const test = (name: QaStressTest): StressTest<QaExample, QaAnswer[]> => {
-    if (name === 'addsent' || name === 'addonesent') return { name, kind: 'adaptive', run: (x, ctx) => worstCopy(x, o.adversarial[name], name, ctx) };
+    if (name === 'addsent' || name === 'addonesent')
+      return { name, kind: 'adaptive', run: (x, ctx) => worstCopy(x, o.adversarial[name], name, ctx) };
     if (name === 'addany' || name === 'addcommon') return { name, kind: 'adaptive', run: (x, ctx) => addAny(x, name, o, ctx) };
     const type = name.slice('noise-'.length) as NoiseType;
     return { name, cases: (x) => noiseCases(x, type, o.seed) };
@@ -104,14 +124,25 @@ export function qaStressSuite(o: QaSuiteOptions): StressSuite<QaExample, QaAnswe
   return {
     name: 'stress-qa',
     read(example: Example): QaExample {
-      if (example.kind !== 'qa') throw new TextstressError(`the QA stress tests need SQuAD-style questions, but ${example.source ?? example.id} is a ${example.kind} example.`);
+      if (example.kind !== 'qa')
+        throw new TextstressError(
+          `the QA stress tests need SQuAD-style questions, but ${example.source ?? example.id} is a ${example.kind} example.`,
+        );
       if (example.answers.length === 0) {
-        throw new TextstressError('the question has no gold answer: EM/F1 cannot be scored.', { where: example.source ?? example.id, hint: 'Remove the question or give it its answers.' });
+        throw new TextstressError('the question has no gold answer: EM/F1 cannot be scored.', {
+          where: example.source ?? example.id,
+          hint: 'Remove the question or give it its answers.',
+        });
       }
       checkAnswerOffsets(example, 'the QA stress tests');
       return example;
     },
-    original: (x) => ({ test: 'original', input: input(x.question, x.context), gold: x.answers, text: { question: x.question, context: x.context } }),
+    original: (x) => ({
+      test: 'original',
+      input: input(x.question, x.context),
+      gold: x.answers,
+      text: { question: x.question, context: x.context },
+    }),
     score(c, output: ModelOutput) {
       const best = asSpans(output).spans[0];
       const golds = ((c.perturbedGold as QaAnswer[] | undefined) ?? c.gold).map((a) => a.text);

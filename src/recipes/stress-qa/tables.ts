@@ -68,7 +68,11 @@ export function table4Rows(m: StressMetrics): Table4Row[] {
 
 /** The details of a run: files, selection and Table 4. */
 export function qaDetails(m: StressMetrics, base: Omit<QaDetails, 'original' | 'table4'>): QaDetails {
-  return { ...base, original: { n: m.original.n, em: m.original.metrics?.em?.mean ?? null, f1: m.original.metrics?.f1?.mean ?? null }, table4: table4Rows(m) };
+  return {
+    ...base,
+    original: { n: m.original.n, em: m.original.metrics?.em?.mean ?? null, f1: m.original.metrics?.f1?.mean ?? null },
+    table4: table4Rows(m),
+  };
 }
 
 const details = (s: StressSummary): QaDetails | undefined => s.details as QaDetails | undefined;
@@ -108,6 +112,15 @@ export function qaText(s: StressSummary): string {
   const t = table4(s);
   const na = Object.entries(s.tests)
     .filter(([, x]) => x.not_applicable > 0)
-    .map(([test, x]) => `${title(test)}: ${Object.entries(x.not_applicable_reasons).map(([why, k]) => `${k} (${why})`).join(', ')}`);
-  return [head.join('\n'), [t.title, formatGrid(t.head, t.rows), t.caption].join('\n'), ...(na.length ? [`Not applicable (not scored): ${na.join('; ')}.`] : [])].join('\n\n');
+    .map(
+      ([test, x]) =>
+        `${title(test)}: ${Object.entries(x.not_applicable_reasons)
+          .map(([why, k]) => `${k} (${why})`)
+          .join(', ')}`,
+    );
+  return [
+    head.join('\n'),
+    [t.title, formatGrid(t.head, t.rows), t.caption].join('\n'),
+    ...(na.length ? [`Not applicable (not scored): ${na.join('; ')}.`] : []),
+  ].join('\n\n');
 }

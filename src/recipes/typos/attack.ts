@@ -48,8 +48,7 @@ export interface TypoAttackOptions {
 export function typoTransformation(sources: TypoSourceName[], maxCandidates?: number): Transformation {
   return {
     name: `typos(${sources.join(',')})`,
-    candidates: (state, indices, rng) =>
-      indices.flatMap((i) => typoCandidates(state.seq, i, sources, rng, { maxCandidates })),
+    candidates: (state, indices, rng) => indices.flatMap((i) => typoCandidates(state.seq, i, sources, rng, { maxCandidates })),
   };
 }
 
@@ -60,12 +59,7 @@ export function typoAttack(opts: TypoAttackOptions): Attack {
     throw new Error('typos: exhaustive tries every candidate, so it cannot be combined with maxCandidates');
   }
   const maxCandidates = (opts.exhaustive ?? DEFAULTS.exhaustive) ? Infinity : (opts.maxCandidates ?? DEFAULTS.maxCandidates ?? undefined);
-  const constraints: Constraint[] = [
-    editZone(),
-    noRepeatEdits,
-    maxEdits(opts.k),
-    minWordLength(opts.minLength ?? DEFAULTS.minLength),
-  ];
+  const constraints: Constraint[] = [editZone(), noRepeatEdits, maxEdits(opts.k), minWordLength(opts.minLength ?? DEFAULTS.minLength)];
   const protect = opts.protect ?? DEFAULTS.protect;
   if (protect.length) constraints.push(protectWords(protect));
   return {

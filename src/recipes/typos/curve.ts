@@ -39,7 +39,11 @@ export const typosCurveRecipe = defineRecipe({
   settings: z.strictObject({
     kMax: z.number().int().min(1).default(10).describe('largest K'),
     randomSeeds: z.number().int().min(1).default(5).describe('seeds for random targeting (mean ± std)'),
-    sources: z.array(z.enum(TYPO_SOURCE_NAMES)).min(1).default([...TYPO_SOURCE_NAMES]).describe('typo sources combined for the target rows'),
+    sources: z
+      .array(z.enum(TYPO_SOURCE_NAMES))
+      .min(1)
+      .default([...TYPO_SOURCE_NAMES])
+      .describe('typo sources combined for the target rows'),
     bySource: z.boolean().default(true).describe('also run one curve per typo source (Figure 2)'),
     minLength: minLengthSetting,
     ...typoSearchSettings,
@@ -134,7 +138,10 @@ export function curveTables(curve: TyposCurve): string {
   const cell = (row: CurveRow, k: number): string =>
     `${(100 * row.accuracy[k]!).toFixed(1)}${row.std ? `±${(100 * row.std[k]!).toFixed(1)}` : ''}`;
   const fmt = (rows: CurveRow[]): string[][] => rows.map((r) => [r.name, ...r.accuracy.map((_, k) => cell(r, k))]);
-  const parts = [`Accuracy (%) under K typos — ${curve.model} on ${curve.dataset} (Adv-BERT Table 1)`, formatGrid(header, fmt(curve.by_target))];
+  const parts = [
+    `Accuracy (%) under K typos — ${curve.model} on ${curve.dataset} (Adv-BERT Table 1)`,
+    formatGrid(header, fmt(curve.by_target)),
+  ];
   if (curve.by_source.length) {
     parts.push('', 'Accuracy (%) by typo source, typos in max-importance words (Adv-BERT Figure 2)');
     parts.push(formatGrid(['source', ...header.slice(1)], fmt(curve.by_source)));

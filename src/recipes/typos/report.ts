@@ -21,12 +21,24 @@ function accuracyVsK(values: Record<string, unknown>[], seriesTitle: string, ban
   const y = { field: 'accuracy', type: 'quantitative', title: 'accuracy', axis: { format: '.0%' }, scale: { domain: [0, 1] } } as const;
   const color = { field: 'series', type: 'nominal', title: seriesTitle, sort: { field: 'order' } } as const;
   if (!band) {
-    return { data: { values }, mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 }, encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color } };
+    return {
+      data: { values },
+      mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 },
+      encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color },
+    };
   }
   return {
     data: { values },
     layer: [
-      { mark: { type: 'errorband', opacity: 0.18 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'accuracy' }, y2: { field: 'hi' }, color: { ...color, legend: null } } },
+      {
+        mark: { type: 'errorband', opacity: 0.18 },
+        encoding: {
+          x,
+          y: { field: 'lo', type: 'quantitative', title: 'accuracy' },
+          y2: { field: 'hi' },
+          color: { ...color, legend: null },
+        },
+      },
       { mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 }, encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color } },
     ],
   };
@@ -63,7 +75,12 @@ export const typosFamily: ReportFamily = {
     const lone = runs.filter((r) => !inCurve.has(r.group));
     if (lone.length) {
       const values = lone.flatMap((r, order) =>
-        (r.summary.accuracy_by_edits ?? []).map((accuracy, k) => ({ k, accuracy, series: `${runLabel(r)} (${settingString(r, 'target') ?? '?'}, K≤${settingNumber(r, 'k') ?? '?'})`, order })),
+        (r.summary.accuracy_by_edits ?? []).map((accuracy, k) => ({
+          k,
+          accuracy,
+          series: `${runLabel(r)} (${settingString(r, 'target') ?? '?'}, K≤${settingNumber(r, 'k') ?? '?'})`,
+          order,
+        })),
       );
       charts.push({
         title: 'Accuracy as the typo budget grows',
@@ -78,7 +95,8 @@ export const typosFamily: ReportFamily = {
       charts.push(
         editTypeChart(
           'Typo sources in successful attacks',
-          'How often each typo source was the one the search kept, summed over successful attacks' + (curveGroups.length ? ' (curves: their max-importance run).' : '.'),
+          'How often each typo source was the one the search kept, summed over successful attacks' +
+            (curveGroups.length ? ' (curves: their max-importance run).' : '.'),
           counts,
           'run',
           'run',
@@ -87,7 +105,9 @@ export const typosFamily: ReportFamily = {
     }
     const headline =
       curveGroups.map((g) => runs.find((r) => r.group === g.name && r.name === 'target-max')).find(Boolean) ??
-      [...runs].sort((a, b) => (settingNumber(b, 'k') ?? 0) - (settingNumber(a, 'k') ?? 0)).find((r) => settingString(r, 'target') === 'max') ??
+      [...runs]
+        .sort((a, b) => (settingNumber(b, 'k') ?? 0) - (settingNumber(a, 'k') ?? 0))
+        .find((r) => settingString(r, 'target') === 'max') ??
       runs[0];
     return { charts, ...(headline ? { headline } : {}) };
   },

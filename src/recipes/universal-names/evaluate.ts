@@ -102,7 +102,10 @@ export function splitMetrics(xs: readonly Scored[], kind: Example['kind']): Spli
   const mean = (f: (s: Scored) => number): number | null => (n ? xs.reduce((a, s) => a + f(s), 0) / n : null);
   const accuracy = mean((s) => (s.correct ? 1 : 0));
   if (kind === 'tokens') {
-    const c = xs.reduce((a, s) => ({ tp: a.tp + (s.entities?.tp ?? 0), fp: a.fp + (s.entities?.fp ?? 0), fn: a.fn + (s.entities?.fn ?? 0) }), { tp: 0, fp: 0, fn: 0 });
+    const c = xs.reduce(
+      (a, s) => ({ tp: a.tp + (s.entities?.tp ?? 0), fp: a.fp + (s.entities?.fp ?? 0), fn: a.fn + (s.entities?.fn ?? 0) }),
+      { tp: 0, fp: 0, fn: 0 },
+    );
     return { n, metric: n ? f1(c) : null, accuracy };
   }
   if (kind === 'qa') return { n, metric: mean((s) => s.f1 ?? 0), accuracy, em: mean((s) => s.em ?? 0) };

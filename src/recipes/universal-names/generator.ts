@@ -50,18 +50,29 @@ export function universalNamesGenerator(s: UniversalNamesSettings, setup: Search
     async init(ctx) {
       const all = await items(ctx);
       if (setup.names.length === 0) {
-        throw new TextstressError(`there are no candidate ${s.type} names.`, { hint: 'Give a list with --names-file (KEY=PATH, one name a line).' });
+        throw new TextstressError(`there are no candidate ${s.type} names.`, {
+          hint: 'Give a list with --names-file (KEY=PATH, one name a line).',
+        });
       }
       const arms = ctx.rng.sample(setup.names, s.candidates).map(newArm);
       const ids = all.flatMap((item, i) => (applicable(item) ? [i] : []));
       const shuffled = ctx.rng.shuffle(ids);
       const held = Math.min(Math.round(s.holdout * ids.length), Math.max(0, ids.length - 1));
       const byIndex = (a: number, b: number): number => a - b;
-      const state: SearchState = { arms, heldout: shuffled.slice(0, held).sort(byIndex), search: shuffled.slice(held).sort(byIndex), examples: all.length, evaluations: 0 };
+      const state: SearchState = {
+        arms,
+        heldout: shuffled.slice(0, held).sort(byIndex),
+        search: shuffled.slice(held).sort(byIndex),
+        examples: all.length,
+        evaluations: 0,
+      };
       if (state.search.length === 0) {
-        throw new TextstressError(`no example of ${setup.data.path} has a ${s.type} mention (annotator: ${setup.annotatorName}), so there is nothing to search on.`, {
-          hint: `Check --type and --annotator (gold reads NER tags; gazetteer finds names from the lists in text).`,
-        });
+        throw new TextstressError(
+          `no example of ${setup.data.path} has a ${s.type} mention (annotator: ${setup.annotatorName}), so there is nothing to search on.`,
+          {
+            hint: `Check --type and --annotator (gold reads NER tags; gazetteer finds names from the lists in text).`,
+          },
+        );
       }
       return state;
     },
@@ -70,18 +81,36 @@ export function universalNamesGenerator(s: UniversalNamesSettings, setup: Search
       const search = state.search.map((i) => all[i]!);
       const chosen = topK(thompsonDraws(state.arms, ctx.rng), s.perRound);
       const draws = chosen.map((a) => ({ a, sample: ctx.rng.sample(search, s.budget) }));
-      const scores = await scoreJobs(draws.map((d) => ({ name: state.arms[d.a]!.name, items: d.sample })), s.type, setup.goal, ctx.query);
+      const scores = await scoreJobs(
+        draws.map((d) => ({ name: state.arms[d.a]!.name, items: d.sample })),
+        s.type,
+        setup.goal,
+        ctx.query,
+      );
       const arms = state.arms.slice();
       const records = draws.map((d, j) => {
         const e = compare(scores[j]!);
         arms[d.a] = updateArm(arms[d.a]!, e);
         const a = arms[d.a]!;
-        return { name: a.name, n: e.n, worse: e.worse, better: e.better, net: netHarm(e), alpha: a.alpha, beta: a.beta, mean: posteriorMean(a) };
+        return {
+          name: a.name,
+          n: e.n,
+          worse: e.worse,
+          better: e.better,
+          net: netHarm(e),
+          alpha: a.alpha,
+          beta: a.beta,
+          mean: posteriorMean(a),
+        };
       });
       return {
         state: { ...state, arms, evaluations: state.evaluations + draws.length },
         records,
-        stats: { evaluated: records.length, sentences: records.reduce((n, r) => n + r.n, 0), mean_net: meanOf(records.map((r) => r.net)) ?? 0 },
+        stats: {
+          evaluated: records.length,
+          sentences: records.reduce((n, r) => n + r.n, 0),
+          mean_net: meanOf(records.map((r) => r.net)) ?? 0,
+        },
       };
     },
     text: (summary) => universalNamesText(summary),
@@ -89,7 +118,10 @@ export function universalNamesGenerator(s: UniversalNamesSettings, setup: Search
     async finish(state, ctx) {
       const all = await items(ctx);
       const ranked = rankArms(state.arms).map(rankedName);
-      const top = ranked.filter((r) => r.evaluated > 0).slice(0, s.top).map((r) => r.name);
+      const top = ranked
+        .filter((r) => r.evaluated > 0)
+        .slice(0, s.top)
+        .map((r) => r.name);
       const others = state.arms.map((a) => a.name).filter((n) => !top.includes(n));
       const random = ctx.rng.sample(others, s.random);
       const held = state.heldout.map((i) => all[i]!);
@@ -116,7 +148,11 @@ export function universalNamesGenerator(s: UniversalNamesSettings, setup: Search
         'names.jsonl': ranked.map((r) => JSON.stringify(r)).join('\n') + '\n',
         'ranking.json': JSON.stringify(ranking, null, 2) + '\n',
       };
-      return { details: details as unknown as Record<string, unknown>, metrics: { [TOP_DROP]: transfer.top_mean_drop, [RANDOM_DROP]: transfer.random_mean_drop }, files };
+      return {
+        details: details as unknown as Record<string, unknown>,
+        metrics: { [TOP_DROP]: transfer.top_mean_drop, [RANDOM_DROP]: transfer.random_mean_drop },
+        files,
+      };
     },
   };
 }
@@ -136,16 +172,40 @@ async function readItems(ctx: GenerateContext, setup: SearchSetup): Promise<Item
 
 function rankedName(a: Arm, i: number): RankedName {
   const share = (k: number): number | null => (a.sentences ? k / a.sentences : null);
-  return { rank: i + 1, name: a.name, mean: posteriorMean(a), alpha: a.alpha, beta: a.beta, evaluated: a.evaluated, sentences: a.sentences, worse_share: share(a.worse), better_share: share(a.better) };
+  return {
+    rank: i + 1,
+    name: a.name,
+    mean: posteriorMean(a),
+    alpha: a.alpha,
+    beta: a.beta,
+    evaluated: a.evaluated,
+    sentences: a.sentences,
+    worse_share: share(a.worse),
+    better_share: share(a.better),
+  };
 }
 
 const METRIC: Record<Example['kind'], Transfer['metric']> = { text: 'accuracy', pair: 'accuracy', tokens: 'entity_f1', qa: 'answer_f1' };
 
 /** Every held-out example with each name (top and random) against the originals, in one query call. */
-async function transferTest(held: Item[], top: string[], random: string[], s: UniversalNamesSettings, setup: SearchSetup, ctx: GenerateContext): Promise<Transfer> {
+async function transferTest(
+  held: Item[],
+  top: string[],
+  random: string[],
+  s: UniversalNamesSettings,
+  setup: SearchSetup,
+  ctx: GenerateContext,
+): Promise<Transfer> {
   const kind = setup.data.kind;
   const names = [...top.map((name) => ({ name, group: 'top' as const })), ...random.map((name) => ({ name, group: 'random' as const }))];
-  const scores = held.length ? await scoreJobs(names.map((n) => ({ name: n.name, items: held })), s.type, setup.goal, ctx.query) : [];
+  const scores = held.length
+    ? await scoreJobs(
+        names.map((n) => ({ name: n.name, items: held })),
+        s.type,
+        setup.goal,
+        ctx.query,
+      )
+    : [];
   // The originals are the same in every job (there is always one: every round evaluates a name).
   const original = splitMetrics(scores[0]?.original ?? [], kind);
   const rows: TransferRow[] = names.map((n, j) => {

@@ -19,7 +19,8 @@ const metric = (key: string, description: string): RecipeMetric => ({
 
 export const universalNamesRecipe = defineRecipe({
   name: 'universal-names',
-  summary: 'searches for universal adversarial names (a Beta posterior per name, Thompson sampling) and tests the top names against random ones on a held-out split',
+  summary:
+    'searches for universal adversarial names (a Beta posterior per name, Thompson sampling) and tests the top names against random ones on a held-out split',
   paper: 'Balasubramanian et al. 2020, Algorithm 2',
   kind: 'generate',
   data: 'required',
@@ -28,7 +29,10 @@ export const universalNamesRecipe = defineRecipe({
   report: universalNamesFamily,
   metrics: {
     [TOP_DROP]: metric(TOP_DROP, 'universal-names: mean held-out drop of the task metric (fraction) with the top --top (default 10) names'),
-    [RANDOM_DROP]: metric(RANDOM_DROP, 'universal-names: mean held-out drop of the task metric (fraction) with --random (default 10) random candidate names'),
+    [RANDOM_DROP]: metric(
+      RANDOM_DROP,
+      'universal-names: mean held-out drop of the task metric (fraction) with --random (default 10) random candidate names',
+    ),
   },
   helpAfter: [
     'Examples:',
@@ -49,7 +53,13 @@ export const universalNamesRecipe = defineRecipe({
     const annotator = annotatorName(s.annotator, data);
     checkAnnotator(annotator, data);
     const names = candidateNames(s.type, dicts, new Set(Object.keys(files) as DictionaryKey[]));
-    const generator = universalNamesGenerator(s, { goal: ctx.goal, data, names, annotatorName: annotator, openAnnotator: () => openAnnotator(annotator, data, dicts) });
+    const generator = universalNamesGenerator(s, {
+      goal: ctx.goal,
+      data,
+      names,
+      annotatorName: annotator,
+      openAnnotator: () => openAnnotator(annotator, data, dicts),
+    });
     return { kind: 'generate', generator };
   },
 });

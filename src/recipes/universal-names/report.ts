@@ -16,7 +16,18 @@ function rankingTable(run: GeneratedRun, d: UniversalNamesDetails): ReportTable 
   return {
     title: `${runLabel(run)}: ranked ${d.type} names`,
     head: ['rank', 'name', 'posterior mean', 'α', 'β', 'evaluated', 'worse', 'better'],
-    rows: d.ranking.slice(0, RANKED).map((r) => [String(r.rank), r.name, fixed(r.mean, 3), fixed(r.alpha, 1), fixed(r.beta, 1), String(r.evaluated), pct(r.worse_share), pct(r.better_share)]),
+    rows: d.ranking
+      .slice(0, RANKED)
+      .map((r) => [
+        String(r.rank),
+        r.name,
+        fixed(r.mean, 3),
+        fixed(r.alpha, 1),
+        fixed(r.beta, 1),
+        String(r.evaluated),
+        pct(r.worse_share),
+        pct(r.better_share),
+      ]),
     caption: `Posterior mean α / (α + β) of each name's net harm on the search split (${d.counts.search} examples); never-evaluated names rank last.`,
   };
 }
@@ -26,7 +37,10 @@ function transferTable(run: GeneratedRun, d: UniversalNamesDetails): ReportTable
   return {
     title: `${runLabel(run)}: held-out transfer (${t.original.n} examples)`,
     head: ['name', 'group', METRIC_NAMES[t.metric], 'drop (pts)', 'worse', 'better'],
-    rows: [['(original)', '', pct(t.original.metric), '', '', ''], ...t.rows.map((r) => [r.name, r.group, pct(r.metric), points(r.drop), pct(r.worse_share), pct(r.better_share)])],
+    rows: [
+      ['(original)', '', pct(t.original.metric), '', '', ''],
+      ...t.rows.map((r) => [r.name, r.group, pct(r.metric), points(r.drop), pct(r.worse_share), pct(r.better_share)]),
+    ],
     caption: `Mean drop in points: top names ${points(t.top_mean_drop)}, random names ${points(t.random_mean_drop)}.`,
   };
 }
@@ -52,13 +66,18 @@ function transferChart(run: GeneratedRun, d: UniversalNamesDetails): ChartSpec {
       },
     ],
   };
-  return { title: `${runLabel(run)}: held-out ${METRIC_NAMES[t.metric]} per name`, caption: 'Every held-out mention replaced by the name; dashed line: the original examples.', spec };
+  return {
+    title: `${runLabel(run)}: held-out ${METRIC_NAMES[t.metric]} per name`,
+    caption: 'Every held-out mention replaced by the name; dashed line: the original examples.',
+    spec,
+  };
 }
 
 export const universalNamesFamily = generatedFamily({
   id: 'universal-names',
   title: 'Universal adversarial names',
-  blurb: 'Names that hurt the model everywhere (Balasubramanian et al. 2020, Algorithm 2): a Thompson-sampling search with a Beta posterior per name, then the top names against random ones on a held-out split.',
+  blurb:
+    'Names that hurt the model everywhere (Balasubramanian et al. 2020, Algorithm 2): a Thompson-sampling search with a Beta posterior per name, then the top names against random ones on a held-out split.',
   recipe: 'universal-names',
   details: (run) => detailsOf(run.summary),
   part: (run, d) =>

@@ -97,11 +97,23 @@ export function universalNamesText(summary: GenerateSummaryView, shown = 20): st
   ];
   const ranking = formatGrid(
     ['rank', 'name', 'mean', 'α', 'β', 'evaluated', 'worse', 'better'],
-    d.ranking.slice(0, shown).map((r) => [String(r.rank), r.name, fixed(r.mean, 3), fixed(r.alpha, 1), fixed(r.beta, 1), String(r.evaluated), pct(r.worse_share), pct(r.better_share)]),
+    d.ranking
+      .slice(0, shown)
+      .map((r) => [
+        String(r.rank),
+        r.name,
+        fixed(r.mean, 3),
+        fixed(r.alpha, 1),
+        fixed(r.beta, 1),
+        String(r.evaluated),
+        pct(r.worse_share),
+        pct(r.better_share),
+      ]),
   );
   const t = d.transfer;
   const metric = METRIC_NAMES[t.metric];
-  if (t.original.n === 0) return [...head, ranking, '', `Held-out transfer: ${NA} (no held-out example; --holdout is 0 or too few examples).`].join('\n');
+  if (t.original.n === 0)
+    return [...head, ranking, '', `Held-out transfer: ${NA} (no held-out example; --holdout is 0 or too few examples).`].join('\n');
   const extra = t.original.em !== undefined;
   const scores = (m: SplitMetrics): string[] => [pct(m.metric), ...(extra ? [pct(m.em)] : [])];
   const transfer = formatGrid(

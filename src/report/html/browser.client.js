@@ -8,7 +8,9 @@
   var D = textstressDraw;
   var PAGE = 20;
   var STATUS = ['attack succeeded', 'attack failed', 'skipped'];
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
   var el = D.el;
   var state = { family: '', type: '', status: '', run: '', q: '', page: 0 };
 
@@ -17,9 +19,15 @@
     o.value = value;
     select.appendChild(o);
   }
-  data.families.forEach(function (f, i) { option($('eb-family'), String(i), f.title); });
-  data.types.forEach(function (t, i) { option($('eb-type'), String(i), t.label + '  [' + t.id + ']'); });
-  data.runs.forEach(function (r, i) { option($('eb-run'), String(i), r.label); });
+  data.families.forEach(function (f, i) {
+    option($('eb-family'), String(i), f.title);
+  });
+  data.types.forEach(function (t, i) {
+    option($('eb-type'), String(i), t.label + '  [' + t.id + ']');
+  });
+  data.runs.forEach(function (r, i) {
+    option($('eb-run'), String(i), r.label);
+  });
 
   function matches(ex) {
     if (state.family !== '' && data.runs[ex.r].family !== Number(state.family)) return false;
@@ -27,7 +35,16 @@
     if (state.status !== '' && ex.s !== Number(state.status)) return false;
     if (state.type !== '' && ex.t.indexOf(Number(state.type)) < 0) return false;
     if (state.q) {
-      var hay = ex.id + ' ' + ex.g + ' ' + ex.x.map(function (s) { return typeof s === 'string' ? s : s[0] + ' ' + s[1]; }).join('') +
+      var hay =
+        ex.id +
+        ' ' +
+        ex.g +
+        ' ' +
+        ex.x
+          .map(function (s) {
+            return typeof s === 'string' ? s : s[0] + ' ' + s[1];
+          })
+          .join('') +
         (ex.q ? ' ' + ex.b[0] + ' ' + ex.a[0] + ' ' + D.plain(ex.q.c) : '');
       if (hay.toLowerCase().indexOf(state.q) < 0) return false;
     }
@@ -60,7 +77,9 @@
   function qaBody(a, ex) {
     a.appendChild(D.answers(ex));
     var rows = el('div', 'texts');
-    var edited = ex.x.some(function (s) { return typeof s !== 'string'; });
+    var edited = ex.x.some(function (s) {
+      return typeof s !== 'string';
+    });
     rows.appendChild(el('span', 'lbl', edited ? 'question before' : 'question'));
     rows.appendChild(D.segments(ex.x, 0, data.types));
     if (edited) {
@@ -110,23 +129,52 @@
     if (state.page >= pages) state.page = pages - 1;
     var list = $('eb-list');
     list.textContent = '';
-    hits.slice(state.page * PAGE, state.page * PAGE + PAGE).forEach(function (ex) { list.appendChild(card(ex)); });
+    hits.slice(state.page * PAGE, state.page * PAGE + PAGE).forEach(function (ex) {
+      list.appendChild(card(ex));
+    });
     if (!hits.length) list.appendChild(el('p', 'empty', 'No example matches these filters.'));
     var from = hits.length ? state.page * PAGE + 1 : 0;
     var to = Math.min(hits.length, (state.page + 1) * PAGE);
-    $('eb-count').textContent = from + '–' + to + ' of ' + hits.length + ' matching' +
-      (data.examples.length < data.total ? ' (the browser holds a sample of ' + data.examples.length + ' of ' + data.total + ' examples)' : '');
+    $('eb-count').textContent =
+      from +
+      '–' +
+      to +
+      ' of ' +
+      hits.length +
+      ' matching' +
+      (data.examples.length < data.total
+        ? ' (the browser holds a sample of ' + data.examples.length + ' of ' + data.total + ' examples)'
+        : '');
     $('eb-page').textContent = 'page ' + (state.page + 1) + ' / ' + pages;
     $('eb-prev').disabled = state.page === 0;
     $('eb-next').disabled = state.page >= pages - 1;
   }
 
-  [['eb-family', 'family'], ['eb-type', 'type'], ['eb-status', 'status'], ['eb-run', 'run']].forEach(function (p) {
-    $(p[0]).addEventListener('change', function (e) { state[p[1]] = e.target.value; state.page = 0; render(); });
+  [
+    ['eb-family', 'family'],
+    ['eb-type', 'type'],
+    ['eb-status', 'status'],
+    ['eb-run', 'run'],
+  ].forEach(function (p) {
+    $(p[0]).addEventListener('change', function (e) {
+      state[p[1]] = e.target.value;
+      state.page = 0;
+      render();
+    });
   });
-  $('eb-search').addEventListener('input', function (e) { state.q = e.target.value.trim().toLowerCase(); state.page = 0; render(); });
-  $('eb-prev').addEventListener('click', function () { state.page--; render(); });
-  $('eb-next').addEventListener('click', function () { state.page++; render(); });
+  $('eb-search').addEventListener('input', function (e) {
+    state.q = e.target.value.trim().toLowerCase();
+    state.page = 0;
+    render();
+  });
+  $('eb-prev').addEventListener('click', function () {
+    state.page--;
+    render();
+  });
+  $('eb-next').addEventListener('click', function () {
+    state.page++;
+    render();
+  });
   render();
   document.documentElement.setAttribute('data-browser', 'ready');
 })();

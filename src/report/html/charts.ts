@@ -6,7 +6,16 @@ import type { ChartSpec } from './types.ts';
 const CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   view: { stroke: null },
-  axis: { labelColor: '#475569', titleColor: '#334155', gridColor: '#e2e8f0', domainColor: '#94a3b8', tickColor: '#94a3b8', labelFontSize: 11, titleFontSize: 11, titleFontWeight: 600 },
+  axis: {
+    labelColor: '#475569',
+    titleColor: '#334155',
+    gridColor: '#e2e8f0',
+    domainColor: '#94a3b8',
+    tickColor: '#94a3b8',
+    labelFontSize: 11,
+    titleFontSize: 11,
+    titleFontWeight: 600,
+  },
   legend: { labelColor: '#334155', titleColor: '#334155', labelFontSize: 11, titleFontSize: 11, orient: 'bottom', labelLimit: 320 },
   range: { category: ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#475569'] },
   background: 'white',
@@ -25,4 +34,3 @@ export async function renderChart(chart: ChartSpec): Promise<string> {
     view.finalize();
   }
 }
-

@@ -33,7 +33,12 @@ var textstressDraw = (function () {
     var p = el('p', 'txt');
     segs.forEach(function (s) {
       if (typeof s === 'string') p.appendChild(document.createTextNode(s));
-      else p.appendChild(editMark(s[0], s[1], s[2], side, types, function (m) { m.textContent = s[side]; }));
+      else
+        p.appendChild(
+          editMark(s[0], s[1], s[2], side, types, function (m) {
+            m.textContent = s[side];
+          }),
+        );
     });
     return p;
   }
@@ -56,7 +61,11 @@ var textstressDraw = (function () {
   }
 
   function joined(runs) {
-    return runs.map(function (r) { return r[0]; }).join('');
+    return runs
+      .map(function (r) {
+        return r[0];
+      })
+      .join('');
   }
 
   function pieces(parent, list, side, types) {
@@ -76,9 +85,13 @@ var textstressDraw = (function () {
       } else if (x.cut !== undefined) parent.appendChild(el('span', 'cut', ' [' + x.cut + ' characters not kept in this report] '));
       else {
         var own = side === 0 ? x.b : x.a;
-        parent.appendChild(editMark(joined(x.b), joined(x.a), x.t, side, types, function (m) {
-          own.forEach(function (r) { run(m, r[0], r[1], null); });
-        }));
+        parent.appendChild(
+          editMark(joined(x.b), joined(x.a), x.t, side, types, function (m) {
+            own.forEach(function (r) {
+              run(m, r[0], r[1], null);
+            });
+          }),
+        );
       }
     });
   }
@@ -92,17 +105,21 @@ var textstressDraw = (function () {
 
   /** The context pieces hold folded text. */
   function folds(list) {
-    return list.some(function (x) { return x !== null && typeof x === 'object' && !Array.isArray(x) && x.f !== undefined; });
+    return list.some(function (x) {
+      return x !== null && typeof x === 'object' && !Array.isArray(x) && x.f !== undefined;
+    });
   }
 
   /** The before-side text of context pieces (folded parts too), for the free-text search. */
   function plain(list) {
-    return list.map(function (x) {
-      if (typeof x === 'string') return x;
-      if (Array.isArray(x)) return x[0];
-      if (x.f) return plain(x.f);
-      return x.b ? joined(x.b) : '';
-    }).join('');
+    return list
+      .map(function (x) {
+        if (typeof x === 'string') return x;
+        if (Array.isArray(x)) return x[0];
+        if (x.f) return plain(x.f);
+        return x.b ? joined(x.b) : '';
+      })
+      .join('');
   }
 
   function score(em, f1) {
@@ -117,7 +134,9 @@ var textstressDraw = (function () {
   function answers(ex) {
     var d = el('div', 'pred');
     d.appendChild(el('span', 'k', ex.q.ga.length > 1 ? 'gold answers' : 'gold answer'));
-    ex.q.ga.forEach(function (g) { d.appendChild(el('span', 'qa g', g)); });
+    ex.q.ga.forEach(function (g) {
+      d.appendChild(el('span', 'qa g', g));
+    });
     d.appendChild(el('span', 'k', 'model before'));
     d.appendChild(answer(ex.b[0], 'qa p'));
     d.appendChild(el('span', 'score', score(ex.q.m[0], ex.q.m[1])));

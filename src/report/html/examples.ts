@@ -67,7 +67,11 @@ export function browserData(slots: readonly { family: ReportFamily; runs: Loaded
  * Adds a family to the browser's data: its index, and the index of an edit type in the shared type list (added,
  * with the family's label for it, on first use; `typeIds` remembers them across families).
  */
-export function addFamily(data: BrowserData, family: ReportFamily, typeIds: Map<string, number>): { fi: number; typeIndex: (t: string) => number } {
+export function addFamily(
+  data: BrowserData,
+  family: ReportFamily,
+  typeIds: Map<string, number>,
+): { fi: number; typeIndex: (t: string) => number } {
   const fi = data.families.push({ id: family.id, title: family.title }) - 1;
   const typeIndex = (t: string): number => {
     let i = typeIds.get(t);
@@ -113,7 +117,9 @@ function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => numbe
   };
   const extra: { why?: string; k?: string } = r.skip_reason ? { why: clip(r.skip_reason, 200) } : {};
   // A probe has no attack: its badge says how many of the B variants changed the prediction.
-  if (r.probe && r.status !== 'skipped') extra.k = r.probe.changed > 0 ? `prediction changed in ${r.probe.changed} of ${r.probe.variants}` : `stable over ${r.probe.variants} variants`;
+  if (r.probe && r.status !== 'skipped')
+    extra.k =
+      r.probe.changed > 0 ? `prediction changed in ${r.probe.changed} of ${r.probe.variants}` : `stable over ${r.probe.variants} variants`;
   if (isQaResult(r)) {
     const { x, q } = qaCard(r, typeIndex);
     return { ...base, g: clip(q.ga.join(' | '), 300), x: shorten(x), q, ...extra };

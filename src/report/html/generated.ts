@@ -61,7 +61,8 @@ export function stepCharts(runs: readonly GeneratedRun[]): ChartSpec[] {
   });
 }
 
-const num = (x: unknown): string => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)) : x === null ? 'n/a' : String(x));
+const num = (x: unknown): string =>
+  typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)) : x === null ? 'n/a' : String(x);
 
 /** The generator's summary metrics as tiles. */
 export function generatedTiles(run: GeneratedRun): string {

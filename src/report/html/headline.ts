@@ -3,7 +3,10 @@ import type { HeadlineMetrics } from '../../recipes/report/types.ts';
 
 /** The numbers of a run's headline card; stability from the summary (older runs: counted from the results). */
 export function headlineMetrics(summary: RunSummary, counted: RunMetrics): HeadlineMetrics {
-  const st = typeof summary.stability_n === 'number' && 'stability' in summary ? { value: summary.stability, n: summary.stability_n } : { value: counted.stability, n: counted.stability_n };
+  const st =
+    typeof summary.stability_n === 'number' && 'stability' in summary
+      ? { value: summary.stability, n: summary.stability_n }
+      : { value: counted.stability, n: counted.stability_n };
   // Taggers and QA (which also report EM) are judged on F1; classifiers on accuracy.
   const byF1 = summary.clean_f1 !== undefined && summary.attacked_f1 !== undefined;
   return {

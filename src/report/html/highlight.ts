@@ -16,7 +16,12 @@ export function textSegments(original: string, perturbed: string, edits: readonl
 }
 
 /** Token lists (NER): edits name the token by wordIndex. */
-export function tokenSegments(original: readonly string[], perturbed: readonly string[], edits: readonly Edit[], typeIndex: (t: string) => number): Segment[] {
+export function tokenSegments(
+  original: readonly string[],
+  perturbed: readonly string[],
+  edits: readonly Edit[],
+  typeIndex: (t: string) => number,
+): Segment[] {
   if (original.length === perturbed.length) {
     const typeAt = new Map<number, string>();
     for (const e of edits) typeAt.set(e.wordIndex, e.type);

@@ -53,7 +53,11 @@ async function collect(dir: string, root: string, depth: number, prefix: string 
     .map((e) => e.name)
     .sort();
   const files = groupFiles(dir);
-  const runsHere = experimentRuns(dir, files, subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE))));
+  const runsHere = experimentRuns(
+    dir,
+    files,
+    subdirs.filter((d) => existsSync(join(dir, d, SUMMARY_FILE))),
+  );
   // A folder with group files (curve.json …) is one group made of its runs.
   if (Object.keys(files).length > 0 && runsHere.length > 0) {
     const runs: AnyRun[] = [];
@@ -195,7 +199,11 @@ export async function loadRun(dir: string, name: string, group: string, opts: Lo
     acc.add(r);
   }
   const counted = acc.finish(false);
-  const profile: RunProfile = { examples: counted.n, attacked: counted.attacked, successByPct: [...successByPct].sort((a, b) => a[0] - b[0]) };
+  const profile: RunProfile = {
+    examples: counted.n,
+    attacked: counted.attacked,
+    successByPct: [...successByPct].sort((a, b) => a[0] - b[0]),
+  };
   return { dir, name, group, summary, results, profile, headline: headlineMetrics(summary, counted) };
 }
 
@@ -227,15 +235,16 @@ async function* readLines<T>(path: string): AsyncGenerator<T> {
  * (a typos curve's target-max run); else the last run by name (e.g. a grammar budget curve's largest budget).
  */
 export function headlineRun(group: RunGroup): LoadedRun {
-  if (group.runs.length === 0) throw new TextstressError(`${group.name} holds only generator runs, which have no headline attack run.`, { where: group.dir });
+  if (group.runs.length === 0)
+    throw new TextstressError(`${group.name} holds only generator runs, which have no headline attack run.`, { where: group.dir });
   const named = (group.files[EXPERIMENT_FILE] as { headline?: unknown } | undefined)?.headline;
-  return (
-    group.runs.find((r) => r.name === named) ?? group.runs.find((r) => r.name === 'target-max') ?? group.runs[group.runs.length - 1]!
-  );
+  return group.runs.find((r) => r.name === named) ?? group.runs.find((r) => r.name === 'target-max') ?? group.runs[group.runs.length - 1]!;
 }
 
 /** What stands for a group in tables and the gate: its headline attack run, else its (first) stress or generator run. */
-export function groupSubject(group: RunGroup): { kind: 'run'; run: LoadedRun } | { kind: 'generated'; run: GeneratedRun } | { kind: 'stress'; run: StressRun } {
+export function groupSubject(
+  group: RunGroup,
+): { kind: 'run'; run: LoadedRun } | { kind: 'generated'; run: GeneratedRun } | { kind: 'stress'; run: StressRun } {
   if (group.runs.length) return { kind: 'run', run: headlineRun(group) };
   return group.stress.length ? { kind: 'stress', run: group.stress[0]! } : { kind: 'generated', run: group.generated[0]! };
 }

@@ -45,7 +45,12 @@ export function isQaResult(r: ExampleResult): boolean {
 export function qaCard(r: ExampleResult, typeIndex: (t: string) => number, fold: FoldOptions = {}): { x: Segment[]; q: QaCard } {
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const q0 = str(r.original.question) ?? '';
-  const x = textSegments(q0, str(r.perturbed.question) ?? q0, r.edits.filter((e) => e.field === 'question'), typeIndex);
+  const x = textSegments(
+    q0,
+    str(r.perturbed.question) ?? q0,
+    r.edits.filter((e) => e.field === 'question'),
+    typeIndex,
+  );
   const gold = answers(r.gold) ?? [];
   const card: QaCard = {
     c: [],
@@ -53,7 +58,8 @@ export function qaCard(r: ExampleResult, typeIndex: (t: string) => number, fold:
     m: [num(r.original_prediction.em), num(r.original_prediction.f1), num(r.perturbed_prediction.em), num(r.perturbed_prediction.f1)],
   };
   const c0 = str(r.original.context);
-  if (c0 === undefined) return { x, q: { ...card, n: 'the context is not kept in these results (compact results keep the texts of successful attacks only)' } };
+  if (c0 === undefined)
+    return { x, q: { ...card, n: 'the context is not kept in these results (compact results keep the texts of successful attacks only)' } };
   const c1 = str(r.perturbed.context) ?? c0;
   const notes: string[] = [];
   // Gold answers after the attack: re-mapped by the edits when recorded, else where they were (unchanged context).
@@ -61,7 +67,12 @@ export function qaCard(r: ExampleResult, typeIndex: (t: string) => number, fold:
   if (!goldAfter) notes.push('the gold answers’ offsets in the edited context are not recorded (no perturbed_gold)');
   const before = [...goldSpans(c0, gold, notes, 'before'), ...predSpan(c0, r.original_prediction, notes, 'before')];
   const after = [...goldSpans(c1, goldAfter ?? [], notes, 'after'), ...predSpan(c1, r.perturbed_prediction, notes, 'after')];
-  const segs = textSegments(c0, c1, r.edits.filter((e) => e.field === 'context'), typeIndex);
+  const segs = textSegments(
+    c0,
+    c1,
+    r.edits.filter((e) => e.field === 'context'),
+    typeIndex,
+  );
   card.c = foldPieces(overlaySpans(segs, before, after), fold);
   if (notes.length) card.n = `not drawn: ${notes.join('; ')}`;
   return { x, q: card };
@@ -75,9 +86,13 @@ function goldSpans(context: string, gold: readonly Answer[], notes: string[], si
   for (const a of gold) {
     const end = a.start + a.text.length;
     if (a.start < 0 || context.slice(a.start, end) !== a.text) misplaced++;
-    else if (a.text && !spans.some((s) => s.start === a.start && s.end === end)) spans.push(snap(context, { start: a.start, end, bit: GOLD }));
+    else if (a.text && !spans.some((s) => s.start === a.start && s.end === end))
+      spans.push(snap(context, { start: a.start, end, bit: GOLD }));
   }
-  if (misplaced) notes.push(`${misplaced} gold answer${misplaced === 1 ? ' is' : 's are'} not at ${misplaced === 1 ? 'its offset' : 'their offsets'} in the context ${side} the attack`);
+  if (misplaced)
+    notes.push(
+      `${misplaced} gold answer${misplaced === 1 ? ' is' : 's are'} not at ${misplaced === 1 ? 'its offset' : 'their offsets'} in the context ${side} the attack`,
+    );
   return spans;
 }
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { TopLevelSpec } from 'vega-lite';
 import { renderChart } from './charts.ts';
 import { escapeHtml as esc, jsonForScript } from './escape.ts';
 import { NA, fixed, pct } from '../../util/format.ts';
@@ -9,7 +8,7 @@ import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
 import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
 import { assignFamilies, FAMILIES } from './families/index.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
-import { headlineRun } from './load.ts';
+import { baselineModels, compare, comparisonChart, comparisonTable, diff, pts } from './baseline.ts';
 import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
 
 // One script element: the drawing helpers (textstressDraw), then the browser that uses them.
@@ -35,8 +34,6 @@ const QA_LEGEND =
   '<span class="qa g p">both</span> · far parts of a long context are folded (<span class="ell">…</span>) until you press “show the whole context”. ' +
   'EM/F1: the model’s answer against the gold answers (SQuAD v1.1 scoring), before → after.</p>';
 
-const pts = (d: number | null): string =>
-  d === null ? NA : `${d > 0 ? '+' : d < 0 ? '−' : '±'}${Math.abs(100 * d).toFixed(1)} pts`;
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
 
 /** Renders the self-contained HTML report card for a set of run groups. */
@@ -52,7 +49,11 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   }));
   const genSlots = generatedSlots(groups, opts.families ?? FAMILIES);
   const stSlots = stressSlots(groups, opts.families ?? FAMILIES);
-  const allCharts: ChartSpec[] = [...sections.flatMap((s) => s.content.charts), ...genSlots.flatMap((s) => s.charts), ...stSlots.flatMap((s) => s.content.charts)];
+  const allCharts: ChartSpec[] = [
+    ...sections.flatMap((s) => s.content.charts),
+    ...genSlots.flatMap((s) => s.charts),
+    ...stSlots.flatMap((s) => s.content.charts),
+  ];
   const comparison = opts.baseline ? compare(groups, opts.baseline) : [];
   const baselineChart = comparison.length ? comparisonChart(comparison) : undefined;
   const svgs = await Promise.all([...allCharts, ...(baselineChart ? [baselineChart] : [])].map(renderChart));
@@ -67,7 +68,13 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   const title = opts.title ?? 'textstress robustness report';
   const generatedRuns = genSlots.flatMap((s) => s.runs);
   const models = [...new Set([...runs, ...generatedRuns, ...stressRuns].map((r) => r.summary.model))];
-  const datasets = [...new Set([...runs, ...stressRuns].map((r) => r.summary.dataset).concat(generatedRuns.flatMap((r) => (r.summary.dataset ? [r.summary.dataset] : []))))];
+  const datasets = [
+    ...new Set(
+      [...runs, ...stressRuns]
+        .map((r) => r.summary.dataset)
+        .concat(generatedRuns.flatMap((r) => (r.summary.dataset ? [r.summary.dataset] : []))),
+    ),
+  ];
   const nRuns = runs.length + generatedRuns.length + stressRuns.length;
   const generated = (opts.now ?? new Date()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
@@ -103,7 +110,9 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
 
   if (comparison.length) {
     body.push('<section id="baseline"><h2>Baseline comparison</h2>');
-    body.push(`<p class="blurb">Each test’s headline run against the same test in the baseline (${esc(baselineModels(opts.baseline!))}). Δ in percentage points.</p>`);
+    body.push(
+      `<p class="blurb">Each test’s headline run against the same test in the baseline (${esc(baselineModels(opts.baseline!))}). Δ in percentage points.</p>`,
+    );
     body.push(comparisonTable(comparison));
     if (baselineChart) body.push(`<div class="charts">${figure(baselineChart, svgs[svgs.length - 1]!)}</div>`);
     body.push('</section>');
@@ -140,7 +149,9 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   }
 
   body.push('<section id="examples"><h2>Example browser</h2>');
-  body.push('<p class="blurb">Original vs perturbed text; each edit is highlighted and labelled with its type (hover for details). Red edge: the attack changed the prediction.</p>');
+  body.push(
+    '<p class="blurb">Original vs perturbed text; each edit is highlighted and labelled with its type (hover for details). Red edge: the attack changed the prediction.</p>',
+  );
   if (data.examples.some((e) => e.q)) body.push(QA_LEGEND);
   body.push(
     '<div class="filters">' +
@@ -183,14 +194,22 @@ function outcomes(stress: boolean): string {
 }
 
 /** One headline card per model × dataset in a family; each is the family's own pick among those runs. */
-function headlines(family: ReportFamily, runs: readonly LoadedRun[], groups: readonly RunGroup[], first: LoadedRun | undefined): LoadedRun[] {
+function headlines(
+  family: ReportFamily,
+  runs: readonly LoadedRun[],
+  groups: readonly RunGroup[],
+  first: LoadedRun | undefined,
+): LoadedRun[] {
   const key = (r: LoadedRun): string => `${r.summary.model}\u0000${r.summary.dataset}`;
   const keys = [...new Set([...(first ? [key(first)] : []), ...runs.map(key)])];
   if (keys.length === 1) return [first ?? runs[0]!];
   return keys.map((k) => {
     const subset = runs.filter((r) => key(r) === k);
     if (first && key(first) === k) return first;
-    const pick = family.section(subset, groups.filter((g) => g.runs.some((r) => subset.includes(r)))).headline;
+    const pick = family.section(
+      subset,
+      groups.filter((g) => g.runs.some((r) => subset.includes(r))),
+    ).headline;
     return pick ?? subset[0]!;
   });
 }
@@ -204,17 +223,18 @@ function grade(x: number | null, goodAbove: number, badBelow: number): string {
   return x >= goodAbove ? 'good' : x < badBelow ? 'bad' : 'warn';
 }
 
-function diff(a: number | null, b: number | null): number | null {
-  return a === null || b === null ? null : a - b;
-}
-
 function metricTiles(h: HeadlineMetrics): string {
-  const tile = (v: string, label: string, cls = '', extra = ''): string => `<div class="m ${cls}"><div class="v">${v}</div><div class="l">${esc(label)}</div>${extra}</div>`;
+  const tile = (v: string, label: string, cls = '', extra = ''): string =>
+    `<div class="m ${cls}"><div class="v">${v}</div><div class="l">${esc(label)}</div>${extra}</div>`;
   return (
     '<div class="metrics">' +
     tile(pct(h.clean), `clean ${h.metric}`) +
     tile(pct(h.attacked), `${h.metric} under attack`, '', `<div class="d">${esc(pts(diff(h.attacked, h.clean)))}</div>`) +
-    tile(pct(h.attack_success_rate), 'attack success rate', grade(h.attack_success_rate === null ? null : 1 - h.attack_success_rate, 0.8, 0.5)) +
+    tile(
+      pct(h.attack_success_rate),
+      'attack success rate',
+      grade(h.attack_success_rate === null ? null : 1 - h.attack_success_rate, 0.8, 0.5),
+    ) +
     tile(pct(h.stability), `stability (n=${h.stability_n})`, grade(h.stability, 0.9, 0.6)) +
     '</div>'
   );
@@ -285,77 +305,17 @@ function runsTable(runs: readonly LoadedRun[]): string {
 
 function verdictHtml(v: Verdict): string {
   const failed = v.checks.filter((c) => !c.passed);
-  const head = v.checks.length === 0 ? 'Gate: no thresholds set' : v.passed ? `Gate passed: all ${v.checks.length} checks hold` : `Gate failed: ${failed.length} of ${v.checks.length} checks`;
+  const head =
+    v.checks.length === 0
+      ? 'Gate: no thresholds set'
+      : v.passed
+        ? `Gate passed: all ${v.checks.length} checks hold`
+        : `Gate failed: ${failed.length} of ${v.checks.length} checks`;
   const items = [...failed, ...v.checks.filter((c) => c.passed)].map(
     (c) => `<li class="${c.passed ? 'pass' : 'fail'}">${c.passed ? '✓' : '✗'} ${esc(c.message)}</li>`,
   );
   for (const sk of v.skipped ?? []) items.push(`<li class="skip">– ${esc(sk.test)}: not run (${esc(sk.reason)})</li>`);
   return `<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict"><h3>${esc(head)}</h3><ul>${items.join('')}</ul></div>`;
-}
-
-interface Comparison {
-  test: string;
-  base: LoadedRun;
-  cur: LoadedRun;
-}
-
-/** Pairs each test with the baseline's test of the same name (or the only ones, when each side has one). */
-export function compare(allGroups: readonly RunGroup[], allBaseline: readonly RunGroup[]): Comparison[] {
-  // Generator runs have no headline attack run to compare.
-  const groups = allGroups.filter((g) => g.runs.length);
-  const baseline = allBaseline.filter((g) => g.runs.length);
-  if (groups.length === 1 && baseline.length === 1) return [{ test: groups[0]!.name, cur: headlineRun(groups[0]!), base: headlineRun(baseline[0]!) }];
-  const out: Comparison[] = [];
-  for (const g of groups) {
-    const b = baseline.find((x) => x.name === g.name);
-    if (b) out.push({ test: g.name, cur: headlineRun(g), base: headlineRun(b) });
-  }
-  return out;
-}
-
-function baselineModels(b: readonly RunGroup[]): string {
-  return [...new Set(b.flatMap((g) => g.runs.map((r) => r.summary.model)))].join(', ');
-}
-
-function comparisonTable(rows: readonly Comparison[]): string {
-  const keys: [keyof HeadlineMetrics, string, boolean][] = [
-    ['clean', 'clean', true],
-    ['attacked', 'under attack', true],
-    ['attack_success_rate', 'attack success', false],
-    ['stability', 'stability', true],
-  ];
-  const head = keys.map(([, l]) => `<th class="n">${l}: baseline</th><th class="n">current</th><th class="n">Δ</th>`).join('');
-  const body = rows.map((c) => {
-    const cells = keys
-      .map(([k, , higherIsBetter]) => {
-        const a = c.base.headline[k] as number | null;
-        const b = c.cur.headline[k] as number | null;
-        const d = diff(b, a);
-        const cls = d === null || Math.abs(d) < 0.0005 ? '' : (d > 0) === higherIsBetter ? 'up' : 'down';
-        return `<td class="n">${pct(a)}</td><td class="n">${pct(b)}</td><td class="n ${cls}">${esc(pts(d))}</td>`;
-      })
-      .join('');
-    return `<tr><td>${esc(c.test)}<div class="notes">${esc(c.base.summary.model)} → ${esc(c.cur.summary.model)}</div></td>${cells}</tr>`;
-  });
-  return `<table class="compare"><thead><tr><th>test</th>${head}</tr></thead><tbody>${body.join('')}</tbody></table>`;
-}
-
-function comparisonChart(rows: readonly Comparison[]): ChartSpec {
-  const values = rows.flatMap((c) => [
-    { test: c.test, side: `baseline: ${c.base.summary.model}`, value: c.base.headline.attacked, order: 0 },
-    { test: c.test, side: `current: ${c.cur.summary.model}`, value: c.cur.headline.attacked, order: 1 },
-  ]);
-  const spec: TopLevelSpec = {
-    data: { values },
-    mark: { type: 'bar', cornerRadiusEnd: 2 },
-    encoding: {
-      x: { field: 'test', type: 'nominal', title: null, axis: { labelAngle: rows.length > 4 ? -30 : 0 } },
-      xOffset: { field: 'side', sort: { field: 'order' } },
-      y: { field: 'value', type: 'quantitative', title: 'metric under attack', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
-      color: { field: 'side', type: 'nominal', title: null, sort: { field: 'order' }, scale: { range: ['#94a3b8', '#2563eb'] } },
-    },
-  };
-  return { title: 'Under attack: baseline vs current', caption: 'Accuracy (entity F1 for taggers) under each test’s attack.', spec };
 }
 
 function definitionsHtml(): string {

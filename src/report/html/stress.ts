@@ -148,7 +148,14 @@ function caseEntry(r: StressResult, c: StressCaseResult, ri: number, typeIndex: 
     a: [c.prediction, round(c.confidence)],
     t: [typeIndex(type)],
     f: c.from?.[field] ? `${field} (from the ${c.from[field]})` : field,
-    x: shorten(textSegments(before, after, edits.filter((e) => e.field === field), typeIndex)),
+    x: shorten(
+      textSegments(
+        before,
+        after,
+        edits.filter((e) => e.field === field),
+        typeIndex,
+      ),
+    ),
     ...(goldTexts(c.gold).length ? qaEntry(r, c, typeIndex) : {}),
   };
 }
@@ -157,7 +164,15 @@ function caseEntry(r: StressResult, c: StressCaseResult, ri: number, typeIndex: 
 function qaEntry(r: StressResult, c: StressCaseResult, typeIndex: (t: string) => number): Pick<BrowserExample, 'x' | 'q' | 'g'> {
   const side = (p: { prediction: string; metrics?: Record<string, number> }) => ({ label: p.prediction, score: 0, ...(p.metrics ?? {}) });
   // Only what qaCard reads: texts, golds, edits and each side's EM/F1 (stress results keep no answer offsets).
-  const view = { gold: r.original.gold, perturbed_gold: c.perturbed_gold, original: r.original.text, perturbed: c.text, original_prediction: side(r.original), perturbed_prediction: side(c), edits: c.edits ?? [] };
+  const view = {
+    gold: r.original.gold,
+    perturbed_gold: c.perturbed_gold,
+    original: r.original.text,
+    perturbed: c.text,
+    original_prediction: side(r.original),
+    perturbed_prediction: side(c),
+    edits: c.edits ?? [],
+  };
   const { x, q } = qaCard(view as unknown as ExampleResult, typeIndex);
   return { x: shorten(x), q, g: q.ga.join(' | ') };
 }

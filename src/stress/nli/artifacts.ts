@@ -12,7 +12,12 @@ export function nliPremiseRemoved(pair: NliPair, opts: NliRuleOptions = {}): Str
     makePair(
       pair,
       'premise-removed',
-      { variant: 'premise-removed', premise: '', hypothesis: pair.hypothesis, edits: [{ field: 'premise', at: 0, from: pair.premise, to: '' }] },
+      {
+        variant: 'premise-removed',
+        premise: '',
+        hypothesis: pair.hypothesis,
+        edits: [{ field: 'premise', at: 0, from: pair.premise, to: '' }],
+      },
       opts,
     ),
   ];

@@ -68,7 +68,8 @@ export function nliTautologySweep(pair: NliPair, opts: NliRuleOptions & { maxN?:
   const maxN = opts.maxN ?? NLI_MAX_TAUTOLOGIES;
   const out: StressPair[] = [];
   for (const side of ['premise', 'hypothesis'] as const) {
-    for (let n = 1; n <= maxN; n++) out.push(makePair(pair, 'tautology', appended(pair, side, NLI_TAUTOLOGY, n, `tautology-${side}-${n}`), opts));
+    for (let n = 1; n <= maxN; n++)
+      out.push(makePair(pair, 'tautology', appended(pair, side, NLI_TAUTOLOGY, n, `tautology-${side}-${n}`), opts));
   }
   return out;
 }

@@ -11,9 +11,29 @@ import { nliNumerical } from './numerical.ts';
 import { nliSpellingError } from './noise.ts';
 import type { NliPair, NliRuleOptions, NliStressTest, StressPair } from './types.ts';
 
-export { checkNliLabel, inNliScheme, isNliLabel, NLI_LABEL_SCHEMES, nliLabelOf, nliRuleLabel, nliSchemeOf, type NliLabel, type NliRuleLabel, type NliScheme } from './labels.ts';
+export {
+  checkNliLabel,
+  inNliScheme,
+  isNliLabel,
+  NLI_LABEL_SCHEMES,
+  nliLabelOf,
+  nliRuleLabel,
+  nliSchemeOf,
+  type NliLabel,
+  type NliRuleLabel,
+  type NliScheme,
+} from './labels.ts';
 export * from './types.ts';
-export { nliLengthMismatch, NLI_LENGTH_MISMATCH_TIMES, NLI_MAX_TAUTOLOGIES, nliNegation, NLI_NEGATION_CLAUSE, NLI_TAUTOLOGY, nliTautologySweep, nliWordOverlap } from './distraction.ts';
+export {
+  nliLengthMismatch,
+  NLI_LENGTH_MISMATCH_TIMES,
+  NLI_MAX_TAUTOLOGIES,
+  nliNegation,
+  NLI_NEGATION_CLAUSE,
+  NLI_TAUTOLOGY,
+  nliTautologySweep,
+  nliWordOverlap,
+} from './distraction.ts';
 export { NLI_MIN_TYPO_WORD_LENGTH, nliSpellingError } from './noise.ts';
 export { antonymSlots, nliAntonymy, type AntonymSlot } from './antonymy.ts';
 export { findQuantities, NLI_NUMBER_WORDS, nliNumerical, NUMERICAL_RULES, type NumericalRule, type Quantity } from './numerical.ts';

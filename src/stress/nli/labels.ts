@@ -35,9 +35,12 @@ export function isNliLabel(label: string, scheme: NliScheme): label is NliLabel 
  */
 export function checkNliLabel(label: string, scheme: NliScheme, id: string): NliLabel {
   if (isNliLabel(label, scheme)) return label;
-  throw new TextstressError(`pair ${JSON.stringify(id)} has the label ${JSON.stringify(label)}, which is not in the ${scheme} NLI scheme (${NLI_LABEL_SCHEMES[scheme].join(', ')}).`, {
-    hint: 'Map the dataset labels to these names (--label-map), or pick the other scheme.',
-  });
+  throw new TextstressError(
+    `pair ${JSON.stringify(id)} has the label ${JSON.stringify(label)}, which is not in the ${scheme} NLI scheme (${NLI_LABEL_SCHEMES[scheme].join(', ')}).`,
+    {
+      hint: 'Map the dataset labels to these names (--label-map), or pick the other scheme.',
+    },
+  );
 }
 
 /** Spellings of the NLI labels that label sets use (SICK's ENTAILMENT, "not-entailment", "contradicts", …). */
@@ -62,7 +65,12 @@ const SPELLINGS: Readonly<Record<string, NliLabel>> = {
  * not_entailment), with the common spellings ("entails", "contradictory"); undefined for anything else.
  */
 export function nliLabelOf(name: string): NliLabel | undefined {
-  return SPELLINGS[name.trim().toLowerCase().replace(/[\s-]+/g, '_')];
+  return SPELLINGS[
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_')
+  ];
 }
 
 /** A label in `scheme`: in the 2-way scheme neutral and contradiction are not_entailment. */

@@ -18,7 +18,11 @@ let shared: NliLexicon | undefined;
 export function defaultNliLexicon(): NliLexicon {
   if (!shared) {
     const g = defaultLexicon();
-    shared = { analyzer: g.analyzer, inflector: g.inflector, antonyms: g.synonyms instanceof WordNetIndex ? g.synonyms : new WordNetIndex() };
+    shared = {
+      analyzer: g.analyzer,
+      inflector: g.inflector,
+      antonyms: g.synonyms instanceof WordNetIndex ? g.synonyms : new WordNetIndex(),
+    };
   }
   return shared;
 }

@@ -28,8 +28,27 @@ import type { NliPair, NliRuleOptions, StressPair } from './types.ts';
 
 /** The number words read as findQuantities, index = value. */
 export const NLI_NUMBER_WORDS = [
-  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten',
-  'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty',
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
 ] as const;
 
 /** The rules, in output order. */
@@ -84,7 +103,9 @@ function spell(value: number, form: 'digits' | 'word'): string {
 /** The restatements of quantity `q` that apply, each with its phrase and label. */
 function restatements(q: Quantity, changedTo: number | undefined): { rule: NumericalRule; phrase: string; label: NliRuleLabel }[] {
   const n = (v: number): string => spell(v, q.form);
-  const out: { rule: NumericalRule; phrase: string; label: NliRuleLabel }[] = [{ rule: 'at-least', phrase: `at least ${n(q.value)}`, label: 'entailment' }];
+  const out: { rule: NumericalRule; phrase: string; label: NliRuleLabel }[] = [
+    { rule: 'at-least', phrase: `at least ${n(q.value)}`, label: 'entailment' },
+  ];
   if (q.value >= 3) out.push({ rule: 'more-than-less', phrase: `more than ${n(q.value - 1)}`, label: 'entailment' });
   out.push({ rule: 'more-than', phrase: `more than ${n(q.value)}`, label: 'contradiction' });
   out.push({ rule: 'fewer-than', phrase: `fewer than ${n(q.value)}`, label: 'contradiction' });

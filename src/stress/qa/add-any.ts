@@ -177,7 +177,9 @@ export function stepCandidates(rng: Rng, pool: readonly string[], k: number, ext
 export async function addAnyExample(example: Example, session: QuerySession, opts: AddAnyOptions): Promise<AddAnyOutcome> {
   const s = settings(opts);
   if (example.kind !== 'qa') {
-    throw new TextstressError(`AddAny/AddCommon need question-answering examples, got a ${example.kind} example.`, { where: example.source ?? example.id });
+    throw new TextstressError(`AddAny/AddCommon need question-answering examples, got a ${example.kind} example.`, {
+      where: example.source ?? example.id,
+    });
   }
   checkAnswerOffsets(example, `the ${s.variant === 'addany' ? 'AddAny' : 'AddCommon'} test`);
   const head = { id: example.id, ...(example.source !== undefined ? { source: example.source } : {}), variant: s.variant };
@@ -188,7 +190,11 @@ export async function addAnyExample(example: Example, session: QuerySession, opt
   const extra = s.variant === 'addany' ? questionWords(example.question) : [];
   const rng = Rng.derive(s.seed, example.id, 'add-any');
   const ask = async (distractors: readonly (readonly string[] | null)[]): Promise<AnswerScore[]> => {
-    const inputs = distractors.map((d) => ({ kind: 'qa' as const, question: example.question, context: d ? withDistractor(example.context, d) : example.context }));
+    const inputs = distractors.map((d) => ({
+      kind: 'qa' as const,
+      question: example.question,
+      context: d ? withDistractor(example.context, d) : example.context,
+    }));
     return (await session.query(inputs)).map((out) => scoreAnswer(out, golds));
   };
 
@@ -220,7 +226,13 @@ export async function addAnyExample(example: Example, session: QuerySession, opt
 
   const sentence = distractorSentence(words);
   const { example: attacked, edits } = rewriteExample(example, [
-    { field: 'context', start: example.context.length, end: example.context.length, text: ` ${sentence}`, type: `distraction:${s.variant}` },
+    {
+      field: 'context',
+      start: example.context.length,
+      end: example.context.length,
+      text: ` ${sentence}`,
+      type: `distraction:${s.variant}`,
+    },
   ]);
   return {
     status: 'attacked',
@@ -263,7 +275,10 @@ function lower(a: AnswerScore, b: AnswerScore): boolean {
 
 function settings(opts: AddAnyOptions): Settings {
   if (!(ADD_ANY_VARIANTS as readonly string[]).includes(opts.variant)) {
-    throw new TextstressError(`unknown variant ${JSON.stringify(opts.variant)}.`, { where: 'AddAny options', hint: `One of ${ADD_ANY_VARIANTS.join(', ')}.` });
+    throw new TextstressError(`unknown variant ${JSON.stringify(opts.variant)}.`, {
+      where: 'AddAny options',
+      hint: `One of ${ADD_ANY_VARIANTS.join(', ')}.`,
+    });
   }
   const s: Settings = {
     variant: opts.variant,
@@ -275,7 +290,11 @@ function settings(opts: AddAnyOptions): Settings {
     order: opts.order ?? 'shuffled',
     pool: opts.commonWords ?? commonWords(),
   };
-  for (const [name, value, min] of [['words', s.words, 1], ['rounds', s.rounds, 0], ['candidates', s.candidates, 1]] as const) {
+  for (const [name, value, min] of [
+    ['words', s.words, 1],
+    ['rounds', s.rounds, 0],
+    ['candidates', s.candidates, 1],
+  ] as const) {
     if (!Number.isInteger(value) || value < min) {
       throw new TextstressError(`${name} must be an integer of at least ${min}, got ${value}.`, { where: 'AddAny options' });
     }
@@ -294,11 +313,17 @@ function checkPool(pool: readonly string[], needed: number): void {
     return words.length !== 1 || words[0] !== w;
   });
   if (bad !== undefined) {
-    throw new TextstressError(`the common word ${JSON.stringify(bad)} is not one word.`, { where: 'AddAny options', hint: 'Give words of letters and digits only, one per entry.' });
+    throw new TextstressError(`the common word ${JSON.stringify(bad)} is not one word.`, {
+      where: 'AddAny options',
+      hint: 'Give words of letters and digits only, one per entry.',
+    });
   }
   if (new Set(pool).size !== pool.length || pool.length < needed) {
-    throw new TextstressError(`the common words must be distinct and at least ${needed} (the larger of words and candidates), got ${pool.length} (${new Set(pool).size} distinct).`, {
-      where: 'AddAny options',
-    });
+    throw new TextstressError(
+      `the common words must be distinct and at least ${needed} (the larger of words and candidates), got ${pool.length} (${new Set(pool).size} distinct).`,
+      {
+        where: 'AddAny options',
+      },
+    );
   }
 }

@@ -73,7 +73,10 @@ export class AdversarialSquadTally {
 
   /** Scores `answer` (the model's best answer text) against the example's gold answers and records it. */
   add(example: QaExample, answer: string): void {
-    const { em, f1 } = bestOverGold(answer, example.answers.map((a) => a.text));
+    const { em, f1 } = bestOverGold(
+      answer,
+      example.answers.map((a) => a.text),
+    );
     const { originalId, isCopy } = adversarialSquadOrigin(example.id);
     let e = this.entries.get(originalId);
     if (!e) {

@@ -13,7 +13,10 @@ export function checkAnswerOffsets(example: QaExample, test: string): void {
     if (!Number.isInteger(a.start) || a.start < 0 || found !== a.text) {
       throw new TextstressError(
         `answer ${k + 1} is ${JSON.stringify(a.text)} but the context at offset ${a.start} reads ${JSON.stringify(found)}.`,
-        { where: `QA example ${example.id}`, hint: `Fix the answer offset (answer_start) in the data; ${test} needs each gold answer at its offset.` },
+        {
+          where: `QA example ${example.id}`,
+          hint: `Fix the answer offset (answer_start) in the data; ${test} needs each gold answer at its offset.`,
+        },
       );
     }
   });

@@ -17,13 +17,71 @@ import { subtlexEntries } from '../../perturb/grammar/frequency.ts';
 export const COMMON_WORD_COUNT = 1000;
 
 /** Pieces of contractions: SUBTLEX-US splits "don't" into "don" and "t". */
-const CONTRACTION_PIECES = ['s', 't', 'm', 're', 'll', 'd', 've', 'em', 'don', 'didn', 'doesn', 'isn', 'wasn', 'aren', 'weren', 'haven', 'hasn', 'couldn', 'wouldn', 'shouldn', 'ain'];
+const CONTRACTION_PIECES = [
+  's',
+  't',
+  'm',
+  're',
+  'll',
+  'd',
+  've',
+  'em',
+  'don',
+  'didn',
+  'doesn',
+  'isn',
+  'wasn',
+  'aren',
+  'weren',
+  'haven',
+  'hasn',
+  'couldn',
+  'wouldn',
+  'shouldn',
+  'ain',
+];
 /** Subtitle OCR artefacts ("ls" for "Is", "ln" for "In", "il" for "Il"). */
 const ARTEFACTS = ['ls', 'ln', 'il', 'th'];
 /** Spoken fillers and interjections that edited text hardly has. */
-const FILLERS = ['oh', 'yeah', 'hey', 'okay', 'ok', 'uh', 'um', 'ah', 'hmm', 'ooh', 'whoa', 'huh', 'ha', 'wow', 'ya', 'yo', 'mm', 'hm', 'gonna', 'gotta', 'wanna'];
+const FILLERS = [
+  'oh',
+  'yeah',
+  'hey',
+  'okay',
+  'ok',
+  'uh',
+  'um',
+  'ah',
+  'hmm',
+  'ooh',
+  'whoa',
+  'huh',
+  'ha',
+  'wow',
+  'ya',
+  'yo',
+  'mm',
+  'hm',
+  'gonna',
+  'gotta',
+  'wanna',
+];
 /** Profanity. */
-const PROFANITY = ['shit', 'bullshit', 'fuck', 'fucking', 'fucked', 'bitch', 'ass', 'asshole', 'damn', 'goddamn', 'bastard', 'crap', 'dick'];
+const PROFANITY = [
+  'shit',
+  'bullshit',
+  'fuck',
+  'fucking',
+  'fucked',
+  'bitch',
+  'ass',
+  'asshole',
+  'damn',
+  'goddamn',
+  'bastard',
+  'crap',
+  'dick',
+];
 
 /** Every word left out of the list before the cut (see the module comment). */
 export const COMMON_WORD_EXCLUSIONS: ReadonlySet<string> = new Set([...CONTRACTION_PIECES, ...ARTEFACTS, ...FILLERS, ...PROFANITY]);

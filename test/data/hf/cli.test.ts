@@ -14,7 +14,11 @@ import { removeTempHomes, tempHome } from './env.ts';
 import { startFakeHub, type FakeHub } from './hub-server.ts';
 
 const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-const readJsonl = (path: string): ExampleResult[] => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ExampleResult);
+const readJsonl = (path: string): ExampleResult[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ExampleResult);
 const headline = (s: Record<string, unknown>): Record<string, unknown> => ({
   dataset: s.dataset,
   n: s.n,
@@ -38,11 +42,25 @@ afterAll(async () => {
 
 describe('textstress with --data hf:…', () => {
   it('attack typos over hf:stanfordnlp/sst2:validation --limit 50; then the same from the cache with the hub gone; then a suite', async () => {
-    const args = (out: string): string[] => ['attack', 'typos', '--model', 'models/demo-sst2', '--data', 'hf:stanfordnlp/sst2:validation', '--limit', '50', '--out', out, '--no-progress'];
+    const args = (out: string): string[] => [
+      'attack',
+      'typos',
+      '--model',
+      'models/demo-sst2',
+      '--data',
+      'hf:stanfordnlp/sst2:validation',
+      '--limit',
+      '50',
+      '--out',
+      out,
+      '--no-progress',
+    ];
     const out = tmp('hf-attack');
     const r = await runCli(args(out), env);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`textstress: downloading hf:stanfordnlp/sst2:validation (1 parquet file) into ${env.HF_HOME}/textstress/datasets/stanfordnlp--sst2`);
+    expect(r.stderr).toContain(
+      `textstress: downloading hf:stanfordnlp/sst2:validation (1 parquet file) into ${env.HF_HOME}/textstress/datasets/stanfordnlp--sst2`,
+    );
     expect(r.stdout).toMatch(/attack success rate/);
     const summary = readJson(join(out, 'summary.json'));
     expect(summary).toMatchObject({ complete: true, recipe: 'typos', dataset: 'hf:stanfordnlp/sst2:validation', n: 50 });
@@ -50,7 +68,11 @@ describe('textstress with --data hf:…', () => {
     expect(summary.clean_accuracy).toBe(0.92);
     const results = readJsonl(join(out, 'results.jsonl'));
     expect(results.map((x) => x.id)).toEqual(rows.map((x) => String(x.idx)));
-    expect(results[3]).toMatchObject({ source: 'hf:stanfordnlp/sst2:validation:3', gold: 'negative', original: { text: rows[3]!.sentence } });
+    expect(results[3]).toMatchObject({
+      source: 'hf:stanfordnlp/sst2:validation:3',
+      gold: 'negative',
+      original: { text: rows[3]!.sentence },
+    });
     const run = readJson(join(out, 'run.json'));
     expect(run.data_fingerprint).toMatch(/^hf:\d+:[0-9a-f]{64}$/);
 
@@ -58,7 +80,9 @@ describe('textstress with --data hf:…', () => {
     const again = tmp('hf-cached');
     const c = await runCli(args(again), env);
     expect(c.code, c.stderr).toBe(0);
-    expect(c.stderr).toMatch(/textstress: cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/datasets\/stanfordnlp\/sst2\/parquet \(ECONNREFUSED\); using the cached copy of hf:stanfordnlp\/sst2:validation/);
+    expect(c.stderr).toMatch(
+      /textstress: cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/datasets\/stanfordnlp\/sst2\/parquet \(ECONNREFUSED\); using the cached copy of hf:stanfordnlp\/sst2:validation/,
+    );
     expect(headline(readJson(join(again, 'summary.json')))).toEqual(headline(summary));
     expect(readJson(join(again, 'run.json')).data_fingerprint).toBe(run.data_fingerprint);
 
@@ -66,7 +90,17 @@ describe('textstress with --data hf:…', () => {
     const dir = tmp('hf-suite');
     writeFileSync(
       join(dir, 'suite.yaml'),
-      ['models:', '  m: demo-sst2', 'datasets:', '  sst2:', '    path: hf:stanfordnlp/sst2:validation', '    limit: 10', 'tests:', '  - name: typos', '    recipe: typos'].join('\n') + '\n',
+      [
+        'models:',
+        '  m: demo-sst2',
+        'datasets:',
+        '  sst2:',
+        '    path: hf:stanfordnlp/sst2:validation',
+        '    limit: 10',
+        'tests:',
+        '  - name: typos',
+        '    recipe: typos',
+      ].join('\n') + '\n',
     );
     const s = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress'], env);
     expect(s.code, s.stderr).toBe(0);
@@ -74,7 +108,21 @@ describe('textstress with --data hf:…', () => {
   });
 
   it('a hub error is one clean line', async () => {
-    const r = await runCli(['attack', 'typos', '--model', 'models/demo-sst2', '--data', 'hf:stanfordnlp/sst2:validation', '--format', 'sst2', '--out', tmp('hf-err')], env);
+    const r = await runCli(
+      [
+        'attack',
+        'typos',
+        '--model',
+        'models/demo-sst2',
+        '--data',
+        'hf:stanfordnlp/sst2:validation',
+        '--format',
+        'sst2',
+        '--out',
+        tmp('hf-err'),
+      ],
+      env,
+    );
     expect(expectCleanError(r)).toBe(
       'textstress: error: hf:stanfordnlp/sst2:validation: format does not apply to a hub dataset: hub datasets are parquet files read by column: leave --format out.',
     );

@@ -17,7 +17,12 @@ const list = (name: string, element: SchemaElement): SchemaElement[] => [
   { ...element, name: 'element' },
 ];
 
-function write(columns: { schema: SchemaElement[]; data: ColumnSource['data'] }[], names: string[], features: Record<string, unknown>, rowGroupSize?: number): Uint8Array {
+function write(
+  columns: { schema: SchemaElement[]; data: ColumnSource['data'] }[],
+  names: string[],
+  features: Record<string, unknown>,
+  rowGroupSize?: number,
+): Uint8Array {
   const schema: SchemaElement[] = [{ name: 'schema', num_children: columns.length }, ...columns.flatMap((c) => c.schema)];
   const buf = parquetWriteBuffer({
     columnData: columns.map((c, i) => ({ name: names[i]!, data: c.data })),
@@ -43,7 +48,11 @@ export interface Sst2Row {
 export const SST2_ROWS: Sst2Row[] = [
   { idx: 0, sentence: "it 's a charming and often affecting journey . ", label: 1 },
   { idx: 1, sentence: 'unflinchingly bleak and desperate ', label: 0 },
-  { idx: 2, sentence: 'allows us to hope that nolan is poised to embark a major career as a commercial yet inventive filmmaker . ', label: 1 },
+  {
+    idx: 2,
+    sentence: 'allows us to hope that nolan is poised to embark a major career as a commercial yet inventive filmmaker . ',
+    label: 1,
+  },
 ];
 
 export function sst2Parquet(rows: Sst2Row[], rowGroupSize?: number): Uint8Array {
@@ -61,7 +70,10 @@ export function sst2Parquet(rows: Sst2Row[], rowGroupSize?: number): Uint8Array 
 
 /** The project's 50 demo reviews (demo/reviews.tsv) in the SST-2 layout, for the end-to-end run. */
 export function demoReviewRows(): Sst2Row[] {
-  const lines = readFileSync(join(ROOT, 'demo', 'reviews.tsv'), 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync(join(ROOT, 'demo', 'reviews.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   return lines.map((l, idx) => {
     const [sentence, label] = l.split('\t');
     return { idx, sentence: sentence!, label: Number(label) };
@@ -108,7 +120,8 @@ export interface SquadRow {
   answers: { text: string[]; answer_start: number[] };
 }
 
-const DENVER = 'Super Bowl 50 was an American football game. The American Football Conference (AFC) champion Denver Broncos defeated the National Football Conference (NFC) champion Carolina Panthers 24–10.';
+const DENVER =
+  'Super Bowl 50 was an American football game. The American Football Conference (AFC) champion Denver Broncos defeated the National Football Conference (NFC) champion Carolina Panthers 24–10.';
 
 export const SQUAD_ROWS: SquadRow[] = [
   {
@@ -135,7 +148,11 @@ export function squadParquet(rows: SquadRow[]): Uint8Array {
       { schema: [str('context')], data: rows.map((r) => r.context) },
       { schema: [str('question')], data: rows.map((r) => r.question) },
       {
-        schema: [{ name: 'answers', repetition_type: 'OPTIONAL', num_children: 2 }, ...list('text', str('element')), ...list('answer_start', int('element', 'INT32'))],
+        schema: [
+          { name: 'answers', repetition_type: 'OPTIONAL', num_children: 2 },
+          ...list('text', str('element')),
+          ...list('answer_start', int('element', 'INT32')),
+        ],
         data: rows.map((r) => r.answers),
       },
     ],

@@ -52,11 +52,17 @@ async function stop(server: Server): Promise<void> {
 export async function startFakeHub(datasets: Record<string, FakeDataset>): Promise<FakeHub> {
   const blobs = new Map<string, Uint8Array>();
   for (const ds of Object.values(datasets)) {
-    for (const splits of Object.values(ds.configs)) for (const files of Object.values(splits)) for (const f of files) blobs.set(sha256(f), f);
+    for (const splits of Object.values(ds.configs))
+      for (const files of Object.values(splits)) for (const f of files) blobs.set(sha256(f), f);
   }
   const requests: LoggedRequest[] = [];
   const log = (server: 'hub' | 'cdn', req: IncomingMessage): void => {
-    requests.push({ server, method: req.method ?? '', path: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+    requests.push({
+      server,
+      method: req.method ?? '',
+      path: req.url ?? '',
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    });
   };
 
   const cdn = await listen((req, res) => {
@@ -94,20 +100,30 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
       `${hub.url}/api/datasets/${repo}/parquet/${encodeURIComponent(config)}/${encodeURIComponent(split)}/${i}.parquet`;
     if (api && rest.length === 0) {
       const listing = Object.fromEntries(
-        Object.entries(ds.configs).map(([c, splits]) => [c, Object.fromEntries(Object.entries(splits).map(([s, files]) => [s, files.map((_, i) => fileUrl(c, s, i))]))]),
+        Object.entries(ds.configs).map(([c, splits]) => [
+          c,
+          Object.fromEntries(Object.entries(splits).map(([s, files]) => [s, files.map((_, i) => fileUrl(c, s, i))])),
+        ]),
       );
       return json(res, 200, listing);
     }
     const [config, split, file] = rest as [string, string, string | undefined];
     const files = ds.configs[config]?.[split];
     if (!files) return json(res, 404, { error: `Config or split not found: ${config}/${split}` });
-    if (api && file === undefined) return json(res, 200, files.map((_, i) => fileUrl(config, split, i)));
+    if (api && file === undefined)
+      return json(
+        res,
+        200,
+        files.map((_, i) => fileUrl(config, split, i)),
+      );
     const n = Number(/^(\d+)\.parquet$/.exec(file ?? '')?.[1] ?? NaN);
     const body = files[n];
     if (!body) return json(res, 404, { error: 'Entry not found' });
     if (api) {
       // As on the hub: a relative redirect to the file on the parquet conversion branch.
-      res.writeHead(302, { location: `/datasets/${repo}/resolve/refs%2Fconvert%2Fparquet/${config}/${split}/${String(n).padStart(4, '0')}.parquet` });
+      res.writeHead(302, {
+        location: `/datasets/${repo}/resolve/refs%2Fconvert%2Fparquet/${config}/${split}/${String(n).padStart(4, '0')}.parquet`,
+      });
       return res.end();
     }
     const sha = sha256(body);

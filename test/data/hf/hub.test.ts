@@ -46,7 +46,8 @@ async function failure(fn: () => Promise<unknown>): Promise<string> {
   return (err as TextstressError).describe();
 }
 
-const texts = async (spec: string): Promise<string[]> => (await collect(await openDataset(spec))).map((e) => (e.kind === 'text' ? e.text : ''));
+const texts = async (spec: string): Promise<string[]> =>
+  (await collect(await openDataset(spec))).map((e) => (e.kind === 'text' ? e.text : ''));
 const captureStderr = (): string[] => {
   const lines: string[] = [];
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -89,7 +90,9 @@ describe('HF_ENDPOINT and HF_TOKEN', () => {
     const hub = await hubWith({ 'stanfordnlp/sst2': { ...sst2()['stanfordnlp/sst2']!, token: TOKEN } });
     restore = setHubEnv({ HF_ENDPOINT: hub.url, HF_HOME: tempHome() });
     const msg = await failure(() => openDataset(SPEC));
-    expect(msg).toMatch(/^hf:stanfordnlp\/sst2:validation: the hub refused access to dataset stanfordnlp\/sst2 \(HTTP 401: Invalid credentials in Authorization header\)\. The dataset is private or gated/);
+    expect(msg).toMatch(
+      /^hf:stanfordnlp\/sst2:validation: the hub refused access to dataset stanfordnlp\/sst2 \(HTTP 401: Invalid credentials in Authorization header\)\. The dataset is private or gated/,
+    );
     expect(msg).toContain('set HF_TOKEN to a token that can read it');
     expect(hub.requests.every((r) => r.authorization === undefined)).toBe(true);
   });
@@ -128,14 +131,18 @@ describe('the cache', () => {
     expect(await texts(SPEC)).toEqual(first);
     expect(await fileFingerprint(SPEC)).toBe(print);
     expect(err.join('')).toMatch(
-      new RegExp(`^textstress: cannot reach ${hub.url}/api/datasets/stanfordnlp/sst2/parquet \\(ECONNREFUSED\\); using the cached copy of hf:stanfordnlp/sst2:validation from \\S+ \\(${home}/textstress/datasets/stanfordnlp--sst2\\)\\n$`),
+      new RegExp(
+        `^textstress: cannot reach ${hub.url}/api/datasets/stanfordnlp/sst2/parquet \\(ECONNREFUSED\\); using the cached copy of hf:stanfordnlp/sst2:validation from \\S+ \\(${home}/textstress/datasets/stanfordnlp--sst2\\)\\n$`,
+      ),
     );
 
     // HF_HUB_OFFLINE: the cache without asking
     restore();
     restore = setHubEnv({ HF_ENDPOINT: hub.url, HF_HOME: home, HF_HUB_OFFLINE: '1' });
     expect(await texts(SPEC)).toEqual(first);
-    expect(await failure(() => openDataset('hf:stanfordnlp/sst2:train'))).toMatch(/^hf:stanfordnlp\/sst2:train: HF_HUB_OFFLINE is set and there is no cached copy of this split\./);
+    expect(await failure(() => openDataset('hf:stanfordnlp/sst2:train'))).toMatch(
+      /^hf:stanfordnlp\/sst2:train: HF_HUB_OFFLINE is set and there is no cached copy of this split\./,
+    );
   });
 
   it('downloads again when the hub has a new revision of the file (its ETag changed); the fingerprint follows', async () => {
@@ -164,7 +171,11 @@ describe('the cache', () => {
     captureStderr();
     hub.interrupt = true;
     const msg = await failure(() => openDataset(SPEC));
-    expect(msg).toMatch(new RegExp(`^hf:stanfordnlp/sst2:validation: cannot reach ${hub.cdnUrl}/blobs/[0-9a-f]{64} \\(download interrupted after \\d+ bytes: .+\\), and there is no cached copy of this split\\.`));
+    expect(msg).toMatch(
+      new RegExp(
+        `^hf:stanfordnlp/sst2:validation: cannot reach ${hub.cdnUrl}/blobs/[0-9a-f]{64} \\(download interrupted after \\d+ bytes: .+\\), and there is no cached copy of this split\\.`,
+      ),
+    );
     expect(filesUnder(join(home, 'textstress')).filter((f) => !f.endsWith('configs.json'))).toEqual([]);
     hub.interrupt = false;
     expect(await texts(SPEC)).toEqual(SST2_ROWS.map((r) => r.sentence));
@@ -175,7 +186,12 @@ describe('errors', () => {
   it('unknown dataset, config and split; several configs and none named', async () => {
     const hub = await hubWith({
       ...sst2(),
-      'nyu-mll/glue': { configs: { cola: { validation: [sst2Parquet(SST2_ROWS)] }, mrpc: { validation: [sst2Parquet(SST2_ROWS)], test: [sst2Parquet(SST2_ROWS)] } } },
+      'nyu-mll/glue': {
+        configs: {
+          cola: { validation: [sst2Parquet(SST2_ROWS)] },
+          mrpc: { validation: [sst2Parquet(SST2_ROWS)], test: [sst2Parquet(SST2_ROWS)] },
+        },
+      },
     });
     restore = setHubEnv({ HF_ENDPOINT: hub.url, HF_HOME: tempHome() });
     expect(await failure(() => openDataset('hf:nobody/nothing:validation'))).toBe(
@@ -193,7 +209,9 @@ describe('errors', () => {
     expect(await failure(() => openDataset('hf:nyu-mll/glue:validation'))).toBe(
       'hf:nyu-mll/glue:validation: dataset nyu-mll/glue has 2 configs, so the spec must name one: "cola", "mrpc". Write hf:nyu-mll/glue:<config>:validation, e.g. hf:nyu-mll/glue:cola:validation.',
     );
-    expect(await failure(() => openDataset('hf:not-a-repo:validation'))).toMatch(/^"hf:not-a-repo:validation" is not a hub dataset spec: "not-a-repo" is not a dataset id of the form owner\/name\./);
+    expect(await failure(() => openDataset('hf:not-a-repo:validation'))).toMatch(
+      /^"hf:not-a-repo:validation" is not a hub dataset spec: "not-a-repo" is not a dataset id of the form owner\/name\./,
+    );
   });
 
   it('offline with no cache names HF_ENDPOINT and the URL tried', async () => {
@@ -219,7 +237,9 @@ describe('errors', () => {
     try {
       restore = setHubEnv({ HF_ENDPOINT: url, HF_HOME: tempHome() });
       expect(await failure(() => openDataset(SPEC))).toMatch(
-        new RegExp(`^${url}/api/datasets/stanfordnlp/sst2/parquet: the hub's answer is not a listing of configs, splits and parquet file URLs at default\\.validation: .+ Check HF_ENDPOINT`),
+        new RegExp(
+          `^${url}/api/datasets/stanfordnlp/sst2/parquet: the hub's answer is not a listing of configs, splits and parquet file URLs at default\\.validation: .+ Check HF_ENDPOINT`,
+        ),
       );
     } finally {
       server.closeAllConnections();

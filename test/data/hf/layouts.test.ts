@@ -6,7 +6,17 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, openDataset } from '../../../src/data/index.ts';
 import { DataError, TextstressError } from '../../../src/util/errors.ts';
-import { CONLL_ROWS, MRPC_ROWS, SQUAD_ROWS, SST2_ROWS, conllParquet, mrpcParquet, squadParquet, sst2Parquet, reviewsParquet } from './fixtures.ts';
+import {
+  CONLL_ROWS,
+  MRPC_ROWS,
+  SQUAD_ROWS,
+  SST2_ROWS,
+  conllParquet,
+  mrpcParquet,
+  squadParquet,
+  sst2Parquet,
+  reviewsParquet,
+} from './fixtures.ts';
 import { removeTempHomes, setHubEnv, tempHome } from './env.ts';
 import { startFakeHub, type FakeHub } from './hub-server.ts';
 
@@ -30,13 +40,26 @@ beforeAll(async () => {
         mrpc: { validation: [mrpcParquet(MRPC_ROWS)], test: [mrpcParquet(MRPC_ROWS.map((r) => ({ ...r, label: -1 })))] },
       },
     },
-    'someone/reviews': { configs: { default: { train: [reviewsParquet([{ review: 'great', label: 1 }, { review: 'awful', label: 0 }])] } } },
+    'someone/reviews': {
+      configs: {
+        default: {
+          train: [
+            reviewsParquet([
+              { review: 'great', label: 1 },
+              { review: 'awful', label: 0 },
+            ]),
+          ],
+        },
+      },
+    },
     'rajpurkar/squad': { configs: { plain_text: { validation: [squadParquet(SQUAD_ROWS)] } } },
     'eriktks/conll2003': { configs: { conll2003: { test: [conllParquet(CONLL_ROWS)] } } },
     'someone/bad-rows': {
       configs: {
         default: {
-          validation: [sst2Parquet([SST2_ROWS[0]!, { idx: 1, sentence: '   ', label: 0 }, { idx: 2, sentence: 'fine', label: 7 }, SST2_ROWS[1]!])],
+          validation: [
+            sst2Parquet([SST2_ROWS[0]!, { idx: 1, sentence: '   ', label: 0 }, { idx: 2, sentence: 'fine', label: 7 }, SST2_ROWS[1]!]),
+          ],
         },
       },
     },
@@ -56,7 +79,13 @@ describe('hub layouts', () => {
     const ds = await openDataset('hf:stanfordnlp/sst2:validation');
     expect(ds.info).toEqual({ name: 'sst2', path: 'hf:stanfordnlp/sst2:validation', kind: 'text', labelNames: ['negative', 'positive'] });
     expect(await collect(ds)).toEqual([
-      { kind: 'text', id: '0', source: 'hf:stanfordnlp/sst2:validation:0', text: "it 's a charming and often affecting journey . ", label: 'positive' },
+      {
+        kind: 'text',
+        id: '0',
+        source: 'hf:stanfordnlp/sst2:validation:0',
+        text: "it 's a charming and often affecting journey . ",
+        label: 'positive',
+      },
       { kind: 'text', id: '1', source: 'hf:stanfordnlp/sst2:validation:1', text: 'unflinchingly bleak and desperate ', label: 'negative' },
       {
         kind: 'text',
@@ -72,8 +101,22 @@ describe('hub layouts', () => {
     const ds = await openDataset('hf:nyu-mll/glue:mrpc:validation');
     expect(ds.info).toMatchObject({ name: 'mrpc', kind: 'pair', labelNames: ['not_equivalent', 'equivalent'] });
     expect(await collect(ds)).toEqual([
-      { kind: 'pair', id: '0', source: 'hf:nyu-mll/glue:mrpc:validation:0', textA: MRPC_ROWS[0]!.sentence1, textB: MRPC_ROWS[0]!.sentence2, label: 'equivalent' },
-      { kind: 'pair', id: '1', source: 'hf:nyu-mll/glue:mrpc:validation:1', textA: MRPC_ROWS[1]!.sentence1, textB: MRPC_ROWS[1]!.sentence2, label: 'not_equivalent' },
+      {
+        kind: 'pair',
+        id: '0',
+        source: 'hf:nyu-mll/glue:mrpc:validation:0',
+        textA: MRPC_ROWS[0]!.sentence1,
+        textB: MRPC_ROWS[0]!.sentence2,
+        label: 'equivalent',
+      },
+      {
+        kind: 'pair',
+        id: '1',
+        source: 'hf:nyu-mll/glue:mrpc:validation:1',
+        textA: MRPC_ROWS[1]!.sentence1,
+        textB: MRPC_ROWS[1]!.sentence2,
+        label: 'not_equivalent',
+      },
     ]);
     const err = await openDataset('hf:nyu-mll/glue:mrpc:test').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TextstressError);
@@ -121,7 +164,13 @@ describe('hub layouts', () => {
         tokens: ['EU', 'rejects', 'German', 'call', 'to', 'boycott', 'British', 'lamb', '.'],
         tags: ['B-ORG', 'O', 'B-MISC', 'O', 'O', 'O', 'B-MISC', 'O', 'O'],
       },
-      { kind: 'tokens', id: '1', source: 'hf:eriktks/conll2003:test:1', tokens: ['Peter', 'Blackburn', 'of', 'European', 'Commission'], tags: ['B-PER', 'I-PER', 'O', 'B-ORG', 'I-ORG'] },
+      {
+        kind: 'tokens',
+        id: '1',
+        source: 'hf:eriktks/conll2003:test:1',
+        tokens: ['Peter', 'Blackburn', 'of', 'European', 'Commission'],
+        tags: ['B-PER', 'I-PER', 'O', 'B-ORG', 'I-ORG'],
+      },
     ]);
   });
 
@@ -131,7 +180,13 @@ describe('hub layouts', () => {
     const limited = await collect(await openDataset('hf:stanfordnlp/sst2:train', { limit: 7 }));
     expect(limited.map((e) => e.id)).toEqual(['0', '1', '2', '3', '4', '5', '6']);
     const reviews = await openDataset('hf:someone/reviews:train');
-    expect(reviews.info).toEqual({ name: 'reviews', path: 'hf:someone/reviews:train', kind: 'text', labelNames: ['bad', 'good'], uniqueIds: true });
+    expect(reviews.info).toEqual({
+      name: 'reviews',
+      path: 'hf:someone/reviews:train',
+      kind: 'text',
+      labelNames: ['bad', 'good'],
+      uniqueIds: true,
+    });
     expect(await collect(reviews)).toEqual([
       { kind: 'text', id: 'train:0', source: 'hf:someone/reviews:train:0', text: 'great', label: 'good' },
       { kind: 'text', id: 'train:1', source: 'hf:someone/reviews:train:1', text: 'awful', label: 'bad' },
@@ -142,7 +197,9 @@ describe('hub layouts', () => {
     const ds = await openDataset('hf:nyu-mll/glue:mrpc:validation', { columns: { text: 'sentence2', label: 'label' } });
     const [first] = await collect(ds);
     expect(first).toMatchObject({ kind: 'text', text: MRPC_ROWS[0]!.sentence2, label: 'equivalent' });
-    const err = await openDataset('hf:nyu-mll/glue:mrpc:validation', { columns: { text: 'review', label: 'label' } }).catch((e: unknown) => e);
+    const err = await openDataset('hf:nyu-mll/glue:mrpc:validation', { columns: { text: 'review', label: 'label' } }).catch(
+      (e: unknown) => e,
+    );
     expect((err as TextstressError).describe()).toMatch(
       /^hf:nyu-mll\/glue:mrpc:validation: the text column "review" is not in this dataset; its columns are "sentence1", "sentence2", "label", "idx"\. Name the columns with --text-column/,
     );
@@ -152,7 +209,9 @@ describe('hub layouts', () => {
     const ds = await openDataset('hf:someone/bad-rows:validation');
     const err = await collect(ds).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataError);
-    expect((err as DataError).describe()).toMatch(/^hf:someone\/bad-rows:validation:1: empty text in column "sentence"\. .*--skip-bad-rows/);
+    expect((err as DataError).describe()).toMatch(
+      /^hf:someone\/bad-rows:validation:1: empty text in column "sentence"\. .*--skip-bad-rows/,
+    );
     const skipping = await openDataset('hf:someone/bad-rows:validation', { skipBadRows: true });
     expect((await collect(skipping)).map((e) => e.id)).toEqual(['0', '1']);
     expect(skipping.skipped).toEqual([
@@ -167,6 +226,8 @@ describe('hub layouts', () => {
       'hf:stanfordnlp/sst2:validation: format does not apply to a hub dataset: hub datasets are parquet files read by column: leave --format out.',
     );
     const noSplit = await openDataset('hf:stanfordnlp/sst2').catch((e: unknown) => e);
-    expect((noSplit as TextstressError).describe()).toMatch(/^"hf:stanfordnlp\/sst2" names no split\. Write hf:<owner>\/<name>\[:<config>\]:<split>/);
+    expect((noSplit as TextstressError).describe()).toMatch(
+      /^"hf:stanfordnlp\/sst2" names no split\. Write hf:<owner>\/<name>\[:<config>\]:<split>/,
+    );
   });
 });

@@ -50,8 +50,13 @@ async function run(out: string, seed = 5, engine?: QueryEngine, resume = false):
 }
 
 const read = (dir: string, file: string): string => readFileSync(join(dir, file), 'utf8');
-const summaryOf = (dir: string): { metrics: Record<string, number | null>; details: UniversalNamesDetails } & Record<string, unknown> => JSON.parse(read(dir, 'summary.json'));
-const namesOf = (dir: string): RankedName[] => read(dir, 'names.jsonl').trim().split('\n').map((l) => JSON.parse(l) as RankedName);
+const summaryOf = (dir: string): { metrics: Record<string, number | null>; details: UniversalNamesDetails } & Record<string, unknown> =>
+  JSON.parse(read(dir, 'summary.json'));
+const namesOf = (dir: string): RankedName[] =>
+  read(dir, 'names.jsonl')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as RankedName);
 
 /** Corpus entity F1 of the model's tags on these examples. */
 function corpusF1(examples: readonly Example[], outs: readonly ModelOutput[]): number | null {
@@ -73,11 +78,54 @@ describe('universal-names on demo-ner over demo/news.conll (gold PER mentions)',
 
   it('writes the summary, one record per evaluation, the ranked names and the transfer test', () => {
     const s = summaryOf(out);
-    expect(Object.keys(s).sort()).toEqual(['complete', 'dataset', 'details', 'kind', 'metrics', 'model', 'n', 'queries', 'recipe', 'seed', 'settings', 'steps', 'wall_seconds']);
-    expect(s).toMatchObject({ complete: true, kind: 'generate', recipe: 'universal-names', model: DEMO_NER, dataset: NEWS, seed: 5, steps: 3, n: 12 });
-    expect(s.settings).toEqual({ type: 'PER', budget: 10, rounds: 3, perRound: 4, candidates: 20, holdout: 0.5, top: 3, random: 3, annotator: null, namesFile: [] });
+    expect(Object.keys(s).sort()).toEqual([
+      'complete',
+      'dataset',
+      'details',
+      'kind',
+      'metrics',
+      'model',
+      'n',
+      'queries',
+      'recipe',
+      'seed',
+      'settings',
+      'steps',
+      'wall_seconds',
+    ]);
+    expect(s).toMatchObject({
+      complete: true,
+      kind: 'generate',
+      recipe: 'universal-names',
+      model: DEMO_NER,
+      dataset: NEWS,
+      seed: 5,
+      steps: 3,
+      n: 12,
+    });
+    expect(s.settings).toEqual({
+      type: 'PER',
+      budget: 10,
+      rounds: 3,
+      perRound: 4,
+      candidates: 20,
+      holdout: 0.5,
+      top: 3,
+      random: 3,
+      annotator: null,
+      namesFile: [],
+    });
     // 40 sentences, 14 with a gold PER entity: 7 held out, 7 searched; 3 rounds of 4 names.
-    expect(s.details.counts).toEqual({ examples: 40, applicable: 14, not_applicable: 26, search: 7, heldout: 7, candidates: 20, rounds: 3, evaluations: 12 });
+    expect(s.details.counts).toEqual({
+      examples: 40,
+      applicable: 14,
+      not_applicable: 26,
+      search: 7,
+      heldout: 7,
+      candidates: 20,
+      rounds: 3,
+      evaluations: 12,
+    });
     expect(s.details).toMatchObject({ type: 'PER', annotator: 'gold' });
     expect(s.queries).toBeGreaterThan(0);
     expect(read(out, 'results.jsonl').trim().split('\n')).toHaveLength(12);
@@ -178,7 +226,16 @@ describe('universal-names on demo-ner over demo/news.conll (gold PER mentions)',
 
   it('with --holdout 0 searches every applicable example and reports the transfer as n/a (null), never 0', async () => {
     const none = tmp('un-ner-noheld');
-    await runRecipe({ registry: builtinRegistry(), recipe: 'universal-names', settings: { ...SETTINGS, holdout: 0 }, model: DEMO_NER, data: NEWS, out: none, seed: 5, shared: { model, engine: new QueryEngine(model) } });
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'universal-names',
+      settings: { ...SETTINGS, holdout: 0 },
+      model: DEMO_NER,
+      data: NEWS,
+      out: none,
+      seed: 5,
+      shared: { model, engine: new QueryEngine(model) },
+    });
     const s = summaryOf(none);
     expect(s.details.counts).toMatchObject({ applicable: 14, search: 14, heldout: 0 });
     expect(s.details.transfer.original).toEqual({ n: 0, metric: null, accuracy: null });
@@ -190,7 +247,17 @@ describe('universal-names on demo-ner over demo/news.conll (gold PER mentions)',
   it('refuses data with no mention of the type, naming the file and the annotator', async () => {
     // The first sentence of demo/news.conll names a person and two clubs, no place.
     await expect(
-      runRecipe({ registry: builtinRegistry(), recipe: 'universal-names', settings: { ...SETTINGS, type: 'LOC' }, model: DEMO_NER, data: NEWS, limit: 1, out: tmp('un-ner-noloc'), seed: 5, shared: { model, engine: new QueryEngine(model) } }),
+      runRecipe({
+        registry: builtinRegistry(),
+        recipe: 'universal-names',
+        settings: { ...SETTINGS, type: 'LOC' },
+        model: DEMO_NER,
+        data: NEWS,
+        limit: 1,
+        out: tmp('un-ner-noloc'),
+        seed: 5,
+        shared: { model, engine: new QueryEngine(model) },
+      }),
     ).rejects.toThrow(`no example of ${NEWS} has a LOC mention (annotator: gold), so there is nothing to search on.`);
   }, 60_000);
 });
@@ -199,9 +266,20 @@ describe('universal-names on demo-squad over the SQuAD v1.1 slice (gazetteer PER
   it('scores answer F1 and EM per name on the held-out questions', async () => {
     const out = tmp('un-qa');
     const data = join(ROOT, 'test', 'fixtures', 'data', 'squad-v1.1', 'dev-v1.1.json');
-    await runRecipe({ registry: builtinRegistry(), recipe: 'universal-names', settings: { ...SETTINGS, rounds: 2, perRound: 3, top: 2, random: 2 }, model: join(ROOT, 'models', 'demo-squad'), data, out, seed: 0 });
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'universal-names',
+      settings: { ...SETTINGS, rounds: 2, perRound: 3, top: 2, random: 2 },
+      model: join(ROOT, 'models', 'demo-squad'),
+      data,
+      out,
+      seed: 0,
+    });
     const s = summaryOf(out);
-    expect(s.details).toMatchObject({ annotator: 'gazetteer', counts: { examples: 89, applicable: 85, search: 42, heldout: 43, evaluations: 6 } });
+    expect(s.details).toMatchObject({
+      annotator: 'gazetteer',
+      counts: { examples: 89, applicable: 85, search: 42, heldout: 43, evaluations: 6 },
+    });
     const t = s.details.transfer;
     expect(t.metric).toBe('answer_f1');
     expect(t.original.n).toBe(43);

@@ -5,7 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitMetrics } from '../../../src/recipes/universal-names/evaluate.ts';
-import { netHarm, newArm, posteriorMean, rankArms, thompsonDraws, topK, updateArm, type Arm } from '../../../src/recipes/universal-names/search.ts';
+import {
+  netHarm,
+  newArm,
+  posteriorMean,
+  rankArms,
+  thompsonDraws,
+  topK,
+  updateArm,
+  type Arm,
+} from '../../../src/recipes/universal-names/search.ts';
 import { meanOf } from '../../../src/recipes/universal-names/tables.ts';
 import { Rng } from '../../../src/util/rng.ts';
 

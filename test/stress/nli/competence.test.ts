@@ -50,7 +50,9 @@ describe('antonymy: the premise with one adjective or noun replaced by its WordN
   });
 
   it('plural nouns keep their number; names are left alone; "a"/"an" kept when it already fits', () => {
-    expect(nliAntonymy(pair('a2', 'The men are standing near the water')).map((s) => s.hypothesis)).toEqual(['The women are standing near the water']);
+    expect(nliAntonymy(pair('a2', 'The men are standing near the water')).map((s) => s.hypothesis)).toEqual([
+      'The women are standing near the water',
+    ]);
     expect(nliAntonymy(pair('a5', 'Paris is big and John is a good cook'), { all: true }).map((s) => s.hypothesis)).toEqual([
       'Paris is little and John is a good cook',
       'Paris is big and John is a bad cook',
@@ -63,8 +65,10 @@ describe('antonymy: the premise with one adjective or noun replaced by its WordN
     ]);
   });
 
-  it('2-way: the rule\'s contradiction is not_entailment', () => {
-    expect(nliAntonymy(pair('a4', 'A tall woman is reading', 'entailment'), { scheme: '2-way', all: true }).map((s) => [s.hypothesis, s.label])).toEqual([
+  it("2-way: the rule's contradiction is not_entailment", () => {
+    expect(
+      nliAntonymy(pair('a4', 'A tall woman is reading', 'entailment'), { scheme: '2-way', all: true }).map((s) => [s.hypothesis, s.label]),
+    ).toEqual([
       ['A short woman is reading', 'not_entailment'],
       ['A tall man is reading', 'not_entailment'],
     ]);
@@ -89,7 +93,9 @@ describe('numerical reasoning: restated quantities, gold set by the rule', () =>
   });
 
   it('digits stay digits; N ≥ 3 adds "more than N−1" (entailment); a noun after an adjective counts', () => {
-    expect(nliNumerical(pair('q2', 'A group of 12 young boys is playing'), { seed: 0 }).map((s) => [s.variant, s.hypothesis, s.label])).toEqual([
+    expect(
+      nliNumerical(pair('q2', 'A group of 12 young boys is playing'), { seed: 0 }).map((s) => [s.variant, s.hypothesis, s.label]),
+    ).toEqual([
       ['numerical-at-least', 'A group of at least 12 young boys is playing', 'entailment'],
       ['numerical-more-than-less', 'A group of more than 11 young boys is playing', 'entailment'],
       ['numerical-more-than', 'A group of more than 12 young boys is playing', 'contradiction'],
@@ -120,7 +126,9 @@ describe('numerical reasoning: restated quantities, gold set by the rule', () =>
   });
 
   it('2-way: contradiction → not_entailment, entailment stays', () => {
-    expect(nliNumerical(pair('q8', 'Three women are dancing', 'entailment'), { seed: 0, scheme: '2-way' }).map((s) => [s.hypothesis, s.label])).toEqual([
+    expect(
+      nliNumerical(pair('q8', 'Three women are dancing', 'entailment'), { seed: 0, scheme: '2-way' }).map((s) => [s.hypothesis, s.label]),
+    ).toEqual([
       ['At least three women are dancing', 'entailment'],
       ['More than two women are dancing', 'entailment'],
       ['More than three women are dancing', 'not_entailment'],
@@ -131,7 +139,7 @@ describe('numerical reasoning: restated quantities, gold set by the rule', () =>
 
   it.each([
     ['no quantity', 'A man is playing a guitar'],
-    ['one (restating it would change the noun\'s number)', 'One man is playing a guitar'],
+    ["one (restating it would change the noun's number)", 'One man is playing a guitar'],
     ['after a determiner', 'The two men are tall'],
     ['decimals, money, thousands separators', 'It costs 3.5 dollars and $3 coins, 1,000 people'],
     ['a year', 'In 2010 people voted'],

@@ -26,7 +26,11 @@ describe('punctuation: the clause goes before the final punctuation, keeping the
     ['a man is sleeping  ', 'a man is sleeping and true is true  ', 17],
     ['', 'and true is true', 0],
   ])('%j', (text, expected, at) => {
-    expect(appendClause(text, 'and true is true')).toEqual({ text: expected, at, inserted: at === 0 ? 'and true is true' : ' and true is true' });
+    expect(appendClause(text, 'and true is true')).toEqual({
+      text: expected,
+      at,
+      inserted: at === 0 ? 'and true is true' : ' and true is true',
+    });
   });
 });
 
@@ -70,8 +74,16 @@ describe('distraction tests', () => {
   it('the N-tautology sweep: N = 1..5 on the premise, then on the hypothesis', () => {
     const out = nliTautologySweep(sick);
     expect(out.map((p) => p.variant)).toEqual([
-      'tautology-premise-1', 'tautology-premise-2', 'tautology-premise-3', 'tautology-premise-4', 'tautology-premise-5',
-      'tautology-hypothesis-1', 'tautology-hypothesis-2', 'tautology-hypothesis-3', 'tautology-hypothesis-4', 'tautology-hypothesis-5',
+      'tautology-premise-1',
+      'tautology-premise-2',
+      'tautology-premise-3',
+      'tautology-premise-4',
+      'tautology-premise-5',
+      'tautology-hypothesis-1',
+      'tautology-hypothesis-2',
+      'tautology-hypothesis-3',
+      'tautology-hypothesis-4',
+      'tautology-hypothesis-5',
     ]);
     expect(out[2]!.premise).toBe('A man is sleeping on a bench and true is true and true is true and true is true');
     expect(out[2]!.hypothesis).toBe(sick.hypothesis);
@@ -102,7 +114,7 @@ describe('annotation artifacts', () => {
 });
 
 describe('label schemes', () => {
-  it('a rule\'s contradiction is not_entailment in the 2-way scheme; entailment stays', () => {
+  it("a rule's contradiction is not_entailment in the 2-way scheme; entailment stays", () => {
     expect([nliRuleLabel('contradiction', '3-way'), nliRuleLabel('contradiction', '2-way'), nliRuleLabel('entailment', '2-way')]).toEqual([
       'contradiction',
       'not_entailment',

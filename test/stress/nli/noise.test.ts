@@ -20,12 +20,20 @@ describe('spelling error: one swap or keyboard slip in one hypothesis word of 4+
 
   it('keeps the premise and the gold label, and is the same for the same seed', () => {
     const [a] = nliSpellingError(p, { seed: 3 });
-    expect([a!.id, a!.test, a!.premise, a!.label, a!.labelFrom]).toEqual(['n1:spelling-swap', 'spelling', 'A man sleeps.', 'entailment', 'original']);
+    expect([a!.id, a!.test, a!.premise, a!.label, a!.labelFrom]).toEqual([
+      'n1:spelling-swap',
+      'spelling',
+      'A man sleeps.',
+      'entailment',
+      'original',
+    ]);
     expect(nliSpellingError(p, { seed: 3 })).toEqual([a]);
   });
 
   it('a word no inner swap can change ("book") gets a keyboard slip', () => {
-    expect(brief(pair('n2', 'a book'), 0)).toEqual([['spelling-keyboard', 'a biok', [{ field: 'hypothesis', at: 2, from: 'book', to: 'biok' }]]]);
+    expect(brief(pair('n2', 'a book'), 0)).toEqual([
+      ['spelling-keyboard', 'a biok', [{ field: 'hypothesis', at: 2, from: 'book', to: 'biok' }]],
+    ]);
   });
 
   it('no word of 4+ characters with a letter: no pair', () => {
@@ -36,6 +44,6 @@ describe('spelling error: one swap or keyboard slip in one hypothesis word of 4+
   });
 
   it('which words are eligible', () => {
-    expect(['a', 'the', 'cats', 'don\'t', '1999', 'x1y2'].map(typoEligible)).toEqual([false, false, true, true, false, true]);
+    expect(['a', 'the', 'cats', "don't", '1999', 'x1y2'].map(typoEligible)).toEqual([false, false, true, true, false, true]);
   });
 });

@@ -5,7 +5,16 @@
  * the test short; the paper's 20 are the default (test/stress/qa/add-any.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, loadModel, loadSquad, runAddAny, type AddAnyOutcome, type AddAnyResult, type ModelAdapter, type QaExample } from '../../../src/index.ts';
+import {
+  collect,
+  loadModel,
+  loadSquad,
+  runAddAny,
+  type AddAnyOutcome,
+  type AddAnyResult,
+  type ModelAdapter,
+  type QaExample,
+} from '../../../src/index.ts';
 import { QueryEngine } from '../../../src/query/engine.ts';
 import { QA_BERT } from '../../models/helpers.ts';
 import { counting } from './add-any-helpers.ts';
@@ -21,14 +30,25 @@ describe('AddAny / AddCommon on tiny-bert-qa over SQuAD (seed 0)', () => {
   });
   afterAll(async () => model.close?.());
 
-  const attacked = (outs: AddAnyOutcome[]): AddAnyResult[] => outs.map((o) => (o.status === 'attacked' ? o : expect.unreachable(o.skipReason)));
+  const attacked = (outs: AddAnyOutcome[]): AddAnyResult[] =>
+    outs.map((o) => (o.status === 'attacked' ? o : expect.unreachable(o.skipReason)));
 
   it('cross-example batching: one model call per step for 3 questions, one per question per step without; identical outcomes', async () => {
     const runs: AddAnyResult[][] = [];
     const calls: number[] = [];
     for (const concurrency of [3, 1]) {
       const m = counting(model);
-      runs.push(attacked(await runAddAny(questions, new QueryEngine(m), { variant: 'addcommon', candidates: 4, rounds: 1, stopAtZero: false, concurrency })));
+      runs.push(
+        attacked(
+          await runAddAny(questions, new QueryEngine(m), {
+            variant: 'addcommon',
+            candidates: 4,
+            rounds: 1,
+            stopAtZero: false,
+            concurrency,
+          }),
+        ),
+      );
       calls.push(m.calls.length);
     }
     expect(calls).toEqual([1 + 10, 3 * (1 + 10)]);

@@ -22,14 +22,56 @@ import {
 import { Rng } from '../../../src/util/rng.ts';
 import { counting, mockQaModel } from './add-any-helpers.ts';
 
-const POOL = ['apple', 'river', 'stone', 'cloud', 'green', 'paper', 'silver', 'window', 'garden', 'bridge', 'candle', 'forest', 'hammer', 'island', 'jacket', 'kettle', 'ladder', 'marble', 'needle', 'orange', 'pencil', 'rocket', 'saddle', 'tunnel', 'violin', 'wagon', 'yellow', 'zebra', 'anchor', 'basket'];
+const POOL = [
+  'apple',
+  'river',
+  'stone',
+  'cloud',
+  'green',
+  'paper',
+  'silver',
+  'window',
+  'garden',
+  'bridge',
+  'candle',
+  'forest',
+  'hammer',
+  'island',
+  'jacket',
+  'kettle',
+  'ladder',
+  'marble',
+  'needle',
+  'orange',
+  'pencil',
+  'rocket',
+  'saddle',
+  'tunnel',
+  'violin',
+  'wagon',
+  'yellow',
+  'zebra',
+  'anchor',
+  'basket',
+];
 const CONTEXT = 'The final match was played in Geneva, Switzerland, in 1990.';
-const example: QaExample = { kind: 'qa', id: 'q1', question: 'Which city hosted the final match?', context: CONTEXT, answers: [{ text: 'Geneva', start: 30 }, { text: 'Geneva, Switzerland', start: 30 }] };
+const example: QaExample = {
+  kind: 'qa',
+  id: 'q1',
+  question: 'Which city hosted the final match?',
+  context: CONTEXT,
+  answers: [
+    { text: 'Geneva', start: 30 },
+    { text: 'Geneva, Switzerland', start: 30 },
+  ],
+};
 const Q_WORDS = ['which', 'city', 'hosted', 'the', 'final', 'match'];
 
 /** The distractor words of every input sent to the model (none for the clean paragraph). */
 const distractors = (calls: ModelInput[][], context = CONTEXT): string[][] =>
-  calls.flat().flatMap((i) => (i.kind === 'qa' && i.context.length > context.length ? [i.context.slice(context.length + 1, -1).split(' ')] : []));
+  calls
+    .flat()
+    .flatMap((i) => (i.kind === 'qa' && i.context.length > context.length ? [i.context.slice(context.length + 1, -1).split(' ')] : []));
 
 async function run(variant: 'addany' | 'addcommon', opts: Record<string, unknown> = {}) {
   const model = counting(mockQaModel([example]));
@@ -42,20 +84,48 @@ describe('candidate pools', () => {
   it('a step samples 20 common words without repeats; AddAny adds the question words not sampled, AddCommon none', () => {
     expect(questionWords('Which city hosted the final match? The city!')).toEqual(Q_WORDS);
     const common = stepCandidates(new Rng(1), POOL, 20, []);
-    expect(common).toEqual(['garden', 'hammer', 'apple', 'jacket', 'rocket', 'stone', 'tunnel', 'river', 'cloud', 'orange', 'island', 'kettle', 'violin', 'bridge', 'saddle', 'wagon', 'ladder', 'anchor', 'marble', 'yellow']);
+    expect(common).toEqual([
+      'garden',
+      'hammer',
+      'apple',
+      'jacket',
+      'rocket',
+      'stone',
+      'tunnel',
+      'river',
+      'cloud',
+      'orange',
+      'island',
+      'kettle',
+      'violin',
+      'bridge',
+      'saddle',
+      'wagon',
+      'ladder',
+      'anchor',
+      'marble',
+      'yellow',
+    ]);
     expect(stepCandidates(new Rng(1), POOL, 20, ['which', 'city', 'apple'])).toEqual([...common, 'which', 'city']);
   });
 
   it('every word AddCommon tries is a common word; AddAny also tries every question word at every step', async () => {
     const common = await run('addcommon', { rounds: 1 });
-    expect(distractors(common.model.calls).flat().every((w) => POOL.includes(w))).toBe(true);
+    expect(
+      distractors(common.model.calls)
+        .flat()
+        .every((w) => POOL.includes(w)),
+    ).toBe(true);
     const any = await run('addany', { stopAtZero: false, rounds: 1 });
     const steps = any.model.calls.slice(1).map((call) => distractors([call]));
     expect(steps.length).toBe(10);
     steps.forEach((cands, k) => {
       // Position visited at step k: where the candidates differ from each other.
       const at = cands[0]!.findIndex((_, i) => new Set(cands.map((c) => c[i])).size > 1);
-      expect(Q_WORDS.every((q) => cands.some((c) => c[at] === q)), `step ${k}`).toBe(true);
+      expect(
+        Q_WORDS.every((q) => cands.some((c) => c[at] === q)),
+        `step ${k}`,
+      ).toBe(true);
     });
   });
 
@@ -65,7 +135,9 @@ describe('candidate pools', () => {
     expect(words.slice(0, 12)).toEqual(['you', 'i', 'the', 'to', 'a', 'it', 'that', 'and', 'of', 'what', 'in', 'me']);
     expect(words.at(-1)).toBe('especially');
     expect(new Set(words).size).toBe(1000);
-    expect(words.filter((w) => !/^[a-z]+$/.test(w) || COMMON_WORD_EXCLUSIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i'))).toEqual([]);
+    expect(words.filter((w) => !/^[a-z]+$/.test(w) || COMMON_WORD_EXCLUSIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i'))).toEqual(
+      [],
+    );
   });
 });
 
@@ -90,7 +162,9 @@ describe('AddAny on the mock model (seed 0)', () => {
     const { r } = await run('addany');
     expect(r.example.answers).toEqual(example.answers);
     for (const a of r.example.answers) expect(r.example.context.slice(a.start, a.start + a.text.length)).toBe(a.text);
-    expect(r.edits).toEqual([{ type: 'distraction:addany', field: 'context', wordIndex: 10, start: CONTEXT.length, before: '', after: ` ${r.sentence}` }]);
+    expect(r.edits).toEqual([
+      { type: 'distraction:addany', field: 'context', wordIndex: 10, start: CONTEXT.length, before: '', after: ` ${r.sentence}` },
+    ]);
   });
 
   it('without the early stop spends the whole budget: 6 rounds of 10 steps, one model batch per step', async () => {
@@ -121,7 +195,11 @@ describe('AddCommon on the mock model (seed 0)', () => {
   });
 
   it('starts from the same random distractor as AddAny for the same seed; another seed, another one', async () => {
-    const [any, common, other] = await Promise.all([run('addany', { rounds: 0 }), run('addcommon', { rounds: 0 }), run('addcommon', { rounds: 0, seed: 1 })]);
+    const [any, common, other] = await Promise.all([
+      run('addany', { rounds: 0 }),
+      run('addcommon', { rounds: 0 }),
+      run('addcommon', { rounds: 0, seed: 1 }),
+    ]);
     expect(any.r.distractor).toEqual(common.r.distractor);
     expect(other.r.distractor).not.toEqual(common.r.distractor);
     expect([common.r.rounds, common.r.steps, common.r.requests]).toEqual([0, 0, 2]);
@@ -138,14 +216,26 @@ describe('AddCommon on the mock model (seed 0)', () => {
 });
 
 describe('cross-example batching', () => {
-  const examples: QaExample[] = [0, 1, 2].map((k) => ({ ...example, id: `q${k}`, question: `Which city hosted the final match number ${k}?` }));
+  const examples: QaExample[] = [0, 1, 2].map((k) => ({
+    ...example,
+    id: `q${k}`,
+    question: `Which city hosted the final match number ${k}?`,
+  }));
 
   it('one model call per step for all questions in flight; one per question per step without; same outcomes', async () => {
     const outcomes: AddAnyOutcome[][] = [];
     const calls: number[] = [];
     for (const concurrency of [3, 1]) {
       const model = counting(mockQaModel(examples));
-      outcomes.push(await runAddAny(examples, new QueryEngine(model), { variant: 'addcommon', commonWords: commonWords(), rounds: 2, stopAtZero: false, concurrency }));
+      outcomes.push(
+        await runAddAny(examples, new QueryEngine(model), {
+          variant: 'addcommon',
+          commonWords: commonWords(),
+          rounds: 2,
+          stopAtZero: false,
+          concurrency,
+        }),
+      );
       calls.push(model.calls.length);
     }
     // 1 call for the clean + initial queries, then 2 rounds × 10 steps.
@@ -164,7 +254,9 @@ describe('runAddAny errors', () => {
     const opts = { variant: 'addany', commonWords: POOL, rounds: 0 } as const;
     await expect(runAddAny(source(), new QueryEngine(mockQaModel([example])), opts)).rejects.toThrow('source broke');
     const down = createFunctionModel(() => Promise.reject(new Error('down')), { id: 'down', task: 'question-answering' });
-    await expect(runAddAny([example, example], new QueryEngine(down), opts)).rejects.toThrow('the model function function:down failed: down');
+    await expect(runAddAny([example, example], new QueryEngine(down), opts)).rejects.toThrow(
+      'the model function function:down failed: down',
+    );
   });
 });
 
@@ -177,7 +269,11 @@ describe('questions the generator cannot use', () => {
     ['no gold answer', { answers: [] }, 'the question has no gold answer'],
   ])('%s is a counted skip with its reason, and no query', async (_, change, reason) => {
     const m = model();
-    const out = await runAddAny([{ ...example, ...change }, example], new QueryEngine(m), { variant: 'addany', commonWords: POOL, rounds: 0 });
+    const out = await runAddAny([{ ...example, ...change }, example], new QueryEngine(m), {
+      variant: 'addany',
+      commonWords: POOL,
+      rounds: 0,
+    });
     expect(out[0]).toEqual({ status: 'skipped', id: 'q1', variant: 'addany', skipReason: reason });
     expect(m.calls.flat().length).toBe(2);
     const s = summarizeAddAny(out);
@@ -191,7 +287,9 @@ describe('questions the generator cannot use', () => {
 
   it('an answer not at its offset is an error naming the example', async () => {
     const bad = { ...example, answers: [{ text: 'Geneva', start: 31 }] };
-    const err = await addAnyExample(bad, new QueryEngine(model()).session(), { variant: 'addcommon', commonWords: POOL }).catch((e: unknown) => e);
+    const err = await addAnyExample(bad, new QueryEngine(model()).session(), { variant: 'addcommon', commonWords: POOL }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TextstressError);
     expect((err as TextstressError).describe()).toBe(
       'QA example q1: answer 1 is "Geneva" but the context at offset 31 reads "eneva,". Fix the answer offset (answer_start) in the data; the AddCommon test needs each gold answer at its offset.',
@@ -201,7 +299,9 @@ describe('questions the generator cannot use', () => {
   it('options are checked: a pool smaller than a step, a word with a space, a bad count', async () => {
     const session = new QueryEngine(model()).session();
     const msg = (opts: object) => addAnyExample(example, session, { variant: 'addany', ...opts }).catch((e: TextstressError) => e.message);
-    expect(await msg({ commonWords: POOL.slice(0, 12) })).toBe('the common words must be distinct and at least 20 (the larger of words and candidates), got 12 (12 distinct).');
+    expect(await msg({ commonWords: POOL.slice(0, 12) })).toBe(
+      'the common words must be distinct and at least 20 (the larger of words and candidates), got 12 (12 distinct).',
+    );
     expect(await msg({ commonWords: [...POOL, 'two words'] })).toBe('the common word "two words" is not one word.');
     expect(await msg({ rounds: -1 })).toBe('rounds must be an integer of at least 0, got -1.');
   });

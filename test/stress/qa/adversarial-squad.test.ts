@@ -50,7 +50,10 @@ const fromTable = (table: [QaExample, string][]) => {
 
 describe('adversarial SQuAD scoring', () => {
   it('ids: only a -high-conf-turkN suffix marks a copy', () => {
-    expect(adversarialSquadOrigin('56be4db0acb8001400a502ee-high-conf-turk12')).toEqual({ originalId: '56be4db0acb8001400a502ee', isCopy: true });
+    expect(adversarialSquadOrigin('56be4db0acb8001400a502ee-high-conf-turk12')).toEqual({
+      originalId: '56be4db0acb8001400a502ee',
+      isCopy: true,
+    });
     expect(adversarialSquadOrigin('56be4db0acb8001400a502ee')).toEqual({ originalId: '56be4db0acb8001400a502ee', isCopy: false });
     expect(adversarialSquadOrigin('a-b-high-conf-turk')).toEqual({ originalId: 'a-b-high-conf-turk', isCopy: false });
   });
@@ -76,7 +79,15 @@ describe('adversarial SQuAD scoring', () => {
     expect(tally.result()).toEqual(HAND_SCORES);
     const orphans = new AdversarialSquadTally();
     orphans.add(HAND[8]![0], 'x');
-    expect(orphans.result()).toEqual({ originals: 0, copies: 0, withoutCopies: 0, orphanCopies: 1, orphanOriginals: 1, original: null, adversarial: null });
+    expect(orphans.result()).toEqual({
+      originals: 0,
+      copies: 0,
+      withoutCopies: 0,
+      orphanCopies: 1,
+      orphanOriginals: 1,
+      original: null,
+      adversarial: null,
+    });
   });
 
   it('an original id seen twice, or an answerer returning the wrong number of answers, is a TextstressError', async () => {
@@ -87,7 +98,9 @@ describe('adversarial SQuAD scoring', () => {
     await expect(scoreAdversarialSquad([qa('A', 'x'), qa('B', 'y')], async () => ['x'])).rejects.toThrow(
       'the answerer returned 1 answers for a batch of 2 questions.',
     );
-    await expect(scoreAdversarialSquad([], async () => [], { batchSize: 0 })).rejects.toThrow('batchSize must be a positive integer, got 0.');
+    await expect(scoreAdversarialSquad([], async () => [], { batchSize: 0 })).rejects.toThrow(
+      'batchSize must be a positive integer, got 0.',
+    );
   });
 
   // Originals: the first gold answer when the id's last hex digit is even, else a wrong word. Copy turkN: the

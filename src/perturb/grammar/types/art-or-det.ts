@@ -1,5 +1,14 @@
 import { ARTICLE_SET } from '../confusion-sets.ts';
-import { at, deleteWord, insertBefore, replaceWith, startsBareNounPhrase, type ErrorRule, type GrammarCandidate, type RuleInput } from '../rule.ts';
+import {
+  at,
+  deleteWord,
+  insertBefore,
+  replaceWith,
+  startsBareNounPhrase,
+  type ErrorRule,
+  type GrammarCandidate,
+  type RuleInput,
+} from '../rule.ts';
 
 /**
  * ArtOrDet, confusion set {a, an, the, ∅}. "a" and "an" are one article written two ways: "the" becomes

@@ -1,6 +1,15 @@
 import type { Upos } from '../analysis.ts';
 import { PREPOSITIONS, PREPOSITION_SET, TRANSITION_SET } from '../confusion-sets.ts';
-import { at, deleteWord, insertBefore, replaceWith, startsNounPhrase, type ErrorRule, type GrammarCandidate, type RuleInput } from '../rule.ts';
+import {
+  at,
+  deleteWord,
+  insertBefore,
+  replaceWith,
+  startsNounPhrase,
+  type ErrorRule,
+  type GrammarCandidate,
+  type RuleInput,
+} from '../rule.ts';
 
 /** Tags under which a word of the set acts as a preposition or particle ("grows up", "to the"). */
 const PREP_TAGS: ReadonlySet<Upos> = new Set(['ADP', 'PART', 'SCONJ']);

@@ -11,7 +11,8 @@ export function genericFamily(recipe: string): ReportFamily {
     section(runs) {
       const charts = [cleanVsAttackedChart('Clean vs under attack', 'One pair of bars per run.', runs, runLabel)];
       const counts = editTypeCounts(runs, `${recipe}:`);
-      if (counts.length) charts.push(editTypeChart('Edit types in successful attacks', 'Summed over successful attacks.', counts, 'run', 'run'));
+      if (counts.length)
+        charts.push(editTypeChart('Edit types in successful attacks', 'Summed over successful attacks.', counts, 'run', 'run'));
       return { charts, ...(runs[0] ? { headline: runs[0] } : {}) };
     },
   };

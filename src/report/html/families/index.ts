@@ -9,7 +9,10 @@ import { genericFamily } from './generic.ts';
 export const FAMILIES: readonly ReportFamily[] = builtinRegistry().families();
 
 /** Assigns each run to its family; recipes nobody claims get a generic section each. */
-export function assignFamilies(runs: readonly LoadedRun[], families: readonly ReportFamily[] = FAMILIES): { family: ReportFamily; runs: LoadedRun[] }[] {
+export function assignFamilies(
+  runs: readonly LoadedRun[],
+  families: readonly ReportFamily[] = FAMILIES,
+): { family: ReportFamily; runs: LoadedRun[] }[] {
   const out: { family: ReportFamily; runs: LoadedRun[] }[] = [];
   const generic = new Map<string, ReportFamily>();
   for (const run of runs) {
