@@ -22,7 +22,7 @@ import { createHttpModel } from '../src/models/http-adapter.ts';
 import { loadModel } from '../src/models/load.ts';
 import type { ModelAdapter } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
-import { runAddAny, summarizeAddAny, type AddAnyVariant, type RunAddAnyOptions } from '../src/stress/qa/index.ts';
+import { runAddAny, summarizeAddAny, type AddAnyVariant, type RunAddAnyOptions } from '../src/families/stress/qa/index.ts';
 import { counting, median, startServer } from './support.ts';
 
 const { values } = parseArgs({

@@ -20,7 +20,7 @@ import { createHttpModel } from '../src/models/http-adapter.ts';
 import { loadModel } from '../src/models/load.ts';
 import type { ModelAdapter } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
-import { builtinRegistry } from '../src/recipes/builtin.ts';
+import { builtinRegistry } from '../src/families/index.ts';
 import { runRecipe } from '../src/runner/recipe-run.ts';
 import { counting, median, startServer } from './support.ts';
 

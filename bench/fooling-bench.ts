@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import { loadModel } from '../src/models/load.ts';
 import type { ModelAdapter, ModelInput } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
-import { builtinRegistry } from '../src/recipes/builtin.ts';
-import { readTrain } from '../src/recipes/fooling/source.ts';
+import { builtinRegistry } from '../src/families/index.ts';
+import { readTrain } from '../src/families/fooling/source.ts';
 import { runRecipe } from '../src/runner/recipe-run.ts';
 import { median } from './support.ts';
 

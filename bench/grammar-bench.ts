@@ -17,7 +17,7 @@ import type { Example } from '../src/data/types.ts';
 import { loadTransformersModel } from '../src/models/index.ts';
 import { allGrammarCandidates, defaultLexicon } from '../src/perturb/grammar/index.ts';
 import { QueryEngine } from '../src/query/engine.ts';
-import { grammarAttack, type GrammarSearchName } from '../src/recipes/grammar/attack.ts';
+import { grammarAttack, type GrammarSearchName } from '../src/families/grammar/attack.ts';
 import { runAttack } from '../src/runner/runner.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { builtinRegistry } from '../src/recipes/builtin.ts';
+import { builtinRegistry } from '../src/families/index.ts';
 import { runRecipe } from '../src/runner/recipe-run.ts';
 import type { RunSummary } from '../src/runner/runner.ts';
 import { startServer } from './support.ts';

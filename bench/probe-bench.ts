@@ -20,7 +20,7 @@ import {
   readSentences,
   trainProbe,
   type ProbeExample,
-} from '../src/probing/index.ts';
+} from '../src/families/encoder/index.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 
 const { values } = parseArgs({

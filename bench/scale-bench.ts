@@ -16,7 +16,7 @@ import { createFunctionModel } from '../src/models/function-adapter.ts';
 import { loadModel } from '../src/models/load.ts';
 import type { ModelAdapter, ModelOutput } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
-import { builtinRegistry } from '../src/recipes/builtin.ts';
+import { builtinRegistry } from '../src/families/index.ts';
 import { writeHtmlReport } from '../src/report/html/index.ts';
 import { runRecipe } from '../src/runner/recipe-run.ts';
 

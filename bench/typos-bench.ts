@@ -18,7 +18,7 @@ import { loadTransformersModel } from '../src/models/index.ts';
 import type { ModelAdapter, ModelInput } from '../src/models/types.ts';
 import { TYPO_SOURCE_NAMES, typoCandidates } from '../src/perturb/index.ts';
 import { QueryEngine } from '../src/query/engine.ts';
-import { typoAttack } from '../src/recipes/typos/attack.ts';
+import { typoAttack } from '../src/families/typos/attack.ts';
 import { runAttack } from '../src/runner/runner.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 import { Rng } from '../src/util/rng.ts';

@@ -3,7 +3,7 @@
 // (test/registry/registry.test.ts fails when the committed files are out of date).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinRegistry } from '../src/recipes/builtin.ts';
+import { builtinRegistry } from '../src/families/index.ts';
 import { recipesReference, recipesTable, replaceBetweenMarkers } from '../src/recipes/registry/docs.ts';
 
 const ROOT = join(import.meta.dirname, '..');

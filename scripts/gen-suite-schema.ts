@@ -2,7 +2,7 @@
 // (test/suite/schema.test.ts fails when the committed file is out of date).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinRegistry } from '../src/recipes/builtin.ts';
+import { builtinRegistry } from '../src/families/index.ts';
 import { suiteJsonSchema } from '../src/suite/schema.ts';
 
 export const SCHEMA_PATH = join(import.meta.dirname, '..', 'schema', 'suite.schema.json');

@@ -16,17 +16,17 @@
 export * from './data/index.ts';
 export * from './models/index.ts';
 export * from './perturb/index.ts';
-export * from './stress/nli/index.ts';
-export * from './stress/qa/index.ts';
+export * from './families/stress/nli/index.ts';
+export * from './families/stress/qa/index.ts';
 /** The QA stress suite (`stress qa`): its test names, and how its summary.json `details` (Table 4) read. */
-export { QA_STRESS_TESTS, type QaStressTest } from './recipes/stress-qa/settings.ts';
-export { qaStressSuite, type QaSuiteOptions } from './recipes/stress-qa/suite.ts';
-export { table4Rows, type QaDetails, type Table4Row } from './recipes/stress-qa/tables.ts';
+export { QA_STRESS_TESTS, type QaStressTest } from './families/stress/qa/settings.ts';
+export { qaStressSuite, type QaSuiteOptions } from './families/stress/qa/suite.ts';
+export { table4Rows, type QaDetails, type Table4Row } from './families/stress/qa/tables.ts';
 /** RESEMBLE, the entity defence: a model adapter (Eq. (2)), its config file, and fitting + Table 5. */
 export * from './defence/index.ts';
-export { fitResemble, sampleCandidates, TEMPERATURE_GRID, type FitOptions } from './recipes/resemble/fit.ts';
-export { prepare as prepareResembleData, type Applicable as ResembleItem, type Prepared as ResembleData } from './recipes/resemble/data.ts';
-export { formatTable5, table5, type Table5, type Table5Options, type Table5Row } from './recipes/resemble/table5.ts';
+export { fitResemble, sampleCandidates, TEMPERATURE_GRID, type FitOptions } from './families/entities/resemble/fit.ts';
+export { prepare as prepareResembleData, type Applicable as ResembleItem, type Prepared as ResembleData } from './families/entities/resemble/data.ts';
+export { formatTable5, table5, type Table5, type Table5Options, type Table5Row } from './families/entities/resemble/table5.ts';
 export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
 export { attackExample, type Attack } from './attack/attack.ts';
 export * from './attack/constraints.ts';
@@ -61,6 +61,33 @@ export { applyCandidate, initialState, type AttackState, type Scored } from './a
 export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './attack/subject.ts';
 export type { Transformation } from './attack/transformation.ts';
 export * from './recipes/index.ts';
+export { BUILTIN_RECIPES, builtinRegistry } from './families/index.ts';
+export { typoAttack, typoTransformation, ALL_TYPO_SOURCES, type TypoAttackOptions } from './families/typos/attack.ts';
+export { typosRecipe } from './families/typos/recipe.ts';
+export { typosSettings } from './families/typos/settings.ts';
+export { typosCurveRecipe, curveTables, type TyposCurve, type CurveRow } from './families/typos/curve.ts';
+export { noiseAttack, type NoiseAttackOptions } from './families/noise/attack.ts';
+export { noiseRecipe } from './families/noise/recipe.ts';
+export {
+  grammarAttack,
+  grammarSearch,
+  grammarTransformation,
+  GRAMMAR_SEARCHES,
+  type GrammarAttackOptions,
+  type GrammarSearchName,
+} from './families/grammar/attack.ts';
+export { grammarRecipe } from './families/grammar/recipe.ts';
+export { grammarBudgetCurveRecipe, type BudgetPoint } from './families/grammar/budget-curve.ts';
+export { augmentRecipe, type AugmentManifest } from './families/grammar/augment.ts';
+export { table3, table4, type GrammarRunSummary } from './families/grammar/tables.ts';
+export { parseErrorTypes, type ParsedErrorTypes } from './families/grammar/error-types.ts';
+export { entitiesRecipe } from './families/entities/recipe.ts';
+export { namesFiles, annotatorName } from './families/entities/sources.ts';
+export { entitiesSettings, type EntitiesSettings } from './families/entities/settings.ts';
+export { entityProbe, noEntityReason, type EntityProbeOptions } from './families/entities/probe.ts';
+export { entityDigest, type DigestOptions, type EntityDetails, type Table3Row, type BinRow, type ProbeMeasure } from './families/entities/table3.ts';
+export { table3 as entitiesTable3, analysisTable, worstNamesTable, entitiesText, entityDetailsOf } from './families/entities/tables.ts';
+export { TrainCounts, readTrainData, wordsOf, frequencyBin, subwordBin, FREQUENCY_BINS, SUBWORD_BINS } from './families/entities/train.ts';
 export { runAttack, type RunOptions, type RunSettings, type ExampleWork } from './runner/runner.ts';
 export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './runner/recipe-run.ts';
 export { runGenerator, type GenerateSummary } from './runner/generate.ts';

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { builtinRegistry } from '../recipes/builtin.ts';
+import { builtinRegistry } from '../families/index.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { errorMessage, TextstressError } from '../util/errors.ts';

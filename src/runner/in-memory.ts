@@ -9,7 +9,7 @@ import type { DatasetInfo, Example } from '../data/types.ts';
 import { SummaryAccumulator, type RunSummary } from '../metrics/summary.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import { QueryEngine } from '../query/engine.ts';
-import { builtinRegistry } from '../recipes/builtin.ts';
+import { builtinRegistry } from '../families/index.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { parseSettings } from '../recipes/registry/settings.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';

@@ -9,7 +9,7 @@ import { rewriteExample } from '../../src/data/rewrite.ts';
 import type { Example, QaExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { qaContextNoise } from '../../src/stress/qa/noise.ts';
+import { qaContextNoise } from '../../src/families/stress/qa/noise.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 const context = 'In Santa Clara on February 7, 2016, the Denver Broncos beat the Carolina Panthers because their defense was better.';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_DATA } from '../../src/cli/commands/demo.ts';
-import type { TyposCurve } from '../../src/recipes/typos/curve.ts';
+import type { TyposCurve } from '../../src/families/typos/curve.ts';
 import { DEMO_SST2, ROOT, SST2_DEV, runCli, tmp } from './helpers.ts';
 
 describe('textstress typos-curve', () => {

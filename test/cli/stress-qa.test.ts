@@ -12,10 +12,10 @@ import type { StressResult } from '../../src/attack/stress.ts';
 import { loadSquad } from '../../src/data/squad.ts';
 import type { QaAnswer, QaExample } from '../../src/data/types.ts';
 import type { StressSummary } from '../../src/metrics/stress.ts';
-import type { QaDetails } from '../../src/recipes/stress-qa/tables.ts';
-import { stressQaRecipe } from '../../src/recipes/stress-qa/recipe.ts';
+import type { QaDetails } from '../../src/families/stress/qa/tables.ts';
+import { stressQaRecipe } from '../../src/families/stress/qa/recipe.ts';
 import { openModel } from '../../src/runner/setup.ts';
-import { scoreAdversarialSquad } from '../../src/stress/qa/adversarial-squad.ts';
+import { scoreAdversarialSquad } from '../../src/families/stress/qa/adversarial-squad.ts';
 import { pct } from '../../src/util/format.ts';
 import { fixtureData, ROOT, runCli, tmp, type CliResult } from './helpers.ts';
 

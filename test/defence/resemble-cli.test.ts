@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readResembleConfig, writeResembleConfig } from '../../src/defence/config.ts';
 import { createHttpModel } from '../../src/models/http-adapter.ts';
 import type { ModelInput } from '../../src/models/types.ts';
-import { TEMPERATURE_GRID } from '../../src/recipes/resemble/fit.ts';
+import { TEMPERATURE_GRID } from '../../src/families/entities/resemble/fit.ts';
 import { openModel } from '../../src/runner/setup.ts';
 import { DEMO_SST2, runCli, servedUrl, SST2_DEV, startCli, tmp } from '../cli/helpers.ts';
 

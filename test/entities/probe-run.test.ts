@@ -11,7 +11,7 @@ import type { ExampleResult } from '../../src/attack/result.ts';
 import { openDataset } from '../../src/data/open.ts';
 import type { Example, QaExample, TextExample, TokenExample } from '../../src/data/types.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
-import type { EntityDetails } from '../../src/recipes/entities/table3.ts';
+import type { EntityDetails } from '../../src/families/entities/table3.ts';
 import { DEMO_NER, DEMO_SST2, ROOT, runCli, tmp } from '../cli/helpers.ts';
 
 const NEWS = join(ROOT, 'demo', 'news.conll');

@@ -13,9 +13,9 @@ import type { Mention, MentionAnnotator, NameDictionaries } from '../../src/enti
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { summarize } from '../../src/metrics/summary.ts';
-import { entityProbe } from '../../src/recipes/entities/probe.ts';
-import { entityDigest } from '../../src/recipes/entities/table3.ts';
-import { TrainCounts } from '../../src/recipes/entities/train.ts';
+import { entityProbe } from '../../src/families/entities/probe.ts';
+import { entityDigest } from '../../src/families/entities/table3.ts';
+import { TrainCounts } from '../../src/families/entities/train.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 export const tinyDicts: NameDictionaries = {

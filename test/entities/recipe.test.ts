@@ -1,9 +1,9 @@
 /** The entities recipe's settings: annotator defaults, names files, refusals, and the training-file counts. */
 import { describe, expect, it } from 'vitest';
 import { EntityF1Drop } from '../../src/attack/goals/index.ts';
-import { entitiesRecipe } from '../../src/recipes/entities/recipe.ts';
-import { annotatorName, namesFiles } from '../../src/recipes/entities/sources.ts';
-import { TrainCounts, frequencyBin, subwordBin } from '../../src/recipes/entities/train.ts';
+import { entitiesRecipe } from '../../src/families/entities/recipe.ts';
+import { annotatorName, namesFiles } from '../../src/families/entities/sources.ts';
+import { TrainCounts, frequencyBin, subwordBin } from '../../src/families/entities/train.ts';
 import { TextstressError } from '../../src/util/errors.ts';
 
 const ctx = (kind: 'text' | 'tokens') => ({

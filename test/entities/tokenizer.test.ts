@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/models/load.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { builtinRegistry } from '../../src/recipes/builtin.ts';
+import { builtinRegistry } from '../../src/families/index.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
 import { readResults } from '../../src/runner/checkpoint.ts';
-import type { EntityDetails } from '../../src/recipes/entities/table3.ts';
+import type { EntityDetails } from '../../src/families/entities/table3.ts';
 import { ROOT, tmp } from '../cli/helpers.ts';
 
 describe('entity probe on a tokenizing fixture model', () => {

@@ -1,4 +1,4 @@
-/** EFSG's operators (src/fooling): exact expectations with fixed seeds, and a statistical check of selection. */
+/** EFSG's operators (src/families/fooling/efsg): exact expectations with fixed seeds, and a statistical check of selection. */
 import { describe, expect, it } from 'vitest';
 import {
   buildVocabulary,
@@ -12,7 +12,7 @@ import {
   targetClass,
   thresholdAt,
   wordsOf,
-} from '../../src/fooling/index.ts';
+} from '../../src/families/fooling/efsg/index.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 const vocab = buildVocabulary(['the film is good .', 'the plot , the cast -- and the end !', 'a dull film']);
@@ -142,7 +142,7 @@ describe('target class', () => {
 
 describe('target score', () => {
   it('reads the target class by name from the answer, whatever order its labels come in', async () => {
-    const { targetScore } = await import('../../src/recipes/fooling/generator.ts');
+    const { targetScore } = await import('../../src/families/fooling/generator.ts');
     const target = { index: 1, label: 'positive' };
     expect(targetScore({ kind: 'classes', labels: ['negative', 'positive'], probs: [0.2, 0.8] }, target)).toBe(0.8);
     expect(targetScore({ kind: 'classes', labels: ['positive', 'negative'], probs: [0.7, 0.3] }, target)).toBe(0.7);

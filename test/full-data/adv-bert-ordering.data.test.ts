@@ -4,7 +4,7 @@
  * test/cli/curve-demo.test.ts checks the curve's layout and monotonicity on the committed slice.
  */
 import { describe, expect, it } from 'vitest';
-import type { TyposCurve } from '../../src/recipes/typos/curve.ts';
+import type { TyposCurve } from '../../src/families/typos/curve.ts';
 import { DEMO_SST2, runCli, tmp } from '../cli/helpers.ts';
 import { shared } from './helpers.data.ts';
 

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { StressResult } from '../../src/attack/stress.ts';
 import type { QaAnswer } from '../../src/data/types.ts';
 import type { StressSummary } from '../../src/metrics/stress.ts';
-import type { QaDetails } from '../../src/recipes/stress-qa/tables.ts';
+import type { QaDetails } from '../../src/families/stress/qa/tables.ts';
 import { ROOT, runCli, tmp, type CliResult } from '../cli/helpers.ts';
 import { shared } from './helpers.data.ts';
 

@@ -5,7 +5,7 @@ import { LabelAligner } from '../../src/attack/labels.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { DEFAULT_ERROR_DISTRIBUTION, NUCLE_COUNTS, sampleGrammarError } from '../../src/perturb/grammar/index.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { grammarAttack } from '../../src/recipes/grammar/attack.ts';
+import { grammarAttack } from '../../src/families/grammar/attack.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { lexiconModel } from '../attack/helpers.ts';
 

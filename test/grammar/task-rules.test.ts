@@ -6,7 +6,7 @@ import { collect, openDataset } from '../../src/data/index.ts';
 import type { Example, PairExample, TokenExample } from '../../src/data/types.ts';
 import type { ModelAdapter, ModelOutput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { grammarAttack, GRAMMAR_SEARCHES } from '../../src/recipes/grammar/attack.ts';
+import { grammarAttack, GRAMMAR_SEARCHES } from '../../src/families/grammar/attack.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { fixtureData } from '../cli/helpers.ts';
 

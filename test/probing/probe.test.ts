@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_PROBE, topK, trainProbe, type ProbeExample } from '../../src/probing/probe.ts';
+import { PAPER_PROBE, topK, trainProbe, type ProbeExample } from '../../src/families/encoder/classifier.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 const H = 8;

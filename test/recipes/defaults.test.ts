@@ -8,16 +8,16 @@ import { UntargetedClassification } from '../../src/attack/goals/index.ts';
 import { LabelAligner } from '../../src/attack/labels.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { grammarAttack } from '../../src/recipes/grammar/attack.ts';
-import { grammarRecipe } from '../../src/recipes/grammar/recipe.ts';
-import { GRAMMAR_SEARCHES, grammarSettings } from '../../src/recipes/grammar/settings.ts';
-import { noiseAttack } from '../../src/recipes/noise/attack.ts';
-import { noiseRecipe } from '../../src/recipes/noise/recipe.ts';
+import { grammarAttack } from '../../src/families/grammar/attack.ts';
+import { grammarRecipe } from '../../src/families/grammar/recipe.ts';
+import { GRAMMAR_SEARCHES, grammarSettings } from '../../src/families/grammar/settings.ts';
+import { noiseAttack } from '../../src/families/noise/attack.ts';
+import { noiseRecipe } from '../../src/families/noise/recipe.ts';
 import type { BuildContext } from '../../src/recipes/registry/define.ts';
 import { parseSettings } from '../../src/recipes/registry/settings.ts';
-import { typoAttack } from '../../src/recipes/typos/attack.ts';
-import { typosRecipe } from '../../src/recipes/typos/recipe.ts';
-import { typosSettings } from '../../src/recipes/typos/settings.ts';
+import { typoAttack } from '../../src/families/typos/attack.ts';
+import { typosRecipe } from '../../src/families/typos/recipe.ts';
+import { typosSettings } from '../../src/families/typos/settings.ts';
 import { Rng } from '../../src/util/rng.ts';
 import { lexiconModel } from '../attack/helpers.ts';
 
@@ -81,8 +81,8 @@ describe('recipe defaults come from the settings schema', () => {
 
 describe('experiments built on the grammar recipe', () => {
   it('take its settings (same defaults) and pass every one on to their grammar runs', async () => {
-    const { grammarBudgetCurveRecipe } = await import('../../src/recipes/grammar/budget-curve.ts');
-    const { augmentRecipe } = await import('../../src/recipes/grammar/augment.ts');
+    const { grammarBudgetCurveRecipe } = await import('../../src/families/grammar/budget-curve.ts');
+    const { augmentRecipe } = await import('../../src/families/grammar/augment.ts');
     const defaults = grammarSettings.parse({});
     const curve = await grammarBudgetCurveRecipe.build(
       parseSettings(grammarBudgetCurveRecipe, { search: 'genetic', population: 8, budgets: [0.2, 0.4] }) as never,

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_RECIPES } from '../../src/recipes/builtin.ts';
+import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
 import { runGenerator } from '../../src/runner/generate.ts';

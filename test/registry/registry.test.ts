@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.ts';
 import { addRecipeOptions, recipeSettingsFrom } from '../../src/cli/derive.ts';
-import { BUILTIN_RECIPES, builtinRegistry } from '../../src/recipes/builtin.ts';
+import { BUILTIN_RECIPES, builtinRegistry } from '../../src/families/index.ts';
 import { defineRecipe, type AnyRecipe } from '../../src/recipes/registry/define.ts';
 import { commandOf as commandWords, createRegistry } from '../../src/recipes/registry/registry.ts';
 import { stressWordsRecipe } from './fixtures/stress-words.ts';

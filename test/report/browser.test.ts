@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import type { ExampleResult } from '../../src/attack/result.ts';
-import { builtinRegistry } from '../../src/recipes/builtin.ts';
+import { builtinRegistry } from '../../src/families/index.ts';
 import { qaCard, goldTexts } from '../../src/report/html/qa-view.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
 import { fixtureData, ROOT, readJsonl, tmp } from '../cli/helpers.ts';

@@ -11,7 +11,7 @@ import { exampleFields, exampleInput } from '../../src/attack/subject.ts';
 import { collect } from '../../src/data/rows.ts';
 import { loadSquad } from '../../src/data/squad.ts';
 import { openModel } from '../../src/runner/setup.ts';
-import { qaContextNoise } from '../../src/stress/qa/noise.ts';
+import { qaContextNoise } from '../../src/families/stress/qa/noise.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
 import { ROOT, fixtureData, runCli } from '../cli/helpers.ts';
 import { writeRun } from './fixtures.ts';

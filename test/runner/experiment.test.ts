@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { BUILTIN_RECIPES } from '../../src/recipes/builtin.ts';
+import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { loadGroups } from '../../src/report/html/load.ts';
 import { EXPERIMENT_FILE, type ExperimentManifest } from '../../src/runner/experiment.ts';

@@ -10,7 +10,7 @@ import type { ModelAdapter } from '../../src/models/types.ts';
 import { openModel } from '../../src/runner/setup.ts';
 import { attackInMemory } from '../../src/runner/in-memory.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
-import { builtinRegistry } from '../../src/recipes/builtin.ts';
+import { builtinRegistry } from '../../src/families/index.ts';
 
 // Every way the code could write a file is counted, so "no files" is checked, not assumed.
 vi.mock('node:fs', async (importOriginal) => {

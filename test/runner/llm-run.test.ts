@@ -12,7 +12,7 @@ import { loadModel } from '../../src/models/load.ts';
 import { parseFaults } from '../../src/models/openai-compat.ts';
 import { startModelServer, type ModelServer } from '../../src/models/serve.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
-import { BUILTIN_RECIPES } from '../../src/recipes/builtin.ts';
+import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { runRecipe, type RunRequest } from '../../src/runner/recipe-run.ts';
 import type { RunSummary } from '../../src/runner/runner.ts';

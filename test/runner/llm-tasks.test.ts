@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
-import { BUILTIN_RECIPES } from '../../src/recipes/builtin.ts';
+import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
 import type { RunSummary } from '../../src/runner/runner.ts';

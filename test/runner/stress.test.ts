@@ -11,7 +11,7 @@ import type { StressResult } from '../../src/attack/stress.ts';
 import type { StressSummary } from '../../src/metrics/stress.ts';
 import type { ModelAdapter, ModelInput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { builtinRegistry } from '../../src/recipes/builtin.ts';
+import { builtinRegistry } from '../../src/families/index.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { runRecipe } from '../../src/runner/recipe-run.ts';
 import { loadGroups } from '../../src/report/html/load.ts';

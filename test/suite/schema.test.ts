@@ -5,7 +5,7 @@ import { parseThreshold } from '../../src/suite/gate.ts';
 import { errorMessage } from '../../src/util/errors.ts';
 import { parseSuite, SuiteError } from '../../src/suite/load.ts';
 import { STARTER_SUITE } from '../../src/suite/starter.ts';
-import { builtinRegistry } from '../../src/recipes/builtin.ts';
+import { builtinRegistry } from '../../src/families/index.ts';
 
 const registry = builtinRegistry();
 import { SCHEMA_PATH, schemaText } from '../../scripts/gen-suite-schema.ts';

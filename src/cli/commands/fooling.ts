@@ -4,9 +4,9 @@
  * fool` itself is the `fooling` recipe's verb.
  */
 import { Command } from 'commander';
-import { foolingAugment } from '../../recipes/fooling/augment.ts';
-import { transferText } from '../../recipes/fooling/tables.ts';
-import { saveTransfer, transferFooling } from '../../recipes/fooling/transfer.ts';
+import { foolingAugment } from '../../families/fooling/augment.ts';
+import { transferText } from '../../families/fooling/tables.ts';
+import { saveTransfer, transferFooling } from '../../families/fooling/transfer.ts';
 import { openModel } from '../../runner/setup.ts';
 
 export function foolTransferCommand(): Command {

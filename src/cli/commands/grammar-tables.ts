@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { table3, table4, type GrammarRunSummary } from '../../recipes/grammar/tables.ts';
+import { table3, table4, type GrammarRunSummary } from '../../families/grammar/tables.ts';
 import { formatGrid } from '../../util/table.ts';
 import { TextstressError } from '../../util/errors.ts';
 

@@ -5,7 +5,7 @@
  * original text it was made from.
  */
 import type { StressCaseResult, StressResult } from '../../attack/stress.ts';
-import { accuracyPerTestChart, stressTestsTable } from '../../recipes/stress/charts.ts';
+import { accuracyPerTestChart, stressTestsTable } from '../../recipes/report/stress.ts';
 import type { Edit } from '../../text/edits.ts';
 import { NA, pct } from '../../util/format.ts';
 import { escapeHtml as esc } from './escape.ts';

@@ -4,7 +4,7 @@
  * metrics over zero examples (n/a, never 0).
  */
 import { describe, expect, it } from 'vitest';
-import { splitMetrics } from '../../../src/recipes/universal-names/evaluate.ts';
+import { splitMetrics } from '../../../src/families/entities/universal-names/evaluate.ts';
 import {
   netHarm,
   newArm,
@@ -14,8 +14,8 @@ import {
   topK,
   updateArm,
   type Arm,
-} from '../../../src/recipes/universal-names/search.ts';
-import { meanOf } from '../../../src/recipes/universal-names/tables.ts';
+} from '../../../src/families/entities/universal-names/search.ts';
+import { meanOf } from '../../../src/families/entities/universal-names/tables.ts';
 import { Rng } from '../../../src/util/rng.ts';
 
 describe('the Beta update', () => {

@@ -1,6 +1,6 @@
 /** Distraction rules and the label scheme on hand-made pairs, with exact outputs. */
 import { describe, expect, it } from 'vitest';
-import { appendClause } from '../../../src/stress/nli/distraction.ts';
+import { appendClause } from '../../../src/families/stress/nli/distraction.ts';
 import {
   nliLengthMismatch,
   nliNegation,

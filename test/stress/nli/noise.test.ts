@@ -1,7 +1,7 @@
 /** The spelling-error rule on hand-made hypotheses, with fixed seeds and exact outputs. */
 import { describe, expect, it } from 'vitest';
 import { nliSpellingError, type NliPair } from '../../../src/index.ts';
-import { typoEligible } from '../../../src/stress/nli/noise.ts';
+import { typoEligible } from '../../../src/families/stress/nli/noise.ts';
 
 const pair = (id: string, hypothesis: string): NliPair => ({ id, premise: 'A man sleeps.', hypothesis, label: 'entailment' });
 const brief = (p: NliPair, seed: number) => nliSpellingError(p, { seed }).map((s) => [s.variant, s.hypothesis, s.edits]);

@@ -10,9 +10,9 @@ import type { DatasetInfo, PairExample } from '../../../src/data/types.ts';
 import { createFunctionModel } from '../../../src/models/function-adapter.ts';
 import type { ModelInfo, ModelInput } from '../../../src/models/types.ts';
 import { QueryEngine } from '../../../src/query/engine.ts';
-import { planNliLabels } from '../../../src/recipes/stress-nli/labels.ts';
-import { premiseSide } from '../../../src/recipes/stress-nli/recipe.ts';
-import { nliStressSuite, toEdits } from '../../../src/recipes/stress-nli/suite.ts';
+import { planNliLabels } from '../../../src/families/stress/nli/label-mapping.ts';
+import { premiseSide } from '../../../src/families/stress/nli/recipe.ts';
+import { nliStressSuite, toEdits } from '../../../src/families/stress/nli/suite.ts';
 import { inNliScheme, nliLabelOf, nliSchemeOf, nliAntonymy } from '../../../src/index.ts';
 import { TextstressError } from '../../../src/util/errors.ts';
 

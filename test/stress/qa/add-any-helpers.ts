@@ -7,7 +7,7 @@
 import { createFunctionModel } from '../../../src/models/function-adapter.ts';
 import type { AnswerSpan, ModelAdapter, ModelInput, ModelOutput } from '../../../src/models/types.ts';
 import type { QaExample } from '../../../src/data/types.ts';
-import { questionWords } from '../../../src/stress/qa/add-any.ts';
+import { questionWords } from '../../../src/families/stress/qa/add-any.ts';
 
 /** The mock model over these examples (it finds the distractor as what follows the original context). */
 export function mockQaModel(examples: readonly QaExample[]): ModelAdapter {

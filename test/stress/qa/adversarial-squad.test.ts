@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadSquad, type QaExample } from '../../../src/data/index.ts';
-import { adversarialSquadOrigin, AdversarialSquadTally, scoreAdversarialSquad } from '../../../src/stress/qa/index.ts';
+import { adversarialSquadOrigin, AdversarialSquadTally, scoreAdversarialSquad } from '../../../src/families/stress/qa/index.ts';
 import { TextstressError } from '../../../src/util/errors.ts';
 import { fixtureData as data } from '../../cli/helpers.ts';
 

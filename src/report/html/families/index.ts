@@ -1,4 +1,4 @@
-import { builtinRegistry } from '../../../recipes/builtin.ts';
+import { builtinRegistry } from '../../../families/index.ts';
 import type { LoadedRun, ReportFamily } from '../types.ts';
 import { genericFamily } from './generic.ts';
 

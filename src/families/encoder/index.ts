@@ -1,0 +1,18 @@
+/**
+ * Inside the encoder (Yin et al. 2020, §5–6): probing data of minimal pairs per grammar error type, layer probes with
+ * self-attention pooling, per-head localisation and the masked-LM cloze test.
+ */
+export { clozeTest, singleDifference, type ClozeCell, type ClozeOptions, type ClozeResult, type ClozeTypeResult } from './cloze.ts';
+export { extractFeatures, headProfile, type HeadQuery, type SentenceFeatures } from './features.ts';
+export {
+  probeLayers,
+  randomTop2,
+  type AttentionExample,
+  type LayerProbeOptions,
+  type LayerProbeResult,
+  type Share,
+  type TypeResult,
+} from './layers.ts';
+export { applyError, buildProbePairs, type PairOptions, type ProbePair, type ProbeSet, type Split, type Words } from './pairs.ts';
+export { PAPER_PROBE, topK, trainProbe, type ProbeExample, type ProbeSettings, type TrainedProbe } from './classifier.ts';
+export { defaultSentenceSources, readSentences, usableSentence, WORDNET_SOURCE } from './sentences.ts';

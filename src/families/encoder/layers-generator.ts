@@ -1,0 +1,130 @@
+/**
+ * probe-layers and probe-heads as generators: one step per error type (resumable after each), its record the
+ * type's Table 7/8 column and head grid; `finish` gathers the records into the run's details and layers.json.
+ */
+import type { GenerateContext, Generator } from '../../attack/generate.ts';
+import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
+import { probeLayers, type TypeResult } from './index.ts';
+import { defaultProbeText, preparer } from './prepare.ts';
+import { headGrid, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
+
+export interface LayerRunOptions {
+  modelId: string;
+  types: GrammarErrorType[];
+  pairs: number;
+  text: string[];
+  probes: boolean;
+  heads: boolean;
+  headQuery: 'all' | 'cls';
+  examples: number;
+  maxEpochs: number;
+  maxLength: number;
+  seed: number;
+}
+
+type State = { done: number };
+
+export function layerGenerator(name: string, o: LayerRunOptions): Generator<State> {
+  const prep = preparer({
+    modelId: o.modelId,
+    text: o.text,
+    defaultText: defaultProbeText,
+    types: o.types,
+    pairs: o.pairs,
+    seed: o.seed,
+    maxLength: o.maxLength,
+  });
+  return {
+    name,
+    steps: o.types.length,
+    init: () => ({ done: 0 }),
+    async step(state: State, ctx: GenerateContext) {
+      const { encoder, type, pairs } = await prep.step(ctx.step);
+      const r = await probeLayers(encoder, pairs, {
+        probes: o.probes,
+        heads: o.heads,
+        headQuery: o.headQuery,
+        probe: { maxEpochs: o.maxEpochs },
+        seed: o.seed,
+        examples: o.examples,
+      });
+      const t = r.types[0];
+      const stats: Record<string, number> = {
+        test_pairs: t?.counts.test ?? 0,
+        extract_seconds: r.extractSeconds,
+        train_seconds: r.trainSeconds,
+      };
+      t?.accuracy?.forEach((s, l) => (stats[`accuracy_l${l}`] = rate(s) ?? Number.NaN));
+      t?.localisation?.forEach((s, l) => (stats[`localisation_l${l}`] = rate(s) ?? Number.NaN));
+      if (t) stats.chance = t.chance;
+      const records = t ? [{ type, result: t, examples: r.examples }] : [{ type, result: null, examples: [] }];
+      return { state: { done: state.done + 1 }, records, stats };
+    },
+    measured: (stats) => stats.reduce((a, s) => a + (s.test_pairs ?? 0), 0),
+    summarize(stats) {
+      const layers = Math.max(
+        -1,
+        ...stats.flatMap((s) =>
+          Object.keys(s)
+            .filter((k) => k.startsWith('accuracy_l'))
+            .map((k) => Number(k.slice(10))),
+        ),
+      );
+      const at = (key: string): number | null => meanOf(stats.map((s) => (Number.isFinite(s[key]) ? s[key]! : null)));
+      const metrics: Record<string, number | null> = { test_pairs: stats.reduce((a, s) => a + (s.test_pairs ?? 0), 0) };
+      if (o.probes && layers >= 0) {
+        const acc = Array.from({ length: layers + 1 }, (_, l) => at(`accuracy_l${l}`));
+        const loc = Array.from({ length: layers + 1 }, (_, l) => at(`localisation_l${l}`));
+        const best = (xs: (number | null)[]): [number | null, number | null] =>
+          xs
+            .slice(1)
+            .reduce<[number | null, number | null]>(
+              (b, v, i) => (v !== null && (b[0] === null || v > b[0]) ? [v, i + 1] : b),
+              [null, null],
+            );
+        metrics.layer0_accuracy = acc[0] ?? null;
+        [metrics.best_layer_accuracy, metrics.best_accuracy_layer] = best(acc);
+        metrics.layer0_localisation = loc[0] ?? null;
+        [metrics.best_layer_localisation, metrics.best_localisation_layer] = best(loc);
+        metrics.localisation_chance = at('chance');
+      }
+      return metrics;
+    },
+    async finish(_state: State, ctx: GenerateContext) {
+      const { sentences, encoderDetails } = await prep.get();
+      const types: TypeResult[] = [];
+      const examples: LayerDetails['examples'] = [];
+      for await (const rec of ctx.records()) {
+        const r = rec as { result: TypeResult | null; examples: LayerDetails['examples'] };
+        if (r.result) types.push(r.result);
+        examples.push(...r.examples);
+      }
+      await prep.close();
+      const details: LayerDetails = { encoder: encoderDetails, sentences, types, examples, headQuery: o.headQuery, probes: o.probes };
+      const grid = o.heads ? headGrid(details) : [];
+      const bestHead = Math.max(-1, ...grid.flat().map((v) => v ?? -1));
+      const files = {
+        'layers.json':
+          JSON.stringify(
+            {
+              model: encoderDetails,
+              ...(o.probes ? { table7: layerTable(details, 'accuracy'), table8: layerTable(details, 'localisation') } : {}),
+              ...(o.heads ? { heads: { head_query: o.headQuery, share: grid } } : {}),
+              types,
+            },
+            null,
+            2,
+          ) + '\n',
+      };
+      return {
+        details: details as unknown as Record<string, unknown>,
+        ...(o.heads ? { metrics: { best_head_localisation: bestHead >= 0 ? bestHead : null } } : {}),
+        files,
+      };
+    },
+    text: (summary) => {
+      const d = summary.details as unknown as LayerDetails | undefined;
+      return d ? layerText(d) : JSON.stringify(summary.metrics);
+    },
+  };
+}

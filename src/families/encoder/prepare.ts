@@ -1,0 +1,86 @@
+/**
+ * What every probing run needs before its first step, built lazily (a resumed run skips `init`): the encoder opened
+ * for inspection and the minimal pairs, the same for the same settings and seed.
+ */
+import type { Encoder } from '../../models/encoder/index.ts';
+import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
+import { buildProbePairs, defaultSentenceSources, readSentences, type ProbeSet } from './index.ts';
+import { TextstressError } from '../../util/errors.ts';
+import { PACKAGE_ROOT } from '../../util/package-root.ts';
+import type { EncoderDetails, SentenceDetails } from './tables.ts';
+
+export interface Prepared {
+  encoder: Encoder;
+  set: ProbeSet;
+  sentences: SentenceDetails;
+  encoderDetails: EncoderDetails;
+}
+
+export interface PrepareOptions {
+  modelId: string;
+  text: readonly string[];
+  /** Sources when `text` is empty. */
+  defaultText: () => string[];
+  types: readonly GrammarErrorType[];
+  pairs: number;
+  seed: number;
+  maxLength: number;
+}
+
+/** The prepared run, narrowed to one generator step: step i works on error type i and its pairs. */
+export interface TypeStep {
+  encoder: Encoder;
+  type: GrammarErrorType;
+  pairs: ProbeSet['pairs'];
+}
+
+/** A lazy, memoised preparation; `close` releases the encoder. */
+export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step(i: number): Promise<TypeStep>; close(): Promise<void> } {
+  let pending: Promise<Prepared> | undefined;
+  return {
+    get() {
+      pending ??= (async () => {
+        if (/^https?:\/\//.test(opts.modelId)) {
+          throw new TextstressError(`probing reads the model's inner layers, which an HTTP endpoint (${opts.modelId}) does not give.`, {
+            hint: 'Give a transformers.js model folder or hub id.',
+          });
+        }
+        // loaded on first use: onnx-proto and the graph code are not needed by any other command
+        const { loadEncoder } = await import('../../models/encoder/index.ts');
+        const encoder = await loadEncoder(opts.modelId, { maxLength: opts.maxLength });
+        const sources = opts.text.length ? [...opts.text] : opts.defaultText();
+        const { sentences, perSource } = await readSentences(sources);
+        const set = buildProbePairs(sentences, { types: opts.types, perType: opts.pairs, seed: opts.seed });
+        const e = encoder.info;
+        return {
+          encoder,
+          set,
+          sentences: { sources: perSource, pairsMade: set.made, sentencesTried: set.sentencesTried },
+          encoderDetails: {
+            id: e.id,
+            architecture: e.architecture,
+            layers: e.layers,
+            heads: e.heads,
+            hiddenSize: e.hiddenSize,
+            exported: e.exported,
+          },
+        };
+      })();
+      return pending;
+    },
+    async step(i) {
+      const { encoder, set } = await this.get();
+      const type = opts.types[i]!;
+      return { encoder, type, pairs: set.pairs.filter((p) => p.type === type) };
+    },
+    async close() {
+      if (pending) await (await pending.catch(() => undefined))?.encoder.close();
+      pending = undefined;
+    },
+  };
+}
+
+/** The default probing sentences: CoLA train (acceptable) + SST-2 train when ../shared/data has them, else WordNet's. */
+export const defaultProbeText = (): string[] => defaultSentenceSources(PACKAGE_ROOT, 'train');
+/** The default cloze sentences: the dev files (held out from demo-mlm's training) when present, else WordNet's. */
+export const defaultClozeText = (): string[] => defaultSentenceSources(PACKAGE_ROOT, 'dev');

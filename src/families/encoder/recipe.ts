@@ -1,0 +1,164 @@
+/**
+ * `textstress probe layers|heads|cloze` (Yin et al. 2020, §5–6): where inside a BERT-family encoder grammatical
+ * errors are noticed. Generators under the `probe` verb: no dataset (the sentences are a setting), one step per
+ * error type, resumable after each.
+ */
+import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import { clozeGenerator } from './cloze-generator.ts';
+import { layerGenerator } from './layers-generator.ts';
+import { clozeFamily, headsFamily, layersFamily } from './report.ts';
+import { clozeSettings, errorTypesIn, headProbeSettings, layerProbeSettings } from './settings.ts';
+
+const PAPER = 'Yin et al. 2020, On the Robustness of Language Encoders against Grammatical Errors, §5–6';
+const ALL_TASKS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering', 'fill-mask'] as const;
+
+const metric = (description: string, key: string): RecipeMetric => ({
+  description,
+  read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key],
+});
+
+const SENTENCES_NOTE =
+  'Sentences (--text): by default the acceptable sentences of CoLA train and SST-2 train when ../shared/data is beside the ' +
+  'package, else the WordNet example sentences that ship with textstress.';
+
+export const probeLayersRecipe = defineRecipe({
+  name: 'probe-layers',
+  summary:
+    "trains a self-attention probe on each frozen layer to tell a sentence from its one-error twin, per grammar error type (Table 7), and checks whether the probe's attention finds the error (Table 8)",
+  paper: PAPER,
+  kind: 'generate',
+  group: 'probe',
+  verb: 'layers',
+  data: 'none',
+  tasks: ALL_TASKS,
+  settings: layerProbeSettings,
+  report: layersFamily,
+  metrics: {
+    layer0_accuracy: metric('probe accuracy on layer 0 (embeddings), mean over error types', 'layer0_accuracy'),
+    best_layer_accuracy: metric('best contextual layer: probe accuracy, mean over error types', 'best_layer_accuracy'),
+    layer0_localisation: metric("layer 0: share of error sentences whose error is in the probe's top-2 attention", 'layer0_localisation'),
+    best_layer_localisation: metric('best contextual layer: the same localisation share', 'best_layer_localisation'),
+  },
+  helpAfter: [
+    'Examples:',
+    '  textstress probe layers --model models/demo-mlm --error-types all --out OUT',
+    '  textstress probe layers --model models/demo-sst2 --error-types SVA,Prep --pairs 500 --text my-sentences.txt --out OUT',
+    '',
+    'Per error type: minimal pairs (a clean sentence, the same with one simulated error placed as the grammar attack places',
+    'it), split 80/10/10; per layer 0 (embeddings) … L, a probe (self-attention pooling, size 100, dropout 0.1, linear',
+    'classifier; Adam 1e-3, batch 8, L2 1e-3, ≤ 10 epochs, patience 2) on the frozen token vectors. Prints Table 7 (test',
+    "accuracy) and Table 8 (the probe attention's two heaviest tokens include the error) and, unless --no-heads, every",
+    "attention head's top-2 check (Figure 3); writes layers.json. Any BERT-family ONNX folder or hub id: the hidden",
+    'states and attentions are read from the graph (exposed from it when the model does not export them).',
+    SENTENCES_NOTE,
+  ],
+  build(s, ctx) {
+    const types = errorTypesIn(s.errorTypes);
+    return {
+      kind: 'generate',
+      generator: layerGenerator('probe-layers', {
+        modelId: ctx.model.id,
+        types,
+        pairs: s.pairs,
+        text: s.text,
+        probes: true,
+        heads: s.heads,
+        headQuery: s.headQuery,
+        examples: s.examples,
+        maxEpochs: s.maxEpochs,
+        maxLength: s.maxLength,
+        seed: ctx.seed,
+      }),
+    };
+  },
+});
+
+export const probeHeadsRecipe = defineRecipe({
+  name: 'probe-heads',
+  summary:
+    "checks, with no training, whether each attention head's two heaviest tokens include a simulated grammar error (Figure 3 / Appendix F)",
+  paper: PAPER,
+  kind: 'generate',
+  group: 'probe',
+  verb: 'heads',
+  data: 'none',
+  tasks: ALL_TASKS,
+  settings: headProbeSettings,
+  report: headsFamily,
+  metrics: {
+    best_head_localisation: metric(
+      'best attention head: share of error sentences whose error is in its top 2 tokens',
+      'best_head_localisation',
+    ),
+  },
+  helpAfter: [
+    'Examples:',
+    '  textstress probe heads --model models/demo-mlm --out OUT',
+    '  textstress probe heads --model models/demo-sst2 --head-query cls --error-types Worder,SVA --out OUT',
+    '',
+    'The test split (10% of the pairs) of every error type, the sentence with the error only. A head "points at" the',
+    'attention each token receives from all tokens (--head-query all) or from [CLS] (cls), special tokens left out.',
+    SENTENCES_NOTE,
+  ],
+  build(s, ctx) {
+    return {
+      kind: 'generate',
+      generator: layerGenerator('probe-heads', {
+        modelId: ctx.model.id,
+        types: errorTypesIn(s.errorTypes),
+        pairs: s.pairs,
+        text: s.text,
+        probes: false,
+        heads: true,
+        headQuery: s.headQuery,
+        examples: 0,
+        maxEpochs: 1,
+        maxLength: s.maxLength,
+        seed: ctx.seed,
+      }),
+    };
+  },
+});
+
+export const clozeRecipe = defineRecipe({
+  name: 'cloze',
+  summary:
+    "masks each token within six of a one-token grammar error and measures how much the error lowers a masked LM's probability of it (Figure 4)",
+  paper: PAPER,
+  kind: 'generate',
+  group: 'probe',
+  verb: 'cloze',
+  data: 'none',
+  tasks: ['fill-mask'],
+  settings: clozeSettings,
+  report: clozeFamily,
+  metrics: {
+    near_error_drop: metric('mean drop of P(true token) next to the error (|distance| 1)', 'near_error_drop'),
+    far_drop: metric('the same drop six tokens away', 'far_drop'),
+  },
+  helpAfter: [
+    'Examples:',
+    '  textstress probe cloze --model models/demo-mlm --out OUT',
+    '  textstress probe cloze --model Xenova/bert-base-uncased --error-types SVA,Vform --window 4 --out OUT',
+    '',
+    'Minimal pairs whose token sequences differ in exactly one position (word-order swaps and insertions/deletions are',
+    'left out and counted); each token within --window of the error is masked in both sentences, one at a time, and',
+    'P(true token) compared. Prints the mean drop per error type × signed distance; writes cloze.json. Needs a',
+    'masked-LM (fill-mask) folder or hub id. Sentences (--text): by default CoLA dev (acceptable) + SST-2 dev when',
+    "../shared/data is beside the package (held out from demo-mlm's training), else the built-in WordNet sentences.",
+  ],
+  build(s, ctx) {
+    return {
+      kind: 'generate',
+      generator: clozeGenerator('cloze', {
+        modelId: ctx.model.id,
+        types: errorTypesIn(s.errorTypes),
+        pairs: s.pairs,
+        text: s.text,
+        window: s.window,
+        maxLength: s.maxLength,
+        seed: ctx.seed,
+      }),
+    };
+  },
+});

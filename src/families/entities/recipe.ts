@@ -1,0 +1,98 @@
+/**
+ * `textstress probe entities`: Algorithm 1 of Balasubramanian et al. (2020), "What's in a Name?" — every mention
+ * of one entity type replaced by other names of that type, B times per example; the worst and the best variant
+ * kept (D_worst, D_best, written in the input's format), the paper's Table 3, and the metric by the replacement
+ * name's training frequency and subword count.
+ */
+import { loadDictionaries } from '../../entities/index.ts';
+import { TextstressError } from '../../util/errors.ts';
+import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import { entityProbe } from './probe.ts';
+import { annotatorName, namesFiles, openAnnotator } from './sources.ts';
+import { entitiesFamily } from './report.ts';
+import { entitiesSettings, type EntitiesSettings } from './settings.ts';
+import { entityDigest } from './table3.ts';
+import { entityDetailsOf, entitiesText } from './tables.ts';
+import { readTrainData, type TrainCounts } from './train.ts';
+
+/** Gate metrics: Table 3's numbers (fractions; n/a over zero examples, stability n/a when nothing was probed). */
+const read = (pick: (d: NonNullable<ReturnType<typeof entityDetailsOf>>) => number | null) => (s: Record<string, unknown>) => {
+  const d = entityDetailsOf(s);
+  return d ? pick(d) : undefined;
+};
+const ENTITY_METRICS: Record<string, RecipeMetric> = {
+  entities_original: {
+    description: 'entities: the metric (accuracy, entity F1 or answer F1) on the original examples',
+    read: read((d) => d.table3.original.value),
+  },
+  entities_worst: {
+    description: 'entities: the metric on D_worst (each example’s worst variant)',
+    read: read((d) => d.table3.worst.value),
+  },
+  entities_best: { description: 'entities: the metric on D_best (each example’s best variant)', read: read((d) => d.table3.best.value) },
+  entities_gap: { description: 'entities: best − worst', read: read((d) => d.table3.gap) },
+  entities_stability: {
+    description: 'entities: share of probed examples whose prediction never changed within the budget',
+    read: read((d) => d.table3.stability),
+  },
+  entities_probed: { description: 'entities: examples with a mention of the type (probed)', read: read((d) => d.probed) },
+};
+
+/** The `entities` probe recipe. */
+export const entitiesRecipe = defineRecipe({
+  name: 'entities',
+  summary:
+    'replaces every mention of one entity type (PER, ORG, LOC, MISC) by other names of that type B times; worst and best per example, D_worst/D_best, stability (Table 3)',
+  paper: 'Balasubramanian et al. 2020',
+  kind: 'probe',
+  tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
+  settings: entitiesSettings,
+  cli: { annotator: { arg: '<who>' }, namesFile: { arg: '<KEY=PATH,…>' }, trainData: { arg: '<file>' } },
+  metrics: ENTITY_METRICS,
+  report: entitiesFamily,
+  helpAfter: [
+    'Examples:',
+    '  textstress probe entities --model models/demo-ner --data ../shared/data/conll2003/eng.testb --type PER --budget 50 --out OUT',
+    '  textstress probe entities --model models/demo-sst2 --data demo/reviews.tsv --train-data ../shared/data/sst2/train.tsv --out OUT',
+    '  textstress probe entities --model M --data dev.tsv --annotator model:models/demo-ner --type ORG --names-file org=companies.txt',
+    '',
+    'Mentions: gold tags (NER data, the default there), the name lists (--annotator gazetteer, the default for other data)',
+    'or a token-classification model (model:<spec>). Every mention of one distinct name is replaced the same way in the',
+    'whole example (both texts of a pair, question and context); NER tags and QA answers follow. An example with no',
+    'mention of the type is not applicable (counted, never stable) and appears unchanged in D_worst and D_best.',
+    'Prints Table 3 (Original / Worst / Best / Stability; accuracy, entity F1 or EM/F1) and, with --train-data, the',
+    'metric by name frequency; with a tokenizing model, by subword count. Writes summary.json, results.jsonl,',
+    'd_worst.<ext> and d_best.<ext> (the input format; JSONL for csv/tsv/jsonl). --exclude-train-names keeps only',
+    'names unseen in --train-data, which empties every frequency bin but 0. More: docs/entities.md.',
+  ],
+  async build(s, ctx) {
+    const annotator = annotatorName(s.annotator, ctx.data);
+    let train: { path: string; counts: TrainCounts; seen: Set<string> } | undefined;
+    if (s.trainData !== null) train = { path: s.trainData, ...(await readTrainData(s.trainData)) };
+    else if (s.excludeTrainNames)
+      throw new TextstressError('--exclude-train-names needs --train-data (the file whose names to leave out).');
+    const dicts = await loadDictionaries({
+      files: namesFiles(s.namesFile),
+      ...(s.excludeTrainNames && train ? { exclude: train.seen } : {}),
+    });
+    const probe = entityProbe({
+      type: s.type,
+      budget: s.budget,
+      goal: ctx.goal,
+      annotator: (await openAnnotator(annotator, ctx.data, dicts)).annotator,
+      dicts,
+    });
+    return {
+      kind: 'probe',
+      probe,
+      details: () =>
+        entityDigest({
+          type: s.type,
+          budget: s.budget,
+          annotator,
+          ...(train ? { train: { path: train.path, counts: train.counts } } : {}),
+        }),
+      text: entitiesText,
+    };
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * `textstress fool`: EFSG, the Evolutionary Fooling Sentences Generator (Di Giovanni & Brambilla) — evolves word
+ * sequences from the task's word distribution that the classifier puts in the target class with more confidence
+ * than most real positive examples get. A generator: one epoch per step, resumable after each.
+ */
+import { openDataset } from '../../data/index.ts';
+import { targetClass } from './efsg/index.ts';
+import { TextstressError } from '../../util/errors.ts';
+import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import { foolingGenerator } from './generator.ts';
+import { foolingFamily } from './report.ts';
+import { foolingSettings } from './settings.ts';
+import { fixedSentence, type FoolingMode } from './source.ts';
+import { FOOLING_METRICS } from './tables.ts';
+
+const metrics = Object.fromEntries(
+  Object.entries(FOOLING_METRICS).map(([key, description]): [string, RecipeMetric] => [
+    key,
+    { description, read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key] },
+  ]),
+);
+
+export const foolingRecipe = defineRecipe({
+  name: 'fooling',
+  summary:
+    'evolves nonsense word sequences that the classifier puts in the target class with high confidence (EFSG), keeping every fooling sentence',
+  paper: 'Di Giovanni & Brambilla 2021, EFSG',
+  kind: 'generate',
+  verb: 'fool',
+  data: 'optional',
+  tasks: ['text-classification', 'pair-classification'],
+  settings: foolingSettings,
+  metrics,
+  report: foolingFamily,
+  helpAfter: [
+    'Examples:',
+    '  textstress fool --model models/demo-sst2 --train ../shared/data/sst2/train.tsv --population 500 --length 9 --epochs 50 --out OUT',
+    '  textstress fool --model models/demo-cola --train ../shared/data/cola/train.tsv --no-crossover --out OUT',
+    '  textstress fool --model models/demo-qnli --train ../shared/data/qnli/dev.tsv --fixed-id 0 --population 200 --out OUT',
+    '',
+    'D_task is the word distribution of --train (punctuation removed); T_task the score that --threshold-share of its',
+    'positive examples exceed. Each epoch scores the N sentences in one batch, keeps those above T_task and breeds the',
+    'next N: parents drawn in proportion to their scores, uniform crossover, one word mutated. Writes results.jsonl (every',
+    'distinct fooling sentence, with its score and first epoch: the adversarial set), steps.jsonl (S, M, F per epoch) and',
+    'summary.json; --resume continues after the last finished epoch. Pair models: one text (x̂) stays fixed.',
+  ],
+  async build(s, ctx) {
+    if (s.train === null)
+      throw new TextstressError('EFSG needs the training file for D_task and T_task.', { hint: 'Pass --train <file>.' });
+    const labels = ctx.model.labels ?? [];
+    if (labels.length < 2)
+      throw new TextstressError(`the model ${ctx.model.id} does not name its classes, so there is no class to aim at.`);
+    const target = targetClass(labels, s.target, ctx.model.id);
+    const kind = (await openDataset(s.train)).info.kind;
+    let mode: FoolingMode = { kind: 'text' };
+    if (kind === 'pair') {
+      const lookIn = ctx.data?.path ?? s.train;
+      mode = await fixedSentence(s, {
+        path: lookIn,
+        examples: async function* () {
+          yield* (await openDataset(lookIn)).examples();
+        },
+      });
+    } else if (s.fixedId !== null || s.fixedText !== null) {
+      throw new TextstressError('--fixed-id and --fixed-text are for pair models, but the training file holds single texts.', {
+        where: s.train,
+      });
+    }
+    return { kind: 'generate', generator: foolingGenerator(s, { train: s.train, labels, target, mode, modelId: ctx.model.id }) };
+  },
+});

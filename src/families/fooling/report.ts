@@ -1,0 +1,107 @@
+/**
+ * The fooling section of the report card: per run, S and F per epoch (Figure 2a/b of EFSG), the highest-scoring
+ * fooling sentences, and the transfer table when `textstress fool-transfer` recorded one (Figure 4).
+ * Contract with its runs: a generator summary with recipe "fooling", details as tables.ts declares, steps.jsonl stats.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { fixed, pct } from '../../util/format.ts';
+import { runLabel } from '../../recipes/report/charts.ts';
+import { generatedFamily } from '../../recipes/report/generated.ts';
+import type { ChartSpec, GeneratedRun, ReportTable } from '../../recipes/report/types.ts';
+import { detailsOf, type FoolingDetails } from './tables.ts';
+
+function curveChart(run: GeneratedRun, d: FoolingDetails): ChartSpec {
+  const values = run.steps.flatMap((s, i) => [
+    { epoch: i + 1, measure: 'S (mean score)', value: s.mean_score ?? null },
+    { epoch: i + 1, measure: 'F (fooling share)', value: s.fooling_fraction ?? null },
+  ]);
+  const spec: TopLevelSpec = {
+    layer: [
+      {
+        data: { values },
+        mark: { type: 'line', point: run.steps.length <= 30 },
+        encoding: {
+          x: { field: 'epoch', type: 'quantitative', title: 'epoch' },
+          y: { field: 'value', type: 'quantitative', title: 'S, F', scale: { domain: [0, 1] } },
+          color: { field: 'measure', type: 'nominal', title: null },
+        },
+      },
+      {
+        data: { values: [{ t: d.threshold.value }] },
+        mark: { type: 'rule', strokeDash: [4, 3] },
+        encoding: { y: { field: 't', type: 'quantitative' } },
+      },
+    ],
+  };
+  return {
+    title: `${runLabel(run)}: S and F per epoch`,
+    caption: `N = ${d.population}, L = ${d.length}, ${d.crossover ? 'crossover + mutation' : 'mutation only'}; target "${d.target.label}"; dashed line: T_task = ${fixed(d.threshold.value, 4)}.`,
+    spec,
+  };
+}
+
+function samplesTable(run: GeneratedRun, d: FoolingDetails): ReportTable {
+  return {
+    title: `${runLabel(run)}: highest-scoring fooling sentences`,
+    head: ['score', 'epoch', 'sentence'],
+    rows: d.samples.map((s) => [fixed(s.score, 4), String(s.step + 1), s.text]),
+    caption:
+      `P(${d.target.label}) for word sequences drawn from D_task (${d.vocabulary.types} word types); T_task ${fixed(d.threshold.value, 4)} ` +
+      (d.threshold.source === 'given'
+        ? '(given).'
+        : `(${pct(d.threshold.share, 0)} of ${d.threshold.positives} positive training examples score above it).`) +
+      (d.pair ? ` Pair mode: the ${d.pair.side} text evolves; x̂ = "${d.pair.fixed}".` : ''),
+  };
+}
+
+function transferTable(run: GeneratedRun, d: FoolingDetails): ReportTable | undefined {
+  const t = d.transfer;
+  if (!t) return undefined;
+  return {
+    title: `${runLabel(run)}: transfer of ${t.sentences} fooling sentences`,
+    head: ['model', 'T_task', 'S', 'M', 'F'],
+    rows: t.rows.map((r) => [r.model, fixed(r.threshold, 4), fixed(r.mean_score, 4), String(r.fooling), pct(r.fooling_fraction)]),
+    caption: `Each model against its own T_task from ${t.train}; the first row is the model that generated them.`,
+  };
+}
+
+function transferChart(run: GeneratedRun, d: FoolingDetails): ChartSpec | undefined {
+  const t = d.transfer;
+  if (!t) return undefined;
+  const values = t.rows.flatMap((r) => [
+    { model: r.model, measure: 'S', value: r.mean_score },
+    { model: r.model, measure: 'F', value: r.fooling_fraction },
+  ]);
+  const spec: TopLevelSpec = {
+    data: { values },
+    mark: { type: 'bar' },
+    encoding: {
+      y: { field: 'model', type: 'nominal', sort: null, title: null },
+      x: { field: 'value', type: 'quantitative', title: 'S, F', scale: { domain: [0, 1] } },
+      color: { field: 'measure', type: 'nominal', title: null },
+      yOffset: { field: 'measure' },
+    },
+  };
+  return { title: `${runLabel(run)}: S and F per model`, caption: 'The same sentences scored by every model.', spec };
+}
+
+export const foolingFamily = generatedFamily({
+  id: 'fooling',
+  title: 'Fooling sentences (EFSG)',
+  blurb:
+    "Nonsense word sequences the model puts in the target class with more confidence than most real examples (Di Giovanni & Brambilla, EFSG): an evolutionary search over the task's own words.",
+  recipe: 'fooling',
+  details: (run) => detailsOf(run.summary),
+  part(run, d) {
+    const table = transferTable(run, d);
+    const chart = transferChart(run, d);
+    return {
+      charts: [curveChart(run, d), ...(chart ? [chart] : [])],
+      tables: [samplesTable(run, d), ...(table ? [table] : [])],
+      notes:
+        (run.summary.metrics.fooling_sentences ?? 0) === 0
+          ? [`No fooling sentence was found by ${runLabel(run)}: no generated sentence scored above T_task.`]
+          : [],
+    };
+  },
+});

@@ -1,0 +1,114 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { CurveRow, TyposCurve } from './curve.ts';
+import type { ChartSpec, LoadedRun, ReportFamily, RunGroup } from '../../recipes/report/types.ts';
+import { editTypeChart, editTypeCounts, runLabel, settingNumber, settingString } from '../../recipes/report/charts.ts';
+
+function isCurve(x: unknown): x is TyposCurve {
+  return typeof x === 'object' && x !== null && Array.isArray((x as TyposCurve).by_target) && Array.isArray((x as TyposCurve).by_source);
+}
+
+function curveRows(rows: readonly CurveRow[]): { k: number; accuracy: number; lo: number; hi: number; series: string; order: number }[] {
+  return rows.flatMap((row, order) =>
+    row.accuracy.map((a, k) => {
+      const sd = row.std?.[k] ?? 0;
+      return { k, accuracy: a, lo: Math.max(0, a - sd), hi: Math.min(1, a + sd), series: row.name, order };
+    }),
+  );
+}
+
+function accuracyVsK(values: Record<string, unknown>[], seriesTitle: string, band: boolean): TopLevelSpec {
+  const x = { field: 'k', type: 'quantitative', title: 'K (typos allowed per sentence)', axis: { tickMinStep: 1, format: 'd' } } as const;
+  const y = { field: 'accuracy', type: 'quantitative', title: 'accuracy', axis: { format: '.0%' }, scale: { domain: [0, 1] } } as const;
+  const color = { field: 'series', type: 'nominal', title: seriesTitle, sort: { field: 'order' } } as const;
+  if (!band) {
+    return {
+      data: { values },
+      mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 },
+      encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color },
+    };
+  }
+  return {
+    data: { values },
+    layer: [
+      {
+        mark: { type: 'errorband', opacity: 0.18 },
+        encoding: {
+          x,
+          y: { field: 'lo', type: 'quantitative', title: 'accuracy' },
+          y2: { field: 'hi' },
+          color: { ...color, legend: null },
+        },
+      },
+      { mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 }, encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color } },
+    ],
+  };
+}
+
+export const typosFamily: ReportFamily = {
+  id: 'typos',
+  title: 'Keyboard typos & misspellings',
+  blurb:
+    'Adv-BERT (Sun et al. 2020): words ranked by how much the model relies on them, then up to K typos from six sources ' +
+    '(insertion, deletion, swap, QWERTY mistype, sound-alike, human misspellings) put into the max-, min- or random-importance words.',
+  owns: (r) => r.summary.recipe === 'typos',
+  editTypeLabel: (t) => t.replace(/^typo:/, ''),
+  section(runs: LoadedRun[], groups: RunGroup[]) {
+    const charts: ChartSpec[] = [];
+    const curveGroups = groups.filter((g) => isCurve(g.files['curve.json']));
+    for (const g of curveGroups) {
+      const curve = g.files['curve.json'] as TyposCurve;
+      const suffix = curveGroups.length > 1 ? ` — ${g.name}` : '';
+      charts.push({
+        title: `Accuracy vs K typos: max / min / random words${suffix}`,
+        caption: `Adv-BERT Table 1 layout. ${curve.model} on ${curve.dataset}; random = mean ± std over seeds (band).`,
+        spec: accuracyVsK(curveRows(curve.by_target), 'typos in', true),
+      });
+      if (curve.by_source.length) {
+        charts.push({
+          title: `Accuracy by typo source${suffix}`,
+          caption: 'Adv-BERT Figure 2 layout: one source at a time, typos in max-importance words.',
+          spec: accuracyVsK(curveRows(curve.by_source), 'source', false),
+        });
+      }
+    }
+    const inCurve = new Set(curveGroups.map((g) => g.name));
+    const lone = runs.filter((r) => !inCurve.has(r.group));
+    if (lone.length) {
+      const values = lone.flatMap((r, order) =>
+        (r.summary.accuracy_by_edits ?? []).map((accuracy, k) => ({
+          k,
+          accuracy,
+          series: `${runLabel(r)} (${settingString(r, 'target') ?? '?'}, K≤${settingNumber(r, 'k') ?? '?'})`,
+          order,
+        })),
+      );
+      charts.push({
+        title: 'Accuracy as the typo budget grows',
+        caption: 'From each run’s search trace: accuracy when at most K typos are allowed.',
+        spec: accuracyVsK(values, 'run', false),
+      });
+    }
+    // Curves: their target-max runs (the source- runs use one source each); plus every lone run.
+    const counted = runs.filter((r) => !inCurve.has(r.group) || r.name === 'target-max');
+    const counts = editTypeCounts(counted, 'typo:').map((c) => ({ ...c, run: counted.length > 5 ? 'all runs' : c.run }));
+    if (counts.length) {
+      charts.push(
+        editTypeChart(
+          'Typo sources in successful attacks',
+          'How often each typo source was the one the search kept, summed over successful attacks' +
+            (curveGroups.length ? ' (curves: their max-importance run).' : '.'),
+          counts,
+          'run',
+          'run',
+        ),
+      );
+    }
+    const headline =
+      curveGroups.map((g) => runs.find((r) => r.group === g.name && r.name === 'target-max')).find(Boolean) ??
+      [...runs]
+        .sort((a, b) => (settingNumber(b, 'k') ?? 0) - (settingNumber(a, 'k') ?? 0))
+        .find((r) => settingString(r, 'target') === 'max') ??
+      runs[0];
+    return { charts, ...(headline ? { headline } : {}) };
+  },
+};
