@@ -21,7 +21,7 @@ import { loadModel } from '../src/models/load.ts';
 import type { ModelAdapter } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { builtinRegistry } from '../src/families/index.ts';
-import { runRecipe } from '../src/runner/recipe-run.ts';
+import { runRecipe } from '../src/kinds/run.ts';
 import { counting, median, startServer } from './support.ts';
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '60' }, latency: { type: 'string', default: '50' } } });
@@ -55,7 +55,7 @@ async function arm(
     shared: { model: counted, engine },
   });
   const seconds = (performance.now() - t0) / 1000;
-  if (outcome.kind !== 'run') throw new Error('expected a run');
+  if (outcome.kind !== 'attack') throw new Error('expected a run');
   return {
     seconds: Math.round(seconds * 100) / 100,
     model_calls: counted.calls,

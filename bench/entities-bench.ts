@@ -19,7 +19,7 @@ import { loadModel } from '../src/models/load.ts';
 import type { ModelAdapter } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { builtinRegistry } from '../src/families/index.ts';
-import { runRecipe } from '../src/runner/recipe-run.ts';
+import { runRecipe } from '../src/kinds/run.ts';
 import { counting, median, startServer } from './support.ts';
 
 const { values } = parseArgs({
@@ -62,7 +62,7 @@ async function arm(model: ModelAdapter, concurrency: number, dir: string): Promi
     shared: { model: counted, engine: new QueryEngine(counted) },
   });
   const seconds = (performance.now() - t0) / 1000;
-  if (outcome.kind !== 'run') throw new Error('expected a probe run');
+  if (outcome.kind !== 'probe') throw new Error('expected a probe run');
   const n = outcome.summary.n;
   return {
     seconds: round(seconds, 2),

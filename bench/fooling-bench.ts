@@ -17,7 +17,7 @@ import type { ModelAdapter, ModelInput } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { builtinRegistry } from '../src/families/index.ts';
 import { readTrain } from '../src/families/fooling/source.ts';
-import { runRecipe } from '../src/runner/recipe-run.ts';
+import { runRecipe } from '../src/kinds/run.ts';
 import { median } from './support.ts';
 
 const { values } = parseArgs({

@@ -18,7 +18,7 @@ import { loadTransformersModel } from '../src/models/index.ts';
 import { allGrammarCandidates, defaultLexicon } from '../src/perturb/grammar/index.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { grammarAttack, type GrammarSearchName } from '../src/families/grammar/attack.ts';
-import { runAttack } from '../src/runner/runner.ts';
+import { runAttack } from '../src/kinds/attack/run.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 
 const { values } = parseArgs({

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { builtinRegistry } from '../src/families/index.ts';
-import { runRecipe } from '../src/runner/recipe-run.ts';
-import type { RunSummary } from '../src/runner/runner.ts';
+import { runRecipe } from '../src/kinds/run.ts';
+import type { RunSummary } from '../src/kinds/attack/run.ts';
 import { startServer } from './support.ts';
 import { spawn } from 'node:child_process';
 
@@ -104,7 +104,7 @@ async function run(
     ...extra,
   });
   const seconds = (performance.now() - t0) / 1000;
-  if (outcome.kind !== 'run') throw new Error('expected a run');
+  if (outcome.kind !== 'attack') throw new Error('expected a run');
   return { ...outcome.summary, seconds };
 }
 

@@ -18,7 +18,7 @@ import type { ModelAdapter, ModelOutput } from '../src/models/types.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { builtinRegistry } from '../src/families/index.ts';
 import { writeHtmlReport } from '../src/report/html/index.ts';
-import { runRecipe } from '../src/runner/recipe-run.ts';
+import { runRecipe } from '../src/kinds/run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   });
   const attackSeconds = (performance.now() - t0) / 1000;
   const attackPeak = peak;
-  if (outcome.kind !== 'run') throw new Error('expected a run');
+  if (outcome.kind !== 'attack') throw new Error('expected a run');
   peak = 0;
   const t1 = performance.now();
   const report = await writeHtmlReport([run], join(OUT, 'report.html'));

@@ -19,7 +19,7 @@ import type { ModelAdapter, ModelInput } from '../src/models/types.ts';
 import { TYPO_SOURCE_NAMES, typoCandidates } from '../src/perturb/index.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { typoAttack } from '../src/families/typos/attack.ts';
-import { runAttack } from '../src/runner/runner.ts';
+import { runAttack } from '../src/kinds/attack/run.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 import { Rng } from '../src/util/rng.ts';
 

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinRegistry } from '../src/families/index.ts';
-import { recipesReference, recipesTable, replaceBetweenMarkers } from '../src/recipes/registry/docs.ts';
+import { recipesReference, recipesTable, replaceBetweenMarkers } from '../src/cli/docs.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 export const README = join(ROOT, 'README.md');

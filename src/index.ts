@@ -25,7 +25,11 @@ export { table4Rows, type QaDetails, type Table4Row } from './families/stress/qa
 /** RESEMBLE, the entity defence: a model adapter (Eq. (2)), its config file, and fitting + Table 5. */
 export * from './defence/index.ts';
 export { fitResemble, sampleCandidates, TEMPERATURE_GRID, type FitOptions } from './families/entities/resemble/fit.ts';
-export { prepare as prepareResembleData, type Applicable as ResembleItem, type Prepared as ResembleData } from './families/entities/resemble/data.ts';
+export {
+  prepare as prepareResembleData,
+  type Applicable as ResembleItem,
+  type Prepared as ResembleData,
+} from './families/entities/resemble/data.ts';
 export { formatTable5, table5, type Table5, type Table5Options, type Table5Row } from './families/entities/resemble/table5.ts';
 export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
 export { attackExample, type Attack } from './attack/attack.ts';
@@ -85,20 +89,27 @@ export { entitiesRecipe } from './families/entities/recipe.ts';
 export { namesFiles, annotatorName } from './families/entities/sources.ts';
 export { entitiesSettings, type EntitiesSettings } from './families/entities/settings.ts';
 export { entityProbe, noEntityReason, type EntityProbeOptions } from './families/entities/probe.ts';
-export { entityDigest, type DigestOptions, type EntityDetails, type Table3Row, type BinRow, type ProbeMeasure } from './families/entities/table3.ts';
+export {
+  entityDigest,
+  type DigestOptions,
+  type EntityDetails,
+  type Table3Row,
+  type BinRow,
+  type ProbeMeasure,
+} from './families/entities/table3.ts';
 export { table3 as entitiesTable3, analysisTable, worstNamesTable, entitiesText, entityDetailsOf } from './families/entities/tables.ts';
 export { TrainCounts, readTrainData, wordsOf, frequencyBin, subwordBin, FREQUENCY_BINS, SUBWORD_BINS } from './families/entities/train.ts';
-export { runAttack, type RunOptions, type RunSettings, type ExampleWork } from './runner/runner.ts';
-export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './runner/recipe-run.ts';
-export { runGenerator, type GenerateSummary } from './runner/generate.ts';
-export { runStress, type StressRunOptions } from './runner/stress.ts';
+export { runAttack, type RunOptions, type RunSettings, type ExampleWork } from './kinds/attack/run.ts';
+export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './kinds/run.ts';
+export { runGenerator, type GenerateSummary } from './kinds/generate/run.ts';
+export { runStress, type StressRunOptions } from './kinds/stress/run.ts';
 export { runPerExample, type PerExampleOptions, type FinishContext } from './runner/per-example.ts';
-export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './runner/in-memory.ts';
-export { prepareRecipe, type Prepared } from './runner/work.ts';
+export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './kinds/in-memory.ts';
+export { prepareRecipe, type PrepareOptions } from './kinds/prepare.ts';
 export { readResults } from './runner/checkpoint.ts';
-export { writeProbeSets, type ProbeSetFiles } from './runner/probe-sets.ts';
+export { writeProbeSets, type ProbeSetFiles } from './kinds/probe/sets.ts';
 export { orderedPool } from './runner/pool.ts';
-export { openModel, openData, type ModelSpec, type DataSpec } from './runner/setup.ts';
+export { openModel, openData, type ModelSpec, type DataSpec } from './runner/open.ts';
 export { summarize, SummaryAccumulator, type RunMetrics, type RunSummary, type SummaryOptions } from './metrics/summary.ts';
 export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
 export {
@@ -123,7 +134,7 @@ export {
   type ModelEntry,
   type DatasetEntry,
 } from './suite/schema.ts';
-export { GATE_METRICS, type GateMetric } from './suite/metrics.ts';
+export { GATE_METRICS, type GateMetric } from './kinds/attack/gate.ts';
 export { STARTER_SUITE } from './suite/starter.ts';
 export {
   writeHtmlReport,
@@ -131,11 +142,11 @@ export {
   loadGroups,
   headlineRun,
   headlineMetrics,
-  FAMILIES,
   assignFamilies,
   VERDICT_FILE,
   type HtmlReportOptions,
 } from './report/html/index.ts';
 export type { CheckResult, Verdict } from './report/html/types.ts';
-export { summaryTable, exampleLines, stressTable } from './report/terminal.ts';
+export { summaryTable, exampleLines } from './kinds/attack/print.ts';
+export { stressTable } from './kinds/stress/print.ts';
 export { TextstressError, DataError, ModelError } from './util/errors.ts';

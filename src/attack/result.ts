@@ -94,3 +94,24 @@ export interface ProbeRecord {
    */
   samples?: { names: string[]; metric: number; pieces?: number[] }[];
 }
+
+/** A gold answer of extractive QA, as results hold it. */
+export interface QaGoldAnswer {
+  text: string;
+  start: number;
+}
+
+const isAnswer = (a: unknown): a is QaGoldAnswer =>
+  typeof a === 'object' && a !== null && typeof (a as QaGoldAnswer).text === 'string' && Number.isInteger((a as QaGoldAnswer).start);
+/** The QA gold answers in `gold`, or undefined when it is not a list of them. */
+export const answersOf = (gold: unknown): QaGoldAnswer[] | undefined => (Array.isArray(gold) && gold.every(isAnswer) ? gold : undefined);
+
+/** The distinct texts of QA gold answers ([] when `gold` is not a list of answers). */
+export function goldTexts(gold: unknown): string[] {
+  return [...new Set((answersOf(gold) ?? []).map((a) => a.text))];
+}
+
+/** A result of extractive QA: gold answers with offsets, or the model's answer span. */
+export function isQaResult(r: ExampleResult): boolean {
+  return (answersOf(r.gold)?.length ?? 0) > 0 || r.original_prediction.answer !== undefined;
+}

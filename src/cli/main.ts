@@ -10,7 +10,7 @@ import { builtinRegistry } from '../families/index.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { errorMessage, TextstressError } from '../util/errors.ts';
-import { attackCommand, experimentCommands, probeCommand, stressCommand } from './commands/attack.ts';
+import { recipeCommands } from './commands/attack.ts';
 import { demoCommand } from './commands/demo.ts';
 import { evalCommand } from './commands/eval.ts';
 import { grammarTablesCommand } from './commands/grammar-tables.ts';
@@ -36,7 +36,6 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     .showHelpAfterError('(run with --help for usage)');
   const fixed = [
     demoCommand(registry),
-    attackCommand(registry),
     evalCommand(),
     serveCommand(),
     runCommand(registry),
@@ -50,12 +49,8 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     mergeCommand(registry),
     workerCommand(registry),
   ];
-  const stress = stressCommand(registry);
-  if (stress) fixed.push(stress);
-  const probe = probeCommand(registry);
-  if (probe) fixed.push(probe);
   const taken = new Set(fixed.map((c) => c.name()));
-  for (const cmd of experimentCommands(registry)) {
+  for (const cmd of recipeCommands(registry)) {
     if (taken.has(cmd.name())) throw new Error(`the recipe verb "${cmd.name()}" clashes with a built-in command`);
     fixed.push(cmd);
   }

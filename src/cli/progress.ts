@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { ProgressSink } from '../runner/recipe-run.ts';
+import type { ProgressSink } from '../kinds/run.ts';
 
 /** Progress bars with ETA on stderr; silent when stderr is not a terminal. */
 export function progressBars(): ProgressSink {

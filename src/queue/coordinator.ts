@@ -13,12 +13,13 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseLabelMap } from '../attack/labels.ts';
 import type { Example } from '../data/types.ts';
-import { parseSettings } from '../recipes/registry/settings.ts';
 import { alreadyHoldsRun, readStateFile } from '../runner/resume.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../runner/per-example.ts';
-import { runRecipe, runSettingsOf, savedRequest, type RecipeOutcome, type RunRequest } from '../runner/recipe-run.ts';
-import { fileFingerprint, openData, openModel, surveyExamples, type DataSpec } from '../runner/setup.ts';
-import { prepareRecipe } from '../runner/work.ts';
+import { recipeSettings, runRecipe, type RecipeOutcome, type RunRequest } from '../kinds/run.ts';
+import { runSettingsOf } from '../kinds/per-example.ts';
+import { savedRequest } from '../kinds/request.ts';
+import { assertSupports, kindOf, prepareFor } from '../kinds/index.ts';
+import { fileFingerprint, openData, openModel, surveyExamples, type DataSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { connectionFrom, QUEUE_NAME, resultsKey, type BlockJob } from './jobs.ts';
 
@@ -34,15 +35,12 @@ export interface QueuedRunRequest extends RunRequest {
 export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   const started = Date.now();
   const def = req.registry.get(req.recipe);
-  if (def.kind !== 'attack' && def.kind !== 'probe' && def.kind !== 'stress') {
-    throw new TextstressError(
-      `--queue distributes per-example runs; ${def.name} is ${def.kind === 'generate' ? 'a generator' : 'an experiment'}.`,
-    );
-  }
+  assertSupports(def, 'queue');
+  if (req.maxQueries !== undefined) assertSupports(def, 'maxQueries');
   if (!req.data) throw new TextstressError(`the ${def.name} recipe needs a dataset.`, { hint: 'Pass --data <file>.' });
   if (req.shard) throw new TextstressError('--queue and --shard do not go together: the queue spreads the examples itself.');
   const data = req as QueuedRunRequest & DataSpec;
-  const settings = parseSettings(def, req.settings) as Record<string, unknown>;
+  const settings = recipeSettings(def, req.settings);
   const { queue: _q, blockSize: _b, attempts: _a, ...local } = req;
   // A finished run resumed: nothing to queue (its results left Redis when it finished).
   if (req.resume && readStateFile<{ status?: string }>(join(req.out, STATE_FILE))?.status === 'complete')
@@ -56,12 +54,12 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   const info = (await openData(data)).info;
   let select: ((e: Example) => boolean) | undefined;
   try {
-    const { built } = await prepareRecipe(def, settings, model.info, info, {
+    const built = await prepareFor(def, settings, model.info, info, {
       seed: req.seed,
       labelMap: parseLabelMap(req.labelMap),
       observedLabels: survey.labels,
     });
-    if (built.kind === 'stress' && built.select) select = built.select.bind(built);
+    select = kindOf(def).perExample?.select?.(built);
   } finally {
     await model.close?.();
   }

@@ -7,27 +7,21 @@
 import { hostname } from 'node:os';
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { ExampleResult } from '../attack/result.ts';
-import { stressExample } from '../attack/stress.ts';
 import { parseLabelMap } from '../attack/labels.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
-import { parseSettings } from '../recipes/registry/settings.ts';
-import { attackResult, compactResult, type ExampleWork } from '../runner/runner.ts';
-import { openEngine, openModel, type ModelSpec } from '../runner/setup.ts';
-import { subwordEnricher } from '../runner/subwords.ts';
-import { prepareRecipe } from '../runner/work.ts';
-import type { Built } from '../recipes/registry/define.ts';
+import { openEngine, openModel, type ModelSpec } from '../runner/open.ts';
+import { kindOf, prepareFor, type ExampleJob } from '../kinds/index.ts';
+import { recipeSettings } from '../kinds/run.ts';
+import { TextstressError } from '../util/errors.ts';
 import { connectionFrom, QUEUE_NAME, resultsKey, type BlockJob } from './jobs.ts';
 
-/** A run as a worker holds it open between its blocks. */
+/** A run as a worker holds it open between its blocks: its model, engine and per-example job. */
 interface Prepared {
   model: ModelAdapter;
   engine: QueryEngine;
-  built: Built;
-  work?: ExampleWork;
-  enrich?: (r: ExampleResult) => Promise<void>;
+  job: ExampleJob;
 }
 
 export interface WorkerOptions {
@@ -52,16 +46,17 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
   const prepare = async (job: BlockJob): Promise<Prepared> => {
     const { request } = job;
     const def = opts.registry.get(request.recipe);
-    const settings = parseSettings(def, request.settings) as Record<string, unknown>;
+    const settings = recipeSettings(def, request.settings);
     const model = await openModel(request as unknown as ModelSpec);
     const engine = openEngine(model, request as unknown as ModelSpec);
-    const { built, work } = await prepareRecipe(def, settings, model.info, job.info, {
+    const built = await prepareFor(def, settings, model.info, job.info, {
       seed: request.seed,
       labelMap: parseLabelMap(request.labelMap as string | undefined),
       observedLabels: job.observedLabels,
     });
-    const enrich = subwordEnricher(model);
-    return { model, engine, built, ...(work ? { work } : {}), ...(enrich ? { enrich } : {}) };
+    const perExample = kindOf(def).perExample;
+    if (!perExample) throw new TextstressError(`the ${def.name} recipe is not run example by example, so no worker can take its jobs.`);
+    return { model, engine, job: perExample.job(built, model, { seed: request.seed, compact: request.compact === true, engine }) };
   };
 
   const processor = async (job: Job<BlockJob>): Promise<{ stored: number }> => {
@@ -81,12 +76,7 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
         // At least once: a block that ran before (a stalled job) keeps what it stored.
         if (await redis.hexists(key, example.id)) return;
         const session = run.engine.session(maxQueries);
-        let line: unknown;
-        if (run.built.kind === 'stress') line = await stressExample(run.built.suite, example, session, data.request.seed);
-        else {
-          const r = await attackResult(run.work!, example, session, data.request.seed, run.engine, run.enrich);
-          line = data.request.compact ? compactResult(r) : r;
-        }
+        const line = await run.job(example, session);
         await redis.hset(key, example.id, JSON.stringify(line));
         stored++;
       }),

@@ -1,5 +1,5 @@
 export * from './registry/define.ts';
-export { createRegistry, assertDerivable, isTopLevel, commandOf, RESERVED_SETTING_KEYS, type Registry } from './registry/registry.ts';
+export { createRegistry, assertDerivable, RESERVED_SETTING_KEYS, type Registry } from './registry/registry.ts';
 export { settingFields, showDefault, type SettingField, type FieldShape } from './registry/fields.ts';
 export { kebab, snake, camelFromSnake, camelKeys } from './registry/casing.ts';
 export { goalFor, taskKindOf, checkRecipeTask } from './context.ts';

@@ -101,3 +101,11 @@ export async function* readResults<R = ExampleResult>(path: string): AsyncGenera
 export function appendResult(path: string, result: unknown): void {
   appendFileSync(path, JSON.stringify(result) + '\n');
 }
+
+/** n positions out of `total`, evenly spaced (all of them when n ≥ total): which results a bounded sample keeps. */
+export function spacedPositions(total: number, n: number): Set<number> {
+  if (n >= total) return new Set(Array.from({ length: total }, (_, i) => i));
+  const out = new Set<number>();
+  for (let i = 0; i < n; i++) out.add(Math.floor((i * total) / n));
+  return out;
+}

@@ -7,9 +7,6 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Example } from '../data/types.ts';
 import type { EngineSnapshot, QueryEngine, QuerySession } from '../query/engine.ts';
-import { defenceStats } from '../defence/resemble.ts';
-import type { ModelAdapter } from '../models/types.ts';
-import type { ProcessStats } from '../metrics/summary.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { appendResult, readCheckpointIds } from './checkpoint.ts';
 import { lockFolder } from './lock.ts';
@@ -197,57 +194,4 @@ function failureError(failures: { example: Example; error: unknown }[], kept: nu
       ? 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).'
       : 'Fix the cause, then rerun the same command with --resume (or --overwrite: nothing is kept yet).',
   });
-}
-
-/**
- * The query engine's work during a run; a hit rate over zero requests is null (n/a), not 0. With a defended model
- * (`--defence`), `defence` adds what it asked of the inner model, canonical inputs included (since it was opened).
- */
-export function processStats(before: EngineSnapshot, after: EngineSnapshot, model?: ModelAdapter): ProcessStats {
-  const requests = after.requests - before.requests;
-  const hits = after.cacheHits - before.cacheHits;
-  const defence = model ? defenceStats(model) : undefined;
-  const spent =
-    after.spent && before.spent
-      ? {
-          requests: after.spent.requests - before.spent.requests,
-          input_tokens: after.spent.input - before.spent.input,
-          output_tokens: after.spent.output - before.spent.output,
-          cost_usd: after.spent.cost === null || before.spent.cost === null ? null : round(after.spent.cost - before.spent.cost, 9),
-          retries: after.spent.retries - before.spent.retries,
-          rate_limited: after.spent.rateLimited - before.spent.rateLimited,
-          ...(model?.meter?.lowestConcurrency !== undefined ? { lowest_concurrency: model.meter.lowestConcurrency } : {}),
-        }
-      : undefined;
-  return {
-    requests,
-    cache_hits: hits,
-    cache_hit_rate: requests ? round(hits / requests, 4) : null,
-    disk_cache_hits: after.diskHits - before.diskHits,
-    model_inferences: after.inferences - before.inferences,
-    ...(spent ? { spent } : {}),
-    ...(defence ? { defence } : {}),
-  };
-}
-
-/** What a result records of its session beyond the counts: tokens and cost of a metered model, unmappable answers. */
-export function sessionExtras(
-  session: QuerySession,
-  model: ModelAdapter,
-): { usage?: { input_tokens: number; output_tokens: number; cost_usd?: number }; unmappable?: number } {
-  const prices = model.meter?.prices;
-  const usage = session.metered
-    ? {
-        input_tokens: session.tokens.input,
-        output_tokens: session.tokens.output,
-        ...(prices ? { cost_usd: round((session.tokens.input * prices.input + session.tokens.output * prices.output) / 1e6, 9) } : {}),
-      }
-    : undefined;
-  return { ...(usage ? { usage } : {}), ...(session.unmappable ? { unmappable: session.unmappable } : {}) };
-}
-
-/** `x` rounded to `digits` decimals. */
-export function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }

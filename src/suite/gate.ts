@@ -2,7 +2,8 @@ import type { RunGroup } from '../report/html/types.ts';
 import type { CheckResult, Verdict } from '../report/html/types.ts';
 import { groupSubject } from '../report/html/load.ts';
 import type { RecipeMetric } from '../recipes/registry/define.ts';
-import { GATE_METRICS, metricValue, type GateMetric } from './metrics.ts';
+import { GATE_METRICS } from '../kinds/attack/gate.ts';
+import type { Registry } from '../recipes/registry/registry.ts';
 import { THRESHOLD_RE } from './schema.ts';
 
 /** A parsed gate check, e.g. "attack_success_rate < 0.4" (see {@link parseThreshold}); percent and points are stored /100. */
@@ -47,33 +48,6 @@ function holds(op: Threshold['op'], a: number, b: number): boolean {
 
 const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
 
-/** A metric of a run: a built-in one, or one its recipe adds (read from the summary). */
-function valueOf(metric: string, subject: ReturnType<typeof groupSubject>, extra: Record<string, RecipeMetric>): number | null | undefined {
-  if (metric in GATE_METRICS) {
-    // Generator runs have no clean/attacked examples: the built-in metrics are not theirs.
-    return subject.kind === 'run' ? metricValue(metric as GateMetric, subject.run.summary, subject.run.headline) : undefined;
-  }
-  const v = extra[metric]?.read(subject.run.summary as unknown as Record<string, unknown>);
-  return typeof v === 'number' || v === null ? v : undefined;
-}
-
-/** Why a metric is n/a: the count it is taken over is zero. */
-function naReason(metric: string, subject: ReturnType<typeof groupSubject>): string {
-  if (subject.kind === 'generated') return 'the generator reported no value';
-  if (subject.kind === 'stress') {
-    const st = subject.run.summary;
-    return st.n === 0
-      ? 'no examples tested (0 examples)'
-      : `it is taken over zero cases (the test applied to none of the ${st.n} examples, or the original accuracy it is measured against is 0)`;
-  }
-  const s = subject.run.summary;
-  if (s.n === 0) return 'no examples tested (0 examples)';
-  if (metric === 'stability') return `no example the model got right was attacked (${s.n} examples, ${s.skipped} skipped)`;
-  if (metric === 'attack_success_rate') return `no example was attacked (${s.n} examples, all ${s.skipped} skipped)`;
-  if (metric === 'mean_perturbed_word_pct') return 'no attack succeeded';
-  return `it is taken over zero examples (${s.n} examples)`;
-}
-
 /** Evaluates one test's thresholds on its headline run (and on the baseline's test of the same name). */
 export function checkTest(
   test: string,
@@ -81,26 +55,25 @@ export function checkTest(
   exprs: readonly string[],
   baseline: readonly RunGroup[] | undefined,
   extra: Record<string, RecipeMetric> = {},
+  registry?: Registry,
 ): CheckResult[] {
-  const run = groupSubject(group);
+  const run = groupSubject(group, registry);
   return exprs.map((expr) => {
     const t = parseThreshold(expr, extra);
-    let actual = valueOf(t.metric, run, extra);
-    // A run over zero examples reports no entity F1 at all: that is n/a for want of examples, not a missing metric.
-    if (actual === undefined && run.kind !== 'generated' && run.run.summary.n === 0) actual = null;
+    const actual = run.gate.value(t.metric, run.run, extra);
     if (actual === undefined) {
       return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is not reported by this run` };
     }
     if (actual === null) {
-      return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is n/a: ${naReason(t.metric, run)}` };
+      return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is n/a: ${run.gate.naReason(t.metric, run.run)}` };
     }
     let bound = t.value;
     if (t.baseline) {
       const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
       if (!b)
         return { test, expr, passed: false, actual, message: `${test}: ${expr} — no baseline run for this test (pass --baseline DIR)` };
-      const br = groupSubject(b);
-      const bv = valueOf(t.metric, br, extra);
+      const br = groupSubject(b, registry);
+      const bv = br.gate.value(t.metric, br.run, extra);
       if (bv === undefined)
         return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline does not report ${t.metric}` };
       if (bv === null)
@@ -109,7 +82,7 @@ export function checkTest(
           expr,
           passed: false,
           actual,
-          message: `${test}: ${expr} — the baseline's ${t.metric} is n/a: ${naReason(t.metric, br)}`,
+          message: `${test}: ${expr} — the baseline's ${t.metric} is n/a: ${br.gate.naReason(t.metric, br.run)}`,
         };
       bound = bv + t.baseline.margin;
     }

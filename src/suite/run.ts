@@ -11,10 +11,11 @@ import type { Registry } from '../recipes/registry/registry.ts';
 import { formatGrid } from '../util/table.ts';
 import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
+import { kindOfSummary, refusal, supports } from '../kinds/index.ts';
 import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
-import { runRecipe, type ProgressSink } from '../runner/recipe-run.ts';
-import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/setup.ts';
+import { runRecipe, type ProgressSink } from '../kinds/run.ts';
+import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { NA, pct } from '../util/format.ts';
 import { checkTest, verdictOf } from './gate.ts';
@@ -122,6 +123,12 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
           hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.',
         });
       }
+      const notEstimated = opts.dryRun ? refusal(opts.registry.get(test.recipe), 'dryRun') : undefined;
+      if (notEstimated) {
+        skipped.push({ test: test.name, reason: `not estimated: ${notEstimated.message}` });
+        log(`[${i + 1}/${suite.tests.length}] ${test.name}: skipped (${notEstimated.message})`);
+        continue;
+      }
       const limit = opts.limit ?? test.limit ?? (data?.ok ? data.options.limit : undefined);
       log(
         `[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`,
@@ -149,43 +156,20 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         ...(opts.bars ? { progress: opts.bars } : {}),
         ...(opts.shard ? { shard: opts.shard } : {}),
       };
-      // With a queue, per-example tests go to the workers; experiments and generators run here.
-      const kind = opts.registry.get(test.recipe).kind;
-      if (opts.queue && data && (kind === 'attack' || kind === 'probe' || kind === 'stress')) {
+      // With a queue, per-example tests go to the workers; the others run here.
+      const def = opts.registry.get(test.recipe);
+      if (opts.queue && data && supports(def, 'queue')) {
         await runQueued({ ...request, queue: opts.queue, ...(opts.blockSize ? { blockSize: opts.blockSize } : {}), log });
       } else {
         await runRecipe({ ...request, shared });
       }
-      const group = (await loadGroups([join(opts.out, test.name)], { sampleSize: 0 }))[0]!;
+      const group = (await loadGroups([join(opts.out, test.name)], { sampleSize: 0, registry: opts.registry }))[0]!;
       group.name = test.name;
       for (const r of group.runs) r.group = test.name;
       ran.push({ test, group });
       const took = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
-      const subject = groupSubject(group);
-      if (subject.kind === 'run') {
-        const h = subject.run.headline;
-        const p = subject.run.summary.probe;
-        // Probes (B variants per example) have no attack: their line is the probed examples' original / worst / best.
-        if (p)
-          log(
-            `    ${test.name}: ${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ${pct(p.best_metric)}, stability ${pct(p.stability)} (${took})`,
-          );
-        else
-          log(
-            `    ${test.name}: clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)} (${took})`,
-          );
-      } else if (subject.kind === 'stress') {
-        const s = subject.run.summary;
-        const worst = s.worst ? `, lowest ${s.worst.test} ${pct(s.worst.accuracy)}` : '';
-        const most = s.max_reduction ? `, largest reduction ${s.max_reduction.test} ${pct(s.max_reduction.reduction)}` : '';
-        log(`    ${test.name}: original ${pct(s.original.accuracy)}${worst}${most} (${took})`);
-      } else {
-        log(
-          `    ${test.name}: ${Object.entries(subject.run.summary.metrics)
-            .map(([k, v]) => `${k} ${v ?? 'n/a'}`)
-            .join(', ')} (${took})`,
-        );
-      }
+      const subject = groupSubject(group, opts.registry);
+      log(`    ${test.name}: ${subject.gate.line(subject.run)} (${took})`);
     }
   } finally {
     for (const { model, engine } of models.values()) {
@@ -213,8 +197,8 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   const baseline = baselineDir ? await loadGroups([baselineDir], { sampleSize: 0 }) : undefined;
   const metrics = opts.registry.metrics();
   const checks: CheckResult[] = ran.flatMap(({ test, group }) => [
-    ...emptyRunChecks(test.name, group),
-    ...checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline, metrics),
+    ...emptyRunChecks(test.name, group, opts.registry),
+    ...checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline, metrics, opts.registry),
   ]);
   const verdict: Verdict = { ...verdictOf(checks), ...(skipped.length ? { skipped } : {}) };
   writeFileSync(join(opts.out, VERDICT_FILE), JSON.stringify(verdict, null, 2) + '\n');
@@ -224,7 +208,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   if (groups.length) {
     await writeHtmlReport([opts.out], report, {
       verdict,
-      families: opts.registry.families(),
+      registry: opts.registry,
       ...(baselineDir ? { baselineDir } : {}),
       ...(suite.name ? { title: suite.name } : {}),
       ...(suite.report?.title ? { title: suite.report.title } : {}),
@@ -257,14 +241,15 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
 }
 
 /** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
-function emptyRunChecks(test: string, group: RunGroup): CheckResult[] {
-  const empty = [...group.runs, ...group.stress, ...group.generated].filter(
-    (r) => ('measured' in r.summary ? r.summary.measured : r.summary.n) === 0,
-  );
+function emptyRunChecks(test: string, group: RunGroup, registry: Registry): CheckResult[] {
+  const measured = [...group.runs, ...group.stress, ...group.generated].map((run) => ({
+    run,
+    ...kindOfSummary(run.summary, registry).finished!.gate.measured(run),
+  }));
+  const empty = measured.filter((m) => m.n === 0);
   if (!empty.length) return [];
-  const where = empty.map((r) => r.name).join(', ');
-  const what = [...group.runs, ...group.stress].some((r) => r.summary.n === 0) ? 'examples tested' : 'records generated';
-  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${what} (0 in ${where}) — nothing was measured` }];
+  const where = empty.map((m) => m.run.name).join(', ');
+  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${empty[0]!.unit} (0 in ${where}) — nothing was measured` }];
 }
 
 function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {
@@ -346,33 +331,11 @@ function dataOptions(entry: DatasetEntry, dir: string): DataResult {
   };
 }
 
-/** One line per test: the headline numbers. */
-export function suiteTable(groups: readonly RunGroup[]): string {
+/** One line per test: the headline numbers, as each test's kind reads them. */
+export function suiteTable(groups: readonly RunGroup[], registry?: Registry): string {
   const rows = groups.map((g) => {
-    const subject = groupSubject(g);
-    if (subject.kind === 'generated') {
-      const m = Object.entries(subject.run.summary.metrics)
-        .slice(0, 2)
-        .map(([k, v]) => `${k}=${v === null ? NA : Number(v.toFixed(3))}`)
-        .join(' ');
-      return [g.name, subject.run.summary.recipe, String(subject.run.summary.n), m, '', '', ''];
-    }
-    if (subject.kind === 'stress') {
-      // Stress runs: the original accuracy as "clean", the lowest test accuracy as "attacked".
-      const s = subject.run.summary;
-      return [g.name, s.recipe, String(s.n), pct(s.original.accuracy), s.worst ? `${pct(s.worst.accuracy)} (${s.worst.test})` : NA, '', ''];
-    }
-    const r = subject.run;
-    const h = r.headline;
-    return [
-      g.name,
-      r.summary.recipe,
-      String(r.summary.n),
-      `${pct(h.clean)}`,
-      pct(h.attacked),
-      pct(h.attack_success_rate),
-      pct(h.stability),
-    ];
+    const subject = groupSubject(g, registry);
+    return [g.name, ...subject.gate.row(subject.run)];
   });
   return formatGrid(['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'], rows);
 }

@@ -10,7 +10,7 @@ import { MODEL_TASKS } from '../models/schema.ts';
 import { snake } from '../recipes/registry/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
-import { GATE_METRICS } from './metrics.ts';
+import { GATE_METRICS } from '../kinds/attack/gate.ts';
 
 /**
  * A threshold: `METRIC OP VALUE`, VALUE a number (0.4), a percentage (40%), or the baseline's value of the same

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StressResult } from '../../src/attack/stress.ts';
 import type { StressSummary } from '../../src/metrics/stress.ts';
-import { openModel } from '../../src/runner/setup.ts';
+import { openModel } from '../../src/runner/open.ts';
 import { pct } from '../../src/util/format.ts';
 import { fixtureData, ROOT, runCli, tmp, type CliResult } from './helpers.ts';
 

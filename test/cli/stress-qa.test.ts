@@ -14,7 +14,7 @@ import type { QaAnswer, QaExample } from '../../src/data/types.ts';
 import type { StressSummary } from '../../src/metrics/stress.ts';
 import type { QaDetails } from '../../src/families/stress/qa/tables.ts';
 import { stressQaRecipe } from '../../src/families/stress/qa/recipe.ts';
-import { openModel } from '../../src/runner/setup.ts';
+import { openModel } from '../../src/runner/open.ts';
 import { scoreAdversarialSquad } from '../../src/families/stress/qa/adversarial-squad.ts';
 import { pct } from '../../src/util/format.ts';
 import { fixtureData, ROOT, runCli, tmp, type CliResult } from './helpers.ts';

@@ -9,7 +9,7 @@ import { readResembleConfig, writeResembleConfig } from '../../src/defence/confi
 import { createHttpModel } from '../../src/models/http-adapter.ts';
 import type { ModelInput } from '../../src/models/types.ts';
 import { TEMPERATURE_GRID } from '../../src/families/entities/resemble/fit.ts';
-import { openModel } from '../../src/runner/setup.ts';
+import { openModel } from '../../src/runner/open.ts';
 import { DEMO_SST2, runCli, servedUrl, SST2_DEV, startCli, tmp } from '../cli/helpers.ts';
 
 /** Rows [from, to) of the fixture SST-2 dev file as a TSV of its own (header kept). */

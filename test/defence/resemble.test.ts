@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resembleCombine } from '../../src/defence/eq2.ts';
 import { openAnnotator } from '../../src/defence/open.ts';
 import { resembleModel } from '../../src/defence/resemble.ts';
-import { openModel } from '../../src/runner/setup.ts';
+import { openModel } from '../../src/runner/open.ts';
 import { gazetteerAnnotator } from '../../src/entities/annotate.ts';
 import { loadDictionaries } from '../../src/entities/dictionaries.ts';
 import type { Mention, MentionAnnotator } from '../../src/entities/types.ts';

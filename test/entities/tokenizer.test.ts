@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/models/load.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
 import { readResults } from '../../src/runner/checkpoint.ts';
 import type { EntityDetails } from '../../src/families/entities/table3.ts';
 import { ROOT, tmp } from '../cli/helpers.ts';
@@ -28,7 +28,7 @@ describe('entity probe on a tokenizing fixture model', () => {
       seed: 5,
       shared: { model, engine: new QueryEngine(model) },
     });
-    if (outcome.kind !== 'run') throw new Error('expected a run');
+    if (outcome.kind !== 'probe') throw new Error('expected a run');
     const details = outcome.summary.details as unknown as EntityDetails;
     expect(details).toMatchObject({ n: 4, probed: 2, not_applicable: 2 });
     const results = [];

@@ -11,8 +11,8 @@ import type { ModelAdapter, ModelInput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { foolingRecipe } from '../../src/families/fooling/recipe.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
-import { runGenerator } from '../../src/runner/generate.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { runGenerator } from '../../src/kinds/generate/run.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
 import { DEMO_SST2, ROOT, SST2_TRAIN, fixtureData, runCli, tmp } from '../cli/helpers.ts';
 
 const DEMO_QNLI = join(ROOT, 'models', 'demo-qnli');

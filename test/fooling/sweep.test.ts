@@ -12,8 +12,8 @@ import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { meanStd, sweepRows } from '../../src/families/fooling/sweep-stats.ts';
 import { foolingSweepRecipe } from '../../src/families/fooling/sweep.ts';
-import { runGenerator } from '../../src/runner/generate.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { runGenerator } from '../../src/kinds/generate/run.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
 import { DEMO_SST2, SST2_TRAIN, runCli, tmp } from '../cli/helpers.ts';
 
 const lines = (path: string): Record<string, number | string>[] =>

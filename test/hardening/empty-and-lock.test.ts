@@ -12,7 +12,7 @@ import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { loadGroups } from '../../src/report/html/load.ts';
-import { runAttack } from '../../src/runner/runner.ts';
+import { runAttack } from '../../src/kinds/attack/run.ts';
 import { createFunctionModel } from '../../src/models/function-adapter.ts';
 import { startModelServer } from '../../src/models/serve.ts';
 import { checkTest } from '../../src/suite/gate.ts';

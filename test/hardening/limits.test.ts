@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { loadRun } from '../../src/report/html/load.ts';
-import { compactResult } from '../../src/runner/runner.ts';
+import { compactResult } from '../../src/kinds/attack/run.ts';
 import { DEMO_SST2, ROOT, expectCleanError, runCli, tmp } from '../cli/helpers.ts';
 
 const lines = (p: string): ExampleResult[] =>

@@ -9,10 +9,10 @@ import type { ExampleResult } from '../../src/attack/result.ts';
 import type { QaExample } from '../../src/data/types.ts';
 import { summarize, SummaryAccumulator, type RunSummary } from '../../src/metrics/summary.ts';
 import type { SpanOutput } from '../../src/models/types.ts';
-import { headlineMetrics } from '../../src/report/html/headline.ts';
-import { summaryTable } from '../../src/report/terminal.ts';
-import { compactResult } from '../../src/runner/runner.ts';
-import { GATE_METRICS, metricValue } from '../../src/suite/metrics.ts';
+import { headlineMetrics } from '../../src/kinds/attack/headline.ts';
+import { summaryTable } from '../../src/kinds/attack/print.ts';
+import { compactResult } from '../../src/kinds/attack/run.ts';
+import { GATE_METRICS, metricValue } from '../../src/kinds/attack/gate.ts';
 
 const CONTEXT =
   "The Denver Broncos beat the Carolina Panthers on February 7, 2016, at Levi's Stadium in the San Francisco Bay Area at Santa Clara, California.";

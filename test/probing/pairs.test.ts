@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyError, buildProbePairs, randomTop2, readSentences, usableSentence, WORDNET_SOURCE } from '../../src/families/encoder/index.ts';
+import {
+  applyError,
+  buildProbePairs,
+  randomTop2,
+  readSentences,
+  usableSentence,
+  WORDNET_SOURCE,
+} from '../../src/families/encoder/index.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
 import { SENTENCES } from './sentences.ts';
 

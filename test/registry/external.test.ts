@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
-import { runGenerator } from '../../src/runner/generate.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
+import { runGenerator } from '../../src/kinds/generate/run.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { buildProgram } from '../../src/cli/main.ts';
 import type { ExampleResult } from '../../src/attack/result.ts';
@@ -144,7 +144,7 @@ tests:
       seed: 1,
       shared: { model: lexiconModel, engine: new QueryEngine(lexiconModel) },
     });
-    if (outcome.kind !== 'run') throw new Error('expected a run');
+    if (outcome.kind !== 'probe') throw new Error('expected a run');
     const [a, b] = lines(join(out, 'results.jsonl')) as unknown as ExampleResult[];
     // "nolan … nolan" → every mention replaced by the same name; "good" or "nice" pushes the lexicon model to positive.
     expect(a!.probe!.variants).toBe(8);

@@ -6,17 +6,17 @@ import { buildProgram } from '../../src/cli/main.ts';
 import { addRecipeOptions, recipeSettingsFrom } from '../../src/cli/derive.ts';
 import { BUILTIN_RECIPES, builtinRegistry } from '../../src/families/index.ts';
 import { defineRecipe, type AnyRecipe } from '../../src/recipes/registry/define.ts';
-import { commandOf as commandWords, createRegistry } from '../../src/recipes/registry/registry.ts';
+import { createRegistry } from '../../src/recipes/registry/registry.ts';
+import { commandOf as commandWords, KINDS } from '../../src/kinds/index.ts';
 import { stressWordsRecipe } from './fixtures/stress-words.ts';
 import { settingFields } from '../../src/recipes/registry/fields.ts';
 import { kebab } from '../../src/recipes/registry/casing.ts';
-import type { GeneratedRun, LoadedRun, StressRun } from '../../src/recipes/report/types.ts';
 import { README, REFERENCE, readmeText, referenceText } from '../../scripts/gen-docs.ts';
 
 const registry = builtinRegistry();
 const program = buildProgram({ registry });
 const commandOf = (def: AnyRecipe, from: Command = program): Command =>
-  commandWords(def).reduce((cmd, word) => cmd.commands.find((c) => c.name() === word)!, from);
+  commandWords(def).reduce((cmd: Command, word: string) => cmd.commands.find((c: Command) => c.name() === word)!, from);
 
 const fixture = (over: Partial<AnyRecipe> & { settings?: z.ZodObject }): AnyRecipe =>
   defineRecipe({
@@ -55,21 +55,16 @@ describe('the built-in recipes', () => {
     expect(help).not.toMatch(/--noise/);
   });
 
-  it('report sections claim only the runs of their own recipe', () => {
-    const runOf = (recipe: string): LoadedRun => ({ summary: { recipe } }) as unknown as LoadedRun;
+  it("each recipe's report section shows its runs: the registry maps the recipe to it, and it shows its kind's runs", () => {
+    const sections = registry.sections();
+    const method = { runs: 'section', stress: 'stressSection', generated: 'generatedSection' } as const;
     for (const def of registry.all()) {
-      if (!def.report) continue;
-      // A stress family claims stress runs (ownsStress), a generator's family generator runs (ownsGenerated), and no attack run.
-      const owns =
-        def.kind === 'stress'
-          ? (r: LoadedRun) => def.report!.ownsStress!(r as unknown as StressRun)
-          : def.kind === 'generate'
-            ? (r: LoadedRun) => def.report!.ownsGenerated!(r as unknown as GeneratedRun)
-            : def.report.owns;
-      for (const other of registry.all())
-        expect([def.name, other.name, owns(runOf(other.name))]).toEqual([def.name, other.name, other.name === def.name]);
-      if (def.kind === 'stress' || def.kind === 'generate') expect(def.report.owns(runOf(def.name))).toBe(false);
+      expect([def.name, sections.familyOf(def.name)]).toEqual([def.name, def.report]);
+      const slot = KINDS[def.kind].finished?.slot;
+      if (def.report && slot) expect([def.name, typeof def.report[method[slot]]]).toEqual([def.name, 'function']);
     }
+    expect(sections.familyOf('no-such-recipe')).toBeUndefined();
+    expect(sections.order).toEqual(registry.families());
   });
 
   it('the generated docs are up to date (regenerate: npx tsx scripts/gen-docs.ts)', () => {
@@ -114,14 +109,12 @@ describe('derivation', () => {
     ).not.toThrow();
     expect(() => reg().add(fixture({ cli: { nope: null } as never }))).toThrow(/cli\.nope names no setting/);
     expect(() => reg().add(fixture({ name: 'typos' }))).toThrow(/registered twice/);
-    expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(
-      /both claim the command "textstress typos-curve"/,
-    );
+    expect(() => reg().add(fixture({ kind: 'experiment', verb: 'typos-curve' }))).toThrow(/both claim the verb "typos-curve"/);
     expect(() =>
       reg()
         .add(stressWordsRecipe)
         .add(fixture({ name: 'words-two', kind: 'stress', verb: 'words' })),
-    ).toThrow(/both claim the command "textstress stress words"/);
+    ).toThrow(/both claim the verb "words"/);
     expect(() => reg().add(fixture({ tasks: [] }))).toThrow(/task kinds/);
     expect(() => reg().get('typo')).toThrow(/unknown recipe "typo" \(did you mean "typos"\?\)/);
     // Shared options that are not data/model/run groups still own their flag names.

@@ -7,7 +7,7 @@ import { writeHtmlReport } from '../../src/report/html/index.ts';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { qaCard, goldTexts } from '../../src/report/html/qa-view.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
 import { fixtureData, ROOT, readJsonl, tmp } from '../cli/helpers.ts';
 import { writeFixtureRuns, XSS_IMG, XSS_SCRIPT } from './fixtures.ts';
 import { runQaTypos, writeQaContextNoiseRun } from './qa-fixtures.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Edit } from '../../src/text/edits.ts';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { summarize } from '../../src/metrics/summary.ts';
-import type { RunSummary } from '../../src/runner/runner.ts';
+import type { RunSummary } from '../../src/kinds/attack/run.ts';
 
 export interface FakeExample {
   text: string;

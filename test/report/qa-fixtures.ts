@@ -10,7 +10,7 @@ import type { ExampleResult } from '../../src/attack/result.ts';
 import { exampleFields, exampleInput } from '../../src/attack/subject.ts';
 import { collect } from '../../src/data/rows.ts';
 import { loadSquad } from '../../src/data/squad.ts';
-import { openModel } from '../../src/runner/setup.ts';
+import { openModel } from '../../src/runner/open.ts';
 import { qaContextNoise } from '../../src/families/stress/qa/noise.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
 import { ROOT, fixtureData, runCli } from '../cli/helpers.ts';

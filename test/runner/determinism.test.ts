@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
 import { lexiconModel } from '../attack/helpers.ts';
 import { tmp } from '../cli/helpers.ts';
 

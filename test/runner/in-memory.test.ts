@@ -7,9 +7,9 @@ import type { ExampleResult } from '../../src/attack/result.ts';
 import { openDataset } from '../../src/data/open.ts';
 import type { Example, TextExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
-import { openModel } from '../../src/runner/setup.ts';
-import { attackInMemory } from '../../src/runner/in-memory.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { openModel } from '../../src/runner/open.ts';
+import { attackInMemory } from '../../src/kinds/in-memory.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 
 // Every way the code could write a file is counted, so "no files" is checked, not assumed.
@@ -79,8 +79,8 @@ describe('attackInMemory', () => {
 
     expect(got.map((r) => r.id)).toEqual(examples.map((e) => e.id));
     expect(got.map(strip)).toEqual(fromFile.map(strip));
-    expect(folder.kind).toBe('run');
-    if (folder.kind !== 'run') return;
+    expect(folder.kind).toBe('attack');
+    if (folder.kind !== 'attack') return;
     expect(summary.complete).toBe(true);
     expect(summary.n).toBe(20);
     for (const k of [
@@ -115,7 +115,9 @@ describe('attackInMemory', () => {
     await expect(drain(attackInMemory({ recipe: 'typos', settings: { k: -1 }, model, examples }))).rejects.toThrow(
       /invalid settings for the typos recipe: k/,
     );
-    await expect(drain(attackInMemory({ recipe: 'typos-curve', model, examples }))).rejects.toThrow(/experiment: it writes a folder/);
+    await expect(drain(attackInMemory({ recipe: 'typos-curve', model, examples }))).rejects.toThrow(
+      /a run in memory streams per-example results; typos-curve is an experiment that writes a folder of runs/,
+    );
     const once = attackInMemory({ recipe: 'noise', model, examples: examples.slice(0, 2) });
     await drain(once);
     await expect(drain(once)).rejects.toThrow(/can be read once/);

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
-import type { RunSummary } from '../../src/runner/runner.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
+import type { RunSummary } from '../../src/kinds/attack/run.ts';
 import { loadModel } from '../../src/models/load.ts';
 import { startModelServer } from '../../src/models/serve.ts';
 import { CONLL, ROOT, fixtureData, tmp } from '../cli/helpers.ts';
@@ -51,18 +51,16 @@ describe('openai: taggers and QA models (JSON answers)', () => {
         formats.push(body.response_format);
         const prompt = body.messages[body.messages.length - 1]!.content;
         const content = answer(prompt, ++n, bodies);
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              id: `c${n}`,
-              object: 'chat.completion',
-              created: 0,
-              model: 'rules',
-              choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
-              usage: { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52 },
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: `c${n}`,
+            object: 'chat.completion',
+            created: 0,
+            model: 'rules',
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+            usage: { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52 },
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
-import type { RunSummary } from '../../src/runner/runner.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
+import type { RunSummary } from '../../src/kinds/attack/run.ts';
 import { DEMO_SST2, SST2_DEV, tmp } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);

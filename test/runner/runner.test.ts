@@ -11,7 +11,7 @@ import type { TextExample } from '../../src/data/types.ts';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { runAttack, type RunSettings } from '../../src/runner/runner.ts';
+import { runAttack, type RunSettings } from '../../src/kinds/attack/run.ts';
 import { ModelError, TextstressError } from '../../src/util/errors.ts';
 import { lexiconModel, twoTypos } from '../attack/helpers.ts';
 

@@ -13,7 +13,7 @@ import type { ModelAdapter, ModelInput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
-import { runRecipe } from '../../src/runner/recipe-run.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
 import { loadGroups } from '../../src/report/html/load.ts';
 import { checkTest } from '../../src/suite/gate.ts';
 import { lexiconModel } from '../attack/helpers.ts';
@@ -202,7 +202,7 @@ describe('stress runs', () => {
     ]);
 
     const html = join(tmp('stress-report'), 'report.html');
-    await writeHtmlReport([join(out, 'words')], html, { families: registry.families() });
+    await writeHtmlReport([join(out, 'words')], html, { registry });
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('Stress suite “stress-words”');
     expect(page).toContain(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GATE_METRICS } from '../../src/suite/metrics.ts';
+import { GATE_METRICS } from '../../src/kinds/attack/gate.ts';
 import { parseThreshold } from '../../src/suite/gate.ts';
 import { errorMessage } from '../../src/util/errors.ts';
 import { parseSuite, SuiteError } from '../../src/suite/load.ts';

@@ -115,7 +115,7 @@ export function demoCommand(registry: Registry): Command {
             '\n\n',
         );
       }
-      printOutcome(outcome);
+      printOutcome(outcome, registry);
       process.stdout.write(
         `Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`,
       );

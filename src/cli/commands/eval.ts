@@ -4,7 +4,7 @@ import { evaluateClean, type CleanMetrics } from '../../metrics/clean.ts';
 import { goalFor } from '../../recipes/context.ts';
 import { fixed, pct } from '../../util/format.ts';
 import { formatTable } from '../../util/table.ts';
-import { openData, openEngine, openModel, surveyExamples, type DataSpec, type ModelSpec } from '../../runner/setup.ts';
+import { openData, openEngine, openModel, surveyExamples, type DataSpec, type ModelSpec } from '../../runner/open.ts';
 import { addDataOptions, addModelOptions } from '../options.ts';
 
 interface EvalOptions extends ModelSpec, DataSpec {

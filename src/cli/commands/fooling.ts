@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { foolingAugment } from '../../families/fooling/augment.ts';
 import { transferText } from '../../families/fooling/tables.ts';
 import { saveTransfer, transferFooling } from '../../families/fooling/transfer.ts';
-import { openModel } from '../../runner/setup.ts';
+import { openModel } from '../../runner/open.ts';
 
 export function foolTransferCommand(): Command {
   return new Command('fool-transfer')

@@ -1,8 +1,9 @@
-/** `textstress merge OUT_0 … OUT_N-1 --out OUT`: the folders of a sharded run joined into one (src/runner/merge.ts). */
+/** `textstress merge OUT_0 … OUT_N-1 --out OUT`: the folders of a sharded run joined into one (src/kinds/merge.ts). */
 import { Command } from 'commander';
 import type { Registry } from '../../recipes/registry/registry.ts';
-import { isSuiteFolder, mergeShards, mergeSuiteShards } from '../../runner/merge.ts';
-import { stressTable, summaryTable } from '../../report/terminal.ts';
+import { KINDS } from '../../kinds/index.ts';
+import { isSuiteFolder, mergeShards, mergeSuiteShards } from '../../kinds/merge.ts';
+import { printOutcome } from './attack.ts';
 
 export function mergeCommand(registry: Registry): Command {
   return new Command('merge')
@@ -14,20 +15,16 @@ export function mergeCommand(registry: Registry): Command {
     .action(async (dirs: string[], opts: { out: string; overwrite?: boolean; json?: boolean }) => {
       if (dirs.length && isSuiteFolder(dirs[0]!)) {
         const merged = await mergeSuiteShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
-        for (const { test, outcome } of merged)
-          if (outcome.kind === 'run' || outcome.kind === 'stress') process.stdout.write(`${test}: ${outcome.summary.n} examples\n`);
+        for (const { test, outcome } of merged) {
+          const rows = KINDS[outcome.kind].runRows(outcome);
+          process.stdout.write(`${test}: ${rows.reduce((n, r) => n + r.n, 0)} examples\n`);
+        }
         process.stdout.write(
           `Merged ${dirs.length} shards of ${merged.length} tests into ${opts.out}. Gate and report: textstress run SUITE.yaml --out ${opts.out} --resume\n`,
         );
         return;
       }
       const outcome = await mergeShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
-      if (outcome.kind !== 'run' && outcome.kind !== 'stress') return;
-      if (opts.json) process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
-      else
-        process.stdout.write(
-          (outcome.kind === 'stress' ? stressTable(outcome.summary) : summaryTable(outcome.summary)) +
-            `\nMerged ${dirs.length} shards into ${opts.out}\n`,
-        );
+      await printOutcome(outcome, opts.json === true, opts.json ? [] : [`Merged ${dirs.length} shards into ${opts.out}`]);
     });
 }

@@ -23,7 +23,7 @@ export function reportCommand(registry: Registry): Command {
       const t0 = performance.now();
       const r = await writeHtmlReport(dirs, opts.html, {
         maxExamples: opts.maxExamples,
-        families: registry.families(),
+        registry,
         ...(opts.baseline ? { baselineDir: opts.baseline } : {}),
         ...(opts.title ? { title: opts.title } : {}),
       });

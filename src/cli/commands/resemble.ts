@@ -22,7 +22,7 @@ import { QueryEngine } from '../../query/engine.ts';
 import { prepare } from '../../families/entities/resemble/data.ts';
 import { fitResemble, TEMPERATURE_GRID } from '../../families/entities/resemble/fit.ts';
 import { formatTable5, table5 } from '../../families/entities/resemble/table5.ts';
-import { openData, openModel, type DataSpec, type ModelSpec } from '../../runner/setup.ts';
+import { openData, openModel, type DataSpec, type ModelSpec } from '../../runner/open.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { addDataOptions, addModelOptions, int } from '../options.ts';
 

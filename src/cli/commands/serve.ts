@@ -5,7 +5,7 @@ import { ModelError } from '../../util/errors.ts';
 import { isPort, startModelServer } from '../../models/serve.ts';
 import type { ModelTask } from '../../models/types.ts';
 import { int } from '../options.ts';
-import { openModel } from '../../runner/setup.ts';
+import { openModel } from '../../runner/open.ts';
 
 function port(value: string): number {
   const n = Number(value);

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { dryRunTable } from '../../report/terminal.ts';
+import { dryRunTable } from '../../kinds/dry-run.ts';
 import { Command } from 'commander';
 import { verdictText } from '../../suite/gate.ts';
 import { loadSuite } from '../../suite/load.ts';
@@ -97,13 +97,13 @@ export function runCommand(registry: Registry): Command {
         ...(opts.shard ? { shard: opts.shard } : {}),
         ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       });
-      printOutcome(outcome);
+      printOutcome(outcome, registry);
       if (!outcome.verdict.passed) process.exitCode = 1;
     });
 }
 
-export function printOutcome(outcome: Awaited<ReturnType<typeof runSuite>>): void {
-  if (outcome.groups.length) process.stdout.write(suiteTable(outcome.groups) + '\n\n');
+export function printOutcome(outcome: Awaited<ReturnType<typeof runSuite>>, registry: Registry): void {
+  if (outcome.groups.length) process.stdout.write(suiteTable(outcome.groups, registry) + '\n\n');
   for (const s of outcome.verdict.skipped ?? []) process.stdout.write(`Skipped ${s.test}: ${s.reason}\n`);
   process.stdout.write(verdictText(outcome.verdict) + '\n');
   if (outcome.report) process.stdout.write(`Report: ${shortPath(outcome.report)}\n`);

@@ -113,7 +113,6 @@ export const layersFamily = generatedFamily<LayerDetails>({
   id: 'probe-layers',
   title: 'Inside the encoder: where grammar errors are noticed',
   blurb: 'Layer probes (Tables 7 and 8) and attention heads (Figure 3) of Yin et al. 2020 on minimal pairs with one simulated error.',
-  recipe: 'probe-layers',
   // one record per error type, already drawn as the tables and heat maps above
   hideRecords: true,
   details: (run) => layerDetailsOf(run.summary.details),
@@ -148,7 +147,6 @@ export const headsFamily = generatedFamily<LayerDetails>({
   id: 'probe-heads',
   title: 'Inside the encoder: attention heads',
   blurb: 'Which attention heads point at a simulated grammar error (Yin et al. 2020, Figure 3), no training.',
-  recipe: 'probe-heads',
   hideRecords: true,
   details: (run) => layerDetailsOf(run.summary.details),
   part: (run, d) => ({ charts: [headHeat(run, d)] }),
@@ -161,7 +159,6 @@ export const clozeFamily = generatedFamily<ClozeDetails>({
   id: 'cloze',
   title: 'Cloze test: how far a grammar error reaches',
   blurb: "The masked LM's probability of each token near a one-token error, with and without the error (Yin et al. 2020, §6, Figure 4).",
-  recipe: 'cloze',
   hideRecords: true,
   details: (run) => {
     const d = run.summary.details as ClozeDetails | undefined;

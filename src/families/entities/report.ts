@@ -56,7 +56,6 @@ export const entitiesFamily: ReportFamily = {
     'Balasubramanian et al. (2020), “What’s in a Name?”: every mention of one entity type replaced by other names of that type, ' +
     'B times per example; the worst and best variant kept (Table 3: Original / Worst / Best, and the share of examples whose ' +
     'prediction never changed). Replaced names are highlighted in the example browser.',
-  owns: (r) => r.summary.recipe === 'entities',
   editTypeLabel: (t) => t.replace(/^entity:(.+)$/, '$1 name'),
   section(runs: LoadedRun[]) {
     const withDetails = runs.flatMap((r) => {

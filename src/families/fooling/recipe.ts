@@ -6,10 +6,11 @@
 import { openDataset } from '../../data/index.ts';
 import { targetClass } from './efsg/index.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import type { Generator } from '../../attack/generate.ts';
+import { defineRecipe, type BuildContext, type RecipeMetric } from '../../recipes/registry/define.ts';
 import { foolingGenerator } from './generator.ts';
 import { foolingFamily } from './report.ts';
-import { foolingSettings } from './settings.ts';
+import { foolingSettings, type FoolingSettings } from './settings.ts';
 import { fixedSentence, type FoolingMode } from './source.ts';
 import { FOOLING_METRICS } from './tables.ts';
 
@@ -44,28 +45,29 @@ export const foolingRecipe = defineRecipe({
     'distinct fooling sentence, with its score and first epoch: the adversarial set), steps.jsonl (S, M, F per epoch) and',
     'summary.json; --resume continues after the last finished epoch. Pair models: one text (x̂) stays fixed.',
   ],
-  async build(s, ctx) {
-    if (s.train === null)
-      throw new TextstressError('EFSG needs the training file for D_task and T_task.', { hint: 'Pass --train <file>.' });
-    const labels = ctx.model.labels ?? [];
-    if (labels.length < 2)
-      throw new TextstressError(`the model ${ctx.model.id} does not name its classes, so there is no class to aim at.`);
-    const target = targetClass(labels, s.target, ctx.model.id);
-    const kind = (await openDataset(s.train)).info.kind;
-    let mode: FoolingMode = { kind: 'text' };
-    if (kind === 'pair') {
-      const lookIn = ctx.data?.path ?? s.train;
-      mode = await fixedSentence(s, {
-        path: lookIn,
-        examples: async function* () {
-          yield* (await openDataset(lookIn)).examples();
-        },
-      });
-    } else if (s.fixedId !== null || s.fixedText !== null) {
-      throw new TextstressError('--fixed-id and --fixed-text are for pair models, but the training file holds single texts.', {
-        where: s.train,
-      });
-    }
-    return { kind: 'generate', generator: foolingGenerator(s, { train: s.train, labels, target, mode, modelId: ctx.model.id }) };
-  },
+  build: async (s, ctx) => ({ kind: 'generate', generator: await foolingGeneratorFor(s, ctx) }),
 });
+
+/** The EFSG generator for these settings and this model (also what fooling-sweep runs for each value and seed). */
+export async function foolingGeneratorFor(s: FoolingSettings, ctx: BuildContext): Promise<Generator> {
+  if (s.train === null) throw new TextstressError('EFSG needs the training file for D_task and T_task.', { hint: 'Pass --train <file>.' });
+  const labels = ctx.model.labels ?? [];
+  if (labels.length < 2) throw new TextstressError(`the model ${ctx.model.id} does not name its classes, so there is no class to aim at.`);
+  const target = targetClass(labels, s.target, ctx.model.id);
+  const kind = (await openDataset(s.train)).info.kind;
+  let mode: FoolingMode = { kind: 'text' };
+  if (kind === 'pair') {
+    const lookIn = ctx.data?.path ?? s.train;
+    mode = await fixedSentence(s, {
+      path: lookIn,
+      examples: async function* () {
+        yield* (await openDataset(lookIn)).examples();
+      },
+    });
+  } else if (s.fixedId !== null || s.fixedText !== null) {
+    throw new TextstressError('--fixed-id and --fixed-text are for pair models, but the training file holds single texts.', {
+      where: s.train,
+    });
+  }
+  return foolingGenerator(s, { train: s.train, labels, target, mode, modelId: ctx.model.id });
+}

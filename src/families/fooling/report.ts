@@ -90,7 +90,6 @@ export const foolingFamily = generatedFamily({
   title: 'Fooling sentences (EFSG)',
   blurb:
     "Nonsense word sequences the model puts in the target class with more confidence than most real examples (Di Giovanni & Brambilla, EFSG): an evolutionary search over the task's own words.",
-  recipe: 'fooling',
   details: (run) => detailsOf(run.summary),
   part(run, d) {
     const table = transferTable(run, d);

@@ -11,7 +11,7 @@ import { TextstressError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
 import { formatGrid } from '../../util/table.ts';
 import { defineRecipe, type BuildContext } from '../../recipes/registry/define.ts';
-import { foolingRecipe } from './recipe.ts';
+import { foolingGeneratorFor } from './recipe.ts';
 import { foolingSettings, type FoolingSettings } from './settings.ts';
 import { sweepFamily } from './sweep-report.ts';
 import { sweepRows, type MeanStd, type SweepDetails, type SweepRecord } from './sweep-stats.ts';
@@ -108,9 +108,7 @@ export const foolingSweepRecipe = defineRecipe({
       const settings = subSettings(s, s.vary, value);
       for (const seed of s.seeds) {
         const sub: BuildContext = { ...ctx, seed };
-        const built = await foolingRecipe.build(settings, sub);
-        if (built.kind !== 'generate') throw new Error('fooling builds a generator');
-        jobs.push({ value, seed, generator: built.generator });
+        jobs.push({ value, seed, generator: await foolingGeneratorFor(settings, sub) });
       }
     }
     return { kind: 'generate', generator: sweepGenerator(s.vary, values, s.seeds, s.epochs, jobs) };

@@ -120,7 +120,6 @@ export const grammarFamily: ReportFamily = {
   blurb:
     'Yin et al. (2020), “On the Robustness of Language Encoders against Grammatical Errors”: the eight error types of ' +
     'non-native writers, sampled (probabilistic) or searched for the worst case (greedy, beam, genetic) within a budget of modified words.',
-  owns: (r) => r.summary.recipe === 'grammar',
   editTypeLabel: (t) => {
     const e = t.replace(/^grammar:/, '');
     return GRAMMAR_ERROR_TYPES[e] ? `${e} (${GRAMMAR_ERROR_TYPES[e]})` : e;

@@ -7,7 +7,6 @@ export const noiseFamily: ReportFamily = {
   blurb:
     'Belinkov & Bisk (2018), as used by the NLI stress tests (Naik et al. 2018): one noise type applied to every word at once — ' +
     'swap, middle-random, fully-random, keyboard or natural misspellings.',
-  owns: (r) => r.summary.recipe === 'noise',
   editTypeLabel: (t) => t.replace(/^noise:/, ''),
   section(runs: LoadedRun[]) {
     const label = (r: LoadedRun): string => {

@@ -50,7 +50,6 @@ export const typosFamily: ReportFamily = {
   blurb:
     'Adv-BERT (Sun et al. 2020): words ranked by how much the model relies on them, then up to K typos from six sources ' +
     '(insertion, deletion, swap, QWERTY mistype, sound-alike, human misspellings) put into the max-, min- or random-importance words.',
-  owns: (r) => r.summary.recipe === 'typos',
   editTypeLabel: (t) => t.replace(/^typo:/, ''),
   section(runs: LoadedRun[], groups: RunGroup[]) {
     const charts: ChartSpec[] = [];

@@ -131,13 +131,27 @@ export interface BuiltStress {
   select?(example: Example): boolean;
 }
 
+/** What an attack recipe builds: the attack (transformation, constraints, goal, search). */
+export interface BuiltAttack {
+  kind: 'attack';
+  attack: Attack;
+}
+
+/** What an experiment builds: its sub-runs (normal runs of registered recipes) and how their results combine. */
+export interface BuiltExperiment {
+  kind: 'experiment';
+  runs: SubRun[];
+  combine(ctx: CombineContext): Promise<ExperimentOutput>;
+}
+
+/** What a generator recipe builds: the generator (init, step, summarize, finish). */
+export interface BuiltGenerate {
+  kind: 'generate';
+  generator: Generator;
+}
+
 /** What a recipe's `build` returns, by kind: an attack, a probe, an experiment's sub-runs and combiner, a generator or a stress suite. */
-export type Built =
-  | { kind: 'attack'; attack: Attack }
-  | BuiltProbe
-  | { kind: 'experiment'; runs: SubRun[]; combine(ctx: CombineContext): Promise<ExperimentOutput> }
-  | { kind: 'generate'; generator: Generator }
-  | BuiltStress;
+export type Built = BuiltAttack | BuiltProbe | BuiltExperiment | BuiltGenerate | BuiltStress;
 
 /**
  * What a probe recipe builds: the probe, and optionally what it adds to the summary (details computed from the

@@ -3,7 +3,7 @@
  * program, test or plugin adds its own recipes to a registry of its own without touching src/.
  */
 import { TextstressError } from '../../util/errors.ts';
-import type { ReportFamily } from '../report/types.ts';
+import type { ReportFamily, ReportSections } from '../report/types.ts';
 import { kebab, roundTrips } from './casing.ts';
 import { RECIPE_KINDS, TASK_KINDS, type AnyRecipe, type RecipeMetric } from './define.ts';
 import { CORE_METRIC_NAMES } from '../../metrics/names.ts';
@@ -81,8 +81,10 @@ export interface Registry {
   has(name: string): boolean;
   /** Every recipe, in the order added. */
   all(): AnyRecipe[];
-  /** Report sections of the recipes that have one, in the order added. */
+  /** Report sections of the recipes that have one, in the order added (a section two recipes share, once). */
   families(): ReportFamily[];
+  /** Which section shows each recipe's runs, and their order on the page. */
+  sections(): ReportSections;
   /** Gate metrics the recipes add, by name. */
   metrics(): Record<string, RecipeMetric>;
 }
@@ -93,10 +95,10 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
   const reg: Registry = {
     add(def) {
       if (byName.has(def.name)) throw new Error(`recipe "${def.name}" registered twice`);
-      const command = commandOf(def).join(' ');
+      // A verb names one command: two recipes with the same one would claim the same `textstress … <verb>`.
+      const verb = def.verb ?? def.name;
       for (const other of byName.values()) {
-        if (commandOf(other).join(' ') === command)
-          throw new Error(`recipes "${other.name}" and "${def.name}" both claim the command "textstress ${command}"`);
+        if ((other.verb ?? other.name) === verb) throw new Error(`recipes "${other.name}" and "${def.name}" both claim the verb "${verb}"`);
       }
       assertDerivable(def);
       // A gate metric name must mean one thing across the registry, or a suite threshold would read the wrong one.
@@ -118,24 +120,12 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
     },
     has: (name) => byName.has(name),
     all: () => [...byName.values()],
-    families: () => [...byName.values()].flatMap((d) => (d.report ? [d.report] : [])),
+    families: () => [...new Set([...byName.values()].flatMap((d) => (d.report ? [d.report] : [])))],
+    sections: () => ({ familyOf: (recipe) => byName.get(recipe)?.report, order: reg.families() }),
     metrics: () => Object.assign({}, ...[...byName.values()].map((d) => d.metrics ?? {})) as Record<string, RecipeMetric>,
   };
   for (const d of initial) reg.add(d);
   return reg;
-}
-
-/** Experiments and generators get a verb of their own; attacks live under `attack`, probes under `probe` (and `attack`), stress suites under `stress`. */
-export function isTopLevel(def: AnyRecipe): boolean {
-  return (def.kind === 'experiment' || def.kind === 'generate') && def.group === undefined;
-}
-
-/** The command words that run a recipe: ["attack", name], ["probe", name], ["stress", verb] or [verb]. */
-export function commandOf(def: AnyRecipe): string[] {
-  if (def.kind === 'stress') return ['stress', def.verb ?? def.name];
-  if (def.kind === 'probe') return ['probe', def.name];
-  if (def.group) return [def.group, def.verb ?? def.name];
-  return isTopLevel(def) ? [def.verb ?? def.name] : ['attack', def.name];
 }
 
 /**

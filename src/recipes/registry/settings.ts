@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { TextstressError } from '../../util/errors.ts';
 import type { AnyRecipe } from './define.ts';
-import { closest, commandOf } from './registry.ts';
+import { closest } from './registry.ts';
 
 /** One problem with a recipe's settings, keyed by the setting (camelCase). */
 export interface SettingProblem {
@@ -31,11 +31,12 @@ export function parseSettings<S extends z.ZodObject>(
   def: AnyRecipe & { settings: S },
   raw: Record<string, unknown>,
   name: (key: string) => string = (k) => k,
+  hint = "docs/recipes.md lists every recipe's settings.",
 ): z.output<S> {
   const parsed = def.settings.safeParse(raw);
   if (parsed.success) return parsed.data as z.output<S>;
   const problems = settingProblems(def, parsed.error).map((p) => `${name(p.key)}: ${p.message}`);
   throw new TextstressError(`invalid settings for the ${def.name} recipe: ${problems.join('; ')}.`, {
-    hint: `\`textstress ${commandOf(def).join(' ')} --help\` lists its settings.`,
+    hint,
   });
 }

@@ -8,12 +8,11 @@ export interface GeneratedPart {
   notes?: string[];
 }
 
-/** A family that owns the generator runs of one recipe and shows, per run with readable details, what `part` builds. */
+/** The section of a generator recipe's runs: per run with readable details, what `part` builds. */
 export function generatedFamily<D>(spec: {
   id: string;
   title: string;
   blurb: string;
-  recipe: string;
   details(run: GeneratedRun): D | undefined;
   part(run: GeneratedRun, details: D): GeneratedPart;
   /** See ReportFamily.hideRecords. */
@@ -24,9 +23,6 @@ export function generatedFamily<D>(spec: {
     id: spec.id,
     title: spec.title,
     blurb: spec.blurb,
-    owns: () => false,
-    section: () => ({ charts: [] }),
-    ownsGenerated: (run) => run.summary.recipe === spec.recipe,
     generatedSection(runs) {
       const out = { tables: [] as ReportTable[], charts: [] as ChartSpec[], notes: [] as string[] };
       for (const run of runs) {

@@ -120,28 +120,33 @@ export interface FamilySectionContent {
 }
 
 /**
- * A family of attacks (typos, noise, grammar, …) as the report sees it. A new family plugs in by adding one
- * object to the registry in families/index.ts: which runs it owns, and what its section shows.
+ * A recipe's section of the report (RecipeDef.report): the runs of the recipes that declare it are its runs. What it
+ * shows for each kind of run it has: per-example attack runs (`section`), generator runs (`generatedSection`),
+ * stress runs (`stressSection`); runs it shows nothing for get the generic section of their kind.
  */
 export interface ReportFamily {
   id: string;
   title: string;
   /** One sentence on what the family does (and the paper it follows). */
   blurb: string;
-  owns(run: LoadedRun): boolean;
-  section(runs: LoadedRun[], groups: RunGroup[]): FamilySectionContent;
+  /** Its section for attack-shaped runs (attacks, probes): headline, charts, tables, notes. */
+  section?(runs: LoadedRun[], groups: RunGroup[]): FamilySectionContent;
   /** Human label of an edit type, e.g. "grammar:Prep" → "Prep (preposition)". */
   editTypeLabel?(type: string): string;
-  /** Generator runs it owns (by default none: they get the generic generator section). */
-  ownsGenerated?(run: GeneratedRun): boolean;
   /** Its section for generator runs: tables, charts and notes (the metrics tiles and the sample table are generic). */
   generatedSection?(runs: GeneratedRun[]): Pick<FamilySectionContent, 'charts' | 'notes' | 'tables'>;
   /** Leave out the generic "first records" table of its generator runs (when its own tables already show them). */
   hideRecords?: boolean;
-  /** Stress runs it owns (by default none: they get the generic stress section). */
-  ownsStress?(run: StressRun): boolean;
   /** Its section for stress runs: tables, charts and notes (the headline cards, runs table and example browser are generic). */
   stressSection?(runs: StressRun[]): StressSectionContent;
+}
+
+/** Which report section shows a recipe's runs, in page order: what the report reads of a registry. */
+export interface ReportSections {
+  /** The section the recipe declares (undefined: the generic one of its run's kind). */
+  familyOf(recipe: string): ReportFamily | undefined;
+  /** Every declared section, in page order. */
+  order: readonly ReportFamily[];
 }
 
 /** What a family shows for its stress runs. */

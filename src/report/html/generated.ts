@@ -5,7 +5,8 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { escapeHtml as esc } from './escape.ts';
-import type { ChartSpec, GeneratedRun, ReportFamily, ReportTable, RunGroup } from './types.ts';
+import type { ChartSpec, GeneratedRun, ReportFamily, ReportSections, ReportTable, RunGroup } from './types.ts';
+import { sectionFinder } from './families/index.ts';
 
 export interface GeneratedSlot {
   family: ReportFamily;
@@ -15,11 +16,12 @@ export interface GeneratedSlot {
   notes: string[];
 }
 
-/** Groups generator runs by the family that claims them (or a generic one per recipe), with their charts. */
-export function generatedSlots(groups: readonly RunGroup[], families: readonly ReportFamily[]): GeneratedSlot[] {
+/** Groups generator runs by their recipe's section (or a generic one per recipe), with their charts. */
+export function generatedSlots(groups: readonly RunGroup[], sections: ReportSections): GeneratedSlot[] {
   const slots: GeneratedSlot[] = [];
+  const find = sectionFinder(sections, (f) => f.generatedSection !== undefined, genericGeneratorFamily);
   for (const run of groups.flatMap((g) => g.generated)) {
-    const family = families.find((f) => f.ownsGenerated?.(run)) ?? genericGeneratorFamily(run.summary.recipe);
+    const family = find(run.summary.recipe);
     let slot = slots.find((s) => s.family.id === family.id);
     if (!slot) slots.push((slot = { family, runs: [], tables: [], charts: [], notes: [] }));
     slot.runs.push(run);
@@ -38,8 +40,6 @@ function genericGeneratorFamily(recipe: string): ReportFamily {
     id: `gen-${recipe}`,
     title: `Generator “${recipe}”`,
     blurb: `Runs of the ${recipe} generator: its numbers per step and a sample of what it generated.`,
-    owns: () => false,
-    section: () => ({ charts: [] }),
   };
 }
 

@@ -6,8 +6,8 @@ import type { Verdict } from './types.ts';
 
 export { loadGroups, headlineRun } from './load.ts';
 export { renderReport, type HtmlReportOptions } from './render.ts';
-export { FAMILIES, assignFamilies } from './families/index.ts';
-export { headlineMetrics } from './headline.ts';
+export { assignFamilies } from './families/index.ts';
+export { headlineMetrics } from '../../kinds/attack/headline.ts';
 export type * from './types.ts';
 
 /** File name of the gate verdict a suite writes into its output folder; the report reads it from there. */
@@ -19,7 +19,7 @@ export async function writeHtmlReport(
   file: string,
   opts: Omit<HtmlReportOptions, 'baseline'> & { baselineDir?: string } = {},
 ): Promise<{ bytes: number; runs: number; examples: number }> {
-  const sample = { sampleSize: opts.maxExamples ?? 3000 };
+  const sample = { sampleSize: opts.maxExamples ?? 3000, ...(opts.registry ? { registry: opts.registry } : {}) };
   const groups = await loadGroups(paths, sample);
   const baseline = opts.baselineDir ? await loadGroups([opts.baselineDir], sample) : undefined;
   let verdict = opts.verdict;

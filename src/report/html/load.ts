@@ -1,19 +1,18 @@
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+/**
+ * Finding and loading finished runs for the report, the gate and the suite: a folder's runs and groups (tests,
+ * experiments), each run loaded as its kind loads it (src/kinds), and the run that stands for each group.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import type { ExampleResult } from '../../attack/result.ts';
-import { SummaryAccumulator, type GenerateSummary, type RunSummary } from '../../metrics/summary.ts';
-import { STEPS_FILE } from '../../runner/generate.ts';
-import { EXPERIMENT_FILE, leftoverRuns } from '../../runner/experiment.ts';
-import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/runner.ts';
+import { EXPERIMENT_FILE, leftoverRuns } from '../../kinds/experiment/manifest.ts';
+import { kindOfSummary, type AnyLoadedRun, type GateRuntime, type KindRuntime, type ReportSlot } from '../../kinds/index.ts';
+import type { Registry } from '../../recipes/registry/registry.ts';
+import { SUMMARY_FILE } from '../../runner/per-example.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
-import { headlineMetrics } from './headline.ts';
-import type { StressResult } from '../../attack/stress.ts';
-import type { StressSummary } from '../../metrics/stress.ts';
-import type { GeneratedRun, LoadedRun, RunGroup, RunProfile, StressRun } from './types.ts';
+import type { GeneratedRun, LoadedRun, RunGroup, StressRun } from './types.ts';
 
-/** Group-level files a family may read (see the families); an experiment's manifest names its own. */
-export const GROUP_FILES = [EXPERIMENT_FILE, 'curve.json', 'budget-curve.json'] as const;
+/** Group-level files: an experiment's manifest, which names the experiment's own files (curve.json …). */
+export const GROUP_FILES = [EXPERIMENT_FILE] as const;
 
 const MAX_DEPTH = 4;
 
@@ -45,8 +44,7 @@ export async function loadGroups(paths: readonly string[], opts: LoadOptions = {
 async function collect(dir: string, root: string, depth: number, prefix: string | undefined, opts: LoadOptions): Promise<RunGroup[]> {
   const name = [prefix, relative(root, dir).split('\\').join('/')].filter(Boolean).join('/') || basename(dir);
   if (existsSync(join(dir, SUMMARY_FILE))) {
-    const run = await loadAnyRun(dir, name, name, opts);
-    return [{ name, dir, files: {}, ...split([run]) }];
+    return [{ name, dir, files: {}, ...split([await loadAnyRun(dir, name, name, opts)]) }];
   }
   const subdirs = readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
@@ -60,7 +58,7 @@ async function collect(dir: string, root: string, depth: number, prefix: string 
   );
   // A folder with group files (curve.json …) is one group made of its runs.
   if (Object.keys(files).length > 0 && runsHere.length > 0) {
-    const runs: AnyRun[] = [];
+    const runs: { slot: ReportSlot; run: AnyRun }[] = [];
     for (const d of runsHere) runs.push(await loadAnyRun(join(dir, d), d, name, opts));
     return [{ name, dir, files, ...split(runs) }];
   }
@@ -109,125 +107,37 @@ function readJson(path: string): unknown {
   }
 }
 
-/** Records of a generator run the report carries (the sample table and family charts). */
-export const SAMPLE_RECORDS = 200;
+type AnyRun = AnyLoadedRun;
 
-type AnyRun = LoadedRun | GeneratedRun | StressRun;
-const kindOf = (r: AnyRun): unknown => (r.summary as { kind?: unknown }).kind;
-
-function split(runs: AnyRun[]): { runs: LoadedRun[]; generated: GeneratedRun[]; stress: StressRun[] } {
-  return {
-    runs: runs.filter((r): r is LoadedRun => kindOf(r) === undefined),
-    generated: runs.filter((r): r is GeneratedRun => kindOf(r) === 'generate'),
-    stress: runs.filter((r): r is StressRun => kindOf(r) === 'stress'),
-  };
-}
-
-async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<AnyRun> {
-  const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary | GenerateSummary | StressSummary;
+/** A run's summary.json, checked to be one; its kind decides how the run is loaded and where the group keeps it. */
+async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<{ slot: ReportSlot; run: AnyRun }> {
+  const summary = readJson(join(dir, SUMMARY_FILE)) as Record<string, unknown> | null;
   if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
     throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
   }
-  if ((summary as GenerateSummary).kind === 'generate') {
-    const steps: Record<string, number>[] = [];
-    for await (const st of readLines<Record<string, number>>(join(dir, STEPS_FILE))) steps.push(st);
-    const sample: Record<string, unknown>[] = [];
-    for await (const rec of readLines<Record<string, unknown>>(join(dir, RESULTS_FILE))) {
-      sample.push(rec);
-      if (sample.length >= SAMPLE_RECORDS) break;
-    }
-    return { dir, name, group, summary: summary as GenerateSummary, steps, sample };
-  }
-  if ((summary as StressSummary).kind === 'stress') return loadStressRun(dir, name, group, summary as StressSummary, opts);
-  return loadRun(dir, name, group, opts);
+  const finished = kindOfSummary(summary, opts.registry).finished;
+  if (!finished)
+    throw new TextstressError(`summary.json names the recipe ${summary.recipe}, whose runs are not loaded on their own.`, { where: dir });
+  return { slot: finished.slot, run: await finished.load(dir, name, group, summary, opts) };
 }
 
-/**
- * A stress run with an evenly spaced sample of whole result lines: as many examples as fit the sample size when
- * each brings its mean number of cases (the example browser shows cases).
- */
-async function loadStressRun(dir: string, name: string, group: string, summary: StressSummary, opts: LoadOptions): Promise<StressRun> {
-  const quota = opts.sampleSize ?? 3000;
-  const n = summary.n ?? 0;
-  const perExample = n ? Math.max(1, (summary.cases ?? 0) / n) : 1;
-  const keep = spacedPositions(n, Math.floor(quota / perExample));
-  const sample: StressResult[] = [];
-  let i = 0;
-  if (keep.size) {
-    for await (const r of readLines<StressResult>(join(dir, RESULTS_FILE))) {
-      if (keep.has(i++)) sample.push(r);
-      if (sample.length >= keep.size) break;
-    }
-  }
-  return { dir, name, group, summary, sample };
+/** Runs placed in their group's slots. */
+function split(runs: { slot: ReportSlot; run: AnyRun }[]): { runs: LoadedRun[]; generated: GeneratedRun[]; stress: StressRun[] } {
+  const pick = <T extends AnyRun>(slot: ReportSlot): T[] => runs.filter((r) => r.slot === slot).map((r) => r.run as T);
+  return { runs: pick<LoadedRun>('runs'), generated: pick<GeneratedRun>('generated'), stress: pick<StressRun>('stress') };
 }
 
 export interface LoadOptions {
   /** Most examples kept per run for the example browser (an evenly spaced sample, successes first). Default 3000. */
   sampleSize?: number;
+  /** The recipes whose runs these are (their kinds decide how runs load); without, the summaries say. */
+  registry?: Registry;
 }
 
-/**
- * Reads a finished run in one streaming pass over results.jsonl: an evenly spaced sample of its examples (the
- * successful attacks first, as the example browser wants them) and a small profile for the charts, so a run of
- * any size is read in bounded memory. The summary's counts say in advance which positions to keep.
- */
+/** A finished attack or probe run in `dir` (summary.json + results.jsonl), as the report reads it. */
 export async function loadRun(dir: string, name: string, group: string, opts: LoadOptions = {}): Promise<LoadedRun> {
-  const summary = readJson(join(dir, SUMMARY_FILE)) as RunSummary;
-  if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
-    throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
-  }
-  const quota = opts.sampleSize ?? 3000;
-  const wins = summary.succeeded ?? 0;
-  const rest = Math.max(0, (summary.n ?? 0) - wins);
-  const nWins = Math.min(wins, Math.max(Math.ceil(quota * 0.6), quota - rest));
-  const keepWin = spacedPositions(wins, nWins);
-  const keepRest = spacedPositions(rest, quota - nWins);
-  const results: ExampleResult[] = [];
-  const successByPct = new Map<number, number>();
-  const acc = new SummaryAccumulator();
-  let w = 0;
-  let o = 0;
-  for await (const r of readLines<ExampleResult>(join(dir, RESULTS_FILE))) {
-    const win = r.status === 'succeeded';
-    if (win ? keepWin.has(w) : keepRest.has(o)) results.push(r);
-    if (win) {
-      w++;
-      const pct = Math.round(r.perturbed_word_pct * 1e6) / 1e6;
-      successByPct.set(pct, (successByPct.get(pct) ?? 0) + 1);
-    } else o++;
-    acc.add(r);
-  }
-  const counted = acc.finish(false);
-  const profile: RunProfile = {
-    examples: counted.n,
-    attacked: counted.attacked,
-    successByPct: [...successByPct].sort((a, b) => a[0] - b[0]),
-  };
-  return { dir, name, group, summary, results, profile, headline: headlineMetrics(summary, counted) };
-}
-
-/** n positions out of `total`, evenly spaced (all of them when n ≥ total). */
-function spacedPositions(total: number, n: number): Set<number> {
-  if (n >= total) return new Set(Array.from({ length: total }, (_, i) => i));
-  const out = new Set<number>();
-  for (let i = 0; i < n; i++) out.add(Math.floor((i * total) / n));
-  return out;
-}
-
-/** JSONL lines of a file, streamed; a malformed line names its number. */
-async function* readLines<T>(path: string): AsyncGenerator<T> {
-  if (!existsSync(path)) return;
-  let i = 0;
-  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
-    i++;
-    if (!line.trim()) continue;
-    try {
-      yield JSON.parse(line) as T;
-    } catch (err) {
-      throw new TextstressError(`line ${i} is not valid JSON: ${errorMessage(err)}`, { where: path });
-    }
-  }
+  const { run } = await loadAnyRun(dir, name, group, opts);
+  return run as LoadedRun;
 }
 
 /**
@@ -238,13 +148,20 @@ export function headlineRun(group: RunGroup): LoadedRun {
   if (group.runs.length === 0)
     throw new TextstressError(`${group.name} holds only generator runs, which have no headline attack run.`, { where: group.dir });
   const named = (group.files[EXPERIMENT_FILE] as { headline?: unknown } | undefined)?.headline;
-  return group.runs.find((r) => r.name === named) ?? group.runs.find((r) => r.name === 'target-max') ?? group.runs[group.runs.length - 1]!;
+  return group.runs.find((r) => r.name === named) ?? group.runs[group.runs.length - 1]!;
 }
 
-/** What stands for a group in tables and the gate: its headline attack run, else its (first) stress or generator run. */
-export function groupSubject(
-  group: RunGroup,
-): { kind: 'run'; run: LoadedRun } | { kind: 'generated'; run: GeneratedRun } | { kind: 'stress'; run: StressRun } {
-  if (group.runs.length) return { kind: 'run', run: headlineRun(group) };
-  return group.stress.length ? { kind: 'stress', run: group.stress[0]! } : { kind: 'generated', run: group.generated[0]! };
+/** What stands for a group in tables and the gate, with its kind: its headline run, else its (first) stress or generator run. */
+export interface GroupSubject {
+  run: AnyLoadedRun;
+  kind: KindRuntime;
+  /** What the gate reads of it. */
+  gate: GateRuntime;
+}
+
+/** The subject of a group (see GroupSubject); `registry` tells its recipe's kind where the summary alone cannot. */
+export function groupSubject(group: RunGroup, registry?: Registry): GroupSubject {
+  const run: AnyLoadedRun = group.runs.length ? headlineRun(group) : (group.stress[0] ?? group.generated[0]!);
+  const kind = kindOfSummary(run.summary, registry);
+  return { run, kind, gate: kind.finished!.gate };
 }

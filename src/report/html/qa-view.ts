@@ -2,7 +2,9 @@
  * A QA result as the example browser shows it: the question with its edits, the context before and after the
  * attack with the gold answers and the model's answer of each side drawn as spans, and EM/F1 per side.
  */
-import type { ExampleResult } from '../../attack/result.ts';
+import { answersOf, goldTexts, type ExampleResult, type QaGoldAnswer } from '../../attack/result.ts';
+
+export { goldTexts, isQaResult } from '../../attack/result.ts';
 import type { Prediction } from '../../attack/goals/index.ts';
 import { textSegments, type Segment } from './highlight.ts';
 import { foldPieces, GOLD, overlaySpans, PRED, type FoldOptions, type QaPiece, type Span } from './qa-spans.ts';
@@ -19,25 +21,6 @@ export interface QaCard {
   n?: string;
 }
 
-interface Answer {
-  text: string;
-  start: number;
-}
-
-const isAnswer = (a: unknown): a is Answer =>
-  typeof a === 'object' && a !== null && typeof (a as Answer).text === 'string' && Number.isInteger((a as Answer).start);
-const answers = (gold: unknown): Answer[] | undefined => (Array.isArray(gold) && gold.every(isAnswer) ? gold : undefined);
-
-/** The distinct texts of QA gold answers ([] when `gold` is not a list of answers). */
-export function goldTexts(gold: unknown): string[] {
-  return [...new Set((answers(gold) ?? []).map((a) => a.text))];
-}
-
-/** A result of extractive QA: gold answers with offsets, or the model's answer span. */
-export function isQaResult(r: ExampleResult): boolean {
-  return (answers(r.gold)?.length ?? 0) > 0 || r.original_prediction.answer !== undefined;
-}
-
 /**
  * The question's segments (edits of the question highlighted) and the QA card. Spans are drawn only where their
  * text is at their offsets in that side's context; the note says what was left out.
@@ -51,7 +34,7 @@ export function qaCard(r: ExampleResult, typeIndex: (t: string) => number, fold:
     r.edits.filter((e) => e.field === 'question'),
     typeIndex,
   );
-  const gold = answers(r.gold) ?? [];
+  const gold = answersOf(r.gold) ?? [];
   const card: QaCard = {
     c: [],
     ga: goldTexts(gold),
@@ -63,7 +46,7 @@ export function qaCard(r: ExampleResult, typeIndex: (t: string) => number, fold:
   const c1 = str(r.perturbed.context) ?? c0;
   const notes: string[] = [];
   // Gold answers after the attack: re-mapped by the edits when recorded, else where they were (unchanged context).
-  const goldAfter = answers(r.perturbed_gold) ?? (c1 === c0 ? gold : undefined);
+  const goldAfter = answersOf(r.perturbed_gold) ?? (c1 === c0 ? gold : undefined);
   if (!goldAfter) notes.push('the gold answers’ offsets in the edited context are not recorded (no perturbed_gold)');
   const before = [...goldSpans(c0, gold, notes, 'before'), ...predSpan(c0, r.original_prediction, notes, 'before')];
   const after = [...goldSpans(c1, goldAfter ?? [], notes, 'after'), ...predSpan(c1, r.perturbed_prediction, notes, 'after')];
@@ -80,7 +63,7 @@ export function qaCard(r: ExampleResult, typeIndex: (t: string) => number, fold:
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null);
 
-function goldSpans(context: string, gold: readonly Answer[], notes: string[], side: string): Span[] {
+function goldSpans(context: string, gold: readonly QaGoldAnswer[], notes: string[], side: string): Span[] {
   const spans: Span[] = [];
   let misplaced = 0;
   for (const a of gold) {

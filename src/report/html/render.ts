@@ -6,7 +6,9 @@ import { NA, fixed, pct } from '../../util/format.ts';
 import { browserData } from './examples.ts';
 import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
 import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
-import { assignFamilies, FAMILIES } from './families/index.ts';
+import { assignFamilies } from './families/index.ts';
+import { builtinRegistry } from '../../families/index.ts';
+import type { Registry } from '../../recipes/registry/registry.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { baselineModels, compare, comparisonChart, comparisonTable, diff, pts } from './baseline.ts';
 import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
@@ -23,7 +25,8 @@ export interface HtmlReportOptions {
   verdict?: Verdict;
   /** Most examples the example browser carries (sampled beyond). Default 3000. */
   maxExamples?: number;
-  families?: readonly ReportFamily[];
+  /** The recipes whose runs these are: which section shows each recipe's runs (default: the built-in recipes). */
+  registry?: Registry;
   now?: Date;
 }
 
@@ -39,16 +42,17 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 /** Renders the self-contained HTML report card for a set of run groups. */
 export async function renderReport(groups: readonly RunGroup[], opts: HtmlReportOptions = {}): Promise<string> {
   const runs = groups.flatMap((g) => g.runs);
-  const slots = assignFamilies(runs, opts.families ?? FAMILIES);
+  const declared = (opts.registry ?? builtinRegistry()).sections();
+  const slots = assignFamilies(runs, declared);
   const sections = slots.map((s) => ({
     ...s,
-    content: s.family.section(
+    content: s.family.section!(
       s.runs,
       groups.filter((g) => g.runs.some((r) => s.runs.includes(r))),
     ),
   }));
-  const genSlots = generatedSlots(groups, opts.families ?? FAMILIES);
-  const stSlots = stressSlots(groups, opts.families ?? FAMILIES);
+  const genSlots = generatedSlots(groups, declared);
+  const stSlots = stressSlots(groups, declared);
   const allCharts: ChartSpec[] = [
     ...sections.flatMap((s) => s.content.charts),
     ...genSlots.flatMap((s) => s.charts),
@@ -206,7 +210,7 @@ function headlines(
   return keys.map((k) => {
     const subset = runs.filter((r) => key(r) === k);
     if (first && key(first) === k) return first;
-    const pick = family.section(
+    const pick = family.section!(
       subset,
       groups.filter((g) => g.runs.some((r) => subset.includes(r))),
     ).headline;

@@ -13,7 +13,8 @@ import { addFamily, shorten, type BrowserData, type BrowserExample } from './exa
 import { textSegments } from './highlight.ts';
 import { goldTexts, qaCard } from './qa-view.ts';
 import type { ExampleResult } from '../../attack/result.ts';
-import type { ReportFamily, ReportTable, RunGroup, StressRun, StressSectionContent } from './types.ts';
+import type { ReportFamily, ReportSections, ReportTable, RunGroup, StressRun, StressSectionContent } from './types.ts';
+import { sectionFinder } from './families/index.ts';
 
 /** A family's stress runs and what its section shows. */
 export interface StressSlot {
@@ -22,11 +23,12 @@ export interface StressSlot {
   content: StressSectionContent;
 }
 
-/** Groups stress runs by the family that claims them (or a generic one per recipe), with their section content. */
-export function stressSlots(groups: readonly RunGroup[], families: readonly ReportFamily[]): StressSlot[] {
+/** Groups stress runs by their recipe's section (or a generic one per recipe), with their section content. */
+export function stressSlots(groups: readonly RunGroup[], sections: ReportSections): StressSlot[] {
   const slots: StressSlot[] = [];
+  const find = sectionFinder(sections, (f) => f.stressSection !== undefined, genericStressFamily);
   for (const run of groups.flatMap((g) => g.stress ?? [])) {
-    const family = families.find((f) => f.ownsStress?.(run)) ?? genericStressFamily(run.summary.recipe);
+    const family = find(run.summary.recipe);
     let slot = slots.find((s) => s.family.id === family.id);
     if (!slot) slots.push((slot = { family, runs: [], content: { tables: [], charts: [] } }));
     slot.runs.push(run);
@@ -41,9 +43,6 @@ export function genericStressFamily(recipe: string): ReportFamily {
     id: `stress-${recipe}`,
     title: `Stress suite “${recipe}”`,
     blurb: `Runs of the ${recipe} stress suite: accuracy per test and its reduction from the original accuracy on the same examples.`,
-    owns: () => false,
-    section: () => ({ charts: [] }),
-    ownsStress: (r) => r.summary.recipe === recipe,
     stressSection: (runs) => ({ tables: runs.map((r) => stressTestsTable(r.summary)), charts: [accuracyPerTestChart(runs)] }),
   };
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { collect, openDataset } from '../../../src/data/index.ts';
 import { hfHome, hubEnv, hubFingerprint } from '../../../src/data/hf/index.ts';
-import { fileFingerprint } from '../../../src/runner/setup.ts';
+import { fileFingerprint } from '../../../src/runner/open.ts';
 import { TextstressError } from '../../../src/util/errors.ts';
 import { anyFileContains, filesUnder, removeTempHomes, setHubEnv, tempHome } from './env.ts';
 import { SST2_ROWS, sst2Parquet } from './fixtures.ts';

@@ -21,7 +21,7 @@ import { variantOf } from '../../../src/families/entities/universal-names/evalua
 import type { RankedName, UniversalNamesDetails } from '../../../src/families/entities/universal-names/tables.ts';
 import { loadGroups } from '../../../src/report/html/load.ts';
 import { renderReport } from '../../../src/report/html/render.ts';
-import { runRecipe } from '../../../src/runner/recipe-run.ts';
+import { runRecipe } from '../../../src/kinds/run.ts';
 import { DEMO_NER, ROOT, tmp } from '../../cli/helpers.ts';
 
 const NEWS = join(ROOT, 'demo', 'news.conll');

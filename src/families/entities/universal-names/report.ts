@@ -78,7 +78,6 @@ export const universalNamesFamily = generatedFamily({
   title: 'Universal adversarial names',
   blurb:
     'Names that hurt the model everywhere (Balasubramanian et al. 2020, Algorithm 2): a Thompson-sampling search with a Beta posterior per name, then the top names against random ones on a held-out split.',
-  recipe: 'universal-names',
   details: (run) => detailsOf(run.summary),
   part: (run, d) =>
     d.transfer.original.n > 0

@@ -14,10 +14,7 @@ export const stressQaFamily: ReportFamily = {
     'Aspillaga et al. (2020) on SQuAD v1.1: Jia & Liang’s AddSent and AddOneSent (the worst adversarial copy of each question), ' +
     'AddAny and AddCommon (a 10-word distractor searched against the model), and noise on every context word with the answers kept; ' +
     'EM per test and its reduction from the original EM on the same questions (exact match is a case’s “correct”).',
-  owns: () => false,
-  ownsStress: (r) => r.summary.recipe === 'stress-qa',
   editTypeLabel: (t) => t.replace(/^distraction:/, '').replace(/^noise:/, 'noise: '),
-  section: () => ({ charts: [] }),
   stressSection(runs) {
     const suffix = (r: StressRun, t: ReportTable): ReportTable => (runs.length > 1 ? { ...t, title: `${t.title} — ${r.name}` } : t);
     const chart = accuracyPerTestChart(runs, title);

@@ -1,13 +1,12 @@
 import type { ReportFamily } from '../types.ts';
 import { cleanVsAttackedChart, editTypeChart, editTypeCounts, runLabel } from '../../../recipes/report/charts.ts';
 
-/** The section for a recipe no family claims: clean vs attacked per run and the edit types that worked. */
+/** The section for a recipe that declares none: clean vs attacked per run and the edit types that worked. */
 export function genericFamily(recipe: string): ReportFamily {
   return {
     id: recipe,
     title: `Recipe “${recipe}”`,
     blurb: `Runs of the ${recipe} recipe (no dedicated report section yet: generic charts).`,
-    owns: (r) => r.summary.recipe === recipe,
     section(runs) {
       const charts = [cleanVsAttackedChart('Clean vs under attack', 'One pair of bars per run.', runs, runLabel)];
       const counts = editTypeCounts(runs, `${recipe}:`);

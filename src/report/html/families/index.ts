@@ -1,26 +1,31 @@
-import { builtinRegistry } from '../../../families/index.ts';
-import type { LoadedRun, ReportFamily } from '../types.ts';
+import type { LoadedRun, ReportFamily, ReportSections } from '../types.ts';
 import { genericFamily } from './generic.ts';
 
 /**
- * The report sections of the built-in recipes, in page order. A recipe brings its own section (RecipeDef.report);
- * callers with their own registry pass `registry.families()` instead.
+ * The section of a recipe's runs of one kind: the one its recipe declares when that shows such runs (`has`), else a
+ * generic one per recipe (made once per call, so the runs of one recipe share it).
  */
-export const FAMILIES: readonly ReportFamily[] = builtinRegistry().families();
+export function sectionFinder(
+  sections: ReportSections,
+  has: (f: ReportFamily) => boolean,
+  generic: (recipe: string) => ReportFamily,
+): (recipe: string) => ReportFamily {
+  const made = new Map<string, ReportFamily>();
+  return (recipe) => {
+    const declared = sections.familyOf(recipe);
+    if (declared && has(declared)) return declared;
+    let g = made.get(recipe);
+    if (!g) made.set(recipe, (g = generic(recipe)));
+    return g;
+  };
+}
 
-/** Assigns each run to its family; recipes nobody claims get a generic section each. */
-export function assignFamilies(
-  runs: readonly LoadedRun[],
-  families: readonly ReportFamily[] = FAMILIES,
-): { family: ReportFamily; runs: LoadedRun[] }[] {
+/** Assigns each attack-shaped run to its section, in page order (declared sections first, in registry order). */
+export function assignFamilies(runs: readonly LoadedRun[], sections: ReportSections): { family: ReportFamily; runs: LoadedRun[] }[] {
+  const find = sectionFinder(sections, (f) => f.section !== undefined, genericFamily);
   const out: { family: ReportFamily; runs: LoadedRun[] }[] = [];
-  const generic = new Map<string, ReportFamily>();
   for (const run of runs) {
-    let family = families.find((f) => f.owns(run));
-    if (!family) {
-      family = generic.get(run.summary.recipe) ?? genericFamily(run.summary.recipe);
-      generic.set(run.summary.recipe, family);
-    }
+    const family = find(run.summary.recipe);
     let slot = out.find((s) => s.family === family);
     if (!slot) {
       slot = { family, runs: [] };
@@ -29,8 +34,8 @@ export function assignFamilies(
     slot.runs.push(run);
   }
   const rank = (f: ReportFamily): number => {
-    const i = families.indexOf(f);
-    return i < 0 ? families.length : i;
+    const i = sections.order.indexOf(f);
+    return i < 0 ? sections.order.length : i;
   };
   return out.sort((a, b) => rank(a.family) - rank(b.family));
 }

@@ -11,14 +11,12 @@ import type { ModelAdapter } from '../models/types.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { builtinRegistry } from '../families/index.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
-import { parseSettings } from '../recipes/registry/settings.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
-import { Rng } from '../util/rng.ts';
-import { orderedPool } from './pool.ts';
-import { processStats } from './runner.ts';
-import { openModel, type ModelSpec } from './setup.ts';
-import { subwordEnricher } from './subwords.ts';
-import { prepareRecipe } from './work.ts';
+import { orderedPool } from '../runner/pool.ts';
+import { processStats } from '../runner/summary.ts';
+import { openModel, type ModelSpec } from '../runner/open.ts';
+import { assertSupports, kindOf, prepareFor } from './index.ts';
+import { recipeSettings } from './run.ts';
 
 /** What {@link attackInMemory} takes: a recipe, a model and the examples, with optional settings. */
 export interface InMemoryRequest {
@@ -98,18 +96,8 @@ async function* run(
   try {
     const registry = req.registry ?? builtinRegistry();
     const def = registry.get(req.recipe);
-    if (def.kind !== 'attack' && def.kind !== 'probe') {
-      const what =
-        def.kind === 'experiment'
-          ? 'an experiment: it writes a folder of runs'
-          : def.kind === 'stress'
-            ? 'a stress suite: its results are cases per test, not attacks'
-            : 'a generator: it writes a folder of runs';
-      throw new TextstressError(`the ${def.name} recipe is ${what}, so it cannot run in memory.`, {
-        hint: 'Run it with runRecipe({ …, out }) or the CLI.',
-      });
-    }
-    const settings = parseSettings(def, req.settings ?? {}) as Record<string, unknown>;
+    assertSupports(def, 'inMemory');
+    const settings = recipeSettings(def, req.settings ?? {});
     const seed = req.seed ?? 0;
     owned = typeof req.model === 'string' || !('predict' in req.model);
     model =
@@ -132,18 +120,15 @@ async function* run(
     };
     const observed = array ? array.flatMap((e) => (e.kind === 'text' || e.kind === 'pair' ? [e.label] : [])) : [];
     const labelMap = typeof req.labelMap === 'string' ? parseLabelMap(req.labelMap) : (req.labelMap ?? {});
-    const { work, editCurve } = await prepareRecipe(def, settings, model.info, info, { seed, labelMap, observedLabels: observed });
-    if (!work) throw new Error(`recipe "${def.name}" built no per-example work`);
+    const built = await prepareFor(def, settings, model.info, info, { seed, labelMap, observedLabels: observed });
+    const perExample = kindOf(def).perExample!;
+    const editCurve = perExample.editCurve?.(built) ?? false;
 
     const engine = req.engine ?? new QueryEngine(model);
     const stats0 = engine.snapshot();
-    const enrich = subwordEnricher(model);
     const acc = new SummaryAccumulator({ qa: kind === 'qa' });
-    const job = async (example: Example): Promise<ExampleResult> => {
-      const result = await work(example, engine.session(), Rng.derive(seed, example.id));
-      if (enrich) await enrich(result);
-      return result;
-    };
+    const work = perExample.job(built, model, { seed, compact: false, engine });
+    const job = async (example: Example): Promise<ExampleResult> => (await work(example, engine.session())) as ExampleResult;
     const failures: { example: Example; error: unknown }[] = [];
     const summarize = (): InMemorySummary => {
       return {

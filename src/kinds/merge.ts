@@ -23,11 +23,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { TextstressError } from '../util/errors.ts';
-import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE, type RunSettings } from './per-example.ts';
-import { runRecipe, type RecipeOutcome, type RunRequest } from './recipe-run.ts';
-import { readStateFile } from './resume.ts';
-import { openData } from './setup.ts';
-import { shardOf } from './shard.ts';
+import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE, type RunSettings } from '../runner/per-example.ts';
+import { runRecipe, type RecipeOutcome, type RunRequest } from './run.ts';
+import { readStateFile } from '../runner/resume.ts';
+import { openData } from '../runner/open.ts';
+import { shardOf } from '../runner/shard.ts';
+import { kindOf } from './index.ts';
 
 interface ShardState {
   settings: RunSettings;
@@ -165,7 +166,7 @@ export async function mergeShards(
   writeFileSync(resultsPath, '');
   const fds = ordered.map((d) => openSync(join(d, RESULTS_FILE), 'r'));
   const copied = ordered.map(() => 0);
-  const selects = opts.registry.get(request.recipe).kind === 'stress';
+  const selects = kindOf(opts.registry.get(request.recipe)).perExample?.mayLeaveOut === true;
   try {
     const dataset = await openData(request as unknown as Parameters<typeof openData>[0]);
     for await (const example of dataset.examples()) {

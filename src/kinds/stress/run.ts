@@ -2,13 +2,14 @@
  * Runs a stress suite over a dataset into a resumable folder: one results.jsonl line per example (its original
  * answer and every case of every test), then summary.json tallied per test from that file in one streaming pass.
  */
-import { stressExample, type StressResult } from '../attack/stress.ts';
-import type { Example } from '../data/types.ts';
-import { StressTally, type StressSummary } from '../metrics/stress.ts';
-import type { QueryEngine } from '../query/engine.ts';
-import type { BuiltStress } from '../recipes/registry/define.ts';
-import { readResults } from './checkpoint.ts';
-import { processStats, round, runPerExample, type RunSettings } from './per-example.ts';
+import { stressExample, type StressResult } from '../../attack/stress.ts';
+import type { Example } from '../../data/types.ts';
+import { StressTally, type StressSummary } from '../../metrics/stress.ts';
+import type { QueryEngine } from '../../query/engine.ts';
+import type { BuiltStress } from '../../recipes/registry/define.ts';
+import { readResults } from '../../runner/checkpoint.ts';
+import { runPerExample, type RunSettings } from '../../runner/per-example.ts';
+import { processStats, summaryFrame } from '../../runner/summary.ts';
 
 /** Options of {@link runStress}: the output folder, the run's recorded settings, the examples and the suite. */
 export interface StressRunOptions {
@@ -52,21 +53,19 @@ export async function runStress(opts: StressRunOptions): Promise<StressSummary> 
       for await (const r of readResults<StressResult>(resultsPath)) tally.add(r);
       const metrics = tally.finish();
       const details = built.details?.(metrics);
+      // `kind` again for the type: a key spread in first keeps its place.
       return {
-        complete: true,
-        kind: 'stress',
-        recipe: settings.recipe,
-        model: settings.model,
-        dataset: settings.dataset,
-        seed: settings.seed,
-        settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
-        ...(settings.shard ? { shard: settings.shard } : {}),
-        ...metrics,
-        ...(details ? { details } : {}),
-        wall_seconds: round(wallSeconds, 3),
-        skipped_rows: opts.skippedRows?.() ?? 0,
-        ...(opts.replacementChars?.().rows ? { replacement_chars: { ...opts.replacementChars() } } : {}),
-        process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
+        ...summaryFrame(
+          settings,
+          { kind: 'stress', body: metrics, ...(details ? { details } : {}) },
+          {
+            wallSeconds,
+            skippedRows: opts.skippedRows?.() ?? 0,
+            ...(opts.replacementChars ? { replacementChars: opts.replacementChars() } : {}),
+            process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
+          },
+        ),
+        kind: 'stress' as const,
       };
     },
   });

@@ -5,9 +5,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExampleResult } from '../attack/result.ts';
-import { extensionOf, toJsonl, writeInFormat } from '../data/export.ts';
-import type { DataFormat, DatasetInfo, Example, QaAnswer } from '../data/types.ts';
+import type { ExampleResult } from '../../attack/result.ts';
+import { extensionOf, toJsonl, writeInFormat } from '../../data/export.ts';
+import type { DataFormat, DatasetInfo, Example, QaAnswer } from '../../data/types.ts';
 
 /** Where the two sets went. */
 export interface ProbeSetFiles {

@@ -6,9 +6,9 @@
  */
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TextstressError, errorMessage } from '../util/errors.ts';
-import { alreadyHoldsRun, assertSameData, assertSameSettings, readStateFile, type SavedState } from './resume.ts';
-import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from './runner.ts';
+import { TextstressError, errorMessage } from '../../util/errors.ts';
+import { alreadyHoldsRun, assertSameData, assertSameSettings, readStateFile, type SavedState } from '../../runner/resume.ts';
+import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../attack/run.ts';
 
 /** The manifest an experiment leaves in its folder; the report reads it to group the sub-runs. */
 export const EXPERIMENT_FILE = 'experiment.json';

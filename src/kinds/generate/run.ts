@@ -19,18 +19,18 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { GenerateContext, Generator, GeneratorFinish } from '../attack/generate.ts';
-import type { Example } from '../data/types.ts';
-import type { GenerateSummary } from '../metrics/summary.ts';
-import type { QueryEngine } from '../query/engine.ts';
+import type { GenerateContext, Generator, GeneratorFinish } from '../../attack/generate.ts';
+import type { Example } from '../../data/types.ts';
+import type { GenerateSummary } from '../../metrics/summary.ts';
+import type { QueryEngine } from '../../query/engine.ts';
 
 export type { GenerateSummary };
-import { TextstressError, errorMessage } from '../util/errors.ts';
-import { Rng } from '../util/rng.ts';
-import { appendResult, readResults } from './checkpoint.ts';
-import { lockFolder } from './lock.ts';
-import { alreadyHoldsRun, assertSameSettings, resumeState, type SavedState } from './resume.ts';
-import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from './runner.ts';
+import { TextstressError, errorMessage } from '../../util/errors.ts';
+import { Rng } from '../../util/rng.ts';
+import { appendResult, readResults } from '../../runner/checkpoint.ts';
+import { lockFolder } from '../../runner/lock.ts';
+import { alreadyHoldsRun, assertSameSettings, resumeState, type SavedState } from '../../runner/resume.ts';
+import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../attack/run.ts';
 
 export const STEPS_FILE = 'steps.jsonl';
 const CHECKPOINT_FILE = 'state.json';

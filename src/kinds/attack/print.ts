@@ -1,13 +1,47 @@
-import type { ExampleResult } from '../attack/result.ts';
-import type { Prediction } from '../attack/goals/index.ts';
-import type { StressSummary } from '../metrics/stress.ts';
-import type { RunSummary } from '../runner/runner.ts';
-import { goldTexts, isQaResult } from './html/qa-view.ts';
+/**
+ * What the terminal shows for an attack-shaped run (attacks and probes): the summary as a boxed table, a few
+ * successful attacks spelled out, where the files are; or the recipe's own text (e.g. the entity paper's Table 3).
+ */
+import { join } from 'node:path';
+import type { Prediction } from '../../attack/goals/index.ts';
+import { goldTexts, isQaResult, type ExampleResult } from '../../attack/result.ts';
+import type { RunSummary } from '../../metrics/summary.ts';
+import { readResults } from '../../runner/checkpoint.ts';
+import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
+import { fixed, NA, pct } from '../../util/format.ts';
+import { formatTable } from '../../util/table.ts';
+import type { Printed } from '../types.ts';
+import { emptyRunWarnings } from '../print.ts';
 
-import { fixed, NA, pct } from '../util/format.ts';
-import { formatGrid, formatTable } from '../util/table.ts';
+/** The terminal's text for a finished attack-shaped run in `dir`; `extra` lines follow the results' paths. */
+export async function printAttackRun(
+  run: { dir: string; summary: RunSummary; text?: string },
+  opts: { json: boolean },
+  extra: string[] = [],
+): Promise<Printed> {
+  const { failed, warnings } = emptyRunWarnings(run.summary);
+  if (opts.json) return { text: JSON.stringify(run.summary, null, 2), warnings, failed };
+  const parts: string[] = [];
+  if (run.text !== undefined) parts.push(run.text);
+  else {
+    parts.push(summaryTable(run.summary));
+    const ex = exampleLines(await firstSuccesses(join(run.dir, RESULTS_FILE), 3));
+    if (ex) parts.push(ex);
+  }
+  parts.push(`Results: ${join(run.dir, SUMMARY_FILE)}, ${join(run.dir, RESULTS_FILE)}`, ...extra);
+  return { text: parts.join('\n'), warnings, failed };
+}
 
-export { formatGrid, formatTable };
+/** The first n successful attacks of a results file, read until found. */
+async function firstSuccesses(path: string, n: number): Promise<ExampleResult[]> {
+  const out: ExampleResult[] = [];
+  for await (const r of readResults(path)) {
+    if (r.status !== 'succeeded') continue;
+    out.push(r);
+    if (out.length >= n) break;
+  }
+  return out;
+}
 
 /** A run summary as a boxed terminal table (accuracy, success rate, stability, queries, time). */
 export function summaryTable(s: RunSummary): string {
@@ -62,22 +96,6 @@ export function summaryTable(s: RunSummary): string {
   return formatTable(rows, `textstress · ${s.recipe}`);
 }
 
-/**
- * A stress run as a grid: the original accuracy, then one row per test with its cases, accuracy, the original
- * accuracy on the same examples, the reduction from it, and the examples it did not apply to. Suites with a
- * layout of their own (NLI: the paper's Table 2) print that instead.
- */
-export function stressTable(s: StressSummary): string {
-  const rows = [['original', String(s.original.n), pct(s.original.accuracy), '', '', '']];
-  for (const [test, t] of Object.entries(s.tests)) {
-    rows.push([test, String(t.n), pct(t.accuracy), pct(t.original_accuracy), pct(t.reduction), String(t.not_applicable)]);
-  }
-  return [
-    `textstress · ${s.recipe} · ${s.model} on ${s.dataset} · ${s.n} examples, ${s.cases} cases · ${s.wall_seconds.toFixed(1)} s`,
-    formatGrid(['test', 'cases', 'accuracy', 'original (same examples)', 'reduction', 'not applicable'], rows),
-  ].join('\n');
-}
-
 /** A few successful attacks, original → perturbed, with each edit spelled out. */
 export function exampleLines(results: readonly ExampleResult[], max = 3): string {
   const shown = results.filter((r) => r.status === 'succeeded').slice(0, max);
@@ -119,60 +137,4 @@ function answer(p: Prediction): string {
 
 function truncate(s: string, n = 160): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-}
-
-/** One run of a dry run: what it would send, from its summary (stand-in model; see standInModel). */
-export interface DryRunRow {
-  name: string;
-  n: number;
-  process: RunSummary['process'];
-}
-
-/**
- * What a dry run found, per run: examples, the requests the real run would send at most (every search run to its
- * end; answers already in the query cache left out), and their tokens and cost at most (prompts at ~4 bytes a
- * token, max_tokens out).
- */
-export function dryRunTable(rows: readonly DryRunRow[]): string {
-  const num = (x: number): string => x.toLocaleString('en-US');
-  const money = (x: number | null | undefined): string =>
-    x === null || x === undefined ? 'n/a' : `≤ $${x < 0.01 && x > 0 ? x.toPrecision(3) : x.toFixed(2)}`;
-  const total = { n: 0, sent: 0, cached: 0, input: 0, output: 0, cost: 0 as number | null };
-  const lines = rows.map((r) => {
-    const p = r.process;
-    const sent = p.model_inferences;
-    total.n += r.n;
-    total.sent += sent;
-    total.cached += p.disk_cache_hits ?? 0;
-    total.input += p.spent?.input_tokens ?? 0;
-    total.output += p.spent?.output_tokens ?? 0;
-    total.cost = total.cost === null || p.spent?.cost_usd == null ? null : total.cost + p.spent.cost_usd;
-    return [
-      r.name,
-      num(r.n),
-      `≤ ${num(sent)}`,
-      num(p.disk_cache_hits ?? 0),
-      p.spent ? `≤ ${num(p.spent.input_tokens)}` : '',
-      p.spent ? `≤ ${num(p.spent.output_tokens)}` : '',
-      p.spent ? money(p.spent.cost_usd) : '',
-    ];
-  });
-  if (rows.length > 1)
-    lines.push([
-      'total',
-      num(total.n),
-      `≤ ${num(total.sent)}`,
-      num(total.cached),
-      `≤ ${num(total.input)}`,
-      `≤ ${num(total.output)}`,
-      money(total.cost),
-    ]);
-  const head = ['run', 'examples', 'requests', 'from cache', 'tokens in', 'tokens out', 'cost'];
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [
-    'Dry run: nothing was sent. Estimates that err high: no attack succeeds or is skipped, so every search runs to its end (1.1-1.5x the real requests on our runs); prompts at ~4 bytes a token, max_tokens out.',
-    fmt(head),
-    ...lines.map(fmt),
-  ].join('\n');
 }

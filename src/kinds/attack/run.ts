@@ -1,14 +1,15 @@
-import { attackExample, type Attack } from '../attack/attack.ts';
-import type { ExampleResult } from '../attack/result.ts';
-import type { Example } from '../data/types.ts';
-import { SummaryAccumulator, type RunSummary } from '../metrics/summary.ts';
-import type { QueryEngine, QuerySession } from '../query/engine.ts';
-import { Rng } from '../util/rng.ts';
-import { readResults } from './checkpoint.ts';
-import { processStats, round, runPerExample, sessionExtras, type RunSettings } from './per-example.ts';
+import { attackExample, type Attack } from '../../attack/attack.ts';
+import type { ExampleResult } from '../../attack/result.ts';
+import type { Example } from '../../data/types.ts';
+import { SummaryAccumulator, type RunSummary } from '../../metrics/summary.ts';
+import type { QueryEngine, QuerySession } from '../../query/engine.ts';
+import { Rng } from '../../util/rng.ts';
+import { readResults } from '../../runner/checkpoint.ts';
+import { runPerExample, type RunSettings } from '../../runner/per-example.ts';
+import { processStats, sessionExtras, summaryFrame } from '../../runner/summary.ts';
 
-export type { RunSummary } from '../metrics/summary.ts';
-export { RESULTS_FILE, SUMMARY_FILE, STATE_FILE, processStats, type RunSettings } from './per-example.ts';
+export type { RunSummary } from '../../metrics/summary.ts';
+export { RESULTS_FILE, SUMMARY_FILE, STATE_FILE, type RunSettings } from '../../runner/per-example.ts';
 
 /** The work done on one example: an attack's search, a probe's variants, … Model queries go through `session`. */
 export type ExampleWork = (example: Example, session: QuerySession, rng: Rng) => Promise<ExampleResult>;
@@ -73,22 +74,20 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
         acc.add(r);
         digest?.add(r);
       }
-      return {
-        complete: true,
-        recipe: settings.recipe,
-        model: settings.model,
-        dataset: settings.dataset,
-        seed: settings.seed,
-        settings: { ...settings.options, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) },
-        ...(settings.shard ? { shard: settings.shard } : {}),
-        ...acc.finish(opts.editCurve ?? (opts.attack ? opts.attack.search.incremental !== false : true)),
-        ...(digest ? { details: digest.finish() } : {}),
-        wall_seconds: round(wallSeconds, 3),
-        ...(settings.compact ? { compact_results: true as const } : {}),
-        skipped_rows: opts.skippedRows?.() ?? 0,
-        ...(opts.replacementChars?.().rows ? { replacement_chars: { ...opts.replacementChars() } } : {}),
-        process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
-      };
+      return summaryFrame(
+        settings,
+        {
+          body: acc.finish(opts.editCurve ?? (opts.attack ? opts.attack.search.incremental !== false : true)),
+          ...(digest ? { details: digest.finish() } : {}),
+          ...(settings.compact ? { compact: true } : {}),
+        },
+        {
+          wallSeconds,
+          skippedRows: opts.skippedRows?.() ?? 0,
+          ...(opts.replacementChars ? { replacementChars: opts.replacementChars() } : {}),
+          process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
+        },
+      );
     },
   });
   return { summary };

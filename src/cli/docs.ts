@@ -2,10 +2,11 @@
  * The recipes' documentation, generated from their declarations: the table in README.md and the settings
  * reference in docs/recipes.md (scripts/gen-docs.ts writes both; a test fails when they are stale).
  */
-import { kebab, snake } from './casing.ts';
-import type { AnyRecipe } from './define.ts';
-import { settingFields, showDefault, type SettingField } from './fields.ts';
-import { commandOf, type Registry } from './registry.ts';
+import { kebab, snake } from '../recipes/registry/casing.ts';
+import type { AnyRecipe } from '../recipes/registry/define.ts';
+import { settingFields, showDefault, type SettingField } from '../recipes/registry/fields.ts';
+import type { Registry } from '../recipes/registry/registry.ts';
+import { commandOf } from '../kinds/index.ts';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

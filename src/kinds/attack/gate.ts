@@ -1,0 +1,82 @@
+/**
+ * What the gate and the suite's lines read of an attack-shaped run (attacks, and probes, whose worst variant is the
+ * result): the built-in gate metrics from its summary and headline, and any metric its recipe adds.
+ */
+import type { RunSummary } from '../../metrics/summary.ts';
+import type { HeadlineMetrics, LoadedRun } from '../../recipes/report/types.ts';
+import { GATE_METRICS } from '../../metrics/names.ts';
+import { pct } from '../../util/format.ts';
+import type { AnyLoadedRun, GateRuntime } from '../types.ts';
+import { recipeMetric } from '../gate.ts';
+
+export { GATE_METRICS };
+
+/** Name of a built-in gate metric (a key of {@link GATE_METRICS}). */
+export type GateMetric = keyof typeof GATE_METRICS;
+
+/** A run's value of a gate metric: null = over zero examples (n/a), undefined = the run does not report it. */
+export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMetrics): number | null | undefined {
+  switch (name) {
+    case 'clean_accuracy':
+      return summary.clean_accuracy;
+    case 'attacked_accuracy':
+      return summary.attacked_accuracy;
+    case 'attack_success_rate':
+      return summary.attack_success_rate;
+    case 'stability':
+      return h.stability;
+    case 'clean_metric':
+      return h.clean;
+    case 'attacked_metric':
+      return h.attacked;
+    case 'metric_drop':
+      return h.clean === null || h.attacked === null ? null : h.clean - h.attacked;
+    case 'clean_f1':
+      return summary.clean_f1;
+    case 'attacked_f1':
+      return summary.attacked_f1;
+    case 'clean_em':
+      return summary.clean_em;
+    case 'attacked_em':
+      return summary.attacked_em;
+    case 'mean_perturbed_word_pct':
+      return summary.mean_perturbed_word_pct === null ? null : summary.mean_perturbed_word_pct / 100;
+    case 'mean_queries':
+      return summary.mean_queries;
+  }
+}
+
+const loaded = (run: AnyLoadedRun): LoadedRun => run as LoadedRun;
+
+/** The suite's line for an attack run: its headline numbers. */
+export function attackLine(run: LoadedRun): string {
+  const h = run.headline;
+  return `clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)}`;
+}
+
+/** The gate of attack-shaped runs; `line` is the kind's progress line. */
+export function attackGate(line: (run: LoadedRun) => string): GateRuntime {
+  return {
+    value(metric, run, extra) {
+      const r = loaded(run);
+      const v = metric in GATE_METRICS ? metricValue(metric as GateMetric, r.summary, r.headline) : recipeMetric(metric, r.summary, extra);
+      // A run over zero examples reports no entity F1 at all: that is n/a for want of examples, not a missing metric.
+      return v === undefined && r.summary.n === 0 ? null : v;
+    },
+    naReason(metric, run) {
+      const s = loaded(run).summary;
+      if (s.n === 0) return 'no examples tested (0 examples)';
+      if (metric === 'stability') return `no example the model got right was attacked (${s.n} examples, ${s.skipped} skipped)`;
+      if (metric === 'attack_success_rate') return `no example was attacked (${s.n} examples, all ${s.skipped} skipped)`;
+      if (metric === 'mean_perturbed_word_pct') return 'no attack succeeded';
+      return `it is taken over zero examples (${s.n} examples)`;
+    },
+    measured: (run) => ({ n: loaded(run).summary.n, unit: 'examples tested' }),
+    line: (run) => line(loaded(run)),
+    row(run) {
+      const r = loaded(run);
+      const h = r.headline;
+      return [r.summary.recipe, String(r.summary.n), pct(h.clean), pct(h.attacked), pct(h.attack_success_rate), pct(h.stability)];
+    },
+  };
+}

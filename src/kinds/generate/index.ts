@@ -1,0 +1,117 @@
+/**
+ * The generate kind: a generator that makes its own inputs (fooling sentences, universal names, minimal pairs for
+ * the encoder's probes) step by step into a checkpointed folder; the data, when it takes any, is read through
+ * `ctx.examples()`. Its records are what it found; its summary is its own metrics.
+ */
+import { join } from 'node:path';
+import { parseLabelMap } from '../../attack/labels.ts';
+import type { GenerateSummary } from '../../metrics/summary.ts';
+import { goalFor, noDefaultGoal, taskKindOf } from '../../recipes/context.ts';
+import type { BuildContext, BuiltGenerate } from '../../recipes/registry/define.ts';
+import type { GeneratedRun } from '../../recipes/report/types.ts';
+import { fileFingerprint, openData, surveyExamples, type DataSpec } from '../../runner/open.ts';
+import { SUMMARY_FILE } from '../../runner/per-example.ts';
+import { NA } from '../../util/format.ts';
+import { TextstressError } from '../../util/errors.ts';
+import { recipeMetric } from '../gate.ts';
+import { dataOptionsOf, reopen } from '../request.ts';
+import type { AnyLoadedRun, KindRunContext, KindRuntime, RecipeOutcome, RunRequest } from '../types.ts';
+import { loadGeneratedRun } from './load.ts';
+import { runGenerator } from './run.ts';
+
+const generated = (run: AnyLoadedRun): GeneratedRun => run as GeneratedRun;
+const summaryOf = (outcome: RecipeOutcome): GenerateSummary => (outcome as { summary: GenerateSummary }).summary;
+const perExampleOnly = (hint: string): { because: string; hint: string } => ({ because: 'with no source examples to spread', hint });
+
+/** Builds the generator (with the data's goal and labels when it takes data) and runs it into req.out. */
+async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
+  const { def, settings, req } = ctx;
+  const model = ctx.model.info;
+  const build: BuildContext = { model, task: model.task, goal: noDefaultGoal(def.name), seed: req.seed };
+  const withData = req.data ? (req as RunRequest & DataSpec) : undefined;
+  if (withData) {
+    const dataset = await openData(withData);
+    build.data = dataset.info;
+    build.task = taskKindOf(model, dataset.info);
+    const survey = await surveyExamples(dataset);
+    const { goal, labels } = goalFor(model, dataset.info, parseLabelMap(req.labelMap), survey.labels);
+    build.goal = goal;
+    if (labels) build.labels = labels;
+  }
+  if (!def.tasks.includes(build.task)) {
+    throw new TextstressError(`the ${def.name} recipe runs on ${def.tasks.join(', ')} models, but ${model.id} is ${build.task}.`);
+  }
+  const built = await def.build(settings, build);
+  if (built.kind !== 'generate') throw new Error(`recipe "${def.name}" is declared generate but built ${built.kind}`);
+  const { generator } = built as BuiltGenerate;
+  const progress = req.progress?.start(def.name, generator.steps);
+  try {
+    // A resume is checked like an attack run's: the same settings, model, data options and data file content.
+    const summary = await runGenerator({
+      outDir: req.out,
+      generator,
+      engine: ctx.engine,
+      settings: {
+        recipe: def.name,
+        model: req.model,
+        dataset: req.data ?? null,
+        seed: req.seed,
+        options: settings,
+        ...(withData ? dataOptionsOf(withData) : {}),
+      },
+      resume: req.resume,
+      overwrite: req.overwrite,
+      ...(withData ? { dataFingerprint: await fileFingerprint(withData.data), examples: reopen(withData) } : {}),
+      onStep: (done) => progress?.update(done),
+    });
+    const text = generator.text?.(summary);
+    return { kind: 'generate', recipe: def, dir: req.out, summary, ...(text !== undefined ? { text } : {}) };
+  } finally {
+    progress?.stop();
+  }
+}
+
+export const GENERATE_KIND: KindRuntime = {
+  kind: 'generate',
+  noun: 'a generator',
+  command: {},
+  supports: {
+    resume: true,
+    shard: perExampleOnly('Run it unsharded.'),
+    queue: perExampleOnly('Run it without --queue.'),
+    inMemory: { because: 'that writes a folder of runs', hint: 'Run it with runRecipe({ …, out }) or the CLI.' },
+    dryRun: { because: 'that runs until it is done', hint: 'Run it with a small --limit (or few steps) and --max-cost instead.' },
+    maxQueries: { because: 'with no search to cut short', hint: 'Bound it with its own settings (steps, population) and --max-cost.' },
+  },
+  run,
+  async print(outcome, opts) {
+    const summary = summaryOf(outcome);
+    const text = (outcome as { text?: string }).text;
+    if (text !== undefined && !opts.json)
+      return { text: `${text}\nResults: ${join(outcome.dir, SUMMARY_FILE)}`, warnings: [], failed: false };
+    return { text: JSON.stringify(summary, null, 2), warnings: [], failed: false };
+  },
+  runRows: (outcome) => [{ name: outcome.recipe.name, n: summaryOf(outcome).n }],
+  finished: {
+    slot: 'generated',
+    load: (dir, name, group, summary) => loadGeneratedRun(dir, name, group, summary as unknown as GenerateSummary),
+    gate: {
+      // Generator runs have no clean or attacked examples: only the metrics their recipe declares are theirs.
+      value: (metric, run, extra) => recipeMetric(metric, generated(run).summary, extra),
+      naReason: () => 'the generator reported no value',
+      measured: (run) => ({ n: generated(run).summary.measured ?? generated(run).summary.n, unit: 'records generated' }),
+      line: (run) =>
+        Object.entries(generated(run).summary.metrics)
+          .map(([k, v]) => `${k} ${v ?? 'n/a'}`)
+          .join(', '),
+      row(run) {
+        const s = generated(run).summary;
+        const m = Object.entries(s.metrics)
+          .slice(0, 2)
+          .map(([k, v]) => `${k}=${v === null ? NA : Number(v.toFixed(3))}`)
+          .join(' ');
+        return [s.recipe, String(s.n), m, '', '', ''];
+      },
+    },
+  },
+};

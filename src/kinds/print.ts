@@ -1,0 +1,25 @@
+/** What the terminal says about any per-example run, whatever its kind. */
+import type { RunSummary } from '../metrics/summary.ts';
+
+/**
+ * The warnings of a finished per-example run: text that was probably not UTF-8 (U+FFFD in examples), and a run over
+ * zero examples, which measured nothing: every metric is n/a, and the command fails so no script mistakes it for a
+ * result.
+ */
+export function emptyRunWarnings(summary: Pick<RunSummary, 'n' | 'skipped_rows' | 'replacement_chars'>): {
+  warnings: string[];
+  failed: boolean;
+} {
+  const warnings: string[] = [];
+  const bad = summary.replacement_chars;
+  if (bad) {
+    warnings.push(
+      `textstress: warning: ${bad.rows} example${bad.rows === 1 ? '' : 's'} hold U+FFFD (the first at ${bad.first ?? '?'}): ` +
+        'the data file is probably not UTF-8, and the model read "�" where the text had other characters. Re-encode it (e.g. iconv -f latin1 -t utf-8).',
+    );
+  }
+  if (summary.n > 0) return { warnings, failed: false };
+  const skipped = summary.skipped_rows ? ` (${summary.skipped_rows} bad rows skipped)` : '';
+  warnings.push(`textstress: error: no examples tested: the data gave 0 examples${skipped}, so every metric is n/a.`);
+  return { warnings, failed: true };
+}

@@ -1,0 +1,88 @@
+/**
+ * The probe kind: B rewritten variants of every example (e.g. every mention of a name swapped), the worst kept as
+ * the result and the best beside it; D_worst and D_best written in the data's own format (the entity paper's
+ * Algorithm 1). Its runs read like attack runs, so it shares the attack kind's summary, report and gate.
+ */
+import { join } from 'node:path';
+import { probeExample } from '../../attack/probe.ts';
+import type { LoadedRun } from '../../recipes/report/types.ts';
+import type { Built, BuiltProbe } from '../../recipes/registry/define.ts';
+import { readResults } from '../../runner/checkpoint.ts';
+import { RESULTS_FILE } from '../../runner/per-example.ts';
+import { openData } from '../../runner/open.ts';
+import { subwordEnricher } from '../../runner/subwords.ts';
+import { detectFormat, parseFormat } from '../../data/open.ts';
+import { pct } from '../../util/format.ts';
+import { attackShapedJob, runSummaryOf } from '../attack/index.ts';
+import { attackGate, attackLine } from '../attack/gate.ts';
+import { loadAttackRun } from '../attack/load.ts';
+import { printAttackRun } from '../attack/print.ts';
+import { runAttack, type ExampleWork } from '../attack/run.ts';
+import type { RunSummary } from '../../metrics/summary.ts';
+import { withPerExampleSetup } from '../per-example.ts';
+import type { KindRuntime } from '../types.ts';
+import { writeProbeSets, type ProbeSetFiles } from './sets.ts';
+
+const workOf = (built: Built): ExampleWork => {
+  const { probe } = built as BuiltProbe;
+  return (example, session, rng) => probeExample(probe, example, session, rng);
+};
+
+/** The suite's line for a probe run: the probed examples' original / worst / best metric and stability. */
+function probeLine(run: LoadedRun): string {
+  const p = run.summary.probe;
+  if (!p) return attackLine(run);
+  return `${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ${pct(p.best_metric)}, stability ${pct(p.stability)}`;
+}
+
+export const PROBE_KIND: KindRuntime = {
+  kind: 'probe',
+  noun: 'a probe',
+  command: { under: 'probe', alsoUnder: 'attack' },
+  supports: {
+    resume: true,
+    shard: true,
+    queue: true,
+    inMemory: true,
+    dryRun: true,
+    maxQueries: { hint: 'Leave --max-queries out for this recipe.' },
+  },
+  perExample: { job: attackShapedJob(workOf), mayLeaveOut: false },
+  run: (ctx) =>
+    withPerExampleSetup(ctx, async ({ built, settings, common, dataset, data }) => {
+      const b = built as BuiltProbe;
+      const { summary } = await runAttack({
+        ...common,
+        settings: { ...settings, ...(ctx.req.compact ? { compact: true as const } : {}) },
+        work: workOf(built),
+        enrich: subwordEnricher(ctx.model),
+        // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
+        editCurve: false,
+        ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
+        ...(b.details ? { details: b.details } : {}),
+      });
+      // A shard holds some examples only: the probe sets (the whole data, rewritten) are written by `merge`.
+      if (ctx.req.shard) return { kind: 'probe', recipe: ctx.def, dir: ctx.req.out, summary };
+      const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
+      const sets: ProbeSetFiles = await writeProbeSets(
+        ctx.req.out,
+        (await openData(data)).examples(),
+        readResults(join(ctx.req.out, RESULTS_FILE)),
+        format,
+        dataset.info,
+      );
+      const text = b.text?.(summary);
+      return { kind: 'probe', recipe: ctx.def, dir: ctx.req.out, summary, sets, ...(text !== undefined ? { text } : {}) };
+    }),
+  print(outcome, opts) {
+    const { sets } = outcome as { sets?: ProbeSetFiles };
+    const extra = sets ? [`D_worst: ${sets.worst}`, `D_best: ${sets.best}`] : [];
+    return printAttackRun({ ...(outcome as { dir: string; text?: string }), summary: runSummaryOf(outcome) }, opts, extra);
+  },
+  runRows: (outcome) => [{ name: outcome.recipe.name, n: runSummaryOf(outcome).n, process: runSummaryOf(outcome).process }],
+  finished: {
+    slot: 'runs',
+    load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
+    gate: attackGate(probeLine),
+  },
+};

@@ -1,0 +1,53 @@
+/**
+ * runRecipe: the entry point of every run into a folder, the same for a program, a suite and the CLI. It checks the
+ * request against what the recipe's kind supports, validates the settings, opens the model (unless shared), and
+ * hands over to the kind's runtime, which opens the data, builds the recipe and runs it resumably.
+ */
+import { openEngine, openModel } from '../runner/open.ts';
+import { parseSettings } from '../recipes/registry/settings.ts';
+import type { AnyRecipe } from '../recipes/registry/define.ts';
+import type { QueryEngine } from '../query/engine.ts';
+import { assertSupports, commandOf, kindOf } from './index.ts';
+import type { RecipeOutcome, RunMode, RunRequest } from './types.ts';
+
+export type { RecipeOutcome, RunRequest, ProgressSink } from './types.ts';
+export { EXPERIMENT_FILE } from './experiment/manifest.ts';
+
+/** The modes a request asks for. */
+function modesOf(req: RunRequest): RunMode[] {
+  const asked: [RunMode, unknown][] = [
+    ['resume', req.resume],
+    ['shard', req.shard],
+    ['dryRun', req.dryRun],
+    ['maxQueries', req.maxQueries !== undefined],
+  ];
+  return asked.filter(([, on]) => on).map(([mode]) => mode);
+}
+
+/** A recipe's settings with defaults applied; a bad one is named, with where the recipe's settings are listed. */
+export function recipeSettings(def: AnyRecipe, raw: Record<string, unknown>, name?: (key: string) => string): Record<string, unknown> {
+  return parseSettings(def, raw, name, `\`textstress ${commandOf(def).join(' ')} --help\` lists its settings.`) as Record<string, unknown>;
+}
+
+/**
+ * Runs one recipe into `req.out` (resumable): checks the modes asked for, validates settings, opens the model and
+ * runs it as its kind runs. Closes the model unless it was `shared`. A mode the kind does not support, or a missing
+ * dataset the recipe needs, is a TextstressError before any work.
+ */
+export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
+  const def = req.registry.get(req.recipe);
+  for (const mode of modesOf(req)) assertSupports(def, mode);
+  const settings = recipeSettings(def, req.settings);
+  const model = req.shared?.model ?? (await openModel(req));
+  let owned: QueryEngine | undefined;
+  try {
+    const engine = req.shared?.engine ?? (owned = openEngine(model, req));
+    const kind = kindOf(def);
+    return await kind.run({ kind, def, settings, req, model, engine, runRecipe });
+  } finally {
+    if (!req.shared) {
+      await owned?.flushed();
+      await model.close?.();
+    }
+  }
+}
