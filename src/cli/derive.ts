@@ -5,7 +5,7 @@
  * user typed are forwarded, so a flag never overwrites a setting with a default.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { kebab } from '../recipes/registry/casing.ts';
+import { kebab } from '../util/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import { settingFields, showDefault, type SettingField } from '../recipes/registry/fields.ts';
 import { parseSettings } from '../recipes/registry/settings.ts';

@@ -2,11 +2,13 @@
  * The recipes' documentation, generated from their declarations: the table in README.md and the settings
  * reference in docs/recipes.md (scripts/gen-docs.ts writes both; a test fails when they are stale).
  */
-import { kebab, snake } from '../recipes/registry/casing.ts';
+import { kebab, snake } from '../util/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import { settingFields, showDefault, type SettingField } from '../recipes/registry/fields.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { commandOf } from '../kinds/index.ts';
+import { optionsOf, suiteKeyOf } from '../options/derive.ts';
+import { fieldOf } from '../util/fields.ts';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -58,7 +60,7 @@ export function recipesReference(registry: Registry): string {
     '',
     '<!-- Generated from the recipe declarations by `npx tsx scripts/gen-docs.ts`; do not edit by hand. -->',
     '',
-    'Every recipe is declared once (`src/recipes/<family>/`); its flags, the suite keys below and the defaults all come',
+    'Every recipe is declared once (`src/families/<family>/`); its flags, the suite keys below and the defaults all come',
     'from that declaration. In a suite file a test names the recipe and gives `settings:` with the suite keys.',
     '',
   ];
@@ -93,4 +95,40 @@ export function replaceBetweenMarkers(text: string, name: string, body: string):
   const j = text.indexOf(end);
   if (i < 0 || j < i) throw new Error(`no ${start} … ${end} markers`);
   return text.slice(0, i + start.length) + '\n' + body + '\n' + text.slice(j);
+}
+
+/** docs/options.md: every shared model, data and run option, as flag, suite key and entry, type, default, saved. */
+export function optionsReference(): string {
+  const parts = [
+    '# Shared options',
+    '',
+    '<!-- Generated from src/options/shared.ts by `npx tsx scripts/gen-docs.ts`; do not edit by hand. -->',
+    '',
+    'The options every run shares, declared once (src/options/shared.ts): the same name, bounds and default on the',
+    'command line (`--kebab-case`) and in a suite file (`snake_case`, in the entry named). "Saved": kept in run.json,',
+    'so `merge` and queue workers reopen the run the same way; "resume": a resume must use the same value.',
+    '',
+  ];
+  const titles = { model: 'Model', data: 'Data', run: 'Run' } as const;
+  for (const group of ['model', 'data', 'run'] as const) {
+    parts.push(
+      `## ${titles[group]} options`,
+      '',
+      '| flag | suite key | type | default | saved | description |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const o of optionsOf(group)) {
+      const f = fieldOf(o.key, o.schema, o.meta.flag === null ? null : { ...(o.meta.flag.short ? { short: o.meta.flag.short } : {}) });
+      const flag = o.meta.flag === null ? '(suite only)' : flagOf(f);
+      const suite = o.meta.suite ? `\`${suiteKeyOf(o)}\` (${[o.meta.suite.in].flat().join(', ')})` : '—';
+      const saved = [o.meta.saved ? 'yes' : 'no', o.meta.identity ? 'resume' : '', o.meta.secret ? 'secret' : '']
+        .filter(Boolean)
+        .join(', ');
+      parts.push(
+        `| \`${flag}\` | ${suite} | ${typeOf(f)} | ${f.hasDefault ? `\`${showDefault(f.default)}\`` : ''} | ${saved} | ${cell(f.description ?? '')} |`,
+      );
+    }
+    parts.push('');
+  }
+  return parts.join('\n');
 }

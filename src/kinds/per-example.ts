@@ -10,6 +10,7 @@ import { parseLabelMap } from '../attack/labels.ts';
 import type { Dataset, Example } from '../data/types.ts';
 import type { AnyRecipe, Built } from '../recipes/registry/define.ts';
 import type { RunSettings } from '../runner/per-example.ts';
+import { identityOptions } from '../options/derive.ts';
 import { dataSettings, fileFingerprint, openData, surveyExamples, type DataSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { savedRequest } from './request.ts';
@@ -102,12 +103,7 @@ export function runSettingsOf(def: AnyRecipe, settings: Record<string, unknown>,
     seed: req.seed,
     ...(req.limit !== undefined ? { limit: req.limit } : {}),
     ...(req.shard ? { shard: req.shard } : {}),
-    // The defence file is part of what was attacked: a resume with another (or none) is refused like other settings.
-    options: {
-      ...settings,
-      ...dataSettings(req),
-      ...(req.defence ? { defence: req.defence } : {}),
-      ...(req.maxQueries !== undefined ? { maxQueries: req.maxQueries } : {}),
-    },
+    // The defence file and the query budget are part of what was measured: a resume with others is refused too.
+    options: { ...settings, ...dataSettings(req), ...identityOptions(req, 'run') },
   };
 }

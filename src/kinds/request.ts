@@ -4,55 +4,13 @@
  * the data's examples read afresh.
  */
 import type { Example } from '../data/types.ts';
+import { savedOptions } from '../options/derive.ts';
 import { dataSettings, openData, type DataSpec } from '../runner/open.ts';
 import type { RunRequest } from './types.ts';
 
-/** What run.json keeps of a request. */
-const SAVED_KEYS = [
-  'model',
-  'task',
-  'authEnv',
-  'batchSize',
-  'timeout',
-  'retries',
-  'requestConcurrency',
-  'defence',
-  'baseUrl',
-  'labels',
-  'template',
-  'mapping',
-  'labelRegex',
-  'structured',
-  'llmTemperature',
-  'maxTokens',
-  'priceInput',
-  'priceOutput',
-  'maxCost',
-  'cacheDir',
-  'cache',
-  'data',
-  'format',
-  'split',
-  'limit',
-  'skipBadRows',
-  'maxChars',
-  'textColumn',
-  'textAColumn',
-  'textBColumn',
-  'labelColumn',
-  'idColumn',
-  'labelMap',
-  'compact',
-  'maxQueries',
-  'concurrency',
-] as const;
-
 /** run.json's `request`: the recipe, its settings, the seed and the saved options that were given. */
 export function savedRequest(req: RunRequest, settings: Record<string, unknown>): Record<string, unknown> {
-  const picked = Object.fromEntries(
-    SAVED_KEYS.flatMap((k) => (req[k as keyof RunRequest] === undefined ? [] : [[k, req[k as keyof RunRequest]]])),
-  );
-  return { recipe: req.recipe, settings, seed: req.seed, ...picked };
+  return { recipe: req.recipe, settings, seed: req.seed, ...savedOptions(req) };
 }
 
 /** The data options that decide which examples an experiment or generator sees, the row limit included. */

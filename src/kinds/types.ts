@@ -13,8 +13,7 @@ import type { QueryEngine, QuerySession } from '../query/engine.ts';
 import type { AnyRecipe, Built, ExperimentOutput, RecipeKind, RecipeMetric, SubRunOutcome } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import type { GeneratedRun, LoadedRun, StressRun } from '../recipes/report/types.ts';
-import type { DataSpec, ModelSpec } from '../runner/open.ts';
-import type { Shard } from '../runner/shard.ts';
+import type { DataSpec, ModelSpec, RunOptions } from '../options/shared.ts';
 import type { ProbeSetFiles } from './probe/sets.ts';
 
 /** The ways of running a recipe that not every kind supports. */
@@ -34,28 +33,21 @@ export interface ProgressSink {
   start(label: string, total: number): { update(done: number): void; stop(): void };
 }
 
-/** A recipe run into a folder, as runRecipe takes it: the recipe, its settings, the model and (usually) the data. */
-export interface RunRequest extends ModelSpec, Partial<DataSpec> {
+/**
+ * A recipe run into a folder, as runRecipe takes it: the recipe and its settings, the model and (usually) the data
+ * with their shared options (src/options/shared.ts), and the run's own.
+ */
+export interface RunRequest
+  extends ModelSpec, Partial<DataSpec>, Omit<RunOptions, 'out' | 'seed' | 'progress' | 'json' | 'queue' | 'blockSize'> {
   registry: Registry;
   recipe: string;
   /** The recipe's settings, camelCase; validated against its schema (defaults applied). */
   settings: Record<string, unknown>;
   out: string;
   seed: number;
-  resume?: boolean;
-  overwrite?: boolean;
-  /** Examples worked on at once (default 32). */
-  concurrency?: number;
-  labelMap?: string;
-  /** Compact results.jsonl (for very large runs): see compactResult. */
-  compact?: boolean;
   progress?: ProgressSink;
   /** One line about what runs now (experiments announce each sub-run). */
   log?: (line: string) => void;
-  /** Only the examples of shard I of N (`--shard I/N`); `textstress merge` joins the shard folders. */
-  shard?: Shard;
-  /** Per-example query budget for attacks (TextAttack's query_budget): a search that would pass it ends on its best state. */
-  maxQueries?: number;
   /** A model and engine already open (suites, experiments): used and left open. */
   shared?: { model: ModelAdapter; engine: QueryEngine };
 }

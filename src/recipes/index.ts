@@ -1,7 +1,7 @@
 export * from './registry/define.ts';
 export { createRegistry, assertDerivable, RESERVED_SETTING_KEYS, type Registry } from './registry/registry.ts';
 export { settingFields, showDefault, type SettingField, type FieldShape } from './registry/fields.ts';
-export { kebab, snake, camelFromSnake, camelKeys } from './registry/casing.ts';
+export { kebab, snake, camelFromSnake, camelKeys } from '../util/casing.ts';
 export { goalFor, taskKindOf, checkRecipeTask } from './context.ts';
 export type * from './report/types.ts';
 export * from './report/charts.ts';

@@ -9,8 +9,9 @@ import type { Dataset } from '../data/types.ts';
 import { openResemble, readResembleConfig } from '../defence/index.ts';
 import { isOpenAiSpec, loadModel } from '../models/load.ts';
 import { standInModel } from '../models/stand-in.ts';
-import type { LabelMapping } from '../models/openai/mapping.ts';
-import type { ModelAdapter, ModelTask } from '../models/types.ts';
+import type { ModelAdapter } from '../models/types.ts';
+import { identityOptions, loadOptionsOf } from '../options/derive.ts';
+import type { DataSpec, ModelSpec } from '../options/shared.ts';
 import { openDiskCache } from '../query/disk-cache.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { PACKAGE_ROOT } from '../util/package-root.ts';
@@ -24,35 +25,7 @@ export function resolveModelSpec(spec: string): string {
   return existsSync(builtIn) ? builtIn : spec;
 }
 
-/** A model as a run names it. */
-export interface ModelSpec {
-  model: string;
-  task?: ModelTask;
-  authEnv?: string;
-  batchSize?: number;
-  timeout?: number;
-  retries?: number;
-  requestConcurrency?: number;
-  /** A RESEMBLE config file (`textstress resemble fit`): the model is opened defended by it. */
-  defence?: string;
-  /** openai:<model> endpoints (docs/llm.md). */
-  baseUrl?: string;
-  labels?: string[];
-  template?: string;
-  mapping?: LabelMapping;
-  labelRegex?: string;
-  structured?: boolean;
-  llmTemperature?: number;
-  maxTokens?: number;
-  priceInput?: number;
-  priceOutput?: number;
-  maxCost?: number;
-  /** The persistent query cache's folder; `cache: false` turns it off. */
-  cacheDir?: string;
-  cache?: boolean;
-  /** A dry run: the model is opened (so its settings are checked) but never asked; see standInModel. */
-  dryRun?: boolean;
-}
+export type { DataSpec, ModelSpec } from '../options/shared.ts';
 
 /**
  * The query engine for a model, with the persistent query cache when it applies: on by default for openai:
@@ -67,7 +40,7 @@ export function openEngine(model: ModelAdapter, spec: Pick<ModelSpec, 'model' | 
  * Opens the model a spec names (a built-in name such as "demo-sst2", a folder, hub id or URL) with {@link loadModel};
  * with `defence`, wrapped in the RESEMBLE adapter that config describes.
  */
-export async function openModel(opts: ModelSpec): Promise<ModelAdapter> {
+export async function openModel(opts: ModelSpec & { dryRun?: boolean }): Promise<ModelAdapter> {
   const model = await openDefendedModel(opts);
   return opts.dryRun ? standInModel(model) : model;
 }
@@ -85,42 +58,7 @@ async function openDefendedModel(opts: ModelSpec): Promise<ModelAdapter> {
 }
 
 async function openPlainModel(opts: ModelSpec): Promise<ModelAdapter> {
-  return loadModel(resolveModelSpec(opts.model), {
-    task: opts.task,
-    authEnv: opts.authEnv,
-    batchSize: opts.batchSize,
-    maxBatchSize: opts.batchSize,
-    timeoutMs: opts.timeout,
-    retries: opts.retries,
-    concurrency: opts.requestConcurrency,
-    baseUrl: opts.baseUrl,
-    labels: opts.labels,
-    template: opts.template,
-    mapping: opts.mapping,
-    regex: opts.labelRegex,
-    structured: opts.structured,
-    temperature: opts.llmTemperature,
-    maxTokens: opts.maxTokens,
-    ...(opts.priceInput !== undefined || opts.priceOutput !== undefined
-      ? { prices: { input: opts.priceInput ?? 0, output: opts.priceOutput ?? 0 } }
-      : {}),
-    maxCost: opts.maxCost,
-  });
-}
-
-/** A dataset as a run names it. */
-export interface DataSpec {
-  data: string;
-  format?: string;
-  split?: string;
-  limit?: number;
-  skipBadRows?: boolean;
-  maxChars?: number;
-  textColumn?: string;
-  textAColumn?: string;
-  textBColumn?: string;
-  labelColumn?: string;
-  idColumn?: string;
+  return loadModel(resolveModelSpec(opts.model), loadOptionsOf(opts));
 }
 
 /** Opens the dataset a spec names with {@link openDataset}, passing the format, split, limit and column options on. */
@@ -159,20 +97,7 @@ export async function surveyExamples(ds: Dataset): Promise<{ n: number; labels: 
 
 /** The data options that decide which examples and labels a run sees; a resume must use the same. */
 export function dataSettings(opts: DataSpec & { labelMap?: string }): Record<string, unknown> {
-  // camelCase, as the recipe settings beside them in summary.json and run.json (the option names in the library API).
-  const picked: Record<string, unknown> = {
-    format: opts.format,
-    split: opts.split,
-    textColumn: opts.textColumn,
-    textAColumn: opts.textAColumn,
-    textBColumn: opts.textBColumn,
-    labelColumn: opts.labelColumn,
-    idColumn: opts.idColumn,
-    skipBadRows: opts.skipBadRows,
-    maxChars: opts.maxChars,
-    labelMap: opts.labelMap,
-  };
-  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined && v !== false));
+  return identityOptions(opts, 'data');
 }
 
 export { fileFingerprint } from '../data/fingerprint.ts';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
-import { camelKeys, snake } from '../recipes/registry/casing.ts';
+import { camelKeys, snake } from '../util/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { closest } from '../recipes/registry/registry.ts';
 import { settingProblems } from '../recipes/registry/settings.ts';

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { isHubSpec } from '../data/hf/spec.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
-import { camelKeys } from '../recipes/registry/casing.ts';
+import { camelKeys } from '../util/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { formatGrid } from '../util/table.ts';
 import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
@@ -17,6 +17,7 @@ import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../kinds/run.ts';
 import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
+import { fromSuiteEntry } from '../options/derive.ts';
 import { NA, pct } from '../util/format.ts';
 import { checkTest, verdictOf } from './gate.ts';
 import { suitePath, type LoadedSuite } from './load.ts';
@@ -140,6 +141,13 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         shared = { model, engine: openEngine(model, modelOpts) };
         models.set(modelName, shared);
       }
+      // The test's run options (its limit and seed have fallbacks: the dataset's, the suite's).
+      const {
+        limit: _limit,
+        seed: _seed,
+        compact,
+        ...testOptions
+      } = fromSuiteEntry('test', test as unknown as Record<string, unknown>, (p) => p);
       const request = {
         registry: opts.registry,
         recipe: test.recipe,
@@ -151,8 +159,9 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         seed: test.seed ?? suite.seed ?? 0,
         resume: opts.resume,
         overwrite: opts.overwrite,
-        concurrency: test.concurrency ?? 32,
-        ...(test.compact ? { compact: true } : {}),
+        concurrency: 32,
+        ...testOptions,
+        ...(compact ? { compact: true } : {}),
         ...(opts.bars ? { progress: opts.bars } : {}),
         ...(opts.shard ? { shard: opts.shard } : {}),
       };
@@ -221,11 +230,11 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
 /** Which secrets the suite's models send where: refused unless allowed (with a list), else announced. */
 function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
   for (const [name, entry] of Object.entries(loaded.suite.models)) {
-    const e = typeof entry === 'string' ? { path: entry } : entry;
+    const e = modelOptions(entry, loaded.dir);
     // An openai: model sends OPENAI_API_KEY unless told otherwise, to wherever base_url points.
-    const authEnv = 'auth_env' in e && e.auth_env ? e.auth_env : isOpenAiSpec(e.path) ? 'OPENAI_API_KEY' : undefined;
+    const authEnv = e.authEnv ?? (isOpenAiSpec(e.model) ? 'OPENAI_API_KEY' : undefined);
     if (!authEnv) continue;
-    const where = `model "${name}" (${e.path}${'base_url' in e && e.base_url ? ` at ${e.base_url}` : ''})`;
+    const where = `model "${name}" (${typeof entry === 'string' ? entry : entry.path}${e.baseUrl ? ` at ${e.baseUrl}` : ''})`;
     if (opts.allowAuthEnv && !opts.allowAuthEnv.includes(authEnv)) {
       throw new TextstressError(
         `${where} would send the environment variable ${authEnv} as its Authorization header, and ${authEnv} is not allowed.`,
@@ -272,29 +281,7 @@ function modelOptions(entry: ModelEntry, dir: string): ModelSpec & { labelMap?: 
   const e = typeof entry === 'string' ? { path: entry } : entry;
   const local = suitePath(dir, e.path);
   const model = /^https?:\/\//.test(e.path) ? e.path : existsSync(local) ? relative(process.cwd(), local) || '.' : e.path;
-  return {
-    model,
-    ...(e.task ? { task: e.task } : {}),
-    ...(e.batch_size ? { batchSize: e.batch_size } : {}),
-    ...(e.auth_env ? { authEnv: e.auth_env } : {}),
-    ...(e.label_map ? { labelMap: e.label_map } : {}),
-    ...(e.timeout ? { timeout: e.timeout } : {}),
-    ...(e.retries !== undefined ? { retries: e.retries } : {}),
-    ...(e.request_concurrency ? { requestConcurrency: e.request_concurrency } : {}),
-    ...(e.defence ? { defence: suitePath(dir, e.defence) } : {}),
-    ...(e.base_url ? { baseUrl: e.base_url } : {}),
-    ...(e.labels ? { labels: e.labels } : {}),
-    ...(e.template ? { template: suitePath(dir, e.template) } : {}),
-    ...(e.mapping ? { mapping: e.mapping } : {}),
-    ...(e.label_regex ? { labelRegex: e.label_regex } : {}),
-    ...(e.structured !== undefined ? { structured: e.structured } : {}),
-    ...(e.temperature !== undefined ? { llmTemperature: e.temperature } : {}),
-    ...(e.max_tokens ? { maxTokens: e.max_tokens } : {}),
-    ...(e.prices ? { priceInput: e.prices.input, priceOutput: e.prices.output } : {}),
-    ...(e.max_cost !== undefined ? { maxCost: e.max_cost } : {}),
-    ...(e.cache !== undefined ? { cache: e.cache } : {}),
-    ...(e.cache_dir ? { cacheDir: suitePath(dir, e.cache_dir) } : {}),
-  };
+  return { model, ...fromSuiteEntry('model', e, (p) => suitePath(dir, p)) };
 }
 
 type DataResult = { ok: true; options: DataSpec } | { ok: false; optional: boolean; reason: string };
@@ -313,22 +300,8 @@ function dataOptions(entry: DatasetEntry, dir: string): DataResult {
       reason: `${relative(process.cwd(), primary)} not found${fallback ? ` (nor the fallback ${relative(process.cwd(), fallback)})` : ''}`,
     };
   }
-  return {
-    ok: true,
-    options: {
-      data: hub ? file : relative(process.cwd(), file) || file,
-      ...(e.format ? { format: e.format } : {}),
-      ...(e.split ? { split: e.split } : {}),
-      ...(e.limit ? { limit: e.limit } : {}),
-      ...(e.text_column ? { textColumn: e.text_column } : {}),
-      ...(e.text_a_column ? { textAColumn: e.text_a_column } : {}),
-      ...(e.text_b_column ? { textBColumn: e.text_b_column } : {}),
-      ...(e.label_column ? { labelColumn: e.label_column } : {}),
-      ...(e.id_column ? { idColumn: e.id_column } : {}),
-      ...(e.skip_bad_rows ? { skipBadRows: true } : {}),
-      ...(e.max_chars ? { maxChars: e.max_chars } : {}),
-    },
-  };
+  const given = fromSuiteEntry('dataset', e, (p) => suitePath(dir, p));
+  return { ok: true, options: { data: hub ? file : relative(process.cwd(), file) || file, ...given } };
 }
 
 /** One line per test: the headline numbers, as each test's kind reads them. */

@@ -3,11 +3,9 @@
  * recipe's own settings in snake_case (defaults shown, not filled in: the run applies them, so suite.json keeps
  * what the user wrote). The published schema/suite.schema.json is this schema for the built-in registry.
  */
-import { LABEL_MAPPINGS } from '../models/openai/mapping.ts';
 import { z } from 'zod';
-import { DATA_FORMATS } from '../data/types.ts';
-import { MODEL_TASKS } from '../models/schema.ts';
-import { snake } from '../recipes/registry/casing.ts';
+import { suiteEntryShape, type NamedOption } from '../options/derive.ts';
+import { snake } from '../util/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { GATE_METRICS } from '../kinds/attack/gate.ts';
@@ -57,85 +55,36 @@ export function suiteSettingsSchema(def: AnyRecipe): z.ZodObject {
   return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [snake(k), optionalField(v)])));
 }
 
+/** A suite entry's description of an option: a path option says what it is relative to. */
+const suiteDescription = (o: NamedOption): string | undefined =>
+  o.schema.description && o.meta.suite?.path ? `${o.schema.description} (relative to the suite file)` : undefined;
+
 const modelSchema = z.union([
   z
     .string()
     .describe(
       'model folder, built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli, demo-cola), hub id or http(s):// endpoint',
     ),
-  z.strictObject({
-    path: z.string().describe('model folder, built-in name, hub id or http(s):// endpoint'),
-    task: z.enum(MODEL_TASKS).optional(),
-    label_map: z.string().optional().describe('dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"'),
-    batch_size: z.number().int().min(1).optional(),
-    auth_env: z.string().optional().describe('HTTP models: environment variable holding the Authorization header'),
-    timeout: z.number().int().min(1).optional().describe('HTTP models: per-request timeout in ms'),
-    retries: z.number().int().min(0).optional().describe('HTTP models: retries on 5xx/429/timeouts'),
-    request_concurrency: z.number().int().min(1).optional().describe('HTTP models: requests in flight at once'),
-    defence: z
-      .string()
-      .optional()
-      .describe('RESEMBLE config file (textstress resemble fit), relative to the suite file: the model is defended by it'),
-    // openai:<model> entries (docs/llm.md)
-    base_url: z
-      .string()
-      .optional()
-      .describe(
-        'openai: models: the endpoint, …/v1 (default OPENAI_BASE_URL, else OpenAI); the key comes from auth_env (default OPENAI_API_KEY)',
-      ),
-    labels: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .describe('openai: models: label names the prompt offers (classifiers; required) or the tag set (taggers)'),
-    template: z.string().optional().describe('openai: models: prompt template file, relative to the suite file'),
-    mapping: z.enum(LABEL_MAPPINGS).optional().describe('openai: classifiers: how the answer becomes a label (default logprobs)'),
-    label_regex: z.string().optional().describe('openai: with mapping regex: its first group names the label'),
-    structured: z.boolean().optional().describe('openai: ask for JSON by schema for the json mapping, tagging and QA (default true)'),
-    temperature: z.number().min(0).optional().describe('openai: sampling temperature (default 0)'),
-    max_tokens: z.number().int().min(1).optional().describe('openai: most tokens of one answer'),
-    prices: z
-      .strictObject({ input: z.number().min(0), output: z.number().min(0) })
-      .optional()
-      .describe('openai: dollars per million input / output tokens, for the cost meter'),
-    max_cost: z
-      .number()
-      .gt(0)
-      .optional()
-      .describe('openai: stop (resumably) before a run with this model spends more than this many dollars'),
-    cache: z
-      .boolean()
-      .optional()
-      .describe('the persistent query cache (default: on for openai: models, off for others unless cache_dir is given)'),
-    cache_dir: z.string().optional().describe('the persistent query cache folder, relative to the suite file'),
+  z.strictObject(suiteEntryShape('model', suiteDescription) as { path: z.ZodString }).extend({
+    path: z.string().describe('model folder, built-in name, hub id, http(s):// endpoint or openai:<model>'),
   }),
 ]);
 
 const datasetSchema = z.union([
   z.string().describe('data file, relative to the suite file'),
-  z.strictObject({
+  z.strictObject(suiteEntryShape('dataset', suiteDescription) as { path: z.ZodString }).extend({
     path: z.string().describe('data file, relative to the suite file'),
     fallback: z.string().optional().describe('used when `path` does not exist (relative to the suite file)'),
     optional: z.boolean().optional().describe('skip the tests that use it when neither file exists (default false: error)'),
-    format: z.enum(DATA_FORMATS).optional(),
-    split: z.string().optional(),
-    limit: z.number().int().min(1).optional().describe('use only the first n examples'),
-    text_column: z.string().optional(),
-    text_a_column: z.string().optional(),
-    text_b_column: z.string().optional(),
-    label_column: z.string().optional(),
-    id_column: z.string().optional(),
-    skip_bad_rows: z.boolean().optional(),
-    max_chars: z.number().int().min(1).optional().describe('longest text accepted (longer rows are bad rows; default 20000)'),
   }),
 ]);
 
-/** A suite's model: a path, built-in name, hub id or URL, or an object with that `path` and options. */
-export type ModelEntry = z.infer<typeof modelSchema>;
-/** A suite's dataset: a path relative to the suite file, or an object with that `path` and options. */
-export type DatasetEntry = z.infer<typeof datasetSchema>;
+/** A suite's model: a path, built-in name, hub id or URL, or an object with that `path` and its model options (suite keys). */
+export type ModelEntry = string | ({ path: string } & Record<string, unknown>);
+/** A suite's dataset: a path relative to the suite file, or an object with that `path` and its data options (suite keys). */
+export type DatasetEntry = string | ({ path: string; fallback?: string; optional?: boolean } & Record<string, unknown>);
 
-/** One test of a suite; `settings` keeps the user's snake_case keys. */
+/** One test of a suite; `settings` keeps the user's snake_case keys, and so do its run options (see TEST_DESCRIPTIONS). */
 export interface SuiteTest {
   name: string;
   recipe: string;
@@ -145,9 +94,17 @@ export interface SuiteTest {
   limit?: number;
   concurrency?: number;
   compact?: boolean;
+  max_queries?: number;
   thresholds?: string[];
   settings?: Record<string, unknown>;
 }
+
+/** How a test's run options read in a suite (where they differ from the flag's help). */
+const TEST_DESCRIPTIONS: Record<string, string> = {
+  seed: 'seed (default: the suite seed)',
+  limit: 'use only the first n examples (overrides the dataset limit)',
+  concurrency: 'examples attacked at once; their queries share model batches (default 32)',
+};
 
 /** A suite file as parsed: models and datasets by name, the tests in order, and an optional gate for every test. */
 export interface Suite {
@@ -177,13 +134,7 @@ export function suiteSchemaFor(registry: Registry): z.ZodType<Suite> {
       .describe('test name: also its output sub-folder'),
     model: z.string().optional().describe('a key of `models` (default: the only model)'),
     dataset: z.string().optional().describe('a key of `datasets` (default: the only dataset)'),
-    seed: z.number().int().min(0).optional().describe('seed (default: the suite seed)'),
-    limit: z.number().int().min(1).optional().describe('use only the first n examples (overrides the dataset limit)'),
-    concurrency: z.number().int().min(1).optional().describe('examples attacked at once; their queries share model batches (default 32)'),
-    compact: z
-      .boolean()
-      .optional()
-      .describe('compact results.jsonl for very large runs (no traces or probabilities; texts of successful attacks only)'),
+    ...suiteEntryShape('test', (o) => TEST_DESCRIPTIONS[o.key]),
     thresholds: thresholds.optional(),
   };
   const tests = registry

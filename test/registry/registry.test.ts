@@ -10,8 +10,8 @@ import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { commandOf as commandWords, KINDS } from '../../src/kinds/index.ts';
 import { stressWordsRecipe } from './fixtures/stress-words.ts';
 import { settingFields } from '../../src/recipes/registry/fields.ts';
-import { kebab } from '../../src/recipes/registry/casing.ts';
-import { README, REFERENCE, readmeText, referenceText } from '../../scripts/gen-docs.ts';
+import { kebab } from '../../src/util/casing.ts';
+import { OPTIONS, README, REFERENCE, optionsText, readmeText, referenceText } from '../../scripts/gen-docs.ts';
 
 const registry = builtinRegistry();
 const program = buildProgram({ registry });
@@ -70,6 +70,7 @@ describe('the built-in recipes', () => {
   it('the generated docs are up to date (regenerate: npx tsx scripts/gen-docs.ts)', () => {
     expect(readFileSync(README, 'utf8')).toBe(readmeText());
     expect(readFileSync(REFERENCE, 'utf8')).toBe(referenceText());
+    expect(readFileSync(OPTIONS, 'utf8')).toBe(optionsText());
   });
 });
 

@@ -201,7 +201,7 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     const dir = tmp('llm-suite');
     const yaml = [
       'models:',
-      `  llm: { path: "openai:demo", base_url: "${base(server)}", labels: [negative, positive], prices: { input: 0.15, output: 0.6 }, cache_dir: cache, auth_env: ${KEY_VAR} }`,
+      `  llm: { path: "openai:demo", base_url: "${base(server)}", labels: [negative, positive], price_input: 0.15, price_output: 0.6, cache_dir: cache, auth_env: ${KEY_VAR} }`,
       'datasets:',
       `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: 6 }`,
       'tests:',

@@ -10,7 +10,8 @@ import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { mergeShards } from '../../src/kinds/merge.ts';
 import { runRecipe, type RunRequest } from '../../src/kinds/run.ts';
-import { parseShard, shardOf } from '../../src/runner/shard.ts';
+import { shardOf } from '../../src/runner/shard.ts';
+import { parseShard } from '../../src/options/shard.ts';
 import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);

@@ -94,7 +94,7 @@ function groupCommand(registry: Registry, name: string, members: { verb: string;
     .addHelpText('after', `\n${words.plural}: ${verbs.join(', ')}. \`textstress ${name} <name> --help\` lists its own options.`);
   for (const m of members) cmd.addCommand(recipeCommand(m.def, registry, m.verb));
   return cmd
-    .argument('[name]')
+    .argument(name === 'attack' ? '[recipe]' : '[name]')
     .allowUnknownOption()
     .allowExcessArguments()
     .action((given?: string) => {

@@ -5,7 +5,7 @@ import { goalFor } from '../../recipes/context.ts';
 import { fixed, pct } from '../../util/format.ts';
 import { formatTable } from '../../util/table.ts';
 import { openData, openEngine, openModel, surveyExamples, type DataSpec, type ModelSpec } from '../../runner/open.ts';
-import { addDataOptions, addModelOptions } from '../options.ts';
+import { addDataOptions, addModelOptions, addOptions } from '../options.ts';
 
 interface EvalOptions extends ModelSpec, DataSpec {
   labelMap?: string;
@@ -16,7 +16,7 @@ export function evalCommand(): Command {
   const cmd = new Command('eval').description('clean metrics of a model on a dataset (no attack)');
   addModelOptions(cmd);
   addDataOptions(cmd);
-  cmd.option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"').option('--json', 'print JSON');
+  addOptions(cmd, ['labelMap', 'json']);
   return cmd.action(async (opts: EvalOptions) => {
     const model = await openModel(opts);
     const engine = openEngine(model, opts);

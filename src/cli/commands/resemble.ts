@@ -24,7 +24,7 @@ import { fitResemble, TEMPERATURE_GRID } from '../../families/entities/resemble/
 import { formatTable5, table5 } from '../../families/entities/resemble/table5.ts';
 import { openData, openModel, type DataSpec, type ModelSpec } from '../../runner/open.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { addDataOptions, addModelOptions, int } from '../options.ts';
+import { addDataOptions, addModelOptions, addOptions, int } from '../options.ts';
 
 interface Common extends ModelSpec, DataSpec {
   type: EntityType;
@@ -44,11 +44,8 @@ function positive(name: string): (v: string) => number {
 function common(cmd: Command): Command {
   addModelOptions(cmd);
   addDataOptions(cmd);
-  return cmd
-    .addOption(new Option('--type <type>', 'entity type the defence replaces').choices([...ENTITY_TYPES]).default('PER'))
-    .option('-s, --seed <n>', 'seed for every random choice', int('--seed'), 0)
-    .option('--label-map <pairs>', 'dataset label → model label, e.g. "0=NEGATIVE,1=POSITIVE"')
-    .option('--json', 'print JSON instead of a table');
+  cmd.addOption(new Option('--type <type>', 'entity type the defence replaces').choices([...ENTITY_TYPES]).default('PER'));
+  return addOptions(cmd, ['seed', 'labelMap', 'json']);
 }
 
 /** The undefended model (--defence makes no sense here: the config is what is being fitted / evaluated). */

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { parseFaults } from '../../models/openai-compat.ts';
 import { ModelError } from '../../util/errors.ts';
 import { isPort, startModelServer } from '../../models/serve.ts';
-import type { ModelTask } from '../../models/types.ts';
+import type { ModelSpec } from '../../options/shared.ts';
 import { int } from '../options.ts';
 import { openModel } from '../../runner/open.ts';
 
@@ -85,7 +85,7 @@ See docs/http-model-api.md.`,
         allowedHost: string[];
         maxConcurrent: number;
         latencyMs: number;
-        task?: ModelTask;
+        task?: ModelSpec['task'];
         defence?: string;
         openai?: boolean;
         openaiModel?: string;

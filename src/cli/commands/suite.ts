@@ -10,7 +10,7 @@ import { STARTER_SUITE } from '../../suite/starter.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { int, list } from '../options.ts';
-import { parseShard, type Shard } from '../../runner/shard.ts';
+import { parseShard, type Shard } from '../../options/shard.ts';
 
 interface RunSuiteCliOptions {
   out: string;

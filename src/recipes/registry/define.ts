@@ -37,8 +37,8 @@ export const RECIPE_KINDS = ['attack', 'probe', 'experiment', 'generate', 'stres
 /** One of {@link RECIPE_KINDS}. */
 export type RecipeKind = (typeof RECIPE_KINDS)[number];
 
-/** How a setting appears on the command line: a short flag, a parser for values zod cannot read from text, or `null` for a suite-only setting. */
-export type FlagHint = { short?: string; parse?: (raw: string) => unknown; arg?: string } | null;
+export type { FlagHint } from '../../util/fields.ts';
+import type { FlagHint } from '../../util/fields.ts';
 
 /** What a builder gets to know about the run it builds for. */
 export interface BuildContext {

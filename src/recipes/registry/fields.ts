@@ -1,91 +1,14 @@
-/**
- * Reads a recipe's settings schema field by field, through zod's own JSON Schema output (the public, stable view
- * of a schema), into what the CLI, the docs and the registry checks need: the value's shape, its default,
- * description, choices and bounds.
- */
-import { z } from 'zod';
-import type { AnyRecipe, FlagHint } from './define.ts';
+/** A recipe's settings, field by field (see util/fields.ts): what the CLI, the docs and the registry's checks read. */
+import type { z } from 'zod';
+import { fieldOf, type FlagHint, type SettingField } from '../../util/fields.ts';
+import type { AnyRecipe } from './define.ts';
 
-/** The kind of value a setting takes, as far as flags and docs care. */
-export type FieldShape =
-  | { type: 'number'; integer: boolean }
-  | { type: 'boolean' }
-  | { type: 'string'; choices?: readonly string[] }
-  | { type: 'list'; of: 'string' | 'number'; choices?: readonly string[] }
-  /** Anything a flag cannot spell without help (objects, records, mixed unions). */
-  | { type: 'other' };
-
-/** One setting of a recipe, read from its zod schema (camelCase `key`). */
-export interface SettingField {
-  key: string;
-  shape: FieldShape;
-  description?: string;
-  /** The default (absent when the setting is optional with no default). */
-  default?: unknown;
-  hasDefault: boolean;
-  nullable: boolean;
-  /** Bounds, for help texts and docs. */
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  hint?: FlagHint;
-}
-
-type Json = Record<string, unknown>;
-
-function nonNull(js: Json): { js: Json; nullable: boolean } {
-  if (Array.isArray(js.type) && js.type.includes('null')) {
-    const rest = (js.type as string[]).filter((t) => t !== 'null');
-    if (rest.length === 1) return { js: { ...js, type: rest[0] }, nullable: true };
-  }
-  const any = js.anyOf as Json[] | undefined;
-  if (Array.isArray(any)) {
-    const rest = any.filter((b) => b.type !== 'null');
-    if (rest.length === 1 && rest.length < any.length) return { js: { ...js, ...rest[0] }, nullable: true };
-  }
-  return { js, nullable: false };
-}
-
-function shapeOf(js: Json): FieldShape {
-  const type = js.type;
-  if (type === 'integer' || type === 'number') return { type: 'number', integer: type === 'integer' };
-  if (type === 'boolean') return { type: 'boolean' };
-  if (type === 'string') return Array.isArray(js.enum) ? { type: 'string', choices: js.enum as string[] } : { type: 'string' };
-  if (type === 'array') {
-    const items = (js.items ?? {}) as Json;
-    if (items.type === 'string')
-      return { type: 'list', of: 'string', ...(Array.isArray(items.enum) ? { choices: items.enum as string[] } : {}) };
-    if (items.type === 'number' || items.type === 'integer') return { type: 'list', of: 'number' };
-  }
-  return { type: 'other' };
-}
+export { showDefault, type FieldShape, type SettingField } from '../../util/fields.ts';
 
 /** The recipe's settings, in declaration order, as {@link SettingField}s. */
 export function settingFields(def: AnyRecipe): SettingField[] {
   const shape = (def.settings as z.ZodObject).shape as Record<string, z.ZodType>;
-  return Object.entries(shape).map(([key, schema]) => {
-    const raw = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
-    const { js, nullable } = nonNull(raw);
-    const hint = (def.cli as Record<string, FlagHint | undefined> | undefined)?.[key];
-    const field: SettingField = {
-      key,
-      shape: shapeOf(js),
-      hasDefault: 'default' in raw,
-      nullable,
-      ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
-      ...('default' in raw ? { default: raw.default } : {}),
-      ...(typeof js.minimum === 'number' ? { minimum: js.minimum } : {}),
-      ...(typeof js.maximum === 'number' && js.maximum < Number.MAX_SAFE_INTEGER ? { maximum: js.maximum } : {}),
-      ...(typeof js.exclusiveMinimum === 'number' ? { exclusiveMinimum: js.exclusiveMinimum } : {}),
-      ...(hint !== undefined ? { hint } : {}),
-    };
-    return field;
-  });
-}
-
-/** A default as people read it: lists comma-joined, null as "none". */
-export function showDefault(value: unknown): string {
-  if (value === null) return 'none';
-  if (Array.isArray(value)) return value.length ? value.join(',') : 'none';
-  return String(value);
+  return Object.entries(shape).map(([key, schema]) =>
+    fieldOf(key, schema, (def.cli as Record<string, FlagHint | undefined> | undefined)?.[key]),
+  );
 }

@@ -3,71 +3,14 @@
  * program, test or plugin adds its own recipes to a registry of its own without touching src/.
  */
 import { TextstressError } from '../../util/errors.ts';
+import { RESERVED_SETTING_KEYS } from '../../options/derive.ts';
 import type { ReportFamily, ReportSections } from '../report/types.ts';
-import { kebab, roundTrips } from './casing.ts';
+import { kebab, roundTrips } from '../../util/casing.ts';
 import { RECIPE_KINDS, TASK_KINDS, type AnyRecipe, type RecipeMetric } from './define.ts';
 import { CORE_METRIC_NAMES } from '../../metrics/names.ts';
 import { settingFields } from './fields.ts';
 
-/**
- * Setting names taken by the option groups every run has (model, data, run); a recipe setting may not use
- * one, or its flag would clash (`--seed`, `--limit`, `--out`, …).
- */
-export const RESERVED_SETTING_KEYS: readonly string[] = [
-  'model',
-  'task',
-  'authEnv',
-  'batchSize',
-  'timeout',
-  'retries',
-  'requestConcurrency',
-  'data',
-  'format',
-  'split',
-  'textColumn',
-  'textAColumn',
-  'textBColumn',
-  'labelColumn',
-  'idColumn',
-  'skipBadRows',
-  'maxChars',
-  'limit',
-  'out',
-  'seed',
-  'resume',
-  'overwrite',
-  'concurrency',
-  'labelMap',
-  'json',
-  'progress',
-  'help',
-  'version',
-  'name',
-  'recipe',
-  'thresholds',
-  'dataset',
-  'compact',
-  'plugin',
-  'defence',
-  'baseUrl',
-  'labels',
-  'template',
-  'mapping',
-  'labelRegex',
-  'structured',
-  'llmTemperature',
-  'maxTokens',
-  'priceInput',
-  'priceOutput',
-  'maxCost',
-  'cacheDir',
-  'cache',
-  'dryRun',
-  'maxQueries',
-  'shard',
-  'queue',
-  'blockSize',
-];
+export { RESERVED_SETTING_KEYS };
 
 /** One-letter flags the shared options take (`-m` model, `-d` data, `-n` limit, `-o` out, `-s` seed, `-h` help, `-V` version). */
 export const RESERVED_SHORT_FLAGS: readonly string[] = ['m', 'd', 'n', 'o', 's', 'h', 'V'];
