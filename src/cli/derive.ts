@@ -48,9 +48,9 @@ function helpOf(f: SettingField): string {
   return f.hasDefault ? `${text} (default: ${showDefault(f.default)})` : text;
 }
 
-/** The flags of a recipe's settings (settings whose cli hint is null stay suite-only). */
-export function addRecipeOptions(cmd: Command, def: AnyRecipe): Command {
-  for (const f of settingFields(def)) {
+/** Adds a flag per field (fields whose hint is null stay out); a hint may make one required. */
+export function addFieldOptions(cmd: Command, fields: readonly SettingField[]): Command {
+  for (const f of fields) {
     if (f.hint === null) continue;
     const long = f.shape.type === 'boolean' && f.default === true ? `--no-${kebab(f.key)}` : `--${kebab(f.key)}`;
     const short = f.hint?.short ? `-${f.hint.short}, ` : '';
@@ -61,9 +61,26 @@ export function addRecipeOptions(cmd: Command, def: AnyRecipe): Command {
     if (s.type === 'string' && s.choices && !f.hint?.parse) opt.choices([...s.choices]);
     const parse = parserOf(f, long);
     if (parse) opt.argParser(parse);
+    if ((f.hint as { required?: boolean } | undefined)?.required) opt.makeOptionMandatory();
     cmd.addOption(opt);
   }
   return cmd;
+}
+
+/** The values of the fields the user typed on the command line (nothing else: defaults come from the schema). */
+export function typedValues(cmd: Command, fields: readonly SettingField[]): Record<string, unknown> {
+  const values = cmd.opts();
+  const raw: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (f.hint === null) continue;
+    if (cmd.getOptionValueSource(f.key) === 'cli') raw[f.key] = values[f.key];
+  }
+  return raw;
+}
+
+/** The flags of a recipe's settings (settings whose cli hint is null stay suite-only). */
+export function addRecipeOptions(cmd: Command, def: AnyRecipe): Command {
+  return addFieldOptions(cmd, settingFields(def));
 }
 
 /**
@@ -71,12 +88,7 @@ export function addRecipeOptions(cmd: Command, def: AnyRecipe): Command {
  * recipe's schema, with errors naming the flags.
  */
 export function recipeSettingsFrom(cmd: Command, def: AnyRecipe): Record<string, unknown> {
-  const values = cmd.opts();
-  const raw: Record<string, unknown> = {};
-  for (const f of settingFields(def)) {
-    if (f.hint === null) continue;
-    if (cmd.getOptionValueSource(f.key) === 'cli') raw[f.key] = values[f.key];
-  }
+  const raw = typedValues(cmd, settingFields(def));
   parseSettings(def, raw, (key) => `--${kebab(key.split('.')[0]!)}`);
   return raw;
 }

@@ -8,15 +8,14 @@ import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { builtinRegistry } from '../families/index.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
+import type { AnyVerb } from '../recipes/registry/verbs.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { errorMessage, TextstressError } from '../util/errors.ts';
 import { recipeCommands } from './commands/attack.ts';
+import { verbCommands } from './commands/verbs.ts';
 import { demoCommand } from './commands/demo.ts';
 import { evalCommand } from './commands/eval.ts';
-import { grammarTablesCommand } from './commands/grammar-tables.ts';
 import { reportCommand } from './commands/report.ts';
-import { resembleCommand } from './commands/resemble.ts';
-import { foolAugmentCommand, foolTransferCommand } from './commands/fooling.ts';
 import { serveCommand } from './commands/serve.ts';
 import { initCommand, runCommand } from './commands/suite.ts';
 
@@ -41,17 +40,17 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     runCommand(registry),
     initCommand(),
     reportCommand(registry),
-    grammarTablesCommand(),
-    resembleCommand(),
-    foolTransferCommand(),
-    foolAugmentCommand(),
     cacheCommand(),
     mergeCommand(registry),
     workerCommand(registry),
   ];
   const taken = new Set(fixed.map((c) => c.name()));
-  for (const cmd of recipeCommands(registry)) {
-    if (taken.has(cmd.name())) throw new Error(`the recipe verb "${cmd.name()}" clashes with a built-in command`);
+  for (const cmd of [...recipeCommands(registry), ...verbCommands(registry)]) {
+    if (taken.has(cmd.name()))
+      throw new Error(
+        `the command "${cmd.name()}" is claimed twice (a recipe's or a family's verb and a built-in command, or two of them)`,
+      );
+    taken.add(cmd.name());
     fixed.push(cmd);
   }
   for (const cmd of fixed) program.addCommand(cmd);
@@ -76,11 +75,14 @@ export async function loadPlugins(argv: readonly string[], registry: Registry): 
     const found = [mod.default, mod.recipes]
       .flat()
       .filter((r): r is AnyRecipe => !!r && typeof r === 'object' && 'name' in r && 'build' in r);
-    if (found.length === 0)
+    // A plugin may bring its family's own commands too (defineVerb), as `verbs`.
+    const verbs = [mod.verbs].flat().filter((v): v is AnyVerb => !!v && typeof v === 'object' && 'name' in v && 'run' in v);
+    if (found.length === 0 && verbs.length === 0)
       throw new TextstressError(`the plugin ${path} exports no recipe.`, {
-        hint: 'Export a recipe (or a list of them) as default, or as `recipes`.',
+        hint: 'Export a recipe (or a list of them) as default, or as `recipes`; commands of your own as `verbs`.',
       });
     for (const r of found) registry.add(r);
+    for (const v of verbs) registry.addVerb(v);
   }
 }
 

@@ -9,6 +9,10 @@ import { clozeRecipe, probeHeadsRecipe, probeLayersRecipe } from './encoder/reci
 import { stressNliRecipe } from './stress/nli/recipe.ts';
 import { stressQaRecipe } from './stress/qa/recipe.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
+import type { AnyVerb } from '../recipes/registry/verbs.ts';
+import { grammarTablesVerb } from './grammar/verbs.ts';
+import { foolAugmentVerb, foolTransferVerb } from './fooling/verbs.ts';
+import { resembleEvalVerb, resembleFitVerb } from './entities/resemble/verbs.ts';
 import { createRegistry, type Registry } from '../recipes/registry/registry.ts';
 import { typosCurveRecipe } from './typos/curve.ts';
 import { typosRecipe } from './typos/recipe.ts';
@@ -33,7 +37,10 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   clozeRecipe,
 ];
 
-/** A fresh registry holding the built-in recipes (add your own to it). */
+/** The families' own commands (tables from finished runs, a defence's fit and evaluation, transfer), in help order. */
+export const BUILTIN_VERBS: readonly AnyVerb[] = [grammarTablesVerb, resembleFitVerb, resembleEvalVerb, foolTransferVerb, foolAugmentVerb];
+
+/** A fresh registry holding the built-in recipes and verbs (add your own to it). */
 export function builtinRegistry(): Registry {
-  return createRegistry(BUILTIN_RECIPES);
+  return createRegistry(BUILTIN_RECIPES, BUILTIN_VERBS);
 }

@@ -7,7 +7,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { thresholdAt } from './efsg/index.ts';
 import type { ModelAdapter } from '../../models/types.ts';
-import { QueryEngine } from '../../query/engine.ts';
+import type { QueryEngine } from '../../query/engine.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
 import { targetScore } from './generator.ts';
@@ -22,6 +22,8 @@ export interface TransferOptions {
   train?: string;
   /** Opens a model spec (the CLI resolves built-in names and --defence-free specs). */
   open(spec: string): Promise<ModelAdapter>;
+  /** A query engine over an open model. */
+  engine(model: ModelAdapter): QueryEngine;
 }
 
 /** The mode a run evolved in, from its details. */
@@ -34,6 +36,7 @@ function modeOf(run: FoolingRun): FoolingMode {
 async function scoreWith(
   spec: string,
   model: ModelAdapter,
+  engine: QueryEngine,
   run: FoolingRun,
   sentences: readonly string[],
   train: string,
@@ -46,7 +49,6 @@ async function scoreWith(
       `the model ${spec} has no class "${run.details.target.label}" (its classes: ${labels.join(', ') || 'none named'}).`,
       { hint: 'Transfer compares models with the same classes.' },
     );
-  const engine = new QueryEngine(model);
   let threshold = run.settings.threshold;
   let positives: number | null = null;
   if (threshold === null) {
@@ -95,7 +97,7 @@ export async function transferFooling(dir: string, opts: TransferOptions): Promi
   for (const spec of [run.model, ...opts.models]) {
     const model = await opts.open(spec);
     try {
-      rows.push(await scoreWith(spec, model, run, sentences, train));
+      rows.push(await scoreWith(spec, model, opts.engine(model), run, sentences, train));
     } finally {
       await model.close?.();
     }

@@ -7,6 +7,7 @@ import { RESERVED_SETTING_KEYS } from '../../options/derive.ts';
 import type { ReportFamily, ReportSections } from '../report/types.ts';
 import { kebab, roundTrips } from '../../util/casing.ts';
 import { RECIPE_KINDS, TASK_KINDS, type AnyRecipe, type RecipeMetric } from './define.ts';
+import type { AnyVerb } from './verbs.ts';
 import { CORE_METRIC_NAMES } from '../../metrics/names.ts';
 import { settingFields } from './fields.ts';
 
@@ -30,11 +31,16 @@ export interface Registry {
   sections(): ReportSections;
   /** Gate metrics the recipes add, by name. */
   metrics(): Record<string, RecipeMetric>;
+  /** Adds a family's own command (see VerbDef); throws when its command is taken. */
+  addVerb(verb: AnyVerb): Registry;
+  /** The families' own commands, in the order added. */
+  verbs(): AnyVerb[];
 }
 
 /** A registry holding `initial` (see {@link Registry.add} for what is refused). */
-export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
+export function createRegistry(initial: readonly AnyRecipe[] = [], initialVerbs: readonly AnyVerb[] = []): Registry {
   const byName = new Map<string, AnyRecipe>();
+  const verbs: AnyVerb[] = [];
   const reg: Registry = {
     add(def) {
       if (byName.has(def.name)) throw new Error(`recipe "${def.name}" registered twice`);
@@ -65,9 +71,18 @@ export function createRegistry(initial: readonly AnyRecipe[] = []): Registry {
     all: () => [...byName.values()],
     families: () => [...new Set([...byName.values()].flatMap((d) => (d.report ? [d.report] : [])))],
     sections: () => ({ familyOf: (recipe) => byName.get(recipe)?.report, order: reg.families() }),
+    addVerb(verb) {
+      if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(verb.name)) throw new Error(`verb "${verb.name}": the name must be kebab-case`);
+      const command = [verb.group, verb.name].filter(Boolean).join(' ');
+      if (verbs.some((v) => [v.group, v.name].filter(Boolean).join(' ') === command)) throw new Error(`the verb "${command}" is registered twice`);
+      verbs.push(verb);
+      return reg;
+    },
+    verbs: () => [...verbs],
     metrics: () => Object.assign({}, ...[...byName.values()].map((d) => d.metrics ?? {})) as Record<string, RecipeMetric>,
   };
   for (const d of initial) reg.add(d);
+  for (const v of initialVerbs) reg.addVerb(v);
   return reg;
 }
 
