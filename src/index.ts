@@ -84,7 +84,7 @@ export { grammarRecipe } from './families/grammar/recipe.ts';
 export { grammarBudgetCurveRecipe, type BudgetPoint } from './families/grammar/budget-curve.ts';
 export { augmentRecipe, type AugmentManifest } from './families/grammar/augment.ts';
 export { table3, table4, type GrammarRunSummary } from './families/grammar/tables.ts';
-export { parseErrorTypes, type ParsedErrorTypes } from './families/grammar/error-types.ts';
+export { parseErrorTypes, type ParsedErrorTypes } from './perturb/grammar/error-types.ts';
 export { entitiesRecipe } from './families/entities/recipe.ts';
 export { namesFiles, annotatorName } from './families/entities/sources.ts';
 export { entitiesSettings, type EntitiesSettings } from './families/entities/settings.ts';

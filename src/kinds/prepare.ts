@@ -8,6 +8,7 @@ import type { ModelInfo } from '../models/types.ts';
 import { checkRecipeTask, goalFor, taskKindOf } from '../recipes/context.ts';
 import type { GoalFactory } from '../attack/goals/index.ts';
 import type { AnyRecipe, BuildContext, Built } from '../recipes/registry/define.ts';
+import { openModel, type ModelSpec } from '../runner/open.ts';
 
 /** How a recipe is prepared for a model and data. */
 export interface PrepareOptions {
@@ -41,15 +42,26 @@ export async function prepareRecipe(
   if (opts.mapsLabels) {
     const observed = new Set(opts.observedLabels ?? []);
     const goal = lazyGoal(() => goalFor(model, data, opts.labelMap ?? {}, observed).goal);
-    ctx = { model, data, task, goal, seed: opts.seed, labelMap: opts.labelMap ?? {}, observedLabels: observed };
+    ctx = { model, data, task, goal, seed: opts.seed, labelMap: opts.labelMap ?? {}, observedLabels: observed, ...BUILD_OPENERS };
   } else {
     const { goal, labels } = goalFor(model, data, opts.labelMap ?? {}, opts.observedLabels ?? []);
-    ctx = { model, data, task, goal, ...(labels ? { labels } : {}), seed: opts.seed };
+    ctx = { model, data, task, goal, ...(labels ? { labels } : {}), seed: opts.seed, ...BUILD_OPENERS };
   }
   const built = await def.build(settings, ctx);
   if (built.kind !== def.kind) throw new Error(`recipe "${def.name}" is declared ${def.kind} but built ${built.kind}`);
   return built;
 }
+
+/** How a recipe's build opens another model (BuildContext.openModel): as a run opens its own. */
+export const openForBuild: BuildContext['openModel'] = (spec, o) =>
+  openModel({ model: spec, ...(o?.task ? { task: o.task as ModelSpec['task'] } : {}) });
+
+/** How a recipe's build opens a model for inspection; loaded on first use (onnx-proto and the graph code are big). */
+export const openEncoderForBuild: BuildContext['openEncoder'] = async (spec, o) =>
+  (await import('../models/encoder/index.ts')).loadEncoder(spec, o);
+
+/** What a build opens other models with (BuildContext's openers). */
+export const BUILD_OPENERS: Pick<BuildContext, 'openModel' | 'openEncoder'> = { openModel: openForBuild, openEncoder: openEncoderForBuild };
 
 /** A goal factory made on first use. */
 function lazyGoal(make: () => GoalFactory): GoalFactory {

@@ -1,13 +1,37 @@
 /**
- * The source tree's dependency rules, checked on the real files: nothing below cli/ imports it, and the graph of
- * top-level folders under src/ has no cycle (dependencies point one way: cli → suite → report → runner →
- * recipes → attack/metrics/perturb → query → models/data → text/util).
+ * The source tree's dependency rules, checked on the real files. The layers README states, top to bottom:
+ *   cli → suite → report → queue → kinds → runner → families → recipes → defence
+ *     → attack · metrics · perturb · entities → options → query → models · data → text · util
+ * Every import (static, re-export, type-only and dynamic) goes down this list or stays in its layer, and the
+ * folders import each other without a cycle. A family (src/families/<name>/) imports no other family, and opens no
+ * model and runs no query itself (no value import from models/ or query/: those reach it through its contexts).
+ * Outside src/kinds/, no file branches on a recipe's kind.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '..', '..', 'src');
+
+/** The layers, top first; folders in one layer may import each other (without a cycle). */
+const LAYERS: readonly (readonly string[])[] = [
+  ['cli'],
+  ['suite'],
+  ['report'],
+  ['queue'],
+  ['kinds'],
+  ['runner'],
+  ['families'],
+  ['recipes'],
+  ['defence'],
+  ['attack', 'metrics', 'perturb', 'entities'],
+  ['options'],
+  ['query'],
+  ['models', 'data'],
+  ['text', 'util'],
+];
+/** The package's entry points, which re-export from every layer. */
+const ENTRIES = ['index', 'internal'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -16,41 +40,62 @@ function files(dir: string): string[] {
   });
 }
 
+interface Import {
+  target: string;
+  /** `import type` / `export type`: no code of the target runs. */
+  typeOnly: boolean;
+}
+
 /** Relative imports of a file (static, re-exports, type-only and dynamic), resolved to paths. */
-function importsOf(file: string): string[] {
+function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
-  return specs.map((s) => resolve(dirname(file), s));
+  return [...text.matchAll(/(import|export)(\s+type)?[^'";]*?(?:from\s*|\(\s*)'(\.{1,2}\/[^']+)'/g)].map((m) => ({
+    target: resolve(dirname(file), m[3]!),
+    typeOnly: m[2] !== undefined,
+  }));
 }
 
 const top = (path: string): string => relative(SRC, path).split('/')[0]!.replace(/\.ts$/, '');
-
-function edges(): Map<string, Map<string, string>> {
-  const graph = new Map<string, Map<string, string>>();
-  for (const f of files(SRC)) {
-    const from = top(f);
-    for (const target of importsOf(f)) {
-      if (!target.startsWith(SRC)) continue;
-      const to = top(target);
-      if (to === from || from === 'index') continue;
-      if (!graph.has(from)) graph.set(from, new Map());
-      if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, relative(SRC, f));
-    }
-  }
-  return graph;
-}
+const layerOf = (folder: string): number => LAYERS.findIndex((l) => l.includes(folder));
+const SOURCES = files(SRC);
 
 describe('source layers', () => {
+  it('every folder of src/ has its place in the layers', () => {
+    const folders = [...new Set(SOURCES.map(top))].filter((f) => !ENTRIES.includes(f));
+    expect(folders.filter((f) => layerOf(f) < 0)).toEqual([]);
+  });
+
+  it('imports go down the layers (or stay in one)', () => {
+    const upward = SOURCES.flatMap((f) => {
+      const from = top(f);
+      if (ENTRIES.includes(from)) return [];
+      return importsOf(f)
+        .map((i) => top(i.target))
+        .filter((to) => to !== from && layerOf(to) < layerOf(from))
+        .map((to) => `${relative(SRC, f)} → ${to}/`);
+    });
+    expect(upward).toEqual([]);
+  });
+
   it('nothing outside src/cli imports from src/cli', () => {
-    const offenders = files(SRC)
-      .filter((f) => top(f) !== 'cli')
-      .filter((f) => importsOf(f).some((t) => top(t) === 'cli' && t.startsWith(SRC)))
+    const offenders = SOURCES.filter((f) => top(f) !== 'cli')
+      .filter((f) => importsOf(f).some((i) => top(i.target) === 'cli' && i.target.startsWith(SRC)))
       .map((f) => relative(SRC, f));
     expect(offenders).toEqual([]);
   });
 
   it('the folders of src/ import each other without a cycle', () => {
-    const graph = edges();
+    const graph = new Map<string, Map<string, string>>();
+    for (const f of SOURCES) {
+      const from = top(f);
+      if (ENTRIES.includes(from)) continue;
+      for (const { target } of importsOf(f)) {
+        const to = top(target);
+        if (to === from || !target.startsWith(SRC)) continue;
+        if (!graph.has(from)) graph.set(from, new Map());
+        if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, relative(SRC, f));
+      }
+    }
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const visit = (node: string, path: string[]): void => {
@@ -68,10 +113,43 @@ describe('source layers', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('no family imports another family', () => {
+    const familyOf = (p: string): string | undefined => {
+      const parts = relative(SRC, p).split('/');
+      return parts[0] === 'families' && parts.length > 2 ? parts[1] : undefined;
+    };
+    const crossing = SOURCES.flatMap((f) => {
+      const own = familyOf(f);
+      if (!own) return [];
+      return importsOf(f)
+        .filter((i) => familyOf(i.target) !== undefined && familyOf(i.target) !== own)
+        .map((i) => `${relative(SRC, f)} → families/${familyOf(i.target)}`);
+    });
+    expect(crossing).toEqual([]);
+  });
+
+  it('a family opens no model and runs no query itself: no value import from models/ or query/', () => {
+    const opening = SOURCES.filter((f) => top(f) === 'families').flatMap((f) =>
+      importsOf(f)
+        .filter((i) => !i.typeOnly && ['models', 'query'].includes(top(i.target)))
+        .map((i) => `${relative(SRC, f)} → ${relative(SRC, i.target)}`),
+    );
+    expect(opening).toEqual([]);
+  });
+
+  it('outside src/kinds, no file branches on a recipe kind', () => {
+    const KIND =
+      /(?:kind|Kind)\s*[!=]==\s*'(?:attack|probe|stress|generate|experiment)'|case\s+'(?:attack|probe|stress|generate|experiment)':/;
+    const branching = SOURCES.filter((f) => top(f) !== 'kinds').flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (KIND.test(line) ? [`${relative(SRC, f)}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(branching).toEqual([]);
+  });
+
   it('keeps files under 400 lines', () => {
-    const long = files(SRC)
-      .map((f) => ({ f: relative(SRC, f), n: readFileSync(f, 'utf8').split('\n').length }))
-      .filter((x) => x.n > 400);
+    const long = SOURCES.map((f) => ({ f: relative(SRC, f), n: readFileSync(f, 'utf8').split('\n').length })).filter((x) => x.n > 400);
     expect(long).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 /** The entities recipe's settings: annotator defaults, names files, refusals, and the training-file counts. */
+import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { describe, expect, it } from 'vitest';
 import { EntityF1Drop } from '../../src/attack/goals/index.ts';
 import { entitiesRecipe } from '../../src/families/entities/recipe.ts';
@@ -12,6 +13,7 @@ const ctx = (kind: 'text' | 'tokens') => ({
   task: 'text-classification' as const,
   goal: new EntityF1Drop(),
   seed: 0,
+  ...BUILD_OPENERS,
 });
 
 describe('entities recipe settings', () => {

@@ -2,6 +2,7 @@
  * The `fooling` recipe (EFSG) on the demo models: the files a run writes, determinism, resume after a failure
  * (a fresh generator rebuilds its distinct set from results.jsonl), pair mode's fixed x̂, and its errors.
  */
+import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,7 @@ async function build(model: ModelAdapter, settings: Record<string, unknown>): Pr
       },
     },
     seed: 0,
+    ...BUILD_OPENERS,
   });
   if (built.kind !== 'generate') throw new Error('expected a generator');
   return built.generator;

@@ -2,6 +2,7 @@
  * fool-sweep: mean ± std over seeds (exact), each sub-run equal to `textstress fool` with that value and seed,
  * resume after a failure, errors, and the report's sweep charts.
  */
+import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,7 @@ describe('fool-sweep on demo-sst2', () => {
             },
           },
           seed: 0,
+          ...BUILD_OPENERS,
         },
       );
       if (built.kind !== 'generate') throw new Error('expected a generator');

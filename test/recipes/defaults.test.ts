@@ -2,6 +2,7 @@
  * The settings schema is the one place a recipe's defaults live: building a recipe from `{}` gives the attack its
  * builder gives with every option left out, and both carry the schema's parsed defaults.
  */
+import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { describe, expect, it } from 'vitest';
 import { attackExample, type Attack } from '../../src/attack/attack.ts';
 import { UntargetedClassification } from '../../src/attack/goals/index.ts';
@@ -22,7 +23,7 @@ import { Rng } from '../../src/util/rng.ts';
 import { lexiconModel } from '../attack/helpers.ts';
 
 const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));
-const ctx: BuildContext = { model: lexiconModel.info, task: 'text-classification', goal, seed: 0 };
+const ctx: BuildContext = { model: lexiconModel.info, task: 'text-classification', goal, seed: 0, ...BUILD_OPENERS };
 
 /** An attack as plain data: names of its parts, the window, the search's own fields (functions left out). */
 function shape(a: Attack): unknown {

@@ -3,6 +3,7 @@
  * (`--plugin`), a suite file, the gate and the report. Also the run kinds the built-in families do not use yet:
  * a probe (B variants, worst and best) and a generator (no source examples, resumable per step).
  */
+import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -175,6 +176,7 @@ tests:
         },
       },
       seed: 5,
+      ...BUILD_OPENERS,
     });
     if (built.kind !== 'generate') throw new Error('expected a generator');
     const gen = built.generator as Generator<string[][]>;

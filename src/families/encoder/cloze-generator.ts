@@ -2,6 +2,7 @@
  * The cloze test as a generator: one step per error type (resumable after each); `finish` pools the types into
  * the Figure 4 layout (mean likelihood drop per error type × signed distance from the error) and cloze.json.
  */
+import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { clozeTest, type ClozeCell } from './index.ts';
@@ -10,6 +11,7 @@ import { sourcesLine, type EncoderDetails, type SentenceDetails } from './tables
 
 export interface ClozeRunOptions {
   modelId: string;
+  openEncoder: BuildContext['openEncoder'];
   types: GrammarErrorType[];
   pairs: number;
   text: string[];
@@ -74,6 +76,7 @@ export function nearFar(
 export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<State> {
   const prep = preparer({
     modelId: o.modelId,
+    openEncoder: o.openEncoder,
     text: o.text,
     defaultText: defaultClozeText,
     types: o.types,

@@ -2,6 +2,7 @@
  * probe-layers and probe-heads as generators: one step per error type (resumable after each), its record the
  * type's Table 7/8 column and head grid; `finish` gathers the records into the run's details and layers.json.
  */
+import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { probeLayers, type TypeResult } from './index.ts';
@@ -10,6 +11,7 @@ import { headGrid, layerText, layerTable, meanOf, rate, type LayerDetails } from
 
 export interface LayerRunOptions {
   modelId: string;
+  openEncoder: BuildContext['openEncoder'];
   types: GrammarErrorType[];
   pairs: number;
   text: string[];
@@ -27,6 +29,7 @@ type State = { done: number };
 export function layerGenerator(name: string, o: LayerRunOptions): Generator<State> {
   const prep = preparer({
     modelId: o.modelId,
+    openEncoder: o.openEncoder,
     text: o.text,
     defaultText: defaultProbeText,
     types: o.types,

@@ -3,6 +3,7 @@
  * for inspection and the minimal pairs, the same for the same settings and seed.
  */
 import type { Encoder } from '../../models/encoder/index.ts';
+import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { buildProbePairs, defaultSentenceSources, readSentences, type ProbeSet } from './index.ts';
 import { TextstressError } from '../../util/errors.ts';
@@ -18,6 +19,8 @@ export interface Prepared {
 
 export interface PrepareOptions {
   modelId: string;
+  /** Opens the model for inspection (BuildContext.openEncoder). */
+  openEncoder: BuildContext['openEncoder'];
   text: readonly string[];
   /** Sources when `text` is empty. */
   defaultText: () => string[];
@@ -45,9 +48,7 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step
             hint: 'Give a transformers.js model folder or hub id.',
           });
         }
-        // loaded on first use: onnx-proto and the graph code are not needed by any other command
-        const { loadEncoder } = await import('../../models/encoder/index.ts');
-        const encoder = await loadEncoder(opts.modelId, { maxLength: opts.maxLength });
+        const encoder = await opts.openEncoder(opts.modelId, { maxLength: opts.maxLength });
         const sources = opts.text.length ? [...opts.text] : opts.defaultText();
         const { sentences, perSource } = await readSentences(sources);
         const set = buildProbePairs(sentences, { types: opts.types, perType: opts.pairs, seed: opts.seed });

@@ -58,6 +58,7 @@ export const probeLayersRecipe = defineRecipe({
       kind: 'generate',
       generator: layerGenerator('probe-layers', {
         modelId: ctx.model.id,
+        openEncoder: ctx.openEncoder,
         types,
         pairs: s.pairs,
         text: s.text,
@@ -105,6 +106,7 @@ export const probeHeadsRecipe = defineRecipe({
       kind: 'generate',
       generator: layerGenerator('probe-heads', {
         modelId: ctx.model.id,
+        openEncoder: ctx.openEncoder,
         types: errorTypesIn(s.errorTypes),
         pairs: s.pairs,
         text: s.text,
@@ -152,6 +154,7 @@ export const clozeRecipe = defineRecipe({
       kind: 'generate',
       generator: clozeGenerator('cloze', {
         modelId: ctx.model.id,
+        openEncoder: ctx.openEncoder,
         types: errorTypesIn(s.errorTypes),
         pairs: s.pairs,
         text: s.text,

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { GRAMMAR_ERROR_TYPES, type GrammarErrorType } from '../../perturb/grammar/index.ts';
-import { parseErrorTypes } from '../grammar/error-types.ts';
+import { parseErrorTypes } from '../../perturb/grammar/error-types.ts';
 
 const errorTypes = (fallback: string) =>
   z

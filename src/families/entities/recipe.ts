@@ -79,7 +79,7 @@ export const entitiesRecipe = defineRecipe({
       type: s.type,
       budget: s.budget,
       goal: ctx.goal,
-      annotator: (await openAnnotator(annotator, ctx.data, dicts)).annotator,
+      annotator: (await openAnnotator(annotator, ctx.data, dicts, ctx.openModel)).annotator,
       dicts,
     });
     return {

@@ -14,7 +14,7 @@ import {
   type MentionAnnotator,
   type NameDictionaries,
 } from '../../entities/index.ts';
-import { loadModel } from '../../models/load.ts';
+import type { BuildContext } from '../../recipes/registry/define.ts';
 import { TextstressError } from '../../util/errors.ts';
 
 /** The list a `--names-file` key names: a list itself, or a type (PER: last names; LOC: cities). */
@@ -91,13 +91,14 @@ export async function openAnnotator(
   name: string,
   data: DatasetInfo | undefined,
   dicts: NameDictionaries,
+  open: BuildContext['openModel'],
 ): Promise<{ annotator: MentionAnnotator; close(): Promise<void> }> {
   const none = async (): Promise<void> => {};
   checkAnnotator(name, data);
   if (name === 'gold') return { annotator: goldAnnotator(dicts), close: none };
   if (name === 'gazetteer') return { annotator: gazetteerAnnotator(dicts), close: none };
   const spec = name.slice('model:'.length);
-  const model = await loadModel(spec, { task: 'token-classification' });
+  const model = await open(spec, { task: 'token-classification' });
   if (model.info.task !== 'token-classification') {
     await model.close?.();
     throw new TextstressError(`--annotator ${name}: ${spec} is a ${model.info.task} model, not a token-classification (NER) model.`, {

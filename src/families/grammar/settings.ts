@@ -1,7 +1,7 @@
 /** The grammar recipe's settings: defaults, bounds and descriptions, for the recipe and grammarAttack alike. */
 import { z } from 'zod';
 import { fieldSetting, maxWordsSetting, protectSetting } from '../../recipes/shared.ts';
-import { parseErrorTypes, type ParsedErrorTypes } from './error-types.ts';
+import { parseErrorTypes, type ParsedErrorTypes } from '../../perturb/grammar/error-types.ts';
 
 /** The searches the grammar attack can use. */
 export const GRAMMAR_SEARCHES = ['probabilistic', 'greedy', 'beam', 'genetic'] as const;

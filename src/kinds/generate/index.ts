@@ -14,6 +14,7 @@ import { SUMMARY_FILE } from '../../runner/per-example.ts';
 import { NA } from '../../util/format.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { recipeMetric } from '../gate.ts';
+import { BUILD_OPENERS } from '../prepare.ts';
 import { dataOptionsOf, reopen } from '../request.ts';
 import type { AnyLoadedRun, KindRunContext, KindRuntime, RecipeOutcome, RunRequest } from '../types.ts';
 import { loadGeneratedRun } from './load.ts';
@@ -27,7 +28,7 @@ const perExampleOnly = (hint: string): { because: string; hint: string } => ({ b
 async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
   const { def, settings, req } = ctx;
   const model = ctx.model.info;
-  const build: BuildContext = { model, task: model.task, goal: noDefaultGoal(def.name), seed: req.seed };
+  const build: BuildContext = { model, task: model.task, goal: noDefaultGoal(def.name), seed: req.seed, ...BUILD_OPENERS };
   const withData = req.data ? (req as RunRequest & DataSpec) : undefined;
   if (withData) {
     const dataset = await openData(withData);

@@ -14,7 +14,8 @@ import type { StressSuite } from '../../attack/stress.ts';
 import type { StressMetrics, StressSummary } from '../../metrics/stress.ts';
 import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
 import type { ExampleResult } from '../../attack/result.ts';
-import type { ModelInfo } from '../../models/types.ts';
+import type { ModelAdapter, ModelInfo, ModelTask } from '../../models/types.ts';
+import type { Encoder, EncoderOptions } from '../../models/encoder/index.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
 import type { ReportFamily } from '../report/types.ts';
 
@@ -58,6 +59,13 @@ export interface BuildContext {
    */
   labelMap?: Record<string, string>;
   observedLabels?: ReadonlySet<string>;
+  /**
+   * Opens another model a recipe builds with (e.g. an NER model that finds the mentions to swap), as the run opens
+   * its own (built-in names resolve); the recipe closes it. Family code opens models only through this.
+   */
+  openModel(spec: string, opts?: { task?: ModelTask }): Promise<ModelAdapter>;
+  /** Opens a BERT-family model for inspection (every layer's hidden states and attentions); the recipe closes it. */
+  openEncoder(spec: string, opts?: EncoderOptions): Promise<Encoder>;
 }
 
 /** One run of an experiment: a normal, resumable run of a registered recipe in a sub-folder. */

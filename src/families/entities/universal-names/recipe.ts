@@ -58,7 +58,7 @@ export const universalNamesRecipe = defineRecipe({
       data,
       names,
       annotatorName: annotator,
-      openAnnotator: () => openAnnotator(annotator, data, dicts),
+      openAnnotator: () => openAnnotator(annotator, data, dicts, ctx.openModel),
     });
     return { kind: 'generate', generator };
   },

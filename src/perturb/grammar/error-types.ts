@@ -1,4 +1,4 @@
-import { GRAMMAR_ERROR_TYPES, isGrammarErrorType, type ErrorDistribution, type GrammarErrorType } from '../../perturb/grammar/index.ts';
+import { GRAMMAR_ERROR_TYPES, isGrammarErrorType, type ErrorDistribution, type GrammarErrorType } from './index.ts';
 
 /** An errorTypes setting parsed by {@link parseErrorTypes}. */
 export interface ParsedErrorTypes {
