@@ -13,13 +13,13 @@ import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
 import { loadEncoder } from '../src/models/encoder/index.ts';
 import {
-  buildProbePairs,
+  buildMinimalPairs,
   defaultSentenceSources,
   extractFeatures,
-  PAPER_PROBE,
+  PAPER_LAYER_PROBE,
   readSentences,
-  trainProbe,
-  type ProbeExample,
+  trainLayerProbe,
+  type LayerProbeExample,
 } from '../src/families/encoder/index.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 
@@ -107,11 +107,11 @@ async function main(): Promise<void> {
   await plain.release();
 
   // (2) probe training on one error type's pairs, one layer
-  const set = buildProbePairs(sentences, { types: ['SVA'], perType: 1000, seed: 0 });
+  const set = buildMinimalPairs(sentences, { types: ['SVA'], perType: 1000, seed: 0 });
   const sents = set.pairs.flatMap((p) => [p.clean, p.error]);
   const feats = await extractFeatures(enc, sents, { batchSize: B });
   const layer = Number(values.layer);
-  const ex = (split: string): ProbeExample[] =>
+  const ex = (split: string): LayerProbeExample[] =>
     set.pairs.flatMap((p, k) =>
       p.split === split
         ? [0, 1].map((c) => ({ feats: feats[2 * k + c]!.perLayer[layer]!, len: feats[2 * k + c]!.len, label: c as 0 | 1 }))
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     process.env.TEXTSTRESS_TF_BACKEND = backend;
     const { setBackend } = await import('@tensorflow/tfjs');
     await setBackend(backend);
-    const probe = await trainProbe(train, dev, e.hiddenSize, { ...PAPER_PROBE, seed: 0, maxEpochs: 3, patience: 99 });
+    const probe = await trainLayerProbe(train, dev, e.hiddenSize, { ...PAPER_LAYER_PROBE, seed: 0, maxEpochs: 3, patience: 99 });
     console.log(
       `probe on layer ${layer}, backend ${backend}: ${train.length} training sentences, ${probe.epochs} epochs in ${probe.trainSeconds.toFixed(1)} s ` +
         `(${(probe.trainSeconds / probe.epochs).toFixed(2)} s/epoch; a 10-epoch probe ≈ ${((10 * probe.trainSeconds) / probe.epochs).toFixed(0)} s)`,

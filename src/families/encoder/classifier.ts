@@ -10,7 +10,7 @@ import { Rng } from '../../util/rng.ts';
 import { ensureBackend } from './backend.ts';
 
 /** One sentence for a probe: its token vectors (special tokens left out) and the class. */
-export interface ProbeExample {
+export interface LayerProbeExample {
   /** [len × hidden], row-major. */
   feats: Float32Array;
   len: number;
@@ -28,7 +28,7 @@ export interface ProbeSettings {
   seed: number;
 }
 
-export const PAPER_PROBE: Omit<ProbeSettings, 'seed'> = {
+export const PAPER_LAYER_PROBE: Omit<ProbeSettings, 'seed'> = {
   attentionSize: 100,
   dropout: 0.1,
   learningRate: 1e-3,
@@ -38,23 +38,23 @@ export const PAPER_PROBE: Omit<ProbeSettings, 'seed'> = {
   patience: 2,
 };
 
-export interface ProbePrediction {
+export interface LayerProbePrediction {
   /** P(class 1) per example. */
   prob: number[];
   /** The pooling attention over each example's tokens. */
   attention: Float32Array[];
 }
 
-export interface TrainedProbe {
+export interface TrainedLayerProbe {
   epochs: number;
   bestEpoch: number;
   devAccuracy: number;
   trainSeconds: number;
-  predict(examples: readonly ProbeExample[]): ProbePrediction;
+  predict(examples: readonly LayerProbeExample[]): LayerProbePrediction;
   dispose(): void;
 }
 
-/** The library, once trainProbe has loaded it (see backend.ts). */
+/** The library, once trainLayerProbe has loaded it (see backend.ts). */
 let tf: typeof TF;
 
 interface Weights {
@@ -66,7 +66,7 @@ interface Weights {
 }
 
 /** A padded batch: x [B, S, H], mask bias [B, S] (0 at tokens, −1e9 at padding). */
-function batchTensors(examples: readonly ProbeExample[], hidden: number): { x: TF.Tensor3D; bias: TF.Tensor2D; width: number } {
+function batchTensors(examples: readonly LayerProbeExample[], hidden: number): { x: TF.Tensor3D; bias: TF.Tensor2D; width: number } {
   const width = Math.max(1, ...examples.map((e) => e.len));
   const x = new Float32Array(examples.length * width * hidden);
   const bias = new Float32Array(examples.length * width).fill(-1e9);
@@ -86,7 +86,7 @@ function forward(w: Weights, x: TF.Tensor3D, bias: TF.Tensor2D, dropout: number,
   return { logits: tf.add(tf.matMul(pooled, w.U), w.c) as TF.Tensor2D, att };
 }
 
-function accuracy(w: Weights, examples: readonly ProbeExample[], hidden: number): number {
+function accuracy(w: Weights, examples: readonly LayerProbeExample[], hidden: number): number {
   if (examples.length === 0) return Number.NaN;
   let right = 0;
   for (let s = 0; s < examples.length; s += 64) {
@@ -101,12 +101,12 @@ function accuracy(w: Weights, examples: readonly ProbeExample[], hidden: number)
 }
 
 /** Trains a probe on `train`, picking the epoch on `dev`. */
-export async function trainProbe(
-  train: readonly ProbeExample[],
-  dev: readonly ProbeExample[],
+export async function trainLayerProbe(
+  train: readonly LayerProbeExample[],
+  dev: readonly LayerProbeExample[],
   hidden: number,
   settings: ProbeSettings,
-): Promise<TrainedProbe> {
+): Promise<TrainedLayerProbe> {
   tf = await ensureBackend();
   const started = performance.now();
   const rng = Rng.derive(settings.seed, 'probe');

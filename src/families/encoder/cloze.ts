@@ -6,7 +6,7 @@
  */
 import type { Encoder } from '../../models/encoder/index.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
-import type { ProbePair } from './pairs.ts';
+import type { MinimalPair } from './pairs.ts';
 
 export interface ClozeOptions {
   window?: number;
@@ -62,7 +62,7 @@ export function singleDifference(a: readonly number[], b: readonly number[]): nu
 }
 
 /** Runs the cloze test; pairs that are not single-token substitutions are counted and left out. */
-export async function clozeTest(encoder: Encoder, pairs: readonly ProbePair[], opts: ClozeOptions = {}): Promise<ClozeResult> {
+export async function clozeTest(encoder: Encoder, pairs: readonly MinimalPair[], opts: ClozeOptions = {}): Promise<ClozeResult> {
   const window = opts.window ?? 6;
   const mask = encoder.maskId;
   const started = performance.now();

@@ -13,6 +13,6 @@ export {
   type Share,
   type TypeResult,
 } from './layers.ts';
-export { applyError, buildProbePairs, type PairOptions, type ProbePair, type ProbeSet, type Split, type Words } from './pairs.ts';
-export { PAPER_PROBE, topK, trainProbe, type ProbeExample, type ProbeSettings, type TrainedProbe } from './classifier.ts';
+export { applyError, buildMinimalPairs, type PairOptions, type MinimalPair, type MinimalPairSet, type Split, type Words } from './pairs.ts';
+export { PAPER_LAYER_PROBE, topK, trainLayerProbe, type LayerProbeExample, type ProbeSettings, type TrainedLayerProbe } from './classifier.ts';
 export { defaultSentenceSources, readSentences, usableSentence, WORDNET_SOURCE } from './sentences.ts';

@@ -6,7 +6,7 @@ import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { probeLayers, type TypeResult } from './index.ts';
-import { defaultProbeText, preparer } from './prepare.ts';
+import { defaultPairText, preparer } from './prepare.ts';
 import { headGrid, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
 
 export interface LayerRunOptions {
@@ -31,7 +31,7 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
     modelId: o.modelId,
     openEncoder: o.openEncoder,
     text: o.text,
-    defaultText: defaultProbeText,
+    defaultText: defaultPairText,
     types: o.types,
     pairs: o.pairs,
     seed: o.seed,

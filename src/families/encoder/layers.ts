@@ -6,8 +6,8 @@
 import type { Encoder } from '../../models/encoder/index.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { extractFeatures, tokensOfWords, type HeadQuery, type SentenceFeatures } from './features.ts';
-import type { ProbePair, Split } from './pairs.ts';
-import { PAPER_PROBE, topK, trainProbe, type ProbeExample, type ProbeSettings } from './classifier.ts';
+import type { MinimalPair, Split } from './pairs.ts';
+import { PAPER_LAYER_PROBE, topK, trainLayerProbe, type LayerProbeExample, type ProbeSettings } from './classifier.ts';
 
 export interface LayerProbeOptions {
   /** Train probes (Tables 7 and 8); false: heads only (Figure 3). */
@@ -71,7 +71,7 @@ export function randomTop2(len: number, k: number): number {
 const share = (hits: number, n: number): Share => ({ hits, n });
 
 /** Runs the probes and head checks over pairs of every type in `pairs`. */
-export async function probeLayers(encoder: Encoder, pairs: readonly ProbePair[], opts: LayerProbeOptions): Promise<LayerProbeResult> {
+export async function probeLayers(encoder: Encoder, pairs: readonly MinimalPair[], opts: LayerProbeOptions): Promise<LayerProbeResult> {
   const { layers, heads, hiddenSize } = encoder.info;
   const types = [...new Set(pairs.map((p) => p.type))];
   const results: TypeResult[] = [];
@@ -111,7 +111,7 @@ export async function probeLayers(encoder: Encoder, pairs: readonly ProbePair[],
       result.probeEpochs = [];
       result.probeSeconds = [];
       result.devAccuracy = [];
-      const asExamples = (xs: typeof usable, layer: number): ProbeExample[] =>
+      const asExamples = (xs: typeof usable, layer: number): LayerProbeExample[] =>
         xs.flatMap((x) => [
           { feats: x.clean.perLayer[layer]!, len: x.clean.len, label: 0 as const },
           { feats: x.error.perLayer[layer]!, len: x.error.len, label: 1 as const },
@@ -119,8 +119,8 @@ export async function probeLayers(encoder: Encoder, pairs: readonly ProbePair[],
       let bestLayer = { layer: 0, acc: -1, att: [] as Float32Array[], prob: [] as number[] };
       for (let layer = 0; layer <= layers; layer++) {
         opts.onProgress?.(`${type}: probe on layer ${layer}`);
-        const probe = await trainProbe(asExamples(split('train'), layer), asExamples(split('dev'), layer), hiddenSize, {
-          ...PAPER_PROBE,
+        const probe = await trainLayerProbe(asExamples(split('train'), layer), asExamples(split('dev'), layer), hiddenSize, {
+          ...PAPER_LAYER_PROBE,
           ...opts.probe,
           seed: opts.seed + layer,
         });

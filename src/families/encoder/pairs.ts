@@ -17,7 +17,7 @@ export interface Words {
   gaps: string[];
 }
 
-export interface ProbePair {
+export interface MinimalPair {
   id: string;
   type: GrammarErrorType;
   split: Split;
@@ -41,8 +41,8 @@ export interface PairOptions {
   devShare?: number;
 }
 
-export interface ProbeSet {
-  pairs: ProbePair[];
+export interface MinimalPairSet {
+  pairs: MinimalPair[];
   /** Pairs made per type (less than perType when too few sentences allow that type). */
   made: Record<string, number>;
   sentencesTried: number;
@@ -76,10 +76,10 @@ export function applyError(seq: WordSeq, c: WordCandidate): { seq: WordSeq; erro
  * (so that rare types get the sentences they can use), and that type's error is placed as the probabilistic
  * transformation places it (uniform position, candidates by confusion weight).
  */
-export function buildProbePairs(sentences: readonly string[], opts: PairOptions): ProbeSet {
+export function buildMinimalPairs(sentences: readonly string[], opts: PairOptions): MinimalPairSet {
   const rng = Rng.derive(opts.seed, 'probe-pairs');
   const order = rng.shuffle(sentences.map((_, i) => i));
-  const byType = new Map<GrammarErrorType, ProbePair[]>(opts.types.map((t) => [t, []]));
+  const byType = new Map<GrammarErrorType, MinimalPair[]>(opts.types.map((t) => [t, []]));
   let tried = 0;
   for (const k of order) {
     const open = opts.types.filter((t) => byType.get(t)!.length < opts.perType);
@@ -114,7 +114,7 @@ export function buildProbePairs(sentences: readonly string[], opts: PairOptions)
   }
   const trainShare = opts.trainShare ?? 0.8;
   const devShare = opts.devShare ?? 0.1;
-  const pairs: ProbePair[] = [];
+  const pairs: MinimalPair[] = [];
   const made: Record<string, number> = {};
   for (const type of GRAMMAR_ERROR_TYPES) {
     const got = byType.get(type);

@@ -5,14 +5,14 @@
 import type { Encoder } from '../../models/encoder/index.ts';
 import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
-import { buildProbePairs, defaultSentenceSources, readSentences, type ProbeSet } from './index.ts';
+import { buildMinimalPairs, defaultSentenceSources, readSentences, type MinimalPairSet } from './index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';
 import type { EncoderDetails, SentenceDetails } from './tables.ts';
 
 export interface Prepared {
   encoder: Encoder;
-  set: ProbeSet;
+  set: MinimalPairSet;
   sentences: SentenceDetails;
   encoderDetails: EncoderDetails;
 }
@@ -34,7 +34,7 @@ export interface PrepareOptions {
 export interface TypeStep {
   encoder: Encoder;
   type: GrammarErrorType;
-  pairs: ProbeSet['pairs'];
+  pairs: MinimalPairSet['pairs'];
 }
 
 /** A lazy, memoised preparation; `close` releases the encoder. */
@@ -51,7 +51,7 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step
         const encoder = await opts.openEncoder(opts.modelId, { maxLength: opts.maxLength });
         const sources = opts.text.length ? [...opts.text] : opts.defaultText();
         const { sentences, perSource } = await readSentences(sources);
-        const set = buildProbePairs(sentences, { types: opts.types, perType: opts.pairs, seed: opts.seed });
+        const set = buildMinimalPairs(sentences, { types: opts.types, perType: opts.pairs, seed: opts.seed });
         const e = encoder.info;
         return {
           encoder,
@@ -82,6 +82,6 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step
 }
 
 /** The default probing sentences: CoLA train (acceptable) + SST-2 train when ../shared/data has them, else WordNet's. */
-export const defaultProbeText = (): string[] => defaultSentenceSources(PACKAGE_ROOT, 'train');
+export const defaultPairText = (): string[] => defaultSentenceSources(PACKAGE_ROOT, 'train');
 /** The default cloze sentences: the dev files (held out from demo-mlm's training) when present, else WordNet's. */
 export const defaultClozeText = (): string[] => defaultSentenceSources(PACKAGE_ROOT, 'dev');

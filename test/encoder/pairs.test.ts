@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyError,
-  buildProbePairs,
+  buildMinimalPairs,
   randomTop2,
   readSentences,
   usableSentence,
@@ -12,7 +12,7 @@ import { SENTENCES } from './sentences.ts';
 
 describe('probing pairs', () => {
   it('puts exactly one error of one type in each sentence, seeded', () => {
-    const r = buildProbePairs(SENTENCES.slice(0, 6), { types: ['SVA', 'ArtOrDet'], perType: 2, seed: 3 });
+    const r = buildMinimalPairs(SENTENCES.slice(0, 6), { types: ['SVA', 'ArtOrDet'], perType: 2, seed: 3 });
     expect(r.made).toEqual({ ArtOrDet: 2, SVA: 2 });
     expect(
       r.pairs.map((p) => ({
@@ -57,12 +57,12 @@ describe('probing pairs', () => {
     // the clean side is the sentence itself, punctuation kept in the gaps
     expect(r.pairs[3]!.clean.words.join(' ')).toBe('The children walk to school every morning');
     expect(r.pairs[3]!.clean.gaps.at(-1)).toBe('.');
-    expect(buildProbePairs(SENTENCES.slice(0, 6), { types: ['SVA', 'ArtOrDet'], perType: 2, seed: 3 })).toEqual(r);
+    expect(buildMinimalPairs(SENTENCES.slice(0, 6), { types: ['SVA', 'ArtOrDet'], perType: 2, seed: 3 })).toEqual(r);
   });
 
   it('splits pairs 80/10/10 per type, both sentences of a pair together', async () => {
     const { sentences } = await readSentences([WORDNET_SOURCE]);
-    const r = buildProbePairs(sentences.slice(0, 3000), { types: ['Prep'], perType: 50, seed: 1 });
+    const r = buildMinimalPairs(sentences.slice(0, 3000), { types: ['Prep'], perType: 50, seed: 1 });
     const count = (s: string) => r.pairs.filter((p) => p.split === s).length;
     expect([count('train'), count('dev'), count('test')]).toEqual([40, 5, 5]);
     for (const p of r.pairs) expect(p.error.words.join(' ')).not.toBe(p.clean.words.join(' '));

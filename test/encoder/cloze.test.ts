@@ -2,17 +2,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEncoder, type Encoder } from '../../src/models/encoder/index.ts';
-import { buildProbePairs, clozeTest, singleDifference, type ProbePair } from '../../src/families/encoder/index.ts';
+import { buildMinimalPairs, clozeTest, singleDifference, type MinimalPair } from '../../src/families/encoder/index.ts';
 import { SENTENCES } from './sentences.ts';
 
 const DIR = path.resolve('test/fixtures/models/tiny-bert-mlm');
 
 describe('MLM cloze test', () => {
   let enc: Encoder;
-  let pairs: ProbePair[];
+  let pairs: MinimalPair[];
   beforeAll(async () => {
     enc = await loadEncoder(DIR);
-    pairs = buildProbePairs(SENTENCES, { types: ['SVA', 'ArtOrDet', 'Prep', 'Nn'], perType: 4, seed: 2 }).pairs;
+    pairs = buildMinimalPairs(SENTENCES, { types: ['SVA', 'ArtOrDet', 'Prep', 'Nn'], perType: 4, seed: 2 }).pairs;
   });
   afterAll(async () => enc?.close());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_PROBE, topK, trainProbe, type ProbeExample } from '../../src/families/encoder/classifier.ts';
+import { PAPER_LAYER_PROBE, topK, trainLayerProbe, type LayerProbeExample } from '../../src/families/encoder/classifier.ts';
 import { Rng } from '../../src/util/rng.ts';
 
 const H = 8;
@@ -8,9 +8,9 @@ const H = 8;
  * A planted signal: noise everywhere, except that in class-1 sentences one token (at a known position) carries +3 in
  * dimension 0. A probe that learns the task must put its attention on that token.
  */
-function planted(n: number, seed: number): { examples: ProbeExample[]; where: number[] } {
+function planted(n: number, seed: number): { examples: LayerProbeExample[]; where: number[] } {
   const rng = new Rng(seed);
-  const examples: ProbeExample[] = [];
+  const examples: LayerProbeExample[] = [];
   const where: number[] = [];
   for (let i = 0; i < n; i++) {
     const len = 6 + rng.int(6);
@@ -29,7 +29,7 @@ describe('layer probe (self-attention pooling + linear, tfjs)', () => {
     const train = planted(400, 1).examples;
     const dev = planted(100, 2).examples;
     const test = planted(100, 3);
-    const probe = await trainProbe(train, dev, H, { ...PAPER_PROBE, seed: 7 });
+    const probe = await trainLayerProbe(train, dev, H, { ...PAPER_LAYER_PROBE, seed: 7 });
     const pred = probe.predict(test.examples);
     const acc = test.examples.filter((e, i) => (pred.prob[i]! > 0.5 ? 1 : 0) === e.label).length / test.examples.length;
     expect(acc).toBeGreaterThan(0.95);
@@ -42,13 +42,13 @@ describe('layer probe (self-attention pooling + linear, tfjs)', () => {
   }, 60_000);
 
   it('stays at chance on labels that carry no signal', async () => {
-    const noise = (n: number, seed: number): ProbeExample[] =>
+    const noise = (n: number, seed: number): LayerProbeExample[] =>
       planted(n, seed).examples.map((e, i) => ({
         ...e,
         feats: Float32Array.from(e.feats, (v, k) => (k % H === 0 ? 0 : v)),
         label: (i % 2) as 0 | 1,
       }));
-    const probe = await trainProbe(noise(200, 4), noise(100, 5), H, { ...PAPER_PROBE, seed: 7 });
+    const probe = await trainLayerProbe(noise(200, 4), noise(100, 5), H, { ...PAPER_LAYER_PROBE, seed: 7 });
     const test = noise(200, 6);
     const pred = probe.predict(test);
     const acc = test.filter((e, i) => (pred.prob[i]! > 0.5 ? 1 : 0) === e.label).length / test.length;
@@ -58,8 +58,8 @@ describe('layer probe (self-attention pooling + linear, tfjs)', () => {
 
   it('is deterministic for a seed', async () => {
     const train = planted(60, 1).examples;
-    const a = await trainProbe(train, [], H, { ...PAPER_PROBE, maxEpochs: 2, seed: 3 });
-    const b = await trainProbe(train, [], H, { ...PAPER_PROBE, maxEpochs: 2, seed: 3 });
+    const a = await trainLayerProbe(train, [], H, { ...PAPER_LAYER_PROBE, maxEpochs: 2, seed: 3 });
+    const b = await trainLayerProbe(train, [], H, { ...PAPER_LAYER_PROBE, maxEpochs: 2, seed: 3 });
     expect(a.predict(train).prob).toEqual(b.predict(train).prob);
     a.dispose();
     b.dispose();
