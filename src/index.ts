@@ -1,6 +1,8 @@
 /**
- * textstress as a library: load data and models, pick a recipe from the registry (or compose an attack from its
- * parts), run it into a folder or in memory, gate it with a suite and write the report card.
+ * textstress as a library. This file is the public API (semver applies): what programs call to load models and
+ * data, pick or declare recipes, run them into folders or in memory, gate them with a suite and write the report;
+ * and the building blocks recipes of your own are made of. Runner internals are exported, unstable, from
+ * `textstress/internal` (src/internal.ts); deeper paths are not exported.
  *
  *   import { attackInMemory } from 'textstress';
  *   const run = attackInMemory({ recipe: 'typos', model: 'demo-sst2', examples });
@@ -10,31 +12,59 @@
  *   await runRecipe({ registry: builtinRegistry(), recipe: 'grammar', settings: {}, model: 'demo-sst2',
  *                     data: 'reviews.tsv', out: 'out/grammar', seed: 0 });
  *   await writeHtmlReport(['out'], 'out/report.html');
- *
- * Everything exported here is the public API (semver applies); deeper paths are not exported.
  */
-export * from './data/index.ts';
-export * from './models/index.ts';
-export * from './perturb/index.ts';
-export * from './families/stress/nli/index.ts';
-export * from './families/stress/qa/index.ts';
-/** The QA stress suite (`stress qa`): its test names, and how its summary.json `details` (Table 4) read. */
-export { QA_STRESS_TESTS, type QaStressTest } from './families/stress/qa/settings.ts';
-export { qaStressSuite, type QaSuiteOptions } from './families/stress/qa/suite.ts';
-export { table4Rows, type QaDetails, type Table4Row } from './families/stress/qa/tables.ts';
-/** RESEMBLE, the entity defence: a model adapter (Eq. (2)), its config file, and fitting + Table 5. */
-export * from './defence/index.ts';
-export { fitResemble, sampleCandidates, TEMPERATURE_GRID, type FitOptions } from './families/entities/resemble/fit.ts';
+
+// Running recipes: into a resumable folder, or in memory; what each recipe kind supports.
+export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './kinds/run.ts';
+export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './kinds/in-memory.ts';
 export {
-  prepare as prepareResembleData,
-  type Applicable as ResembleItem,
-  type Prepared as ResembleData,
-} from './families/entities/resemble/data.ts';
-export { formatTable5, table5, type Table5, type Table5Options, type Table5Row } from './families/entities/resemble/table5.ts';
-export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
+  KINDS,
+  RUN_MODES,
+  MODES,
+  kindOf,
+  supports,
+  refusal,
+  commandOf,
+  type KindRuntime,
+  type RunMode,
+  type Refusal,
+} from './kinds/index.ts';
+
+// Recipes, the registry, and the families' own commands.
+export * from './recipes/index.ts';
+export { defineVerb, type VerbDef, type VerbContext, type VerbArgument, type AnyVerb } from './recipes/registry/verbs.ts';
+export { BUILTIN_RECIPES, BUILTIN_VERBS, builtinRegistry } from './families/index.ts';
+export { typosRecipe } from './families/typos/recipe.ts';
+export { typosSettings } from './families/typos/settings.ts';
+export { typoAttack, typoTransformation, ALL_TYPO_SOURCES, type TypoAttackOptions } from './families/typos/attack.ts';
+export { typosCurveRecipe, type TyposCurve, type CurveRow } from './families/typos/curve.ts';
+export { noiseRecipe } from './families/noise/recipe.ts';
+export { noiseAttack, type NoiseAttackOptions } from './families/noise/attack.ts';
+export { grammarRecipe } from './families/grammar/recipe.ts';
+export {
+  grammarAttack,
+  grammarSearch,
+  grammarTransformation,
+  GRAMMAR_SEARCHES,
+  type GrammarAttackOptions,
+  type GrammarSearchName,
+} from './families/grammar/attack.ts';
+export { grammarBudgetCurveRecipe, type BudgetPoint } from './families/grammar/budget-curve.ts';
+export { augmentRecipe, type AugmentManifest } from './families/grammar/augment.ts';
+export { stressNliRecipe } from './families/stress/nli/recipe.ts';
+export { stressQaRecipe } from './families/stress/qa/recipe.ts';
+export { entitiesRecipe } from './families/entities/recipe.ts';
+export { entitiesSettings, type EntitiesSettings } from './families/entities/settings.ts';
+export { entityProbe, noEntityReason, type EntityProbeOptions } from './families/entities/probe.ts';
+export { universalNamesRecipe } from './families/entities/universal-names/recipe.ts';
+export { foolingRecipe } from './families/fooling/recipe.ts';
+export { foolingSweepRecipe } from './families/fooling/sweep.ts';
+export { probeLayersRecipe, probeHeadsRecipe, clozeRecipe } from './families/encoder/recipe.ts';
+
+// The building blocks of recipes: attacks (transformation, constraints, goal, search), probes, generators and
+// stress suites; perturbations; rewriting examples; seeded randomness; the query engine.
 export { attackExample, type Attack } from './attack/attack.ts';
 export * from './attack/constraints.ts';
-export type { Edit, WordCandidate } from './text/edits.ts';
 export * from './attack/goals/index.ts';
 export { LabelAligner, parseLabelMap } from './attack/labels.ts';
 export type { ExampleResult, AttackStatus, TracePoint, ProbeRecord } from './attack/result.ts';
@@ -64,64 +94,21 @@ export { rankWords, WORD_TARGETS, type WordTarget } from './attack/search/word-i
 export { applyCandidate, initialState, type AttackState, type Scored } from './attack/state.ts';
 export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './attack/subject.ts';
 export type { Transformation } from './attack/transformation.ts';
-export * from './recipes/index.ts';
-export { BUILTIN_RECIPES, builtinRegistry } from './families/index.ts';
-export { typoAttack, typoTransformation, ALL_TYPO_SOURCES, type TypoAttackOptions } from './families/typos/attack.ts';
-export { typosRecipe } from './families/typos/recipe.ts';
-export { typosSettings } from './families/typos/settings.ts';
-export { typosCurveRecipe, curveTables, type TyposCurve, type CurveRow } from './families/typos/curve.ts';
-export { noiseAttack, type NoiseAttackOptions } from './families/noise/attack.ts';
-export { noiseRecipe } from './families/noise/recipe.ts';
-export {
-  grammarAttack,
-  grammarSearch,
-  grammarTransformation,
-  GRAMMAR_SEARCHES,
-  type GrammarAttackOptions,
-  type GrammarSearchName,
-} from './families/grammar/attack.ts';
-export { grammarRecipe } from './families/grammar/recipe.ts';
-export { grammarBudgetCurveRecipe, type BudgetPoint } from './families/grammar/budget-curve.ts';
-export { augmentRecipe, type AugmentManifest } from './families/grammar/augment.ts';
-export { table3, table4, type GrammarRunSummary } from './families/grammar/tables.ts';
+export type { Edit, WordCandidate } from './text/edits.ts';
+export * from './perturb/index.ts';
 export { parseErrorTypes, type ParsedErrorTypes } from './perturb/grammar/error-types.ts';
-export { entitiesRecipe } from './families/entities/recipe.ts';
-export { namesFiles, annotatorName } from './families/entities/sources.ts';
-export { entitiesSettings, type EntitiesSettings } from './families/entities/settings.ts';
-export { entityProbe, noEntityReason, type EntityProbeOptions } from './families/entities/probe.ts';
-export {
-  entityDigest,
-  type DigestOptions,
-  type EntityDetails,
-  type Table3Row,
-  type BinRow,
-  type ProbeMeasure,
-} from './families/entities/table3.ts';
-export { table3 as entitiesTable3, analysisTable, worstNamesTable, entitiesText, entityDetailsOf } from './families/entities/tables.ts';
-export { TrainCounts, readTrainData, wordsOf, frequencyBin, subwordBin, FREQUENCY_BINS, SUBWORD_BINS } from './families/entities/train.ts';
-export { runAttack, type RunOptions, type RunSettings, type ExampleWork } from './kinds/attack/run.ts';
-export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './kinds/run.ts';
-export { runGenerator, type GenerateSummary } from './kinds/generate/run.ts';
-export { runStress, type StressRunOptions } from './kinds/stress/run.ts';
-export { runPerExample, type PerExampleOptions, type FinishContext } from './runner/per-example.ts';
-export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './kinds/in-memory.ts';
-export { prepareRecipe, type PrepareOptions } from './kinds/prepare.ts';
-export { readResults } from './runner/checkpoint.ts';
-export { writeProbeSets, type ProbeSetFiles } from './kinds/probe/sets.ts';
-export { orderedPool } from './runner/pool.ts';
-export { openModel, openData, type ModelSpec, type DataSpec } from './runner/open.ts';
-export { summarize, SummaryAccumulator, type RunMetrics, type RunSummary, type SummaryOptions } from './metrics/summary.ts';
-export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
-export {
-  StressTally,
-  reduction,
-  type StressCell,
-  type StressMetrics,
-  type StressSummary,
-  type StressTestSummary,
-} from './metrics/stress.ts';
 export { WordSeq } from './text/word-seq.ts';
 export { Rng } from './util/rng.ts';
+export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
+
+// Models and data: every adapter, the spec-level openers the CLI uses, the shared options, RESEMBLE as an adapter.
+export * from './models/index.ts';
+export * from './data/index.ts';
+export { openModel, openData } from './runner/open.ts';
+export type { ModelSpec, DataSpec, RunOptions } from './options/shared.ts';
+export * from './defence/index.ts';
+
+// Suites and the CI gate.
 export { loadSuite, parseSuite, SuiteError, type LoadedSuite } from './suite/load.ts';
 export { runSuite, suiteTable, type SuiteRunOptions, type SuiteOutcome } from './suite/run.ts';
 export { checkTest, verdictOf, verdictText, parseThreshold, type Threshold } from './suite/gate.ts';
@@ -136,6 +123,8 @@ export {
 } from './suite/schema.ts';
 export { GATE_METRICS, type GateMetric } from './kinds/attack/gate.ts';
 export { STARTER_SUITE } from './suite/starter.ts';
+
+// Reports: the HTML report card and the terminal tables.
 export {
   writeHtmlReport,
   renderReport,
@@ -149,4 +138,24 @@ export {
 export type { CheckResult, Verdict } from './report/html/types.ts';
 export { summaryTable, exampleLines } from './kinds/attack/print.ts';
 export { stressTable } from './kinds/stress/print.ts';
+
+// Metrics, as summary.json holds them.
+export {
+  summarize,
+  SummaryAccumulator,
+  type RunMetrics,
+  type RunSummary,
+  type SummaryOptions,
+  type GenerateSummary,
+} from './metrics/summary.ts';
+export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
+export {
+  StressTally,
+  reduction,
+  type StressCell,
+  type StressMetrics,
+  type StressSummary,
+  type StressTestSummary,
+} from './metrics/stress.ts';
+
 export { TextstressError, DataError, ModelError } from './util/errors.ts';

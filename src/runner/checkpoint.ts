@@ -98,6 +98,7 @@ export async function* readResults<R = ExampleResult>(path: string): AsyncGenera
   }
 }
 
+/** Appends one result as a JSON line (the whole line in one write, so a kill leaves at most a torn last line). */
 export function appendResult(path: string, result: unknown): void {
   appendFileSync(path, JSON.stringify(result) + '\n');
 }

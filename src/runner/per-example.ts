@@ -39,8 +39,11 @@ interface RunState {
   updated_at: string;
 }
 
+/** One JSON line per finished example (or generated record): the checkpoint. */
 export const RESULTS_FILE = 'results.jsonl';
+/** The finished run's figures, written only when every example is done. */
 export const SUMMARY_FILE = 'summary.json';
+/** What wrote the folder and how far it got: settings, status, the request that reopens it. */
 export const STATE_FILE = 'run.json';
 
 /** What the summary of a per-example run is computed from, once every example is done. */

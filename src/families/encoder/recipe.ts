@@ -21,6 +21,7 @@ const SENTENCES_NOTE =
   'Sentences (--text): by default the acceptable sentences of CoLA train and SST-2 train when ../shared/data is beside the ' +
   'package, else the WordNet example sentences that ship with textstress.';
 
+/** `textstress probe layers`: a layer probe per frozen layer and grammar error type (Yin et al. Tables 7 and 8). */
 export const probeLayersRecipe = defineRecipe({
   name: 'probe-layers',
   summary:
@@ -74,6 +75,7 @@ export const probeLayersRecipe = defineRecipe({
   },
 });
 
+/** `textstress probe heads`: whether each attention head's heaviest tokens include the error (Figure 3), no training. */
 export const probeHeadsRecipe = defineRecipe({
   name: 'probe-heads',
   summary:
@@ -122,6 +124,7 @@ export const probeHeadsRecipe = defineRecipe({
   },
 });
 
+/** `textstress probe cloze`: how much a one-token error lowers a masked LM's probability of the tokens near it (Figure 4). */
 export const clozeRecipe = defineRecipe({
   name: 'cloze',
   summary:

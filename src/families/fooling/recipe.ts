@@ -21,6 +21,7 @@ const metrics = Object.fromEntries(
   ]),
 );
 
+/** `textstress fool`: evolutionary fooling sentences (EFSG), every one the model puts in the target class kept. */
 export const foolingRecipe = defineRecipe({
   name: 'fooling',
   summary:

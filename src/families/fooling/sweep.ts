@@ -78,6 +78,7 @@ export function sweepText(d: SweepDetails): string {
   );
 }
 
+/** `textstress fool-sweep`: EFSG fooling runs over crossover on/off, population, length or the fixed sentence (Figures 2–3). */
 export const foolingSweepRecipe = defineRecipe({
   name: 'fooling-sweep',
   summary:

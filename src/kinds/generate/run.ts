@@ -32,9 +32,11 @@ import { lockFolder } from '../../runner/lock.ts';
 import { alreadyHoldsRun, assertSameSettings, resumeState, type SavedState } from '../../runner/resume.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../attack/run.ts';
 
+/** A generator run's per-step numbers, one JSON line per step. */
 export const STEPS_FILE = 'steps.jsonl';
 const CHECKPOINT_FILE = 'state.json';
 
+/** What identifies a generator run: a resume must match it exactly. */
 export interface GenerateSettings {
   recipe: string;
   model: string;
@@ -56,6 +58,7 @@ interface Checkpoint {
   wall_seconds: number;
 }
 
+/** Options of {@link runGenerator}: the folder, the generator, the engine and the run's identity. */
 export interface GenerateOptions {
   outDir: string;
   generator: Generator;

@@ -3,7 +3,7 @@
  * context) and numerical reasoning (the rule sets the gold label; 2-way mapping).
  */
 import { describe, expect, it } from 'vitest';
-import { findQuantities, nliAntonymy, nliNumerical, type NliPair } from '../../../src/index.ts';
+import { findQuantities, nliAntonymy, nliNumerical, type NliPair } from '../../../src/internal.ts';
 
 const pair = (id: string, premise: string, label = 'neutral'): NliPair => ({ id, premise, hypothesis: 'Someone is there', label });
 

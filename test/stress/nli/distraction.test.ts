@@ -10,7 +10,7 @@ import {
   nliWordOverlap,
   stressNliPair,
   type NliPair,
-} from '../../../src/index.ts';
+} from '../../../src/internal.ts';
 
 const sick: NliPair = { id: 's1', premise: 'A man is sleeping on a bench', hypothesis: 'A man is sleeping', label: 'entailment' };
 const tokenised: NliPair = { id: 'm1', premise: 'The cat sat on the mat .', hypothesis: 'a man is sleeping .', label: 'neutral' };

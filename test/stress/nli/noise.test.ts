@@ -1,6 +1,6 @@
 /** The spelling-error rule on hand-made hypotheses, with fixed seeds and exact outputs. */
 import { describe, expect, it } from 'vitest';
-import { nliSpellingError, type NliPair } from '../../../src/index.ts';
+import { nliSpellingError, type NliPair } from '../../../src/internal.ts';
 import { typoEligible } from '../../../src/families/stress/nli/noise.ts';
 
 const pair = (id: string, hypothesis: string): NliPair => ({ id, premise: 'A man sleeps.', hypothesis, label: 'entailment' });

@@ -13,7 +13,7 @@ import { QueryEngine } from '../../../src/query/engine.ts';
 import { planNliLabels } from '../../../src/families/stress/nli/label-mapping.ts';
 import { premiseSide } from '../../../src/families/stress/nli/recipe.ts';
 import { nliStressSuite, toEdits } from '../../../src/families/stress/nli/suite.ts';
-import { inNliScheme, nliLabelOf, nliSchemeOf, nliAntonymy } from '../../../src/index.ts';
+import { inNliScheme, nliLabelOf, nliSchemeOf, nliAntonymy } from '../../../src/internal.ts';
 import { TextstressError } from '../../../src/util/errors.ts';
 
 const SICK: DatasetInfo = {

@@ -7,6 +7,7 @@ import type { QaExample } from '../../../src/data/types.ts';
 import { createFunctionModel } from '../../../src/models/function-adapter.ts';
 import type { ModelInput } from '../../../src/models/types.ts';
 import { QueryEngine } from '../../../src/query/engine.ts';
+import { TextstressError } from '../../../src/index.ts';
 import {
   addAnyExample,
   commonWords,
@@ -15,10 +16,9 @@ import {
   runAddAny,
   stepCandidates,
   summarizeAddAny,
-  TextstressError,
   type AddAnyOutcome,
   type AddAnyResult,
-} from '../../../src/index.ts';
+} from '../../../src/internal.ts';
 import { Rng } from '../../../src/util/rng.ts';
 import { counting, mockQaModel } from './add-any-helpers.ts';
 

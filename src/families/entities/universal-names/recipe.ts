@@ -17,6 +17,7 @@ const metric = (key: string, description: string): RecipeMetric => ({
   read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key],
 });
 
+/** `textstress universal-names`: universal adversarial names by Thompson sampling, tested on a held-out split (Algorithm 2). */
 export const universalNamesRecipe = defineRecipe({
   name: 'universal-names',
   summary:

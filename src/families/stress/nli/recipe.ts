@@ -55,6 +55,7 @@ export function premiseSide(
   return { premiseIs, names: { premise: fields[premiseIs], hypothesis: fields[other] } };
 }
 
+/** `textstress stress nli`: the NLI stress tests by rule from premise/hypothesis pairs, with the paper's Table 2. */
 export const stressNliRecipe = defineRecipe({
   name: 'stress-nli',
   summary:
