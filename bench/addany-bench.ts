@@ -94,7 +94,8 @@ async function compare(name: string, model: ModelAdapter, questions: QaExample[]
     stopped_early: summary.stoppedEarly,
   };
   process.stderr.write(
-    `${name}: cross ${c.seconds} s (${c.model_calls} calls) · within ${w.seconds} s (${w.model_calls}) · ×${row.speedup_cross_vs_within} · identical ${identical}\n`,
+    `${name}: cross ${c.seconds} s (${c.model_calls} calls) · within ${w.seconds} s (${w.model_calls}) · ` +
+      `×${row.speedup_cross_vs_within} · identical ${identical}\n`,
   );
   return row;
 }

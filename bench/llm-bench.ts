@@ -14,7 +14,6 @@ import { existsSync } from 'node:fs';
 import { builtinRegistry } from '../src/families/index.ts';
 import { runRecipe } from '../src/kinds/run.ts';
 import type { RunSummary } from '../src/kinds/attack/run.ts';
-import { startServer } from './support.ts';
 import { spawn } from 'node:child_process';
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '40' }, latency: { type: 'string', default: '50' } } });
@@ -66,9 +65,11 @@ function startCanned(latency: number): Promise<{ url: string; stop(): void }> {
     const http = require('node:http');
     const body = JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'canned', choices: [{ index: 0, finish_reason: 'stop',
       message: { role: 'assistant', content: 'positive' },
-      logprobs: { content: [{ token: 'positive', logprob: -0.1, top_logprobs: [{ token: 'positive', logprob: -0.1 }, { token: 'negative', logprob: -2.4 }] }] } }],
+      logprobs: { content: [{ token: 'positive', logprob: -0.1,
+        top_logprobs: [{ token: 'positive', logprob: -0.1 }, { token: 'negative', logprob: -2.4 }] }] } }],
       usage: { prompt_tokens: 60, completion_tokens: 1, total_tokens: 61 } });
-    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), ${latency})); });
+    const answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => setTimeout(() => answer(res), ${latency})); });
     server.keepAliveTimeout = 60000;
     server.listen(0, '127.0.0.1', () => console.error('canned at http://127.0.0.1:' + server.address().port));`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -148,11 +149,14 @@ try {
   }
   const cacheDir = join(scratch, 'cache');
   console.log(
-    '\n| run (request concurrency 32, one cache folder) | requests | from the disk cache | hit rate | sent to the server | wall (s) |\n|---|---:|---:|---:|---:|---:|',
+    '\n| run (request concurrency 32, one cache folder) | requests | from the disk cache | hit rate | sent to the ' +
+      'server | wall (s) |\n|---|---:|---:|---:|---:|---:|',
   );
   const row = (label: string, s: RunSummary & { seconds: number }) =>
     console.log(
-      `| ${label} | ${s.process.requests} | ${s.process.disk_cache_hits} | ${((100 * (s.process.disk_cache_hits ?? 0)) / s.process.requests).toFixed(1)}% | ${s.process.spent!.requests} | ${s.seconds.toFixed(1)} |`,
+      `| ${label} | ${s.process.requests} | ${s.process.disk_cache_hits} | ` +
+        `${((100 * (s.process.disk_cache_hits ?? 0)) / s.process.requests).toFixed(1)}% | ${s.process.spent!.requests} ` +
+        `| ${s.seconds.toFixed(1)} |`,
     );
   row('typos k=2, first run', await run('cache-1', 'openai:demo', llm({ requestConcurrency: 32, cacheDir })));
   row('the same run again', await run('cache-2', 'openai:demo', llm({ requestConcurrency: 32, cacheDir })));

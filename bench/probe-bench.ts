@@ -95,10 +95,13 @@ async function main(): Promise<void> {
   const m = { plain: mid(t.plain), all: mid(t.all), hidden: mid(t.hidden), features: mid(t.features) };
   const e = enc.info;
   console.log(
-    `model ${values.model}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize}; inner tensors ${e.exported ? 'exported by the model' : 'exposed from the graph'}`,
+    `model ${values.model}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize}; inner tensors ` +
+      `${e.exported ? 'exported by the model' : 'exposed from the graph'}`,
   );
   console.log(
-    `${rows.length} sentences (${sources.join(' + ')}), mean ${(rows.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(1)} tokens, batches of ${B}, median of ${REPS}`,
+    `${rows.length} sentences (${sources.join(' + ')}), mean ` +
+      `${(rows.reduce((a, r) => a + r.length, 0) / rows.length).toFixed(1)} tokens, batches of ${B}, median of ` +
+      `${REPS}`,
   );
   console.log(`plain forward (logits only, unmodified graph): ${m.plain.toFixed(3)} s`);
   console.log(`all hidden states + all attentions:            ${m.all.toFixed(3)} s  (${(m.all / m.plain).toFixed(2)}×)`);

@@ -64,7 +64,8 @@ const attack = (out: string, more: string[]) => [
 try {
   const redisVersion = spawnSync('redis-server', ['--version']).stdout.toString().trim().split(' ')[2];
   console.log(
-    `typos K=1 on ${N} examples of ${DATA}, HTTP model: serve --latency-ms ${values.latency} (demo-sst2), Redis ${redisVersion}, blocks of ${block}, ${new Date().toISOString().slice(0, 10)}`,
+    `typos K=1 on ${N} examples of ${DATA}, HTTP model: serve --latency-ms ${values.latency} (demo-sst2), Redis ` +
+      `${redisVersion}, blocks of ${block}, ${new Date().toISOString().slice(0, 10)}`,
   );
   let t0 = performance.now();
   await finished(cli(attack(join(scratch, 'local'), ['--concurrency', block])));

@@ -95,7 +95,8 @@ const first = times[0]!;
 const mb = last.bytes / 1024 / 1024;
 process.stdout.write(
   [
-    `report-bench: ${last.examples} examples in ${last.runs} runs (${(jsonl / 1024 / 1024).toFixed(1)} MB of results.jsonl), ${cpus().length} cores, node ${process.version}`,
+    `report-bench: ${last.examples} examples in ${last.runs} runs (${(jsonl / 1024 / 1024).toFixed(1)} MB of ` +
+      `results.jsonl), ${cpus().length} cores, node ${process.version}`,
     `  report time: first ${first.toFixed(2)} s (cold: module + chart compile), best of 3 ${best.toFixed(2)} s   goal < 5 s  ${first < 5 ? 'OK' : 'MISSED'}`,
     `  report size: ${mb.toFixed(2)} MB (example browser: a sample of ≤ 3000 of ${last.examples})   goal < 5 MB  ${mb < 5 ? 'OK' : 'MISSED'}`,
     `  file: ${file}`,

@@ -11,6 +11,7 @@ import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { AnyVerb } from '../recipes/registry/verbs.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { errorMessage, TextstressError } from '../util/errors.ts';
+import { packageVersion } from '../util/package-root.ts';
 import { recipeCommands } from './commands/attack.ts';
 import { verbCommands } from './commands/verbs.ts';
 import { demoCommand } from './commands/demo.ts';
@@ -28,9 +29,10 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
   const registry = opts.registry ?? builtinRegistry();
   const program = new Command('textstress')
     .description(
-      'Find where NLP models break: typo, noise and grammatical-error attacks, NLI and QA stress tests, entity-name swaps and the RESEMBLE defence, with reports and a CI gate.',
+      'Find where NLP models break: typo, noise and grammatical-error attacks, NLI and QA stress tests, entity-name ' +
+        'swaps and the RESEMBLE defence, with reports and a CI gate.',
     )
-    .version('0.1.0')
+    .version(packageVersion())
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
     .showHelpAfterError('(run with --help for usage)');
   const fixed = [

@@ -325,7 +325,8 @@ export async function loadMnli(path: string, opts: LoadOptions & { split?: strin
       1,
       unlabelled
         ? `the MNLI file has no gold_label column (header ${showHeader(header)}).`
-        : `expected an MNLI header with the columns ${MNLI_COLUMNS.join(', ')} but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (found ${showHeader(header)}).`,
+        : `expected an MNLI header with the columns ${MNLI_COLUMNS.join(', ')} but ${missing.join(', ')} ` +
+            `${missing.length === 1 ? 'is' : 'are'} missing (found ${showHeader(header)}).`,
       unlabelled ? UNLABELLED_HINT : FORMAT_HINT,
     );
   }

@@ -209,7 +209,8 @@ export async function loadSquad(path: string, opts: LoadOptions & { split?: stri
                   throw rowError(
                     path,
                     line,
-                    `answer ${k + 1} of question ${String(rawId)} is ${JSON.stringify(ans.text)} but the context at answer_start ${start} reads ${JSON.stringify(found)}.`,
+                    `answer ${k + 1} of question ${String(rawId)} is ${JSON.stringify(ans.text)} but the context at answer_start ` +
+                      `${start} reads ${JSON.stringify(found)}.`,
                   );
                 }
                 return { text: ans.text, start };

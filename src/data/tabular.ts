@@ -35,7 +35,8 @@ const GUESS = {
 } as const;
 
 const COLUMNS_HINT =
-  'Map them explicitly with columns: { text, label } or { textA, textB, label } (optionally id); on the command line --text-column, --text-a-column, --text-b-column, --label-column, --id-column.';
+  'Map them explicitly with columns: { text, label } or { textA, textB, label } (optionally id); on the command ' +
+  'line --text-column, --text-a-column, --text-b-column, --label-column, --id-column.';
 
 /**
  * Resolves which columns (or JSON keys) hold text, label and id. Explicit `columns` entries win;
@@ -99,7 +100,8 @@ function labelNormaliser(file: string, labels: string[] | undefined): (line: num
     throw rowError(
       file,
       line,
-      `label ${JSON.stringify(v)} in ${field} is not in the label set (${labels.map((l) => JSON.stringify(l)).join(', ')}, or their indexes 0–${labels.length - 1}).`,
+      `label ${JSON.stringify(v)} in ${field} is not in the label set ` +
+        `(${labels.map((l) => JSON.stringify(l)).join(', ')}, or their indexes 0–${labels.length - 1}).`,
     );
   };
 }

@@ -50,7 +50,8 @@ export function dryRunTable(all: readonly RunRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [
-    'Dry run: nothing was sent. Estimates that err high: no attack succeeds or is skipped, so every search runs to its end (1.1-1.5x the real requests on our runs); prompts at ~4 bytes a token, max_tokens out.',
+    'Dry run: nothing was sent. Estimates that err high: no attack succeeds or is skipped, so every search runs to ' +
+      'its end (1.1-1.5x the real requests on our runs); prompts at ~4 bytes a token, max_tokens out.',
     fmt(head),
     ...lines.map(fmt),
   ].join('\n');

@@ -155,7 +155,9 @@ async function* run(
       if (failures.length) {
         const f = failures[0]!;
         throw new TextstressError(
-          `the in-memory run stopped at example ${f.example.source ?? f.example.id}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}: ${errorMessage(f.error)}`,
+          `the in-memory run stopped at example ` +
+            `${f.example.source ?? f.example.id}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}: ` +
+            `${errorMessage(f.error)}`,
           { cause: f.error },
         );
       }

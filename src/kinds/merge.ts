@@ -259,7 +259,8 @@ export async function mergeSuiteShards(
     const extra = here.filter((t) => !tests.includes(t));
     if (missing.length || extra.length) {
       throw new TextstressError(
-        `${dir} and ${dirs[0]} are not shards of the same suite run: ${missing.length ? `${dir} lacks ${missing.join(', ')}` : `${dir} also holds ${extra.join(', ')}`}.`,
+        `${dir} and ${dirs[0]} are not shards of the same suite run: ` +
+          `${missing.length ? `${dir} lacks ${missing.join(', ')}` : `${dir} also holds ${extra.join(', ')}`}.`,
       );
     }
   }

@@ -6,7 +6,14 @@ import type { ModelInput } from './types.ts';
 
 /** An input in a few words: its first 40 characters. */
 function describeInput(input: ModelInput): string {
-  const text = input.kind === 'text' ? input.text : input.kind === 'pair' ? input.textA : input.kind === 'tokens' ? input.tokens.join(' ') : input.question;
+  const text =
+    input.kind === 'text'
+      ? input.text
+      : input.kind === 'pair'
+        ? input.textA
+        : input.kind === 'tokens'
+          ? input.tokens.join(' ')
+          : input.question;
   const flat = text.replace(/\s+/g, ' ').trim();
   return `"${flat.length > 40 ? `${flat.slice(0, 40)}…` : flat}"`;
 }

@@ -51,17 +51,24 @@ export function createFunctionModel(fn: ModelFunction, info: ModelInfo, opts: Fu
         // A ModelError the function throws with inputSpecific says one of its inputs is at fault: the query
         // engine then splits the batch to find it. Anything else fails the whole batch.
         if (err instanceof ModelError && err.inputSpecific) {
-          throw new ModelError(`the model function ${name} refused an input: ${err.message}`, { cause: err, inputSpecific: true, ...(err.hint ? { hint: err.hint } : {}) });
+          throw new ModelError(`the model function ${name} refused an input: ${err.message}`, {
+            cause: err,
+            inputSpecific: true,
+            ...(err.hint ? { hint: err.hint } : {}),
+          });
         }
         if (err instanceof TextstressError) throw err;
         throw new ModelError(`the model function ${name} failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
       }
       const checked = checkOutputs(info.task, batch, raw, info.labels);
       if (!checked.ok) {
-        throw new ModelError(`the model function ${name} returned a malformed answer: ${checked.problem}${answering(batch, checked.index)}.`, {
-          hint: 'It must return one output per input, in order, with probabilities in [0, 1] that sum to 1 (see ModelOutput in src/models/types.ts).',
-          inputSpecific: !checked.modelWide && checked.index !== undefined,
-        });
+        throw new ModelError(
+          `the model function ${name} returned a malformed answer: ${checked.problem}${answering(batch, checked.index)}.`,
+          {
+            hint: 'It must return one output per input, in order, with probabilities in [0, 1] that sum to 1 (see ModelOutput in src/models/types.ts).',
+            inputSpecific: !checked.modelWide && checked.index !== undefined,
+          },
+        );
       }
       all.push(...checked.outputs);
     }

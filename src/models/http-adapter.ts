@@ -164,9 +164,12 @@ class HttpModel implements HttpModelAdapter {
         } catch {
           return {
             ok: false,
-            fatal: new ModelError(`the endpoint ${url} answered ${status}, but its body is not JSON: "${this.clean(text).slice(0, 120)}".`, {
-              hint: 'The model API is described in docs/http-model-api.md.',
-            }),
+            fatal: new ModelError(
+              `the endpoint ${url} answered ${status}, but its body is not JSON: "${this.clean(text).slice(0, 120)}".`,
+              {
+                hint: 'The model API is described in docs/http-model-api.md.',
+              },
+            ),
           };
         }
       }
@@ -243,7 +246,9 @@ class HttpModel implements HttpModelAdapter {
     const parsed = InfoResponseSchema.safeParse(raw);
     if (!parsed.success) {
       throw new ModelError(`the endpoint ${this.url}/info answered with a malformed response: ${describeZodError(parsed.error, 'info')}.`, {
-        hint: 'GET /info must answer {"task": "text-classification" | "token-classification" | "question-answering", "labels"?: [...]} (docs/http-model-api.md).',
+        hint:
+          'GET /info must answer {"task": "text-classification" | "token-classification" | "question-answering", ' +
+          '"labels"?: [...]} (docs/http-model-api.md).',
       });
     }
     const info = parsed.data;
@@ -293,7 +298,11 @@ class HttpModel implements HttpModelAdapter {
   private checkBatch(raw: unknown, batch: ModelInput[]): ModelOutput[] {
     const fail = (why: string, modelWide: boolean, index?: number) =>
       new ModelError(`the endpoint ${this.url}/predict answered with a malformed response: ${why}${answering(batch, index)}.`, {
-        hint: 'POST /predict must answer {"outputs": [...]} with one output per input, in order, of the model\'s labels, with probabilities in [0, 1] that sum to 1 (docs/http-model-api.md).',
+        hint:
+          'POST /predict must answer {"outputs": [...]} with one output per input, in order, of the model\'s labels, with ' +
+          '' +
+          '' +
+          'probabilities in [0, 1] that sum to 1 (docs/http-model-api.md).',
         inputSpecific: !modelWide && index !== undefined,
       });
     const parsed = PredictResponseSchema.safeParse(raw);
@@ -302,7 +311,6 @@ class HttpModel implements HttpModelAdapter {
     if (!checked.ok) throw fail(checked.problem, checked.modelWide, checked.index);
     return checked.outputs;
   }
-
 }
 
 function positiveInt(name: string, v: number, min = 1): number {

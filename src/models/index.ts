@@ -1,6 +1,13 @@
 export * from './types.ts';
 export { loadModel, isHttpSpec, ADAPTER_FACTORIES, type AdapterFactory, type LoadModelOptions } from './load.ts';
-export { loadTransformersModel, isLocalSpec, longestFirst, alignPieces, type TransformersModelOptions, type EncodedRow } from './transformers/index.ts';
+export {
+  loadTransformersModel,
+  isLocalSpec,
+  longestFirst,
+  alignPieces,
+  type TransformersModelOptions,
+  type EncodedRow,
+} from './transformers/index.ts';
 export { createHttpModel, parseRetryAfter, type HttpModelAdapter, type HttpModelOptions } from './http-adapter.ts';
 export { createFunctionModel, type FunctionModelOptions, type ModelFunction } from './function-adapter.ts';
 export { startModelServer, type ModelServer, type ModelServerOptions } from './serve.ts';

@@ -14,7 +14,10 @@ import type { ModelAdapter } from './types.ts';
 /** Options of {@link loadModel}: each adapter reads the ones it knows. */
 export type LoadModelOptions = TransformersModelOptions &
   Omit<HttpModelOptions, 'task'> &
-  Pick<OpenAiModelOptions, 'baseUrl' | 'template' | 'mapping' | 'regex' | 'structured' | 'temperature' | 'maxTokens' | 'prices' | 'maxCost'>;
+  Pick<
+    OpenAiModelOptions,
+    'baseUrl' | 'template' | 'mapping' | 'regex' | 'structured' | 'temperature' | 'maxTokens' | 'prices' | 'maxCost'
+  >;
 
 /** Opens the model kinds whose spec it recognises. */
 export interface AdapterFactory {
@@ -46,10 +49,24 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
     test: isHttpSpec,
     async open(spec, o) {
       const { createHttpModel } = await import('./http-adapter.ts');
-      const { task, labels, batchSize, concurrency, timeoutMs, retries, backoffMs, maxBackoffMs, maxRetryAfterMs, authEnv, headers, seed } = o;
+      const { task, labels, batchSize, concurrency, timeoutMs, retries, backoffMs, maxBackoffMs, maxRetryAfterMs, authEnv, headers, seed } =
+        o;
       return createHttpModel(
         spec.trim(),
-        defined({ task, labels, batchSize, concurrency, timeoutMs, retries, backoffMs, maxBackoffMs, maxRetryAfterMs, authEnv: authEnv || undefined, headers, seed }),
+        defined({
+          task,
+          labels,
+          batchSize,
+          concurrency,
+          timeoutMs,
+          retries,
+          backoffMs,
+          maxBackoffMs,
+          maxRetryAfterMs,
+          authEnv: authEnv || undefined,
+          headers,
+          seed,
+        }),
       );
     },
   },
@@ -58,7 +75,25 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
     test: isOpenAiSpec,
     async open(spec, o) {
       const { createOpenAiModel } = await import('./openai/adapter.ts');
-      const { task, labels, concurrency, timeoutMs, retries, authEnv, headers, seed, baseUrl, template, mapping, regex, structured, temperature, maxTokens, prices, maxCost } = o;
+      const {
+        task,
+        labels,
+        concurrency,
+        timeoutMs,
+        retries,
+        authEnv,
+        headers,
+        seed,
+        baseUrl,
+        template,
+        mapping,
+        regex,
+        structured,
+        temperature,
+        maxTokens,
+        prices,
+        maxCost,
+      } = o;
       return createOpenAiModel(
         spec.trim().slice('openai:'.length),
         defined({

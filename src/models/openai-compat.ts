@@ -38,10 +38,14 @@ export interface OpenAiOptions {
 /** "429:3,500:5,malformed:7,slow:200,retry-after:2" → OpenAiFaults; throws a ModelError naming a bad part. */
 export function parseFaults(spec: string): OpenAiFaults {
   const out: OpenAiFaults = {};
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, raw] = part.split(':').map((s) => s.trim());
     const n = Number(raw);
-    if (!raw || !Number.isInteger(n) || n < 0) throw new ModelError(`bad fault "${part}": give name:number, e.g. 429:3 (every third request).`);
+    if (!raw || !Number.isInteger(n) || n < 0)
+      throw new ModelError(`bad fault "${part}": give name:number, e.g. 429:3 (every third request).`);
     if (key === '429') out.rateLimitEvery = n;
     else if (key === '500') out.serverErrorEvery = n;
     else if (key === 'malformed') out.malformedEvery = n;
@@ -88,28 +92,46 @@ export interface RouteAnswer {
 }
 
 /** The /v1 routes for a classifier; `null` when the route is not one of them. */
-export function openAiHandler(adapter: ModelAdapter, opts: OpenAiOptions): (method: string, route: string, body: () => Promise<unknown>) => Promise<RouteAnswer | null> {
+export function openAiHandler(
+  adapter: ModelAdapter,
+  opts: OpenAiOptions,
+): (method: string, route: string, body: () => Promise<unknown>) => Promise<RouteAnswer | null> {
   if (adapter.info.task !== 'text-classification') {
     throw new ModelError(`--openai serves text classifiers only; ${adapter.info.id} is a ${adapter.info.task} model.`);
   }
   let chats = 0;
   const f = opts.faults ?? {};
   const due = (every: number | undefined, n: number): boolean => !!every && n % every === 0;
-  const countTokens = async (text: string): Promise<number> => (adapter.tokenize ? (await adapter.tokenize(text)).length : text.split(/\s+/).filter(Boolean).length);
+  const countTokens = async (text: string): Promise<number> =>
+    adapter.tokenize ? (await adapter.tokenize(text)).length : text.split(/\s+/).filter(Boolean).length;
   return async (method, route, body) => {
     if (route === '/v1/models') {
-      if (method !== 'GET') return { status: 405, body: { error: { message: '/v1/models answers GET only', type: 'invalid_request_error' } } };
+      if (method !== 'GET')
+        return { status: 405, body: { error: { message: '/v1/models answers GET only', type: 'invalid_request_error' } } };
       return { status: 200, body: { object: 'list', data: [{ id: opts.modelName, object: 'model', created: 0, owned_by: 'textstress' }] } };
     }
     if (route !== '/v1/chat/completions') return null;
-    if (method !== 'POST') return { status: 405, body: { error: { message: '/v1/chat/completions answers POST only', type: 'invalid_request_error' } } };
+    if (method !== 'POST')
+      return { status: 405, body: { error: { message: '/v1/chat/completions answers POST only', type: 'invalid_request_error' } } };
     const n = ++chats;
     const parsed = ChatRequest.safeParse(await body());
     if (!parsed.success) {
-      return { status: 400, body: { error: { message: `bad request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, type: 'invalid_request_error' } } };
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: `bad request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+            type: 'invalid_request_error',
+          },
+        },
+      };
     }
     if (due(f.rateLimitEvery, n)) {
-      return { status: 429, headers: { 'retry-after': String(f.retryAfterSeconds ?? 1) }, body: { error: { message: 'rate limit (fault plan)', type: 'rate_limit_error' } } };
+      return {
+        status: 429,
+        headers: { 'retry-after': String(f.retryAfterSeconds ?? 1) },
+        body: { error: { message: 'rate limit (fault plan)', type: 'rate_limit_error' } },
+      };
     }
     if (due(f.serverErrorEvery, n)) return { status: 500, body: { error: { message: 'server error (fault plan)', type: 'server_error' } } };
     if (f.slowMs) await sleep(f.slowMs);
@@ -122,7 +144,11 @@ export function openAiHandler(adapter: ModelAdapter, opts: OpenAiOptions): (meth
     const labels = out.labels;
     const best = out.probs.indexOf(Math.max(...out.probs));
     const label = labels[best] ?? String(best);
-    const entry = (k: number) => ({ token: labels[k] ?? String(k), logprob: Math.log(Math.max(out.probs[k]!, 1e-45)), bytes: [...Buffer.from(labels[k] ?? String(k))] });
+    const entry = (k: number) => ({
+      token: labels[k] ?? String(k),
+      logprob: Math.log(Math.max(out.probs[k]!, 1e-45)),
+      bytes: [...Buffer.from(labels[k] ?? String(k))],
+    });
     const top = Math.min(req.top_logprobs ?? 0, labels.length);
     const order = out.probs.map((_, k) => k).sort((a, b) => out.probs[b]! - out.probs[a]!);
     const promptTokens = await countTokens(req.messages.map((m) => textOf(m.content)).join('\n'));

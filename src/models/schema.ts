@@ -83,7 +83,8 @@ const TASK_OUTPUT_KIND: Record<Exclude<ModelTask, 'fill-mask'>, ModelOutput['kin
 
 /** Why an input cannot go to a model of this task, or null. */
 export function checkInputKind(task: ModelTask, input: ModelInput, index: number): string | null {
-  if (task === 'fill-mask') return 'a fill-mask (masked language) model answers no attack queries; use it with `textstress probe cloze|layers|heads`';
+  if (task === 'fill-mask')
+    return 'a fill-mask (masked language) model answers no attack queries; use it with `textstress probe cloze|layers|heads`';
   const kinds = TASK_INPUT_KINDS[task];
   if (kinds.includes(input.kind)) return null;
   return `input ${index} is a '${input.kind}' input, but a ${task} model takes only ${kinds.map((k) => `'${k}'`).join(' or ')} inputs`;
@@ -171,15 +172,18 @@ export function checkOutputs(task: ModelTask, inputs: readonly ModelInput[], raw
       if (off >= 0) return bad(`outputs[${i}].probs[${off}] = ${c.probs[off]} is not a probability (finite, in [0, 1])`);
       const sum = c.probs.reduce((a, b) => a + b, 0);
       if (Math.abs(sum - 1) > SUM_EPS) return bad(`outputs[${i}].probs sum to ${Number(sum.toPrecision(6))}, not 1`);
-      if (labelSet) out = { kind: 'classes', labels: labelSet.slice(), probs: labelSet.map((l) => c.probs[lower.indexOf(l.toLowerCase())]!) };
+      if (labelSet)
+        out = { kind: 'classes', labels: labelSet.slice(), probs: labelSet.map((l) => c.probs[lower.indexOf(l.toLowerCase())]!) };
       else labelSet = c.labels;
     } else if (out.kind === 'tags') {
-      if (out.tags.length !== out.scores.length) return bad(`outputs[${i}] has ${out.scores.length} scores for ${out.tags.length} tags`, true);
+      if (out.tags.length !== out.scores.length)
+        return bad(`outputs[${i}] has ${out.scores.length} scores for ${out.tags.length} tags`, true);
       if (input.kind === 'tokens' && out.tags.length !== input.tokens.length) {
         return bad(`outputs[${i}].tags has ${out.tags.length} tag(s) for ${input.tokens.length} word(s)`);
       }
       const unknown = known ? out.tags.find((t) => !known.includes(t)) : undefined;
-      if (unknown !== undefined) return bad(`outputs[${i}].tags holds "${unknown}", which is not in the model's tag set [${known!.join(', ')}]`, true);
+      if (unknown !== undefined)
+        return bad(`outputs[${i}].tags holds "${unknown}", which is not in the model's tag set [${known!.join(', ')}]`, true);
       const off = out.scores.findIndex((p) => !Number.isFinite(p) || p < -PROB_EPS || p > 1 + PROB_EPS);
       if (off >= 0) return bad(`outputs[${i}].scores[${off}] = ${out.scores[off]} is not a probability (finite, in [0, 1])`);
     } else {
@@ -202,7 +206,8 @@ export function checkOutputs(task: ModelTask, inputs: readonly ModelInput[], raw
 
 /** A ModelInfo as sent by GET /info. */
 export function infoToJson(info: ModelInfo, extra: { tokenize?: boolean; maxBatchSize?: number } = {}): InfoResponse {
-  if (info.task === 'fill-mask') throw new ModelError(`${info.id} is a fill-mask model: it answers no attack queries, so it cannot be served.`);
+  if (info.task === 'fill-mask')
+    throw new ModelError(`${info.id} is a fill-mask model: it answers no attack queries, so it cannot be served.`);
   return {
     task: info.task,
     ...(info.labels ? { labels: info.labels } : {}),

@@ -17,20 +17,17 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { isIPv6, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { isAbsolute, win32 } from 'node:path';
 import { ModelError, errorMessage } from '../util/errors.ts';
-import {
-  checkInputKind,
-  describeZodError,
-  infoToJson,
-  PredictRequestSchema,
-  TokenizeRequestSchema,
-} from './schema.ts';
+import { checkInputKind, describeZodError, infoToJson, PredictRequestSchema, TokenizeRequestSchema } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
 import { openAiHandler, type OpenAiOptions } from './openai-compat.ts';
 
 /** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
+export { hostPolicy, type HostPolicy } from './host-policy.ts';
+import { hostPolicy, parseAllowedHosts, type HostPolicy } from './host-policy.ts';
+
 export interface ModelServerOptions {
   /** 0 picks a free port (read it from the returned url). */
   port: number;
@@ -76,77 +73,6 @@ class HttpError extends Error {
   }
 }
 
-/** A Host header value split into a lower-cased name (IPv6 without brackets) and a port (absent: undefined). */
-function splitHost(value: string): { name: string; port?: number } | undefined {
-  const m = /^(?:\[([0-9a-f:.]+)\]|([^\s:/[\]@]+))(?::(\d{1,5}))?$/i.exec(value.trim());
-  if (!m) return undefined;
-  return { name: (m[1] ?? m[2]!).toLowerCase(), ...(m[3] ? { port: Number(m[3]) } : {}) };
-}
-
-const showName = (name: string): string => (isIPv6(name) ? `[${name}]` : name);
-
-function isLoopback(address: string): boolean {
-  return /^(::ffff:)?127\./i.test(address) || address === '::1';
-}
-
-/** The allowedHosts entries, checked: a user's typo (`http://proxy`) should fail at startup, not as 403s later. */
-function parseAllowedHosts(entries: readonly string[]): { name: string; port?: number }[] {
-  return entries.map((entry) => {
-    const parsed = splitHost(entry);
-    if (!parsed) {
-      throw new ModelError(`cannot serve the model: '${entry}' is not a host name for --allowed-host.`, {
-        hint: 'Give a name such as proxy.internal, optionally with a port (proxy.internal:8443), without http:// or a path.',
-      });
-    }
-    return parsed;
-  });
-}
-
-export interface HostPolicy {
-  /** Whether a request with this Host header may be answered. */
-  accepts(host: string | undefined): boolean;
-  /** The accepted values, for messages; empty when any Host is accepted. */
-  accepted: string[];
-  /** What to tell the user at startup, when the server is reachable from other machines. */
-  warning?: string;
-}
-
-/**
- * Which Host headers a server bound to `address` (as Node reports it) on `port` answers. `typed` is the host as
- * the user gave it (a name such as `myhost.lan` is accepted besides its address); `extra` adds names (a
- * reverse proxy's), each `name` (any port) or `name:port`.
- */
-export function hostPolicy(address: string, port: number, typed?: string, extra: readonly string[] = []): HostPolicy {
-  const wildcard = address === '0.0.0.0' || address === '::';
-  if (wildcard) {
-    return {
-      accepts: () => true,
-      accepted: [],
-      warning:
-        `listening on ${showName(address)} (every network interface): the model is reachable from other machines, with no ` +
-        'authentication, and the Host check that stops DNS-rebinding web pages is off. Bind 127.0.0.1 (the default) ' +
-        'unless this network is trusted; behind a reverse proxy, bind 127.0.0.1 and name the proxy with --allowed-host.',
-    };
-  }
-  const allowed: { name: string; port?: number }[] = [];
-  const names = isLoopback(address) ? ['127.0.0.1', 'localhost', '::1', address] : [address];
-  const typedName = typed ? splitHost(typed)?.name : undefined;
-  if (typedName) names.push(typedName);
-  for (const name of new Set(names)) allowed.push({ name, port });
-  allowed.push(...parseAllowedHosts(extra));
-  return {
-    accepts: (host) => {
-      const h = host === undefined ? undefined : splitHost(host);
-      // A Host without a port means the scheme's default, 80.
-      return !!h && allowed.some((a) => a.name === h.name && (a.port === undefined || a.port === (h.port ?? 80)));
-    },
-    accepted: allowed.map((a) => (a.port === undefined ? `${showName(a.name)} (any port)` : `${showName(a.name)}:${a.port}`)),
-    ...(isLoopback(address)
-      ? {}
-      : { warning: `listening on ${showName(address)}: the model is reachable from other machines on that network, with no authentication.` }),
-  };
-}
-
 /**
  * The model's name as /info shows it: a folder by its base name (an absolute path tells a caller the user's
  * name and layout), a URL without credentials or query, anything else (hub id, built-in, function:…) as given.
@@ -162,7 +88,12 @@ export function publicModelId(id: string): string {
   }
   const isPath = isAbsolute(id) || win32.isAbsolute(id) || /^[.~]/.test(id) || id.includes('\\') || id.split('/').length > 2;
   if (!isPath) return id;
-  return id.split(/[\\/]+/).filter(Boolean).at(-1) ?? 'model';
+  return (
+    id
+      .split(/[\\/]+/)
+      .filter(Boolean)
+      .at(-1) ?? 'model'
+  );
 }
 
 export function isPort(n: number): boolean {
@@ -183,7 +114,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
-      reject(new HttpError(413, `the request body (${declared} bytes) is larger than the ${limit}-byte limit; send fewer inputs per request`));
+      reject(
+        new HttpError(413, `the request body (${declared} bytes) is larger than the ${limit}-byte limit; send fewer inputs per request`),
+      );
       return;
     }
     const chunks: Buffer[] = [];
@@ -197,7 +130,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
+      if (size > limit)
+        settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
       else chunks.push(chunk);
     };
     const onEnd = (): void => settle();
@@ -215,7 +149,13 @@ export function isJsonContentType(value: string | undefined): boolean {
   return params.every((p) => {
     const eq = p.indexOf('=');
     const key = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
-    const val = eq < 0 ? '' : p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const val =
+      eq < 0
+        ? ''
+        : p
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
     return key !== 'charset' || /^utf-?8$/i.test(val);
   });
 }
@@ -224,7 +164,10 @@ async function readJson(req: IncomingMessage, route: string, limit: number): Pro
   const type = req.headers['content-type'];
   if (!isJsonContentType(type)) {
     const got = type ? `'${type}'` : 'no content-type';
-    throw new HttpError(415, `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`);
+    throw new HttpError(
+      415,
+      `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`,
+    );
   }
   const text = await readBody(req, limit);
   try {
@@ -245,19 +188,28 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   if (!Number.isFinite(latency) || latency < 0) throw new ModelError(`latencyMs must be a number ≥ 0, got ${opts.latencyMs}.`);
   const maxConcurrent = opts.maxConcurrent ?? 8;
   if (!isPort(opts.port)) {
-    throw new ModelError(`cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`);
+    throw new ModelError(
+      `cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`,
+    );
   }
-  for (const [name, value] of [['maxBodyBytes', limit], ['maxConcurrent', maxConcurrent]] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new ModelError(`cannot serve the model: ${name} must be a positive integer, not ${value}.`);
+  for (const [name, value] of [
+    ['maxBodyBytes', limit],
+    ['maxConcurrent', maxConcurrent],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1)
+      throw new ModelError(`cannot serve the model: ${name} must be a positive integer, not ${value}.`);
   }
   parseAllowedHosts(opts.allowedHosts ?? []);
   const shownId = publicModelId(adapter.info.id);
   // Model errors often quote the folder (transformers.js, our own messages): show its name there too.
   const scrub = (text: string): string => (shownId === adapter.info.id ? text : text.split(adapter.info.id).join(shownId));
-  const info = infoToJson({ ...adapter.info, id: shownId }, {
-    tokenize: !!adapter.tokenize,
-    ...(adapter.maxBatchSize ? { maxBatchSize: adapter.maxBatchSize } : {}),
-  });
+  const info = infoToJson(
+    { ...adapter.info, id: shownId },
+    {
+      tokenize: !!adapter.tokenize,
+      ...(adapter.maxBatchSize ? { maxBatchSize: adapter.maxBatchSize } : {}),
+    },
+  );
 
   const openai = opts.openai ? openAiHandler(adapter, opts.openai) : undefined;
   let hosts: HostPolicy | undefined;
@@ -265,7 +217,10 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     if (!hosts?.accepts(req.headers.host)) {
       const got = req.headers.host === undefined ? 'no Host header' : `the Host header '${req.headers.host}'`;
       const accepted = hosts?.accepted.join(', ') ?? 'none yet';
-      throw new HttpError(403, `this server does not answer requests with ${got}; it accepts Host ${accepted} (add names with --allowed-host / allowedHosts)`);
+      throw new HttpError(
+        403,
+        `this server does not answer requests with ${got}; it accepts Host ${accepted} (add names with --allowed-host / allowedHosts)`,
+      );
     }
     const route = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
@@ -352,7 +307,11 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   const server = createServer((req, res) => {
     if (active >= maxConcurrent) {
       res.setHeader('retry-after', '1');
-      fail(req, res, new HttpError(503, `the server is busy with ${maxConcurrent} requests; retry in a second, or send fewer requests at once`));
+      fail(
+        req,
+        res,
+        new HttpError(503, `the server is busy with ${maxConcurrent} requests; retry in a second, or send fewer requests at once`),
+      );
       return;
     }
     active++;
@@ -368,11 +327,23 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
-        reject(new ModelError(`cannot serve the model: port ${opts.port} on ${host} is already in use.`, { hint: 'Pick another port with --port.' }));
+        reject(
+          new ModelError(`cannot serve the model: port ${opts.port} on ${host} is already in use.`, {
+            hint: 'Pick another port with --port.',
+          }),
+        );
       } else if (err.code === 'EACCES') {
-        reject(new ModelError(`cannot serve the model: not allowed to listen on port ${opts.port} (ports below 1024 need root).`, { hint: 'Pick a port above 1024.' }));
+        reject(
+          new ModelError(`cannot serve the model: not allowed to listen on port ${opts.port} (ports below 1024 need root).`, {
+            hint: 'Pick a port above 1024.',
+          }),
+        );
       } else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
-        reject(new ModelError(`cannot serve the model: ${host} is not an address of this machine.`, { hint: 'Use 127.0.0.1 (the default) or a local interface address; 0.0.0.0 only on a trusted network.' }));
+        reject(
+          new ModelError(`cannot serve the model: ${host} is not an address of this machine.`, {
+            hint: 'Use 127.0.0.1 (the default) or a local interface address; 0.0.0.0 only on a trusted network.',
+          }),
+        );
       } else {
         reject(new ModelError(`cannot serve the model on ${host}:${opts.port}: ${err.message}`, { cause: err }));
       }

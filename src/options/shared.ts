@@ -57,7 +57,8 @@ export const MODEL_OPTIONS = {
       .string()
       .min(1)
       .describe(
-        'model folder (transformers.js layout), hub id, http(s):// endpoint, openai:<model>, or a built-in name (demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli, demo-cola)',
+        'model folder (transformers.js layout), hub id, http(s):// endpoint, openai:<model>, or a built-in name ' +
+          '(demo-sst2, demo-ner, demo-sick, demo-squad, demo-qnli, demo-cola)',
       ),
     { flag: { short: 'm', arg: '<spec>' }, suite: { in: 'model', key: 'path' }, saved: true },
   ),
@@ -127,7 +128,8 @@ export const MODEL_OPTIONS = {
       .string()
       .min(1)
       .describe(
-        'openai: models: prompt template file ({{text}}, {{text_a}}, {{text_b}}, {{labels}}, {{tokens}}, {{question}}, {{context}}); .txt = user message, .json/.yaml = {system, user}',
+        'openai: models: prompt template file ({{text}}, {{text_a}}, {{text_b}}, {{labels}}, {{tokens}}, {{question}}, ' +
+          '{{context}}); .txt = user message, .json/.yaml = {system, user}',
       ),
     { flag: { arg: '<file>' }, suite: { in: 'model', path: true }, saved: true, load: load((template: string) => ({ template })) },
   ),

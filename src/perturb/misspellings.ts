@@ -21,7 +21,7 @@ export const MISSPELLINGS_LICENSE = 'CC BY-SA 4.0 (includes crate-ci/typos data,
 /** Dictionary files read, in this order: general English, then the US- and UK-specific lists. */
 const FILES = ['dict/dict-en.json', 'dict/dict-en-us.json', 'dict/dict-en-gb.json'];
 
-const TOKEN = /^[\p{L}\p{N}]+(?:['’\-][\p{L}\p{N}]+)*$/u;
+const TOKEN = /^[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*$/u;
 
 interface CspellDictFile {
   dictionaryDefinitions: { flagWords?: string[]; suggestWords?: string[] }[];

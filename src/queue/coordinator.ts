@@ -102,7 +102,8 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
     }
     await enqueue();
     req.log?.(
-      `queued ${total} examples in ${blocks} jobs (run ${runId}) on ${connection.host}:${connection.port}; waiting for workers (textstress worker --queue ${req.queue})`,
+      `queued ${total} examples in ${blocks} jobs (run ${runId}) on ${connection.host}:${connection.port}; waiting ` +
+        `for workers (textstress worker --queue ${req.queue})`,
     );
 
     // Wait for every result, reporting progress; jobs that failed for good are named by example.
@@ -120,7 +121,9 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
             const missing: string[] = [];
             for (const j of failed) for (const e of j.data.examples) if (!(await redis.hexists(key, e.id))) missing.push(e.source ?? e.id);
             throw new TextstressError(
-              `${failed.length} job${failed.length === 1 ? '' : 's'} failed after ${req.attempts ?? 3} attempts: ${failed[0]!.failedReason}. Examples without a result: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? `, … (${missing.length})` : ''}.`,
+              `${failed.length} job${failed.length === 1 ? '' : 's'} failed after ${req.attempts ?? 3} attempts: ` +
+                `${failed[0]!.failedReason}. Examples without a result: ` +
+                `${missing.slice(0, 8).join(', ')}${missing.length > 8 ? `, … (${missing.length})` : ''}.`,
               {
                 hint: 'Fix the cause (the workers log it), then rerun the same command: results stored so far are kept and the failed jobs run again.',
               },

@@ -105,7 +105,9 @@ function checkLabels(aligner: LabelAligner, model: ModelInfo, data: DatasetInfo,
     `the labels of ${data.path} [${labels.join(', ')}] do not match the labels of the model ` +
       `${model.id} [${(model.labels ?? []).join(', ')}]: no model label for ${unmatched.map((l) => `"${l}"`).join(', ')}.`,
     {
-      hint: `Check that this model was trained for this data, or map the labels with --label-map, e.g. --label-map "${unmatched.map((l, i) => `${l}=${model.labels?.[i % (model.labels?.length ?? 1)] ?? 'LABEL'}`).join(',')}".`,
+      hint:
+        `Check that this model was trained for this data, or map the labels with --label-map, e.g. --label-map ` +
+        `"${unmatched.map((l, i) => `${l}=${model.labels?.[i % (model.labels?.length ?? 1)] ?? 'LABEL'}`).join(',')}".`,
     },
   );
 }

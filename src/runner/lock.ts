@@ -54,7 +54,9 @@ export function lockFolder(dir: string, hooks: LockHooks = {}): () => void {
       throw new TextstressError(
         `${dir} is locked by process ${h.pid} on another machine (${h.host}, since ${h.started}); textstress cannot tell whether it still runs.`,
         {
-          hint: `If that run is gone (a finished or killed CI container, say), delete ${path} and rerun (with --resume to continue it). Otherwise write to another --out.`,
+          hint:
+            `If that run is gone (a finished or killed CI container, say), delete ${path} and rerun (with --resume to ` +
+            `continue it). Otherwise write to another --out.`,
         },
       );
     }

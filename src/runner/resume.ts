@@ -76,7 +76,9 @@ export function assertSameData(prior: string | undefined, now: string | undefine
   if (!prior || !now || prior === now) return;
   throw new TextstressError(`cannot resume: the data file ${dataset} changed since the run started (its size or content differs).`, {
     where,
-    hint: 'The whole file is fingerprinted, so any change counts, even in rows past --limit. Resume with the data the run started with, or start afresh with --overwrite.',
+    hint:
+      'The whole file is fingerprinted, so any change counts, even in rows past --limit. Resume with the data the run ' +
+      'started with, or start afresh with --overwrite.',
   });
 }
 

@@ -46,6 +46,9 @@ function holds(op: Threshold['op'], a: number, b: number): boolean {
   }
 }
 
+/** A baseline's margin as a threshold shows it: " + 0.02", " − 0.02", or nothing. */
+const marginText = (m: number): string => (m ? ` ${m > 0 ? '+' : '−'} ${Math.abs(m)}` : '');
+
 const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
 
 /** Evaluates one test's thresholds on its headline run (and on the baseline's test of the same name). */
@@ -93,7 +96,9 @@ export function checkTest(
       passed,
       actual,
       bound: bound!,
-      message: `${test}: ${t.metric} = ${fmt(t.metric, actual)} ${passed ? 'meets' : 'fails'} ${t.op} ${fmt(t.metric, bound!)}${t.baseline ? ' (baseline' + (t.baseline.margin ? ` ${t.baseline.margin > 0 ? '+' : '−'} ${Math.abs(t.baseline.margin)}` : '') + ')' : ''}`,
+      message:
+        `${test}: ${t.metric} = ${fmt(t.metric, actual)} ${passed ? 'meets' : 'fails'} ${t.op} ` +
+        `${fmt(t.metric, bound!)}${t.baseline ? ` (baseline${marginText(t.baseline.margin)})` : ''}`,
     };
   });
 }

@@ -18,7 +18,6 @@ import { runRecipe, type ProgressSink } from '../kinds/run.ts';
 import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
-import { NA, pct } from '../util/format.ts';
 import { checkTest, verdictOf } from './gate.ts';
 import { suitePath, type LoadedSuite } from './load.ts';
 import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
@@ -132,7 +131,8 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       }
       const limit = opts.limit ?? test.limit ?? (data?.ok ? data.options.limit : undefined);
       log(
-        `[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`,
+        `[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ` +
+          `${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`,
       );
       const t0 = performance.now();
       let shared = models.get(modelName);
@@ -240,7 +240,9 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
         `${where} would send the environment variable ${authEnv} as its Authorization header, and ${authEnv} is not allowed.`,
         {
           where: loaded.file,
-          hint: `Allowed: ${opts.allowAuthEnv.join(', ') || 'none'} (--allow-auth-env or TEXTSTRESS_ALLOW_AUTH_ENV). Check the suite before allowing it: it decides where the value goes.`,
+          hint:
+            `Allowed: ${opts.allowAuthEnv.join(', ') || 'none'} (--allow-auth-env or TEXTSTRESS_ALLOW_AUTH_ENV). Check the ` +
+            `suite before allowing it: it decides where the value goes.`,
         },
       );
     }

@@ -75,8 +75,14 @@ describe('pre-split words (NER) with byte-level BPE', () => {
       // Each word's tag is read at its first piece, which carries the word's space.
       const tokens = tok.tokenize(` ${s}`);
       const firsts = planned!.job.firstPiece.map((pos) => tokens[pos - 1]!);
-      expect(firsts.every((t) => t.startsWith('Ġ')), s).toBe(true);
-      expect(tokens.filter((t) => t.startsWith('Ġ')), s).toHaveLength(words.length);
+      expect(
+        firsts.every((t) => t.startsWith('Ġ')),
+        s,
+      ).toBe(true);
+      expect(
+        tokens.filter((t) => t.startsWith('Ġ')),
+        s,
+      ).toHaveLength(words.length);
     }
   });
 
@@ -142,18 +148,39 @@ describe('QA contexts with byte-level BPE', () => {
 describe('piece alignment', () => {
   it('counts bytes for byte-level pieces; the space is no character of the word', () => {
     expect(alignBytePieces('world', ['Ġworld'], true)).toEqual([[0, 5]]);
-    expect(alignBytePieces('world', ['w', 'or', 'ld'], false)).toEqual([[0, 1], [1, 3], [3, 5]]);
-    expect(alignBytePieces('42', ['Ġ', '42'], true)).toEqual([[0, 0], [0, 2]]);
-    expect(alignBytePieces('café', ['Ġc', 'af', 'Ã©'], true)).toEqual([[0, 1], [1, 3], [3, 4]]);
+    expect(alignBytePieces('world', ['w', 'or', 'ld'], false)).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 5],
+    ]);
+    expect(alignBytePieces('42', ['Ġ', '42'], true)).toEqual([
+      [0, 0],
+      [0, 2],
+    ]);
+    expect(alignBytePieces('café', ['Ġc', 'af', 'Ã©'], true)).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 4],
+    ]);
     // Half of é's two bytes still covers é; 🎬 is two UTF-16 units.
-    expect(alignBytePieces('é🎬', ['Ã', '©', 'ðŁİ¬'], false)).toEqual([[0, 1], [0, 1], [1, 3]]);
+    expect(alignBytePieces('é🎬', ['Ã', '©', 'ðŁİ¬'], false)).toEqual([
+      [0, 1],
+      [0, 1],
+      [1, 3],
+    ]);
     // Pieces that do not spell the word (a normalizer changed it): matched as text instead.
     expect(alignBytePieces('The', ['Ġthe'], true)).toEqual([[0, 3]]);
   });
 
   it('drops a leading space marker when matching text (byte-level and SentencePiece)', () => {
     expect(alignPieces('the', ['Ġthe'], '')).toEqual([[0, 3]]);
-    expect(alignPieces('hello', ['▁he', 'llo'], '')).toEqual([[0, 2], [2, 5]]);
-    expect(alignPieces('42', ['▁', '42'], '')).toEqual([[0, 0], [0, 2]]);
+    expect(alignPieces('hello', ['▁he', 'llo'], '')).toEqual([
+      [0, 2],
+      [2, 5],
+    ]);
+    expect(alignPieces('42', ['▁', '42'], '')).toEqual([
+      [0, 0],
+      [0, 2],
+    ]);
   });
 });

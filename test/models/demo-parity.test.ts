@@ -45,8 +45,14 @@ describe('models/demo-squad against torch', () => {
   it('encodes every question and context into the windows torch was given', () => {
     inputs.forEach((input, i) => {
       const rows = transformersInternals(qa).encode(input);
-      expect(rows.map((r) => r.inputIds), `sample ${i}`).toEqual(ref.samples[i]!.windows.map((w) => w.input_ids));
-      expect(rows.map((r) => r.tokenTypeIds), `sample ${i}`).toEqual(ref.samples[i]!.windows.map((w) => w.token_type_ids));
+      expect(
+        rows.map((r) => r.inputIds),
+        `sample ${i}`,
+      ).toEqual(ref.samples[i]!.windows.map((w) => w.input_ids));
+      expect(
+        rows.map((r) => r.tokenTypeIds),
+        `sample ${i}`,
+      ).toEqual(ref.samples[i]!.windows.map((w) => w.token_type_ids));
     });
   });
 
@@ -64,8 +70,16 @@ describe('models/demo-squad against torch', () => {
     const outs = (await qa.predict(inputs)) as SpanOutput[];
     outs.forEach((o, i) => {
       const want = ref.samples[i]!.answers;
-      expect(o.spans.map(({ text, start, end }) => ({ text, start, end })), `sample ${i}`).toEqual(want.map(({ text, start, end }) => ({ text, start, end })));
-      expectClose(o.spans.map((s) => s.score), want.map((s) => s.score), 1e-5, `sample ${i} scores`);
+      expect(
+        o.spans.map(({ text, start, end }) => ({ text, start, end })),
+        `sample ${i}`,
+      ).toEqual(want.map(({ text, start, end }) => ({ text, start, end })));
+      expectClose(
+        o.spans.map((s) => s.score),
+        want.map((s) => s.score),
+        1e-5,
+        `sample ${i} scores`,
+      );
     });
   });
 });
@@ -97,6 +111,11 @@ describe('models/demo-qnli against torch', () => {
       expect(row!.tokenTypeIds, `sample ${i}`).toEqual(ref.samples[i]!.token_type_ids);
     });
     const outs = (await model.predict(inputs)) as ClassOutput[];
-    expectClose(outs.map((o) => o.probs), ref.samples.map((s) => s.probs), 1e-5, 'probs');
+    expectClose(
+      outs.map((o) => o.probs),
+      ref.samples.map((s) => s.probs),
+      1e-5,
+      'probs',
+    );
   });
 });

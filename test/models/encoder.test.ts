@@ -20,9 +20,10 @@ function maxDiffHidden(flat: Float32Array, width: number, hidden: number, want: 
   let worst = 0;
   for (const r of rows) {
     const len = ref.attention_mask[r]!.reduce((a, b) => a + b, 0);
-    for (let t = 0; t < len; t++) for (let h = 0; h < hidden; h++) {
-      worst = Math.max(worst, Math.abs(flat[(r * width + t) * hidden + h]! - want[r]![t]![h]!));
-    }
+    for (let t = 0; t < len; t++)
+      for (let h = 0; h < hidden; h++) {
+        worst = Math.max(worst, Math.abs(flat[(r * width + t) * hidden + h]! - want[r]![t]![h]!));
+      }
   }
   return worst;
 }
@@ -39,7 +40,12 @@ describe('encoder internals exposed from an ONNX graph', () => {
   });
 
   it('gives the hidden states and attention weights torch computed, padding included', async () => {
-    const rows = ref.input_ids.map((ids, r) => ids.slice(0, ref.attention_mask[r]!.reduce((a, b) => a + b, 0)));
+    const rows = ref.input_ids.map((ids, r) =>
+      ids.slice(
+        0,
+        ref.attention_mask[r]!.reduce((a, b) => a + b, 0),
+      ),
+    );
     const out = await enc.run(rows, { hidden: true, attentions: true });
     expect(out.width).toBe(6);
     expect(out.hidden).toHaveLength(3);
@@ -47,9 +53,12 @@ describe('encoder internals exposed from an ONNX graph', () => {
     expect(out.attentions).toHaveLength(2);
     for (let l = 0; l < 2; l++) {
       let worst = 0;
-      for (let r = 0; r < 2; r++) for (let h = 0; h < 2; h++) for (let q = 0; q < 6; q++) for (let k = 0; k < 6; k++) {
-        worst = Math.max(worst, Math.abs(out.attentions![l]![((r * 2 + h) * 6 + q) * 6 + k]! - ref.attentions[l]![r]![h]![q]![k]!));
-      }
+      for (let r = 0; r < 2; r++)
+        for (let h = 0; h < 2; h++)
+          for (let q = 0; q < 6; q++)
+            for (let k = 0; k < 6; k++) {
+              worst = Math.max(worst, Math.abs(out.attentions![l]![((r * 2 + h) * 6 + q) * 6 + k]! - ref.attentions[l]![r]![h]![q]![k]!));
+            }
       expect(worst).toBeLessThan(1e-5);
     }
     // the same layer of a different row is a different tensor: the comparison can fail
@@ -73,13 +82,19 @@ describe('encoder internals exposed from an ONNX graph', () => {
 
   it('names what is missing when the layer count does not match the graph', () => {
     const bytes = readFileSync(path.join(DIR, 'onnx', 'model.onnx'));
-    expect(() => findEncoderTaps(decodeModel(bytes, 'm'), 3, 'm')).toThrow(/config.json says 3 layers, the graph has 2 attention softmaxes/);
+    expect(() => findEncoderTaps(decodeModel(bytes, 'm'), 3, 'm')).toThrow(
+      /config.json says 3 layers, the graph has 2 attention softmaxes/,
+    );
     expect(() => decodeModel(new Uint8Array([1, 2, 3, 4]), 'junk.onnx')).toThrow(ModelError);
   });
 
   it('maps every word to its pieces, punctuation in between', () => {
     const s = enc.encodeWords(['the', 'fox', 'jumps'], ['', ' ', ' ', '.']);
     expect(enc.tokens(s.ids)).toEqual(['[CLS]', 'the', 'fox', 'jumps', '.', '[SEP]']);
-    expect(s.wordSpans).toEqual([[1, 2], [2, 3], [3, 4]]);
+    expect(s.wordSpans).toEqual([
+      [1, 2],
+      [2, 3],
+      [3, 4],
+    ]);
   });
 });

@@ -6,7 +6,11 @@ import { ModelError } from '../../src/util/errors.ts';
 import { rejection } from './helpers.ts';
 
 const tags = (inputs: ModelInput[]): ModelOutput[] =>
-  inputs.map((i) => (i.kind === 'tokens' ? { kind: 'tags', tags: i.tokens.map(() => 'O'), scores: i.tokens.map(() => 1) } : { kind: 'tags', tags: [], scores: [] }));
+  inputs.map((i) =>
+    i.kind === 'tokens'
+      ? { kind: 'tags', tags: i.tokens.map(() => 'O'), scores: i.tokens.map(() => 1) }
+      : { kind: 'tags', tags: [], scores: [] },
+  );
 
 describe('function adapter', () => {
   it('wraps sync and async functions, splitting into batches of maxBatchSize', async () => {

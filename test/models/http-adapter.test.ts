@@ -29,9 +29,10 @@ describe('HTTP adapter against a real textstress model server (tiny-bert-seq)', 
 
   it('answers exactly like the local adapter, over several batches', async () => {
     const inputs: ModelInput[] = [
-      ...['the movie was good', 'bad food', 'a boring film', 'yes', 'no', 'I love it', 'terrible service'].map(
-        (text) => ({ kind: 'text' as const, text }),
-      ),
+      ...['the movie was good', 'bad food', 'a boring film', 'yes', 'no', 'I love it', 'terrible service'].map((text) => ({
+        kind: 'text' as const,
+        text,
+      })),
       { kind: 'pair', textA: 'the movie was good', textB: 'it was terrible' },
       { kind: 'pair', textA: 'john went to paris', textB: 'mary stayed in london' },
     ];
@@ -54,7 +55,7 @@ describe('HTTP adapter against a real textstress model server (tiny-bert-seq)', 
     expect(out[0]!.labels).toEqual(['NEGATIVE', 'POSITIVE']);
   });
 
-  it('a wrong task or input kind is a ModelError, from the client or as the server\'s 400', async () => {
+  it("a wrong task or input kind is a ModelError, from the client or as the server's 400", async () => {
     const tagger = await loadTransformersModel(TOK);
     const tagServer = await startModelServer(tagger, { port: 0 });
     try {
@@ -62,7 +63,9 @@ describe('HTTP adapter against a real textstress model server (tiny-bert-seq)', 
       const blind = await loadModel(tagServer.url, { task: 'text-classification' });
       const err = await rejection(blind.predict([{ kind: 'text', text: 'x' }]));
       expect(err).toBeInstanceOf(ModelError);
-      expect(err.message).toMatch(/refused the request with 400 Bad Request: "bad request body: input 0 is a 'text' input, but a token-classification model/);
+      expect(err.message).toMatch(
+        /refused the request with 400 Bad Request: "bad request body: input 0 is a 'text' input, but a token-classification model/,
+      );
       // Without a task, /info tells the truth and the client checks inputs itself.
       const seeing = await createHttpModel(tagServer.url);
       expect(seeing.info.task).toBe('token-classification');
@@ -218,7 +221,8 @@ describe('HTTP adapter: batching, concurrency, retries and errors', () => {
       const { inputs } = JSON.parse(body) as { inputs: { text: string }[] };
       if (mode === 'short') return json(res, 200, { outputs: answer(inputs).slice(0, 3) });
       if (mode === 'kind') return json(res, 200, { outputs: inputs.map(() => ({ kind: 'tags', tags: [], scores: [] })) });
-      if (mode === 'probs') return json(res, 200, { outputs: inputs.map(() => ({ kind: 'classes', labels: ['a', 'b'], probs: ['x', 1] })) });
+      if (mode === 'probs')
+        return json(res, 200, { outputs: inputs.map(() => ({ kind: 'classes', labels: ['a', 'b'], probs: ['x', 1] })) });
       if (mode === 'nokey') return json(res, 200, { predictions: [] });
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>proxy login</html>');

@@ -56,26 +56,43 @@ describe('reading a chat answer as a label', () => {
     expect(out.unmappable).toBe('I would rather not say.');
     expect(out.probs).toEqual([0, 0]);
     // logprobs that name no label, but a text that does: one-hot from the text
-    expect(mapClassAnswer({ content: 'positive', firstTokenTop: [{ token: '**', logprob: -0.01 }] }, LABELS, 'logprobs').probs).toEqual([0, 1]);
+    expect(mapClassAnswer({ content: 'positive', firstTokenTop: [{ token: '**', logprob: -0.01 }] }, LABELS, 'logprobs').probs).toEqual([
+      0, 1,
+    ]);
     expect(mapClassAnswer({ content: '{"label": "Negative"}' }, LABELS, 'json').probs).toEqual([1, 0]);
     expect(mapClassAnswer({ content: '{"label": "neutral"}' }, LABELS, 'json').unmappable).toBe('{"label": "neutral"}');
     expect(mapClassAnswer({ content: 'Here you go: ```json\n{"label": "positive"}\n```' }, LABELS, 'json').probs).toEqual([0, 1]);
   });
 
   it('a goal never scores an unmappable answer, and skips an example whose clean answer is one', () => {
-    const goal = guardUnmappable(new UntargetedClassification(new LabelAligner(LABELS)).create({ kind: 'text', id: 'x', text: 'a', label: 'positive' }));
+    const goal = guardUnmappable(
+      new UntargetedClassification(new LabelAligner(LABELS)).create({ kind: 'text', id: 'x', text: 'a', label: 'positive' }),
+    );
     const status = goal.evaluate({ kind: 'classes', labels: LABELS, probs: [0, 0], unmappable: 'hmm' });
-    expect(status).toEqual({ score: 0, done: false, correct: false, metric: 0, prediction: { label: UNMAPPABLE_LABEL, score: 0, unmappable: 'hmm' } });
+    expect(status).toEqual({
+      score: 0,
+      done: false,
+      correct: false,
+      metric: 0,
+      prediction: { label: UNMAPPABLE_LABEL, score: 0, unmappable: 'hmm' },
+    });
     expect(goal.skipReason(status)).toMatch(/could not be mapped/);
     expect(goal.evaluate({ kind: 'classes', labels: LABELS, probs: [0.9, 0.1] }).done).toBe(true);
   });
 
   it('reads tagger JSON (one known tag per token) and QA JSON located in the context', () => {
-    expect(mapTagAnswer('{"tags": ["B-PER", "O"]}', ['Ann', 'ran'], ['O', 'B-PER', 'I-PER'])).toEqual({ kind: 'tags', tags: ['B-PER', 'O'], scores: [1, 1] });
+    expect(mapTagAnswer('{"tags": ["B-PER", "O"]}', ['Ann', 'ran'], ['O', 'B-PER', 'I-PER'])).toEqual({
+      kind: 'tags',
+      tags: ['B-PER', 'O'],
+      scores: [1, 1],
+    });
     expect(mapTagAnswer('{"tags": ["B-PER"]}', ['Ann', 'ran'], ['O', 'B-PER']).unmappable).toBeDefined();
     expect(mapTagAnswer('{"tags": ["B-XYZ", "O"]}', ['Ann', 'ran'], ['O', 'B-PER']).unmappable).toBeDefined();
     const context = 'The Eiffel Tower is in Paris, France.';
-    expect(mapQaAnswer('{"answer": "paris"}', context)).toEqual({ kind: 'spans', spans: [{ text: 'Paris', start: 23, end: 28, score: 1 }] });
+    expect(mapQaAnswer('{"answer": "paris"}', context)).toEqual({
+      kind: 'spans',
+      spans: [{ text: 'Paris', start: 23, end: 28, score: 1 }],
+    });
     expect(mapQaAnswer('{"answer": "Lyon"}', context).spans[0]).toMatchObject({ text: 'Lyon', start: -1, end: -1 });
     expect(mapQaAnswer('Paris', context).unmappable).toBe('Paris');
   });

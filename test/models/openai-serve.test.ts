@@ -24,7 +24,10 @@ describe('serve --openai: an OpenAI-compatible face for a local classifier', () 
   beforeAll(async () => {
     model = await loadModel(SST2);
     server = await startModelServer(model, { port: 0, openai: { modelName: 'demo-sst2' } });
-    faulty = await startModelServer(model, { port: 0, openai: { modelName: 'demo-sst2', faults: parseFaults('429:2,retry-after:3,500:3,malformed:5') } });
+    faulty = await startModelServer(model, {
+      port: 0,
+      openai: { modelName: 'demo-sst2', faults: parseFaults('429:2,retry-after:3,500:3,malformed:5') },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -40,7 +43,10 @@ describe('serve --openai: an OpenAI-compatible face for a local classifier', () 
     const res = await chat(server.url, ask(text, { logprobs: true, top_logprobs: 2, temperature: 0, seed: 1 }));
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
-      choices: { message: { content: string }; logprobs: { content: { token: string; logprob: number; top_logprobs: { token: string; logprob: number }[] }[] } }[];
+      choices: {
+        message: { content: string };
+        logprobs: { content: { token: string; logprob: number; top_logprobs: { token: string; logprob: number }[] }[] };
+      }[];
       usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
     };
     const best = local!.probs.indexOf(Math.max(...local!.probs));
@@ -57,7 +63,11 @@ describe('serve --openai: an OpenAI-compatible face for a local classifier', () 
   });
 
   it('reads single texts and pairs from the prompt, and refuses a body without messages', async () => {
-    expect(inputFromPrompt('Premise: <text_a>a man sleeps</text_a> Hypothesis: <text_b>a person rests</text_b>')).toEqual({ kind: 'pair', textA: 'a man sleeps', textB: 'a person rests' });
+    expect(inputFromPrompt('Premise: <text_a>a man sleeps</text_a> Hypothesis: <text_b>a person rests</text_b>')).toEqual({
+      kind: 'pair',
+      textA: 'a man sleeps',
+      textB: 'a person rests',
+    });
     expect(inputFromPrompt('just this')).toEqual({ kind: 'text', text: 'just this' });
     const bad = await chat(server.url, { model: 'demo', messages: [] });
     expect(bad.status).toBe(400);
@@ -97,7 +107,14 @@ describe('serve --openai with the official openai client', () => {
       const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-test-not-a-real-key', maxRetries: 0 });
       const list = await client.models.list();
       expect(list.data.map((m) => m.id)).toEqual(['demo-sst2']);
-      const r = await client.chat.completions.create({ model: 'demo', messages: ask('a dull , lifeless film .').messages as never, logprobs: true, top_logprobs: 2, temperature: 0, seed: 0 });
+      const r = await client.chat.completions.create({
+        model: 'demo',
+        messages: ask('a dull , lifeless film .').messages as never,
+        logprobs: true,
+        top_logprobs: 2,
+        temperature: 0,
+        seed: 0,
+      });
       expect(['negative', 'positive']).toContain(r.choices[0]!.message.content);
       expect(r.choices[0]!.logprobs!.content![0]!.top_logprobs).toHaveLength(2);
       expect(r.usage!.completion_tokens).toBe(1);

@@ -22,14 +22,34 @@ const second = '; outputs[1] answers the input "a bad one"';
 const cases: [string, unknown[], string, boolean][] = [
   ['too few outputs', [fine], 'outputs has 1 item(s) for 2 input(s) (for 2 inputs, the first "a good film")', false],
   ['too many outputs', [fine, fine, fine], 'outputs has 3 item(s) for 2 input(s) (for 2 inputs, the first "a good film")', false],
-  ['a negative probability', [fine, row([-0.2, 1.2])], `outputs[1].probs[0] = -0.2 is not a probability (finite, in [0, 1])${second}`, true],
+  [
+    'a negative probability',
+    [fine, row([-0.2, 1.2])],
+    `outputs[1].probs[0] = -0.2 is not a probability (finite, in [0, 1])${second}`,
+    true,
+  ],
   ['a probability over 1', [fine, row([0.5, 1.5])], `outputs[1].probs[1] = 1.5 is not a probability (finite, in [0, 1])${second}`, true],
   ['a row that does not sum to 1', [fine, row([0.1, 0.2])], `outputs[1].probs sum to 0.3, not 1${second}`, true],
   ['a row longer than its labels', [fine, row([0.2, 0.3, 0.5])], `outputs[1] has 3 probs for 2 labels${second}`, false],
-  ['a row of the wrong label count', [fine, row([0.2, 0.3, 0.5], ['neg', 'pos', 'neutral'])], `outputs[1].labels [neg, pos, neutral] is not the model's label set [neg, pos]: unknown "neutral"${second}`, false],
-  ['a missing label', [fine, row([1], ['neg'])], `outputs[1].labels [neg] is not the model's label set [neg, pos]: missing "pos"${second}`, false],
+  [
+    'a row of the wrong label count',
+    [fine, row([0.2, 0.3, 0.5], ['neg', 'pos', 'neutral'])],
+    `outputs[1].labels [neg, pos, neutral] is not the model's label set [neg, pos]: unknown "neutral"${second}`,
+    false,
+  ],
+  [
+    'a missing label',
+    [fine, row([1], ['neg'])],
+    `outputs[1].labels [neg] is not the model's label set [neg, pos]: missing "pos"${second}`,
+    false,
+  ],
   ['a label named twice', [fine, row([0.5, 0.5], ['pos', 'POS'])], `outputs[1].labels names a label twice: [pos, POS]${second}`, false],
-  ['no probs', [fine, { kind: 'classes', labels: ['neg', 'pos'] }], `outputs[1].probs: Invalid input: expected array, received undefined${second}`, true],
+  [
+    'no probs',
+    [fine, { kind: 'classes', labels: ['neg', 'pos'] }],
+    `outputs[1].probs: Invalid input: expected array, received undefined${second}`,
+    true,
+  ],
 ];
 
 describe('answers of a model function', () => {
@@ -53,10 +73,13 @@ describe('answers of a model function', () => {
     }
   });
 
-  it('aligns labels by name in any order and case; without declared labels, every row must use the first row\'s', async () => {
+  it("aligns labels by name in any order and case; without declared labels, every row must use the first row's", async () => {
     const swapped = createFunctionModel(() => [row([0.75, 0.25], ['POS', 'Neg']), fine] as never, clf);
     expect(await swapped.predict(two)).toEqual([row([0.25, 0.75]), fine]);
-    const undeclared = createFunctionModel(() => [row([0.5, 0.5], ['a', 'b']), row([0.5, 0.5], ['a', 'c'])] as never, { id: 'free', task: 'text-classification' });
+    const undeclared = createFunctionModel(() => [row([0.5, 0.5], ['a', 'b']), row([0.5, 0.5], ['a', 'c'])] as never, {
+      id: 'free',
+      task: 'text-classification',
+    });
     await expect(undeclared.predict(two)).rejects.toThrow(
       `function:free returned a malformed answer: outputs[1].labels [a, c] is not the label set of outputs[0] [a, b]: unknown "c"; missing "b"${second}.`,
     );
@@ -66,17 +89,34 @@ describe('answers of a model function', () => {
   });
 
   it('refuses answer spans outside the context and tags beyond the words', async () => {
-    const qa = createFunctionModel(() => [{ kind: 'spans', spans: [{ text: 'Paris', start: 12, end: 40, score: 0.9 }] }] as never, { id: 'qa', task: 'question-answering' });
+    const qa = createFunctionModel(() => [{ kind: 'spans', spans: [{ text: 'Paris', start: 12, end: 40, score: 0.9 }] }] as never, {
+      id: 'qa',
+      task: 'question-answering',
+    });
     await expect(qa.predict([{ kind: 'qa', question: 'where?', context: 'He lives in Paris.' }])).rejects.toThrow(
       'the model function function:qa returned a malformed answer: outputs[0].spans[0] ends at 40, past the end of the 18-character context (for the input "where?").',
     );
-    const backwards = createFunctionModel(() => [{ kind: 'spans', spans: [{ text: '', start: 5, end: 2, score: 0.9 }] }] as never, { id: 'qa', task: 'question-answering' });
-    await expect(backwards.predict([{ kind: 'qa', question: 'where?', context: 'He lives in Paris.' }])).rejects.toThrow('outputs[0].spans[0] ends (2) before it starts (5)');
+    const backwards = createFunctionModel(() => [{ kind: 'spans', spans: [{ text: '', start: 5, end: 2, score: 0.9 }] }] as never, {
+      id: 'qa',
+      task: 'question-answering',
+    });
+    await expect(backwards.predict([{ kind: 'qa', question: 'where?', context: 'He lives in Paris.' }])).rejects.toThrow(
+      'outputs[0].spans[0] ends (2) before it starts (5)',
+    );
     const ner = createFunctionModel(
-      () => [{ kind: 'tags', tags: ['O', 'B-LOC'], scores: [1, 1] }, { kind: 'tags', tags: ['B-PER', 'I-PER', 'O'], scores: [1, 1, 1] }] as never,
+      () =>
+        [
+          { kind: 'tags', tags: ['O', 'B-LOC'], scores: [1, 1] },
+          { kind: 'tags', tags: ['B-PER', 'I-PER', 'O'], scores: [1, 1, 1] },
+        ] as never,
       { id: 'ner', task: 'token-classification', labels: ['O', 'B-LOC', 'B-PER', 'I-PER'] },
     );
-    await expect(ner.predict([{ kind: 'tokens', tokens: ['in', 'Paris'] }, { kind: 'tokens', tokens: ['John', 'Smith'] }])).rejects.toThrow(
+    await expect(
+      ner.predict([
+        { kind: 'tokens', tokens: ['in', 'Paris'] },
+        { kind: 'tokens', tokens: ['John', 'Smith'] },
+      ]),
+    ).rejects.toThrow(
       'the model function function:ner returned a malformed answer: outputs[1].tags has 3 tag(s) for 2 word(s); outputs[1] answers the input "John Smith".',
     );
   });
@@ -103,6 +143,8 @@ describe('answers of an HTTP endpoint', () => {
   });
 
   it('refuses a label set from /info that names a label twice', async () => {
-    await expect(createHttpModel(srv.url)).rejects.toThrow(`the labels of GET ${srv.url}/info [neg, pos, NEG] name "neg" and "NEG", which differ only in case.`);
+    await expect(createHttpModel(srv.url)).rejects.toThrow(
+      `the labels of GET ${srv.url}/info [neg, pos, NEG] name "neg" and "NEG", which differ only in case.`,
+    );
   });
 });

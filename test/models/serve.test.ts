@@ -76,7 +76,10 @@ describe('model server', () => {
       ['{}', /body\.inputs: .*expected \{"inputs"/],
       ['{"inputs": [{"kind": "text"}]}', /body\.inputs\[0\]\.text/],
       ['{"inputs": [{"kind": "image", "url": "x"}]}', /body\.inputs\[0\]\.kind/],
-      ['{"inputs": [{"kind": "tokens", "tokens": ["a"]}]}', /input 0 is a 'tokens' input, but a text-classification model takes only 'text' or 'pair'/],
+      [
+        '{"inputs": [{"kind": "tokens", "tokens": ["a"]}]}',
+        /input 0 is a 'tokens' input, but a text-classification model takes only 'text' or 'pair'/,
+      ],
     ];
     for (const [body, re] of cases) {
       const res = await post('/predict', body);
@@ -106,7 +109,13 @@ describe('model server', () => {
 
   it('answers only JSON bodies: 415 for text/plain, form bodies and no content-type, naming the expected type', async () => {
     const body = JSON.stringify({ inputs: [{ kind: 'text', text: 'hi' }] });
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', undefined]) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+      undefined,
+    ]) {
       for (const route of ['/predict', '/tokenize']) {
         const res = await request(server.url, route, { method: 'POST', body, ...(type ? { headers: { 'content-type': type } } : {}) });
         expect(res.status, `${route} ${type}`).toBe(415);
@@ -138,8 +147,15 @@ describe('model server', () => {
     }
     const body = JSON.stringify({ inputs: [{ kind: 'text', text: 'hi' }] });
     for (const host of [`evil.example:${port}`, 'localhost', `127.0.0.1:${Number(port) + 1}`, `localhost.evil.example:${port}`]) {
-      for (const [method, route] of [['GET', '/info'], ['POST', '/predict']] as const) {
-        const res = await request(server.url, route, { method, headers: { host, 'content-type': 'application/json' }, ...(method === 'POST' ? { body } : {}) });
+      for (const [method, route] of [
+        ['GET', '/info'],
+        ['POST', '/predict'],
+      ] as const) {
+        const res = await request(server.url, route, {
+          method,
+          headers: { host, 'content-type': 'application/json' },
+          ...(method === 'POST' ? { body } : {}),
+        });
         expect(res.status, `${method} ${route} ${host}`).toBe(403);
         const { error } = JSON.parse(res.body) as { error: string };
         expect(error).toContain(`the Host header '${host}'`);
@@ -181,7 +197,9 @@ describe('model server', () => {
   });
 
   it('--allowed-host is repeatable and comma-separated; --max-concurrent defaults to 8', () => {
-    const cmd = serveCommand().exitOverride().action(() => {});
+    const cmd = serveCommand()
+      .exitOverride()
+      .action(() => {});
     cmd.parse(['--model', 'x', '--allowed-host', 'a.example, b.example:81', '--allowed-host', 'c.example'], { from: 'user' });
     expect(cmd.opts()).toMatchObject({ allowedHost: ['a.example', 'b.example:81', 'c.example'], maxConcurrent: 8, host: '127.0.0.1' });
   });
@@ -286,11 +304,20 @@ describe('model server', () => {
       });
       await new Promise((r) => setTimeout(r, 50));
       // A chunked body (no content-length) that runs past the limit: answered 413 without reading it all.
-      const big = await request(s.url, '/predict', { method: 'POST', headers: { ...json, 'transfer-encoding': 'chunked' }, body: 'x'.repeat(100_000) });
+      const big = await request(s.url, '/predict', {
+        method: 'POST',
+        headers: { ...json, 'transfer-encoding': 'chunked' },
+        body: 'x'.repeat(100_000),
+      });
       expect(big.status).toBe(413);
-      expect((await request(s.url, '/predict', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
+      expect((await request(s.url, '/predict', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(
+        415,
+      );
       expect((await request(s.url, '/predict', { method: 'POST', headers: json, body: '{' })).status).toBe(400);
-      expect((await request(s.url, '/predict', { method: 'POST', headers: json, body: '{"inputs": [{"kind": "text", "text": "crash"}]}' })).status).toBe(500);
+      expect(
+        (await request(s.url, '/predict', { method: 'POST', headers: json, body: '{"inputs": [{"kind": "text", "text": "crash"}]}' }))
+          .status,
+      ).toBe(500);
       const ok = await request(s.url, '/predict', { method: 'POST', headers: json, body: '{"inputs": [{"kind": "text", "text": "hi"}]}' });
       expect(ok.status).toBe(200);
     } finally {
@@ -311,7 +338,7 @@ describe('model server', () => {
     }
   });
 
-  it('--port 99999 is a usage error with a clear message, not Node\'s', () => {
+  it("--port 99999 is a usage error with a clear message, not Node's", () => {
     let said = '';
     const cmd = serveCommand()
       .exitOverride()

@@ -50,7 +50,10 @@ describe('transformers adapter: sequence classification (tiny-bert-seq)', () => 
   });
 
   it('gives the same answers with batches of 1 and in any order', async () => {
-    const inputs = ['the movie was good', 'bad food', 'a very long and boring film', 'yes'].map((text) => ({ kind: 'text' as const, text }));
+    const inputs = ['the movie was good', 'bad food', 'a very long and boring film', 'yes'].map((text) => ({
+      kind: 'text' as const,
+      text,
+    }));
     const small = await loadTransformersModel(SEQ, { maxBatchSize: 1 });
     const a = (await seq.predict(inputs)) as ClassOutput[];
     const b = (await small.predict([...inputs].reverse())) as ClassOutput[];
@@ -188,7 +191,11 @@ describe('transformers adapter: token classification (tiny-bert-tok)', () => {
     const [out] = (await tok.predict([{ kind: 'tokens', tokens: sentence }])) as TagOutput[];
     expect(out!.tags).toHaveLength(300);
     expect(out!.scores.every((s) => s > 0 && s <= 1)).toBe(true);
-    expect(transformersInternals(tok).encode({ kind: 'tokens', tokens: sentence }).map((r) => r.inputIds.length)).toEqual([128, 128, 50]);
+    expect(
+      transformersInternals(tok)
+        .encode({ kind: 'tokens', tokens: sentence })
+        .map((r) => r.inputIds.length),
+    ).toEqual([128, 128, 50]);
   });
 
   it('a chunked sentence gets the same tags as its chunks sent one by one', async () => {
@@ -204,7 +211,12 @@ describe('transformers adapter: token classification (tiny-bert-tok)', () => {
       { kind: 'tokens', tokens: sentence.slice(28) },
     ])) as TagOutput[];
     expect(whole!.tags).toEqual(parts.flatMap((p) => p.tags));
-    expectClose(whole!.scores, parts.flatMap((p) => p.scores), 1e-5, 'scores');
+    expectClose(
+      whole!.scores,
+      parts.flatMap((p) => p.scores),
+      1e-5,
+      'scores',
+    );
     await small.close();
   });
 

@@ -32,11 +32,29 @@ describe('TSDoc on the public API', () => {
   it('the public API leaves the runner internals to textstress/internal, documented there too', { timeout: 120_000 }, () => {
     const pub = undocumentedExports('index.ts');
     const internal = undocumentedExports('internal.ts');
-    for (const name of ['runAttack', 'runPerExample', 'runStress', 'runGenerator', 'orderedPool', 'prepareRecipe', 'readResults', 'entityDigest']) {
+    for (const name of [
+      'runAttack',
+      'runPerExample',
+      'runStress',
+      'runGenerator',
+      'orderedPool',
+      'prepareRecipe',
+      'readResults',
+      'entityDigest',
+    ]) {
       expect(pub.names).not.toContain(name);
       expect(internal.names).toContain(name);
     }
-    for (const name of ['runRecipe', 'attackInMemory', 'defineRecipe', 'builtinRegistry', 'runSuite', 'writeHtmlReport', 'loadModel', 'openDataset']) {
+    for (const name of [
+      'runRecipe',
+      'attackInMemory',
+      'defineRecipe',
+      'builtinRegistry',
+      'runSuite',
+      'writeHtmlReport',
+      'loadModel',
+      'openDataset',
+    ]) {
       expect(pub.names).toContain(name);
     }
     expect(internal.missing).toEqual([]);

@@ -1,4 +1,4 @@
-import { inputChars, type ModelInput } from '../../models/types.ts';
+import { inputChars } from '../../models/types.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { WordSeq } from '../../text/word-seq.ts';
 import type { WordCandidate } from '../../text/edits.ts';

@@ -43,7 +43,8 @@ const GROUPS: Record<string, { description: string; noun: string; plural: string
   },
   probe: {
     description:
-      'probe a model: B rewritten variants of every example (entities), or inside the encoder: layer probes, attention heads and the masked-LM cloze test for grammar errors (layers, heads, cloze)',
+      'probe a model: B rewritten variants of every example (entities), or inside the encoder: layer probes, ' +
+      'attention heads and the masked-LM cloze test for grammar errors (layers, heads, cloze)',
     noun: 'a probe',
     plural: 'Probes',
     ask: 'name the probe to run.',

@@ -13,7 +13,10 @@ function describe(identity: string): string {
   try {
     const j = JSON.parse(identity) as Record<string, unknown>;
     if (j.adapter === 'openai-chat')
-      return `openai:${String(j.model)} at ${String(j.base)} (${String(j.task)}, mapping ${String(j.mapping)}, template ${typeof j.template === 'string' ? j.template : 'from a file'})`;
+      return (
+        `openai:${String(j.model)} at ${String(j.base)} (${String(j.task)}, mapping ${String(j.mapping)}, template ` +
+        `${typeof j.template === 'string' ? j.template : 'from a file'})`
+      );
     if (j.adapter === 'http') return `${String(j.url)} (${String(j.task)})`;
   } catch {
     // not JSON: shown as stored

@@ -17,7 +17,10 @@ export const DEMO_DATA = { sentiment: join(PACKAGE_ROOT, 'demo', 'reviews.tsv'),
 
 const CLEAN = ['clean_metric > 0.5'];
 
-/** The built-in suite: typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner, layer probes and the cloze test inside demo-mlm. */
+/**
+ * The built-in suite: typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner,
+ * layer probes and the cloze test inside demo-mlm.
+ */
 export function demoSuite(opts: { k: number; limit?: number; seed: number }): Suite {
   const limit = opts.limit ? { limit: opts.limit } : {};
   return {
@@ -88,7 +91,8 @@ export function demoSuite(opts: { k: number; limit?: number; seed: number }): Su
 export function demoCommand(registry: Registry): Command {
   return new Command('demo')
     .description(
-      'run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report',
+      'run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on ' +
+        'demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report',
     )
     .option('-o, --out <dir>', 'output folder', 'textstress-demo')
     .option('-k, --k <n>', 'typo budget per sentence', int('--k', 1), 3)
@@ -98,7 +102,9 @@ export function demoCommand(registry: Registry): Command {
     .action(async (opts: { out: string; k: number; limit?: number; seed: number; progress: boolean }) => {
       const rel = (p: string): string => relative(process.cwd(), p) || p;
       process.stdout.write(
-        `textstress demo: typos (K ≤ ${opts.k}), noise and fooling sentences on demo-sst2 over ${rel(DEMO_DATA.sentiment)}; typos and person-name swaps on demo-ner over ${rel(DEMO_DATA.ner)}; layer probes and the cloze test inside demo-mlm\n`,
+        `textstress demo: typos (K ≤ ${opts.k}), noise and fooling sentences on demo-sst2 over ` +
+          `${rel(DEMO_DATA.sentiment)}; typos and person-name swaps on demo-ner over ${rel(DEMO_DATA.ner)}; layer probes ` +
+          `and the cloze test inside demo-mlm\n`,
       );
       const t0 = performance.now();
       const suite = demoSuite(opts);

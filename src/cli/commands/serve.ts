@@ -53,12 +53,15 @@ export function serveCommand(): Command {
     )
     .option(
       '--openai',
-      'also answer as an OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions with the label word, logprobs over the labels and usage), text classifiers only',
+      'also answer as an OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions with the label word, ' +
+        'logprobs over the labels and usage), text classifiers only',
     )
     .option('--openai-model <name>', 'the model id /v1/models lists (default: the folder name); requests may name any model')
     .option(
       '--fault <spec>',
-      'with --openai, misbehave on a fixed schedule for tests and demos: 429:N (every N-th chat request, with retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS; comma-separated',
+      'with --openai, misbehave on a fixed schedule for tests and demos: 429:N (every N-th chat request, with ' +
+        'retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS; ' +
+        'comma-separated',
     )
     .option(
       '--latency-ms <ms>',

@@ -51,7 +51,8 @@ export function runCommand(registry: Registry): Command {
     .option('--dry-run', "send nothing: estimate every test's requests, tokens and cost (upper bounds) against stand-in models")
     .option(
       '--allow-auth-env <list>',
-      "environment variables the suite's models may send as Authorization headers (others are refused; default: TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)",
+      "environment variables the suite's models may send as Authorization headers (others are refused; default: " +
+        'TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)',
       list,
     )
     .action(async (file: string, opts: RunSuiteCliOptions) => {

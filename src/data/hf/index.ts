@@ -78,7 +78,8 @@ export async function openHubDataset(text: string, opts: OpenOptions = {}): Prom
       const missing = columns.filter((c) => !pq.columns.includes(c));
       if (missing.length > 0) {
         throw new TextstressError(
-          `parquet file ${k + 1} of the split lacks the column${missing.length > 1 ? 's' : ''} ${missing.map((c) => JSON.stringify(c)).join(', ')} that file 1 has.`,
+          `parquet file ${k + 1} of the split lacks the column${missing.length > 1 ? 's' : ''} ` +
+            `${missing.map((c) => JSON.stringify(c)).join(', ')} that file 1 has.`,
           {
             where: spec.text,
           },

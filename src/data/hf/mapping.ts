@@ -30,7 +30,8 @@ const LABEL = ['label', 'labels', 'gold_label'];
 const ID = ['id', 'idx', 'guid'];
 
 const COLUMNS_HINT =
-  'Name the columns with --text-column, or --text-a-column and --text-b-column, and --label-column (optionally --id-column); in a library call, columns: { text, label } or { textA, textB, label }.';
+  'Name the columns with --text-column, or --text-a-column and --text-b-column, and --label-column (optionally ' +
+  '--id-column); in a library call, columns: { text, label } or { textA, textB, label }.';
 export const UNLABELLED_HINT = 'Stress tests need gold labels: use a labelled split (validation or train); GLUE test splits have none.';
 
 /** The columns a layout reads. */
@@ -184,7 +185,8 @@ export function exampleBuilder(layout: Layout, ctx: BuildContext): (row: Record<
           const tag = names !== undefined && n !== undefined ? names[n] : typeof t === 'string' ? t : undefined;
           if (tag === undefined || !TAG.test(tag)) {
             fail(
-              `tag ${JSON.stringify(typeof t === 'bigint' ? Number(t) : t)} of token ${JSON.stringify(toks[k])} is not O, B-<type> or I-<type>${names ? ` (the tag names are ${names.join(', ')})` : ''}.`,
+              `tag ${JSON.stringify(typeof t === 'bigint' ? Number(t) : t)} of token ${JSON.stringify(toks[k])} is not O, ` +
+                `B-<type> or I-<type>${names ? ` (the tag names are ${names.join(', ')})` : ''}.`,
             );
           }
           return tag!;

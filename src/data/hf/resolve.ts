@@ -76,8 +76,11 @@ function statusError(err: HubHttpError, env: HubEnv, spec: HubSpec, listing = tr
     return new TextstressError(`the hub refused access to dataset ${spec.repo} (HTTP ${err.status}${said}).`, {
       where: spec.text,
       hint: env.token
-        ? 'HF_TOKEN is set but cannot read this dataset: check that the token has read access, and for a gated dataset accept its conditions on the dataset page while logged in.'
-        : 'The dataset is private or gated, or does not exist (the hub answers 401 for unknown names when no token is sent). If it exists, set HF_TOKEN to a token that can read it (https://huggingface.co/settings/tokens); for a gated dataset accept its conditions on the dataset page first.',
+        ? 'HF_TOKEN is set but cannot read this dataset: check that the token has read access, and for a gated dataset ' +
+          'accept its conditions on the dataset page while logged in.'
+        : 'The dataset is private or gated, or does not exist (the hub answers 401 for unknown names when no token is ' +
+          'sent). If it exists, set HF_TOKEN to a token that can read it (https://huggingface.co/settings/tokens); for a ' +
+          'gated dataset accept its conditions on the dataset page first.',
     });
   }
   if (err.status === 404 && listing) {
@@ -191,7 +194,9 @@ function cached(env: HubEnv, spec: HubSpec, cause: HubUnreachable | undefined, l
     }
     throw new TextstressError(`${cause.message}, and there is no cached copy of this split.`, {
       where: spec.text,
-      hint: `HF_ENDPOINT is ${env.endpoint}${env.endpointSet ? '' : ' (the default)'}. Check the network connection and HF_ENDPOINT, or run once with network access to fill the cache (${where}).`,
+      hint:
+        `HF_ENDPOINT is ${env.endpoint}${env.endpointSet ? '' : ' (the default)'}. Check the network connection and ` +
+        `HF_ENDPOINT, or run once with network access to fill the cache (${where}).`,
     });
   }
   if (cause !== undefined) log(`${cause.message}; using the cached copy of ${spec.text} from ${manifest.fetched_at} (${where})`);

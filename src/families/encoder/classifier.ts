@@ -125,7 +125,7 @@ export async function trainLayerProbe(
   };
   const optimizer = tf.train.adam(settings.learningRate);
   let best = { acc: -1, epoch: 0, weights: [] as TF.Tensor[] };
-  let epoch = 0;
+  let epoch: number;
   let stale = 0;
   for (epoch = 1; epoch <= settings.maxEpochs; epoch++) {
     const order = rng.shuffle(train.map((_, i) => i));

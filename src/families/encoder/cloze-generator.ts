@@ -165,8 +165,10 @@ export function clozeText(d: ClozeDetails): string {
     `${d.encoder.id}: cloze test, mean drop of P(true token) × 100 when the sentence has the error, by distance from it (Figure 4 layout)`,
     line(head),
     ...rows.map(line),
-    `next to the error (|d| = 1): ${nf.near === null ? 'n/a' : (100 * nf.near).toFixed(2)}; ${d.window} away: ${nf.far === null ? 'n/a' : (100 * nf.far).toFixed(2)} (probability points)`,
-    `${skipped} pair(s) left out: their token sequences differ in more than one position (insertions, deletions, swaps, or a word split into another number of pieces).`,
+    `next to the error (|d| = 1): ${nf.near === null ? 'n/a' : (100 * nf.near).toFixed(2)}; ${d.window} away: ` +
+      `${nf.far === null ? 'n/a' : (100 * nf.far).toFixed(2)} (probability points)`,
+    `${skipped} pair(s) left out: their token sequences differ in more than one position (insertions, deletions, ` +
+      `swaps, or a word split into another number of pieces).`,
     sourcesLine(d.sentences),
   ].join('\n');
 }

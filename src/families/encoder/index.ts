@@ -14,5 +14,12 @@ export {
   type TypeResult,
 } from './layers.ts';
 export { applyError, buildMinimalPairs, type PairOptions, type MinimalPair, type MinimalPairSet, type Split, type Words } from './pairs.ts';
-export { PAPER_LAYER_PROBE, topK, trainLayerProbe, type LayerProbeExample, type ProbeSettings, type TrainedLayerProbe } from './classifier.ts';
+export {
+  PAPER_LAYER_PROBE,
+  topK,
+  trainLayerProbe,
+  type LayerProbeExample,
+  type ProbeSettings,
+  type TrainedLayerProbe,
+} from './classifier.ts';
 export { defaultSentenceSources, readSentences, usableSentence, WORDNET_SOURCE } from './sentences.ts';

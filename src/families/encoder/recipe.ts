@@ -25,7 +25,8 @@ const SENTENCES_NOTE =
 export const probeLayersRecipe = defineRecipe({
   name: 'probe-layers',
   summary:
-    "trains a self-attention probe on each frozen layer to tell a sentence from its one-error twin, per grammar error type (Table 7), and checks whether the probe's attention finds the error (Table 8)",
+    'trains a self-attention probe on each frozen layer to tell a sentence from its one-error twin, per grammar ' +
+    "error type (Table 7), and checks whether the probe's attention finds the error (Table 8)",
   paper: PAPER,
   kind: 'generate',
   group: 'probe',

@@ -85,7 +85,9 @@ function headHeat(run: GeneratedRun, d: LayerDetails): ChartSpec {
   const values = grid.flatMap((row, l) => row.map((v, h) => ({ x: heads[h]!, y: `layer ${l + 1}`, value: v })));
   return heatMap(
     `${runLabel(run)}: attention heads that point at the error (Figure 3)`,
-    `Per head, the share of test sentences with an error (all types) whose error token is among the head's two heaviest tokens (${d.headQuery === 'cls' ? "[CLS]'s attention row" : 'attention received from all tokens'}); no training.`,
+    `Per head, the share of test sentences with an error (all types) whose error token is among the head's two ` +
+      `heaviest tokens (${d.headQuery === 'cls' ? "[CLS]'s attention row" : 'attention received from all tokens'}); ` +
+      `no training.`,
     values,
     'head',
     'layer',
@@ -136,7 +138,8 @@ export const layersFamily = generatedFamily<LayerDetails>({
       charts,
       tables,
       notes: [
-        `Model ${d.encoder.id}: ${d.encoder.layers} layers × ${d.encoder.heads} heads; hidden states and attentions ${d.encoder.exported ? 'exported by the model' : 'exposed from its ONNX graph by textstress'}.`,
+        `Model ${d.encoder.id}: ${d.encoder.layers} layers × ${d.encoder.heads} heads; hidden states and attentions ` +
+          `${d.encoder.exported ? 'exported by the model' : 'exposed from its ONNX graph by textstress'}.`,
       ],
     };
   },

@@ -30,7 +30,8 @@ const text = z
   .array(z.string().min(1))
   .default([])
   .describe(
-    'sentence files, comma-separated: any dataset --data reads (CoLA keeps its acceptable sentences) or a .txt with one sentence per line; "wordnet" = the built-in WordNet example sentences (none: see the recipe help)',
+    'sentence files, comma-separated: any dataset --data reads (CoLA keeps its acceptable sentences) or a .txt with ' +
+      'one sentence per line; "wordnet" = the built-in WordNet example sentences (none: see the recipe help)',
   );
 
 export const layerProbeSettings = z.strictObject({

@@ -97,7 +97,8 @@ function draw(title: string, t: { head: string[]; rows: string[][] }): string {
 export function layerText(d: LayerDetails): string {
   const e = d.encoder;
   const parts = [
-    `${e.id}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize} (${e.exported ? 'inner tensors exported by the model' : 'inner tensors exposed from the ONNX graph'})`,
+    `${e.id}: ${e.layers} layers × ${e.heads} heads, hidden ${e.hiddenSize} ` +
+      `(${e.exported ? 'inner tensors exported by the model' : 'inner tensors exposed from the ONNX graph'})`,
   ];
   if (d.probes) {
     parts.push(draw('Table 7 layout: probe accuracy on the test pairs (%), per layer and error type', layerTable(d, 'accuracy')));

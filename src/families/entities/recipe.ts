@@ -10,7 +10,7 @@ import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.t
 import { entityProbe } from './probe.ts';
 import { annotatorName, namesFiles, openAnnotator } from './sources.ts';
 import { entitiesFamily } from './report.ts';
-import { entitiesSettings, type EntitiesSettings } from './settings.ts';
+import { entitiesSettings } from './settings.ts';
 import { entityDigest } from './table3.ts';
 import { entityDetailsOf, entitiesText } from './tables.ts';
 import { readTrainData, type TrainCounts } from './train.ts';
@@ -42,7 +42,8 @@ const ENTITY_METRICS: Record<string, RecipeMetric> = {
 export const entitiesRecipe = defineRecipe({
   name: 'entities',
   summary:
-    'replaces every mention of one entity type (PER, ORG, LOC, MISC) by other names of that type B times; worst and best per example, D_worst/D_best, stability (Table 3)',
+    'replaces every mention of one entity type (PER, ORG, LOC, MISC) by other names of that type B times; worst and ' +
+    'best per example, D_worst/D_best, stability (Table 3)',
   paper: 'Balasubramanian et al. 2020',
   kind: 'probe',
   tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],

@@ -12,7 +12,8 @@ export const annotatorSetting = z
   .nullable()
   .default(null)
   .describe(
-    'who finds the mentions: gold (NER data: its tags), model:<spec> (a token-classification model, e.g. model:models/demo-ner), gazetteer (the name lists); none = gold for NER data, gazetteer otherwise',
+    'who finds the mentions: gold (NER data: its tags), model:<spec> (a token-classification model, e.g. ' +
+      'model:models/demo-ner), gazetteer (the name lists); none = gold for NER data, gazetteer otherwise',
   );
 
 /** The user's own name lists (shared with universal-names and RESEMBLE). */
@@ -20,7 +21,8 @@ export const namesFileSetting = z
   .array(z.string().regex(/^[A-Za-z]+=.+$/, 'use KEY=PATH'))
   .default([])
   .describe(
-    'your own name lists, KEY=PATH with one name a line; KEY is a list (female, male, first, last, org, country, city, misc) or a type (ORG, MISC; PER = last names, LOC = cities)',
+    'your own name lists, KEY=PATH with one name a line; KEY is a list (female, male, first, last, org, country, ' +
+      'city, misc) or a type (ORG, MISC; PER = last names, LOC = cities)',
   );
 
 /** The settings of `probe entities` (flags in kebab-case, suite keys in snake_case). */

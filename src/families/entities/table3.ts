@@ -9,7 +9,6 @@
  * probed examples whose prediction never changed within the budget; an example not probed is never stable.
  */
 import type { Prediction } from '../../attack/goals/index.ts';
-import type { ExampleResult } from '../../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../../data/entities.ts';
 import type { ResultsDigest } from '../../recipes/registry/define.ts';
 import { FREQUENCY_BINS, frequencyBin, SUBWORD_BINS, subwordBin, type TrainCounts } from './train.ts';

@@ -44,7 +44,8 @@ const ANALYSES = {
     title: 'Metric by the name’s frequency in the training data (Figure 1)',
     head: 'occurrences',
     caption: (d: EntityDetails) =>
-      `Each name of each variant counts once, with its variant’s metric (per-example accuracy, sentence entity F1 or answer F1). Counts: whole words, case-insensitive, in ${d.train_data}.`,
+      `Each name of each variant counts once, with its variant’s metric (per-example accuracy, sentence entity F1 or ` +
+      `answer F1). Counts: whole words, case-insensitive, in ${d.train_data}.`,
   },
   by_subwords: {
     title: 'Metric by the name’s subword tokens (Figure 2)',

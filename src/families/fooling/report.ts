@@ -35,7 +35,9 @@ function curveChart(run: GeneratedRun, d: FoolingDetails): ChartSpec {
   };
   return {
     title: `${runLabel(run)}: S and F per epoch`,
-    caption: `N = ${d.population}, L = ${d.length}, ${d.crossover ? 'crossover + mutation' : 'mutation only'}; target "${d.target.label}"; dashed line: T_task = ${fixed(d.threshold.value, 4)}.`,
+    caption:
+      `N = ${d.population}, L = ${d.length}, ${d.crossover ? 'crossover + mutation' : 'mutation only'}; target ` +
+      `"${d.target.label}"; dashed line: T_task = ${fixed(d.threshold.value, 4)}.`,
     spec,
   };
 }
@@ -89,7 +91,8 @@ export const foolingFamily = generatedFamily({
   id: 'fooling',
   title: 'Fooling sentences (EFSG)',
   blurb:
-    "Nonsense word sequences the model puts in the target class with more confidence than most real examples (Di Giovanni & Brambilla, EFSG): an evolutionary search over the task's own words.",
+    'Nonsense word sequences the model puts in the target class with more confidence than most real examples (Di ' +
+    "Giovanni & Brambilla, EFSG): an evolutionary search over the task's own words.",
   details: (run) => detailsOf(run.summary),
   part(run, d) {
     const table = transferTable(run, d);

@@ -76,6 +76,8 @@ export async function fixedSentence(
   }
   throw new TextstressError(`no example has the id "${s.fixedId}".`, {
     where: lookIn.path,
-    hint: 'Ids are those results.jsonl and the report show: the file name and line (dev.tsv:12) for SST-2 and CoLA, the index column for QNLI, "#1 ID-#2 ID" for MRPC.',
+    hint:
+      'Ids are those results.jsonl and the report show: the file name and line (dev.tsv:12) for SST-2 and CoLA, the ' +
+      'index column for QNLI, "#1 ID-#2 ID" for MRPC.',
   });
 }

@@ -95,7 +95,8 @@ export const sweepFamily = generatedFamily({
   id: 'fooling-sweep',
   title: 'Fooling sentences: curves and sweeps (EFSG)',
   blurb:
-    "How EFSG's result depends on crossover, population, sentence length or the fixed sentence of a pair (Di Giovanni & Brambilla, Figures 2–3): one fooling run per value and seed, mean ± std over the seeds.",
+    "How EFSG's result depends on crossover, population, sentence length or the fixed sentence of a pair (Di " +
+    'Giovanni & Brambilla, Figures 2–3): one fooling run per value and seed, mean ± std over the seeds.',
   details: (run) => {
     const d = run.summary.details as SweepDetails | undefined;
     return d?.rows ? d : undefined;

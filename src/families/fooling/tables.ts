@@ -89,8 +89,11 @@ export function foolingText(summary: GenerateSummaryView & { steps?: number }, s
   const m = summary.metrics;
   if (!d) return JSON.stringify(m, null, 2);
   const lines = [
-    `EFSG: ${d.population} sentences of ${d.length} words, ${d.epochs} epochs, ${d.crossover ? 'crossover + mutation' : 'mutation only'}; target class "${d.target.label}".`,
-    `T_task = ${fixed(d.threshold.value, 4)} (${d.threshold.source === 'given' ? 'given' : `${pct(d.threshold.share, 0)} of ${d.threshold.positives} positive training examples score above it`}); D_task: ${d.vocabulary.types} word types.`,
+    `EFSG: ${d.population} sentences of ${d.length} words, ${d.epochs} epochs, ` +
+      `${d.crossover ? 'crossover + mutation' : 'mutation only'}; target class "${d.target.label}".`,
+    `T_task = ${fixed(d.threshold.value, 4)} ` +
+      `(${d.threshold.source === 'given' ? 'given' : `${pct(d.threshold.share, 0)} of ${d.threshold.positives} positive training examples score above it`}); ` +
+      `D_task: ${d.vocabulary.types} word types.`,
   ];
   if (d.pair) lines.push(`Pair mode: the ${d.pair.side} text evolves; x̂ = "${d.pair.fixed}"${d.pair.id ? ` (${d.pair.id})` : ''}.`);
   if (steps.length) {
@@ -104,7 +107,8 @@ export function foolingText(summary: GenerateSummaryView & { steps?: number }, s
   }
   lines.push(
     '',
-    `Final S ${fixed(m.fooling_mean_score, 4)}, F ${pct(m.fooling_fraction)}; ${m.fooling_sentences ?? 0} distinct fooling sentences; best score ${fixed(m.fooling_max_score, 4)}.`,
+    `Final S ${fixed(m.fooling_mean_score, 4)}, F ${pct(m.fooling_fraction)}; ${m.fooling_sentences ?? 0} distinct ` +
+      `fooling sentences; best score ${fixed(m.fooling_max_score, 4)}.`,
   );
   if (d.samples.length) lines.push('Top fooling sentences:', ...d.samples.slice(0, 5).map((s) => `  ${fixed(s.score, 4)}  ${s.text}`));
   if (d.transfer) lines.push('', transferText(d.transfer));

@@ -33,7 +33,8 @@ export interface AugmentManifest {
 export const augmentRecipe = defineRecipe({
   name: 'augment',
   summary:
-    "generates grammar-error adversarial training examples (the grammar paper's §7) and exports them at proportions of the original size, in the data's own format and JSONL",
+    "generates grammar-error adversarial training examples (the grammar paper's §7) and exports them at proportions " +
+    "of the original size, in the data's own format and JSONL",
   paper: 'Yin et al. 2020, §7 and Figure 5',
   kind: 'experiment',
   tasks: ['text-classification', 'pair-classification'],

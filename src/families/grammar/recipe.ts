@@ -8,7 +8,9 @@ import { errorTypesOf, grammarSettings } from './settings.ts';
 export const grammarRecipe = defineRecipe({
   name: 'grammar',
   summary:
-    "the errors non-native writers make (ArtOrDet, Prep, Trans, Nn, SVA, Vform, Wchoice, Worder) with the paper's confusion sets, placed by probabilistic sampling or a greedy, beam or genetic search within a budget of modified words",
+    "the errors non-native writers make (ArtOrDet, Prep, Trans, Nn, SVA, Vform, Wchoice, Worder) with the paper's " +
+    'confusion sets, placed by probabilistic sampling or a greedy, beam or genetic search within a budget of ' +
+    'modified words',
   paper: 'Yin et al. 2020, "On the Robustness of Language Encoders against Grammatical Errors"',
   kind: 'attack',
   tasks: ['text-classification', 'pair-classification', 'token-classification'],

@@ -153,7 +153,8 @@ export const grammarFamily: ReportFamily = {
       charts.push({
         title: 'Success vs modification budget',
         caption: curve.derived
-          ? 'Figure 1 layout, derived from per-example results: success within a rate = succeeded with at most that share of words modified (exact for greedy; a lower bound for beam and genetic).'
+          ? 'Figure 1 layout, derived from per-example results: success within a rate = succeeded with at most that share ' +
+            'of words modified (exact for greedy; a lower bound for beam and genetic).'
           : 'Figure 1 layout: attack success rate as the allowed share of modified words grows.',
         spec,
       });

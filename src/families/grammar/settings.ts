@@ -26,7 +26,8 @@ export const errorTypesSetting = z
   .nullable()
   .default(null)
   .describe(
-    'error types to use (ArtOrDet,Prep,Trans,Nn,SVA,Vform,Wchoice,Worder), optionally weighted for probabilistic sampling: "ArtOrDet=3,Prep=1" (none: all eight)',
+    'error types to use (ArtOrDet,Prep,Trans,Nn,SVA,Vform,Wchoice,Worder), optionally weighted for probabilistic ' +
+      'sampling: "ArtOrDet=3,Prep=1" (none: all eight)',
   );
 
 /** The error types and weights of a validated errorTypes setting. */
@@ -62,7 +63,9 @@ export const grammarSettings = z
       ctx.addIssue({
         code: 'custom',
         path: ['errorRate'],
-        message: `the error rate ${s.errorRate} is above the budget ${s.budget}, which caps the edits; raise the budget to at least ${s.errorRate} or lower the error rate`,
+        message:
+          `the error rate ${s.errorRate} is above the budget ${s.budget}, which caps the edits; raise the budget to at ` +
+          `least ${s.errorRate} or lower the error rate`,
       });
     }
   });

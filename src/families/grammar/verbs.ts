@@ -28,7 +28,8 @@ export function readGrammarRun(dir: string): GrammarRunSummary {
 export const grammarTablesVerb = defineVerb({
   name: 'grammar-tables',
   summary:
-    "print the grammar-error paper's Table 3 (success rate and % modified words: rows model × search, columns datasets) and Table 4 (error types in successful attacks) from finished grammar runs",
+    "print the grammar-error paper's Table 3 (success rate and % modified words: rows model × search, columns " +
+    'datasets) and Table 4 (error types in successful attacks) from finished grammar runs',
   arguments: [{ name: 'run-dirs', description: 'folders holding a summary.json of `textstress attack grammar`', variadic: true }],
   settings: z.strictObject({}),
   shared: ['json'],

@@ -8,7 +8,9 @@ import { typosSettings } from './settings.ts';
 export const typosRecipe = defineRecipe({
   name: 'typos',
   summary:
-    "ranks words by occlusion importance, then puts up to K typos into the max / min / random words; at each word tries the chosen sources' typos (sampled to a cap per source unless exhaustive) in one batch and keeps the one that lowers the true label's score most; stops at the flip",
+    'ranks words by occlusion importance, then puts up to K typos into the max / min / random words; at each word ' +
+    "tries the chosen sources' typos (sampled to a cap per source unless exhaustive) in one batch and keeps the one " +
+    "that lowers the true label's score most; stops at the flip",
   paper: 'Sun et al. 2020, Adv-BERT, Algorithm 1',
   kind: 'attack',
   tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],

@@ -16,7 +16,8 @@ export const typoSearchSettings = {
     .boolean()
     .default(true)
     .describe(
-      "pass over words without typo candidates (K typos in the first K editable words); false: Adv-BERT's top-K words, a word without candidates uses up its place",
+      "pass over words without typo candidates (K typos in the first K editable words); false: Adv-BERT's top-K " +
+        'words, a word without candidates uses up its place',
     ),
 };
 

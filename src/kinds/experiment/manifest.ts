@@ -132,7 +132,9 @@ export function leftoverRuns(dir: string, names: string[]): TextstressError {
   return new TextstressError(
     `${dir} holds run folders that this experiment does not write (${list}): left by another experiment or run, they would be mixed into its report.`,
     {
-      hint: "Move those folders out of it, or write the experiment to another --out (--overwrite removes only the sub-runs that the folder's experiment.json plans).",
+      hint:
+        'Move those folders out of it, or write the experiment to another --out (--overwrite removes only the sub-runs ' +
+        "that the folder's experiment.json plans).",
     },
   );
 }

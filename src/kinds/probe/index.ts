@@ -32,7 +32,10 @@ const workOf = (built: Built): ExampleWork => {
 function probeLine(run: LoadedRun): string {
   const p = run.summary.probe;
   if (!p) return attackLine(run);
-  return `${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ${pct(p.best_metric)}, stability ${pct(p.stability)}`;
+  return (
+    `${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ` +
+    `${pct(p.best_metric)}, stability ${pct(p.stability)}`
+  );
 }
 
 export const PROBE_KIND: KindRuntime = {

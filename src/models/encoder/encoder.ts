@@ -181,7 +181,9 @@ async function modelFile(spec: string, local: boolean): Promise<string> {
     const m = await AutoModel.from_pretrained(spec, { dtype: 'fp32' });
     await (m as unknown as { dispose?: () => Promise<unknown> }).dispose?.();
   } catch (err) {
-    throw new ModelError(`cannot load the model "${spec}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new ModelError(`cannot load the model "${spec}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`, {
+      cause: err,
+    });
   }
   const file = path.join(env.cacheDir ?? '', spec, 'onnx', 'model.onnx');
   if (!existsSync(file)) throw new ModelError(`the ONNX weights of ${spec} are not where transformers.js caches them (${file}).`);
@@ -206,7 +208,9 @@ export async function loadEncoder(spec: string, opts: EncoderOptions = {}): Prom
     try {
       config = (await AutoConfig.from_pretrained(spec)) as unknown as Record<string, unknown>;
     } catch (err) {
-      throw new ModelError(`cannot load the model "${spec}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+      throw new ModelError(`cannot load the model "${spec}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`, {
+        cause: err,
+      });
     }
   }
   const num = (k: string, alt?: string): number => {

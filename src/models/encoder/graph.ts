@@ -81,7 +81,10 @@ function attentionSoftmaxes(nodes: readonly Node[]): { at: number; name: string 
 export function findEncoderTaps(model: onnxProto.onnx.IModelProto, layers: number, where: string): EncoderTaps {
   const graph = model.graph;
   if (!graph) throw new ModelError(`${where} holds no ONNX graph.`);
-  const exported = exportedTaps((graph.output ?? []).map((o) => o.name ?? ''), layers);
+  const exported = exportedTaps(
+    (graph.output ?? []).map((o) => o.name ?? ''),
+    layers,
+  );
   if (exported) return exported;
   const nodes = graph.node ?? [];
   const norms = layerNormOutputs(nodes);
@@ -104,7 +107,8 @@ export function findEncoderTaps(model: onnxProto.onnx.IModelProto, layers: numbe
   hiddenStates.push(norms.filter((x) => x.at > softmaxes[layers - 1]!.at)[1]?.name);
   if (!hiddenStates.every(Boolean) || new Set(hiddenStates).size !== layers + 1) {
     throw new ModelError(
-      `cannot find the hidden states in ${where}: a ${layers}-layer post-norm encoder has at least ${2 * layers + 1} layer normalisations around its attentions, the graph has ${norms.length}.`,
+      `cannot find the hidden states in ${where}: a ${layers}-layer post-norm encoder has at least ${2 * layers + 1} ` +
+        `layer normalisations around its attentions, the graph has ${norms.length}.`,
       { hint },
     );
   }

@@ -65,12 +65,25 @@ const ChatShape = z
         z
           .object({
             message: z.object({ content: z.string().nullable().optional() }).passthrough(),
-            logprobs: z.object({ content: z.array(TopLp.extend({ top_logprobs: z.array(TopLp).nullable().optional() })).nullable().optional() }).passthrough().nullable().optional(),
+            logprobs: z
+              .object({
+                content: z
+                  .array(TopLp.extend({ top_logprobs: z.array(TopLp).nullable().optional() }))
+                  .nullable()
+                  .optional(),
+              })
+              .passthrough()
+              .nullable()
+              .optional(),
           })
           .passthrough(),
       )
       .min(1),
-    usage: z.object({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) }).passthrough().nullable().optional(),
+    usage: z
+      .object({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) })
+      .passthrough()
+      .nullable()
+      .optional(),
   })
   .passthrough();
 
@@ -96,7 +109,22 @@ export class OpenAiModel implements ModelAdapter {
   private readonly secret: string | undefined;
   private readonly templates = new Map<ModelInput['kind'], PromptTemplate>();
   private readonly regex: RegExp | undefined;
-  private readonly o: Required<Pick<OpenAiModelOptions, 'temperature' | 'seed' | 'maxTokens' | 'topLogprobs' | 'timeoutMs' | 'retries' | 'backoffMs' | 'maxBackoffMs' | 'maxRetryAfterMs' | 'mapping' | 'structured'>>;
+  private readonly o: Required<
+    Pick<
+      OpenAiModelOptions,
+      | 'temperature'
+      | 'seed'
+      | 'maxTokens'
+      | 'topLogprobs'
+      | 'timeoutMs'
+      | 'retries'
+      | 'backoffMs'
+      | 'maxBackoffMs'
+      | 'maxRetryAfterMs'
+      | 'mapping'
+      | 'structured'
+    >
+  >;
   private readonly userTemplate: PromptTemplate | undefined;
 
   constructor(
@@ -119,7 +147,9 @@ export class OpenAiModel implements ModelAdapter {
       });
     }
     if (opts.maxCost !== undefined && !opts.prices) {
-      throw new ModelError('--max-cost needs prices to count with.', { hint: 'Give --price-input and --price-output (dollars per million tokens).' });
+      throw new ModelError('--max-cost needs prices to count with.', {
+        hint: 'Give --price-input and --price-output (dollars per million tokens).',
+      });
     }
     const mapping = opts.mapping ?? 'logprobs';
     if (mapping === 'regex') {
@@ -152,7 +182,13 @@ export class OpenAiModel implements ModelAdapter {
     this.meter = new CostMeter(opts.prices, opts.maxCost);
     this.info = { id: `openai:${modelName}`, task, ...(opts.labels?.length ? { labels: opts.labels.slice() } : {}) };
     // The key goes to the client only; without one (a local server), a placeholder the client insists on.
-    this.client = new OpenAI({ apiKey: this.secret ?? 'no-key', baseURL: this.baseUrl, maxRetries: 0, timeout: this.o.timeoutMs, ...(opts.headers ? { defaultHeaders: opts.headers } : {}) });
+    this.client = new OpenAI({
+      apiKey: this.secret ?? 'no-key',
+      baseURL: this.baseUrl,
+      maxRetries: 0,
+      timeout: this.o.timeoutMs,
+      ...(opts.headers ? { defaultHeaders: opts.headers } : {}),
+    });
     this.cacheIdentity = JSON.stringify({
       adapter: 'openai-chat',
       base: this.baseUrl,
@@ -205,7 +241,14 @@ export class OpenAiModel implements ModelAdapter {
       seed: this.o.seed,
       max_tokens: this.o.maxTokens,
       ...(out === 'classes' && this.o.mapping === 'logprobs' ? { logprobs: true, top_logprobs: this.o.topLogprobs } : {}),
-      ...(json && this.o.structured ? { response_format: { type: 'json_schema' as const, json_schema: { name: 'answer', strict: true, schema: answerSchema(out, labels) } } } : {}),
+      ...(json && this.o.structured
+        ? {
+            response_format: {
+              type: 'json_schema' as const,
+              json_schema: { name: 'answer', strict: true, schema: answerSchema(out, labels) },
+            },
+          }
+        : {}),
     };
   }
 
@@ -232,7 +275,11 @@ export class OpenAiModel implements ModelAdapter {
           return { ...this.map(input, parsed.data), usage };
         }
         this.meter.release(reservation);
-        await this.retryOrThrow(attempt, { retry: true, why: `a malformed answer (${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message})`, rateLimited: false });
+        await this.retryOrThrow(attempt, {
+          retry: true,
+          why: `a malformed answer (${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message})`,
+          rateLimited: false,
+        });
         continue;
       }
       this.meter.release(reservation);
@@ -262,15 +309,22 @@ export class OpenAiModel implements ModelAdapter {
   /** What a failed call means: retry (429, 408, 409, 5xx, timeouts, connection errors, unreadable answers) or stop. */
   private classify(err: unknown): Failure {
     if (err instanceof BudgetError) return { retry: false, error: err };
-    if (err instanceof OpenAI.APIConnectionTimeoutError) return { retry: true, why: `no answer within ${seconds(this.o.timeoutMs)}`, rateLimited: false };
-    if (err instanceof OpenAI.APIConnectionError) return { retry: true, why: `a connection error (${this.redact(err.message)})`, rateLimited: false };
+    if (err instanceof OpenAI.APIConnectionTimeoutError)
+      return { retry: true, why: `no answer within ${seconds(this.o.timeoutMs)}`, rateLimited: false };
+    if (err instanceof OpenAI.APIConnectionError)
+      return { retry: true, why: `a connection error (${this.redact(err.message)})`, rateLimited: false };
     if (err instanceof OpenAI.APIError && err.status !== undefined) {
       const status = err.status;
       const message = this.redact(err.message);
       if (status === 429 || status === 408 || status === 409 || status >= 500) {
         const ms = err.headers?.get('retry-after-ms');
         const retryAfterMs = ms && /^\d+(\.\d+)?$/.test(ms) ? Number(ms) : parseRetryAfter(err.headers?.get('retry-after') ?? null);
-        return { retry: true, why: `HTTP ${status} (${message})`, rateLimited: status === 429, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+        return {
+          retry: true,
+          why: `HTTP ${status} (${message})`,
+          rateLimited: status === 429,
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        };
       }
       const hint =
         status === 401 || status === 403
@@ -278,10 +332,20 @@ export class OpenAiModel implements ModelAdapter {
           : status === 404
             ? `Check the model name and --base-url (it should end in /v1); ${this.baseUrl}/models lists the models.`
             : 'The server refused the request; the message above says why.';
-      return { retry: false, error: new ModelError(`openai:${this.modelName} at ${this.baseUrl} answered HTTP ${status}: ${message}`, { hint, inputSpecific: status === 400 || status === 422 }) };
+      return {
+        retry: false,
+        error: new ModelError(`openai:${this.modelName} at ${this.baseUrl} answered HTTP ${status}: ${message}`, {
+          hint,
+          inputSpecific: status === 400 || status === 422,
+        }),
+      };
     }
     // Anything else came from reading the answer (a body that is not JSON): a lying endpoint, retried.
-    return { retry: true, why: `an unreadable answer (${this.redact(err instanceof Error ? err.message : String(err))})`, rateLimited: false };
+    return {
+      retry: true,
+      why: `an unreadable answer (${this.redact(err instanceof Error ? err.message : String(err))})`,
+      rateLimited: false,
+    };
   }
 
   private redact(text: string): string {
@@ -293,11 +357,13 @@ export class OpenAiModel implements ModelAdapter {
     const choice = res.choices[0]!;
     const content = choice.message.content ?? '';
     if (this.info.task === 'token-classification') {
-      if (input.kind !== 'tokens') throw new ModelError(`openai:${this.modelName} is a tagger and takes pre-split words, got a ${input.kind} input.`);
+      if (input.kind !== 'tokens')
+        throw new ModelError(`openai:${this.modelName} is a tagger and takes pre-split words, got a ${input.kind} input.`);
       return mapTagAnswer(content, input.tokens, this.info.labels);
     }
     if (this.info.task === 'question-answering') {
-      if (input.kind !== 'qa') throw new ModelError(`openai:${this.modelName} answers questions and takes question + context, got a ${input.kind} input.`);
+      if (input.kind !== 'qa')
+        throw new ModelError(`openai:${this.modelName} answers questions and takes question + context, got a ${input.kind} input.`);
       return mapQaAnswer(content, input.context);
     }
     const labels = this.info.labels!;
@@ -305,7 +371,9 @@ export class OpenAiModel implements ModelAdapter {
     const first = choice.logprobs?.content?.[0];
     if (!first) {
       throw new ModelError(`openai:${this.modelName} at ${this.baseUrl} answered without logprobs, which the logprobs mapping reads.`, {
-        hint: 'Not every server gives them (OpenAI chat models and vLLM do; reasoning models and some local servers do not): use --mapping first (or exact, last, regex, json).',
+        hint:
+          'Not every server gives them (OpenAI chat models and vLLM do; reasoning models and some local servers do not): ' +
+          'use --mapping first (or exact, last, regex, json).',
       });
     }
     const answer: ChatAnswer = { content, firstTokenTop: [{ token: first.token, logprob: first.logprob }, ...(first.top_logprobs ?? [])] };

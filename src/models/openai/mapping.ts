@@ -70,7 +70,12 @@ function labelMentions(text: string, labels: readonly string[]): { at: number; k
 }
 
 /** The label an answer text names, by `mapping` (exact, first, last, regex); -1 when none. */
-export function labelFromText(answer: string, labels: readonly string[], mapping: Exclude<LabelMapping, 'logprobs' | 'json'>, regex?: RegExp): number {
+export function labelFromText(
+  answer: string,
+  labels: readonly string[],
+  mapping: Exclude<LabelMapping, 'logprobs' | 'json'>,
+  regex?: RegExp,
+): number {
   if (mapping === 'regex') {
     if (!regex) throw new Error('regex mapping needs a regex');
     const m = regex.exec(answer);
@@ -170,9 +175,15 @@ export function mapQaAnswer(answer: string, context: string): SpanOutput {
 
 /** The JSON schema a structured-output request asks for, per input kind (the label / tag sets as enums). */
 export function answerSchema(kind: 'classes' | 'tags' | 'spans', labels: readonly string[]): Record<string, unknown> {
-  if (kind === 'classes') return { type: 'object', properties: { label: { type: 'string', enum: labels } }, required: ['label'], additionalProperties: false };
+  if (kind === 'classes')
+    return { type: 'object', properties: { label: { type: 'string', enum: labels } }, required: ['label'], additionalProperties: false };
   if (kind === 'tags') {
-    return { type: 'object', properties: { tags: { type: 'array', items: labels.length ? { type: 'string', enum: labels } : { type: 'string' } } }, required: ['tags'], additionalProperties: false };
+    return {
+      type: 'object',
+      properties: { tags: { type: 'array', items: labels.length ? { type: 'string', enum: labels } : { type: 'string' } } },
+      required: ['tags'],
+      additionalProperties: false,
+    };
   }
   return { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
 }

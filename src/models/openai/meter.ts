@@ -13,7 +13,9 @@ export type { Prices };
 export class BudgetError extends ModelError {
   constructor(message: string) {
     super(message, {
-      hint: 'Finished examples are kept and every answer paid for is in the query cache: rerun with --resume and a higher --max-cost to continue without paying twice.',
+      hint:
+        'Finished examples are kept and every answer paid for is in the query cache: rerun with --resume and a higher ' +
+        '--max-cost to continue without paying twice.',
     });
     this.name = 'BudgetError';
   }
@@ -57,7 +59,8 @@ export class CostMeter implements UsageMeter {
     const spent = this.cost ?? 0;
     if (spent + this.reserved + worst > this.maxCost) {
       throw new BudgetError(
-        `stopped before --max-cost ${dollars(this.maxCost)}: ${dollars(spent)} spent on ${this.requests} requests, and the next request could cost up to ${dollars(worst)}.`,
+        `stopped before --max-cost ${dollars(this.maxCost)}: ${dollars(spent)} spent on ${this.requests} requests, and ` +
+          `the next request could cost up to ${dollars(worst)}.`,
       );
     }
     this.reserved += worst;

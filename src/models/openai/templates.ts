@@ -39,7 +39,9 @@ export const DEFAULT_TEMPLATES: Record<ModelInput['kind'], PromptTemplate> = {
   pair: {
     source: 'default:pair',
     system: SYSTEM_CLASSIFY,
-    user: 'Classify how the second text relates to the first, with one of these labels: {{labels}}.\n\n<text_a>{{text_a}}</text_a>\n<text_b>{{text_b}}</text_b>\n\nAnswer with the label only.',
+    user:
+      'Classify how the second text relates to the first, with one of these labels: {{labels}}.\n\n<text_a>' +
+      '{{text_a}}</text_a>\n<text_b>{{text_b}}</text_b>\n\nAnswer with the label only.',
   },
   tokens: {
     source: 'default:tokens',
@@ -51,7 +53,9 @@ export const DEFAULT_TEMPLATES: Record<ModelInput['kind'], PromptTemplate> = {
   qa: {
     source: 'default:qa',
     system: 'You answer questions about a text by copying the shortest span of the text that answers it. You answer with JSON only.',
-    user: 'Context: <context>{{context}}</context>\n\nQuestion: {{question}}\n\nAnswer with JSON of the form {"answer": "…"}, the answer copied word for word from the context.',
+    user:
+      'Context: <context>{{context}}</context>\n\nQuestion: {{question}}\n\nAnswer with JSON of the form {"answer": ' +
+      '"…"}, the answer copied word for word from the context.',
   },
 };
 
@@ -75,7 +79,10 @@ export function readTemplate(path: string): PromptTemplate {
     }
     const parsed = TemplateFile.safeParse(raw);
     if (!parsed.success) {
-      throw new TextstressError(`the prompt template ${path} must hold {user, system?} strings: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`);
+      throw new TextstressError(
+        `the prompt template ${path} must hold {user, system?} strings: ` +
+          `${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`,
+      );
     }
     return { ...parsed.data, source: path };
   }
@@ -107,7 +114,11 @@ export function checkTemplate(t: PromptTemplate, kind: ModelInput['kind']): void
 }
 
 /** The chat messages of one input. */
-export function renderPrompt(t: PromptTemplate, input: ModelInput, labels: readonly string[]): { role: 'system' | 'user'; content: string }[] {
+export function renderPrompt(
+  t: PromptTemplate,
+  input: ModelInput,
+  labels: readonly string[],
+): { role: 'system' | 'user'; content: string }[] {
   const values: Record<string, string> = { labels: labels.join(', '), labels_json: JSON.stringify(labels) };
   switch (input.kind) {
     case 'text':

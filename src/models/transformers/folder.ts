@@ -48,7 +48,9 @@ export function readJson(file: string, what: string): Record<string, unknown> {
 export function checkLocalFolder(dir: string): { config: Record<string, unknown>; externalData: boolean } {
   if (!existsSync(dir)) {
     throw new ModelError(`the model folder ${dir} does not exist.`, {
-      hint: 'Give the folder that holds config.json, tokenizer.json and onnx/model.onnx, or a Hugging Face hub id such as Xenova/distilbert-base-uncased-finetuned-sst-2-english.',
+      hint:
+        'Give the folder that holds config.json, tokenizer.json and onnx/model.onnx, or a Hugging Face hub id such as ' +
+        'Xenova/distilbert-base-uncased-finetuned-sst-2-english.',
     });
   }
   if (!statSync(dir).isDirectory()) {
@@ -76,7 +78,10 @@ export function checkLocalFolder(dir: string): { config: Record<string, unknown>
     throw new ModelError(
       `the model folder ${dir} has no tokenizer.json${found}: transformers.js needs tokenizer.json; vocab.txt alone is not enough.`,
       {
-        hint: `Export it with Python: \`from transformers import AutoTokenizer; AutoTokenizer.from_pretrained("${dir}").save_pretrained("${dir}")\` (a fast tokenizer writes tokenizer.json), or export the whole model with optimum-cli.`,
+        hint:
+          `Export it with Python: \`from transformers import AutoTokenizer; ` +
+          `AutoTokenizer.from_pretrained("${dir}").save_pretrained("${dir}")\` (a fast tokenizer writes tokenizer.json), ` +
+          `or export the whole model with optimum-cli.`,
       },
     );
   }
@@ -119,8 +124,11 @@ export function detectTask(config: Record<string, unknown>, where: string, asked
   if (!detected) {
     const list = archs.length ? `architectures [${archs.join(', ')}]` : 'no architectures';
     throw new ModelError(
-      `${where} lists ${list}, so textstress cannot tell the task: it needs a *ForSequenceClassification, *ForTokenClassification or *ForQuestionAnswering model.`,
-      { hint: 'If the model is one of those, pass the task explicitly (--task text-classification | token-classification | question-answering).' },
+      `${where} lists ${list}, so textstress cannot tell the task: it needs a *ForSequenceClassification, ` +
+        `*ForTokenClassification or *ForQuestionAnswering model.`,
+      {
+        hint: 'If the model is one of those, pass the task explicitly (--task text-classification | token-classification | question-answering).',
+      },
     );
   }
   return detected.task;

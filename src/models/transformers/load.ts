@@ -67,13 +67,10 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     try {
       config = (await AutoConfig.from_pretrained(idOrPath)) as unknown as Record<string, unknown>;
     } catch (err) {
-      throw new ModelError(
-        `cannot load the model "${idOrPath}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`,
-        {
-          cause: err,
-          hint: `It is not a local folder either (no ${dir}). Check the name and your internet connection, or give a folder.`,
-        },
-      );
+      throw new ModelError(`cannot load the model "${idOrPath}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`, {
+        cause: err,
+        hint: `It is not a local folder either (no ${dir}). Check the name and your internet connection, or give a folder.`,
+      });
     }
   }
   const where = local ? path.join(dir, 'config.json') : `the config.json of ${idOrPath}`;
@@ -132,7 +129,8 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     throw new ModelError(`maxLength ${maxLength} is too small: the model's special tokens alone take ${specialCount(template.pair)}.`);
   }
   const maxBatchSize = opts.maxBatchSize ?? DEFAULT_BATCH;
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) throw new ModelError(`maxBatchSize must be a positive integer, got ${opts.maxBatchSize}.`);
+  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1)
+    throw new ModelError(`maxBatchSize must be a positive integer, got ${opts.maxBatchSize}.`);
 
   const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
   const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;

@@ -138,9 +138,7 @@ export class PieceEncoder {
   /** Character offsets inside w of the pieces word(w, opts) gives. */
   offsets(w: string, opts: WordOptions = {}): [number, number][] {
     const { pieces } = this.word(w, opts);
-    return this.opts.byteLevel
-      ? alignBytePieces(w, pieces, opts.prefixSpace === true)
-      : alignPieces(w, pieces, this.opts.subwordPrefix);
+    return this.opts.byteLevel ? alignBytePieces(w, pieces, opts.prefixSpace === true) : alignPieces(w, pieces, this.opts.subwordPrefix);
   }
 
   /**
@@ -153,7 +151,7 @@ export class PieceEncoder {
     if (!this.opts.chunkable) return this.tok.encode(text, { add_special_tokens: false }).slice(0, limit);
     const ids: number[] = [];
     // Stop once the model's input is full: a 100,000-character text costs no more than its first ~limit tokens.
-    for (let from = 0; from < text.length && ids.length < limit; ) {
+    for (let from = 0; from < text.length && ids.length < limit;) {
       let to = text.indexOf(' ', from);
       if (to < 0) to = text.length;
       const chunk = text.slice(from, to);
@@ -184,13 +182,9 @@ export function splitsOnSpaces(tokJson: Record<string, unknown>): boolean {
   if (!pre || !SPACE_SPLITTING_PRE_TOKENIZERS.has(pre)) return false;
   const norm = tokJson.normalizer;
   if (norm === null || norm === undefined) return true;
-  const kinds =
-    type(norm) === 'Sequence'
-      ? ((norm as { normalizers?: unknown[] }).normalizers ?? []).map(type)
-      : [type(norm)];
+  const kinds = type(norm) === 'Sequence' ? ((norm as { normalizers?: unknown[] }).normalizers ?? []).map(type) : [type(norm)];
   return kinds.every((k) => k !== undefined && CHAR_LOCAL_NORMALIZERS.has(k));
 }
-
 
 /** True when tokenizer.json pre-tokenizes byte-level (GPT-2, RoBERTa): alone or inside a Sequence. */
 export function isByteLevel(tokJson: Record<string, unknown>): boolean {

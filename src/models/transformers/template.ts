@@ -28,7 +28,13 @@ function tokenId(tok: PreTrainedTokenizer, token: unknown, fallback: unknown): n
 /** The special tokens and segment ids around one or two texts, read from tokenizer.json's post_processor. */
 export function parseTemplate(pp: unknown, tok: PreTrainedTokenizer, where: string): Template {
   if (pp === null || pp === undefined) {
-    return { single: [{ seq: 'A', type: 0 }], pair: [{ seq: 'A', type: 0 }, { seq: 'B', type: 1 }] };
+    return {
+      single: [{ seq: 'A', type: 0 }],
+      pair: [
+        { seq: 'A', type: 0 },
+        { seq: 'B', type: 1 },
+      ],
+    };
   }
   const p = pp as Record<string, unknown>;
   switch (p.type) {
@@ -54,7 +60,11 @@ export function parseTemplate(pp: unknown, tok: PreTrainedTokenizer, where: stri
       const sep = tokenId(tok, sepTok, sepId);
       if (p.type === 'BertProcessing') {
         return {
-          single: [{ special: [cls], type: 0 }, { seq: 'A', type: 0 }, { special: [sep], type: 0 }],
+          single: [
+            { special: [cls], type: 0 },
+            { seq: 'A', type: 0 },
+            { special: [sep], type: 0 },
+          ],
           pair: [
             { special: [cls], type: 0 },
             { seq: 'A', type: 0 },
@@ -65,7 +75,11 @@ export function parseTemplate(pp: unknown, tok: PreTrainedTokenizer, where: stri
         };
       }
       return {
-        single: [{ special: [cls], type: 0 }, { seq: 'A', type: 0 }, { special: [sep], type: 0 }],
+        single: [
+          { special: [cls], type: 0 },
+          { seq: 'A', type: 0 },
+          { special: [sep], type: 0 },
+        ],
         pair: [
           { special: [cls], type: 0 },
           { seq: 'A', type: 0 },
@@ -109,7 +123,6 @@ export function assemble(parts: TemplatePart[], a: number[], b: number[] = []): 
   }
   return { inputIds, tokenTypeIds, seqStart };
 }
-
 
 /** How many tokens of A and B survive Hugging Face's `longest_first` truncation to `budget` tokens. */
 export function longestFirst(a: number, b: number, budget: number): [number, number] {

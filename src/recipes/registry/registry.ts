@@ -74,7 +74,8 @@ export function createRegistry(initial: readonly AnyRecipe[] = [], initialVerbs:
     addVerb(verb) {
       if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(verb.name)) throw new Error(`verb "${verb.name}": the name must be kebab-case`);
       const command = [verb.group, verb.name].filter(Boolean).join(' ');
-      if (verbs.some((v) => [v.group, v.name].filter(Boolean).join(' ') === command)) throw new Error(`the verb "${command}" is registered twice`);
+      if (verbs.some((v) => [v.group, v.name].filter(Boolean).join(' ') === command))
+        throw new Error(`the verb "${command}" is registered twice`);
       verbs.push(verb);
       return reg;
     },

@@ -74,7 +74,8 @@ function goldSpans(context: string, gold: readonly QaGoldAnswer[], notes: string
   }
   if (misplaced)
     notes.push(
-      `${misplaced} gold answer${misplaced === 1 ? ' is' : 's are'} not at ${misplaced === 1 ? 'its offset' : 'their offsets'} in the context ${side} the attack`,
+      `${misplaced} gold answer${misplaced === 1 ? ' is' : 's are'} not at ` +
+        `${misplaced === 1 ? 'its offset' : 'their offsets'} in the context ${side} the attack`,
     );
   return spans;
 }

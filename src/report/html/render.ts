@@ -85,7 +85,8 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   const body: string[] = [];
   body.push(`<header class="top"><h1>${esc(title)}</h1>`);
   body.push(
-    `<div class="meta">${nRuns} run${nRuns === 1 ? '' : 's'} · model${models.length === 1 ? '' : 's'}: ${models.map(esc).join(', ')} · data: ${datasets.map(esc).join(', ')} · generated ${esc(generated)}</div>`,
+    `<div class="meta">${nRuns} run${nRuns === 1 ? '' : 's'} · model${models.length === 1 ? '' : 's'}: ` +
+      `${models.map(esc).join(', ')} · data: ${datasets.map(esc).join(', ')} · generated ${esc(generated)}</div>`,
   );
   body.push('<nav><a href="#overview">Overview</a>');
   if (comparison.length) body.push('<a href="#baseline">Baseline</a>');
@@ -104,9 +105,12 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   for (const s of genSlots) {
     for (const run of s.runs) {
       body.push(
-        `<section class="card" data-family="${esc(s.family.id)}"><h3>${esc(s.family.title)}</h3><div class="sub">run: ${esc(runLabel(run))} · ${run.summary.steps} steps · ${run.summary.n} generated</div>` +
+        `<section class="card" data-family="${esc(s.family.id)}"><h3>${esc(s.family.title)}</h3><div class="sub">run: ` +
+          `${esc(runLabel(run))} · ${run.summary.steps} steps · ${run.summary.n} generated</div>` +
           generatedTiles(run) +
-          `<dl class="meta"><dt>model</dt><dd>${esc(run.summary.model)}</dd><dt>seed</dt><dd>${esc(String(run.summary.seed))}</dd><dt>settings</dt><dd>${esc(formatSettings(run.summary.settings, true))}</dd></dl></section>`,
+          `<dl class="meta"><dt>model</dt><dd>${esc(run.summary.model)}</dd><dt>seed</dt><dd>` +
+          `${esc(String(run.summary.seed))}</dd><dt>settings</dt><dd>` +
+          `${esc(formatSettings(run.summary.settings, true))}</dd></dl></section>`,
       );
     }
   }
@@ -154,7 +158,8 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
 
   body.push('<section id="examples"><h2>Example browser</h2>');
   body.push(
-    '<p class="blurb">Original vs perturbed text; each edit is highlighted and labelled with its type (hover for details). Red edge: the attack changed the prediction.</p>',
+    '<p class="blurb">Original vs perturbed text; each edit is highlighted and labelled with its type (hover for ' +
+      'details). Red edge: the attack changed the prediction.</p>',
   );
   if (data.examples.some((e) => e.q)) body.push(QA_LEGEND);
   body.push(
@@ -164,7 +169,8 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
       `<label>outcome <select id="eb-status"><option value="">all</option>${outcomes(stressRuns.length > 0)}</select></label>` +
       '<label>run <select id="eb-run"><option value="">all</option></select></label>' +
       '<label>search <input id="eb-search" type="search" placeholder="text, id or label"></label>' +
-      '<span class="spacer"></span><button id="eb-prev" type="button">‹ prev</button><span id="eb-page" class="notes"></span><button id="eb-next" type="button">next ›</button>' +
+      '<span class="spacer"></span><button id="eb-prev" type="button">‹ prev</button><span id="eb-page" class="notes">' +
+      '</span><button id="eb-next" type="button">next ›</button>' +
       '</div><div id="eb-count"></div><div id="eb-list"></div>',
   );
   body.push('</section>');
@@ -273,11 +279,18 @@ function llmMeta(s: LoadedRun['summary']): string {
   let out = '';
   if (s.usage) {
     out += `<dt>tokens</dt><dd>${s.usage.input_tokens.toLocaleString('en-US')} in · ${s.usage.output_tokens.toLocaleString('en-US')} out</dd>`;
-    out += `<dt>cost</dt><dd>${s.usage.cost_usd === null ? 'n/a (no prices given)' : dollars(s.usage.cost_usd)}${s.process.spent ? ` · paid in the last process: ${s.process.spent.cost_usd === null ? 'n/a' : dollars(s.process.spent.cost_usd)} (${s.process.spent.requests} requests, ${s.process.disk_cache_hits ?? 0} answers from the query cache)` : ''}</dd>`;
+    const spent = s.process.spent;
+    const paid = spent
+      ? ` · paid in the last process: ${spent.cost_usd === null ? 'n/a' : dollars(spent.cost_usd)} ` +
+        `(${spent.requests} requests, ${s.process.disk_cache_hits ?? 0} answers from the query cache)`
+      : '';
+    out += `<dt>cost</dt><dd>${s.usage.cost_usd === null ? 'n/a (no prices given)' : dollars(s.usage.cost_usd)}${paid}</dd>`;
   }
   if (s.unmappable) {
     const u = s.unmappable;
-    out += `<dt>unmappable answers</dt><dd class="${u.answers ? 'warn' : ''}">${u.answers} in ${u.examples} example${u.examples === 1 ? '' : 's'}${u.clean ? `; ${u.clean} skipped (clean answer unmappable)` : ''}</dd>`;
+    out +=
+      `<dt>unmappable answers</dt><dd class="${u.answers ? 'warn' : ''}">${u.answers} in ${u.examples} ` +
+      `example${u.examples === 1 ? '' : 's'}${u.clean ? `; ${u.clean} skipped (clean answer unmappable)` : ''}</dd>`;
   }
   return out;
 }
@@ -294,16 +307,27 @@ function runsTable(runs: readonly LoadedRun[]): string {
     const s = r.summary;
     const h = r.headline;
     return (
-      `<tr><td class="nowrap">${esc(runLabel(r))}</td><td class="nowrap">${esc(s.model)}</td><td>${esc(s.dataset)}</td><td class="n">${esc(String(s.seed))}</td>` +
-      `<td class="set" title="${esc(formatSettings(s.settings ?? {}, true))}">${esc(formatSettings(s.settings ?? {}))}</td><td class="n">${s.n}</td><td class="n">${pct(h.clean)}</td><td class="n">${pct(h.attacked)}</td>` +
-      `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">${s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`}</td>` +
-      `<td class="n">${fixed(s.mean_queries)}</td>${metered ? `<td class="n">${s.usage ? (s.usage.input_tokens + s.usage.output_tokens).toLocaleString('en-US') : NA}</td><td class="n">${s.usage?.cost_usd != null ? dollars(s.usage.cost_usd) : NA}</td><td class="n">${s.unmappable?.answers ?? NA}</td>` : ''}<td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
+      `<tr><td class="nowrap">${esc(runLabel(r))}</td><td class="nowrap">${esc(s.model)}</td><td>` +
+      `${esc(s.dataset)}</td><td class="n">${esc(String(s.seed))}</td>` +
+      `<td class="set" title="${esc(formatSettings(s.settings ?? {}, true))}">` +
+      `${esc(formatSettings(s.settings ?? {}))}</td><td class="n">${s.n}</td><td class="n">${pct(h.clean)}</td><td ` +
+      `class="n">${pct(h.attacked)}</td>` +
+      `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">` +
+      `${s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`}</td>` +
+      `<td class="n">${fixed(s.mean_queries)}</td>` +
+      (metered
+        ? `<td class="n">${s.usage ? (s.usage.input_tokens + s.usage.output_tokens).toLocaleString('en-US') : NA}</td>` +
+          `<td class="n">${s.usage?.cost_usd != null ? dollars(s.usage.cost_usd) : NA}</td><td class="n">${s.unmappable?.answers ?? NA}</td>`
+        : '') +
+      `<td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
     );
   });
   return (
     '<div class="scroll"><table class="runs"><thead><tr><th>run</th><th>model</th><th>data</th><th class="n">seed</th><th>settings</th><th class="n">n</th>' +
     '<th class="n">clean</th><th class="n">attacked</th><th class="n">success</th><th class="n">stability</th><th class="n">words edited</th>' +
-    `<th class="n">queries / ex</th>${metered ? '<th class="n">tokens</th><th class="n">cost</th><th class="n">unmappable</th>' : ''}<th class="n">wall</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+    `<th class="n">queries / ex</th>` +
+    `${metered ? '<th class="n">tokens</th><th class="n">cost</th><th class="n">unmappable</th>' : ''}<th class="n">` +
+    `wall</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
   );
 }
 
@@ -325,10 +349,14 @@ function verdictHtml(v: Verdict): string {
 function definitionsHtml(): string {
   return (
     '<footer id="definitions"><dl>' +
-    '<dt>clean metric / metric under attack</dt><dd>Accuracy (entity F1 for NER taggers) on the clean examples and on their perturbed versions; examples the model already got wrong count as wrong under attack.</dd>' +
+    '<dt>clean metric / metric under attack</dt><dd>Accuracy (entity F1 for NER taggers) on the clean examples and ' +
+    'on their perturbed versions; examples the model already got wrong count as wrong under attack.</dd>' +
     '<dt>attack success rate</dt><dd>Successful attacks over the examples the model got right before the attack (skipped examples excluded).</dd>' +
-    '<dt>stability</dt><dd>Of the examples the model got right and that were attacked, the share whose prediction did not change at all under the perturbation (same label; for taggers the same tag sequence). Higher is better; for untargeted classification it is close to 1 − attack success rate.</dd>' +
+    '<dt>stability</dt><dd>Of the examples the model got right and that were attacked, the share whose prediction ' +
+    'did not change at all under the perturbation (same label; for taggers the same tag sequence). Higher is ' +
+    'better; for untargeted classification it is close to 1 − attack success rate.</dd>' +
     '<dt>words edited</dt><dd>Mean share of words changed in successful attacks.</dd>' +
-    '</dl><p>Generated by textstress. This file is self-contained: charts are inline SVG (vega-lite), and the one script only drives the example browser.</p></footer>'
+    '</dl><p>Generated by textstress. This file is self-contained: charts are inline SVG (vega-lite), and the one ' +
+    'script only drives the example browser.</p></footer>'
   );
 }

@@ -90,8 +90,11 @@ export const resembleFitVerb = defineVerb({
       const lines = [
         `textstress · resemble fit (${config.type}) → ${s.out}`,
         `${f.applicable} of ${f.examples} validation examples have a ${config.type} mention; original accuracy on them ${pct(f.originalAccuracy)}`,
-        `canonical entities (M = ${config.canonical.length}): ${config.canonical.map((n) => `${n} (${pct(f.candidates.find((c) => c.name === n)!.accuracy)})`).join(', ')}`,
-        `T = ${config.temperature} (${f.temperatureFitted ? `fitted by NLL over ${TEMPERATURE_GRID.join(', ')}` : 'given'}); NLL by T: ${f.temperatureGrid.map((g) => `${g.temperature}: ${g.nll === null ? 'n/a' : g.nll.toFixed(4)}`).join(', ')}`,
+        `canonical entities (M = ${config.canonical.length}): ` +
+          `${config.canonical.map((n) => `${n} (${pct(f.candidates.find((c) => c.name === n)!.accuracy)})`).join(', ')}`,
+        `T = ${config.temperature} ` +
+          `(${f.temperatureFitted ? `fitted by NLL over ${TEMPERATURE_GRID.join(', ')}` : 'given'}); NLL by T: ` +
+          `${f.temperatureGrid.map((g) => `${g.temperature}: ${g.nll === null ? 'n/a' : g.nll.toFixed(4)}`).join(', ')}`,
       ];
       ctx.print(lines.join('\n'));
     } finally {
@@ -173,7 +176,8 @@ export const resembleEvalVerb = defineVerb({
       };
       const text = formatTable5(
         table,
-        `textstress · resemble eval — Table 5 (${config.type}; M = ${config.canonical.length}: ${config.canonical.join(', ')}; T = ${config.temperature}; B = ${s.budget})`,
+        `textstress · resemble eval — Table 5 (${config.type}; M = ${config.canonical.length}: ` +
+          `${config.canonical.join(', ')}; T = ${config.temperature}; B = ${s.budget})`,
       );
       if (s.out) {
         mkdirSync(s.out, { recursive: true });

@@ -77,7 +77,8 @@ export const universalNamesFamily = generatedFamily({
   id: 'universal-names',
   title: 'Universal adversarial names',
   blurb:
-    'Names that hurt the model everywhere (Balasubramanian et al. 2020, Algorithm 2): a Thompson-sampling search with a Beta posterior per name, then the top names against random ones on a held-out split.',
+    'Names that hurt the model everywhere (Balasubramanian et al. 2020, Algorithm 2): a Thompson-sampling search ' +
+    'with a Beta posterior per name, then the top names against random ones on a held-out split.',
   details: (run) => detailsOf(run.summary),
   part: (run, d) =>
     d.transfer.original.n > 0

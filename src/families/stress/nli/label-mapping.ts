@@ -52,7 +52,8 @@ export function planNliLabels(
     throw new TextstressError(
       modelLabels.length === 0
         ? `the model ${model.id} does not say what its labels are, so its answers cannot be read as NLI labels.`
-        : `the labels of the model ${model.id} [${modelLabels.join(', ')}] cannot be mapped to the NLI labels (${all}): no NLI label for ${badModel.map((l) => `"${l}"`).join(', ')}.`,
+        : `the labels of the model ${model.id} [${modelLabels.join(', ')}] cannot be mapped to the NLI labels (${all}): ` +
+            `no NLI label for ${badModel.map((l) => `"${l}"`).join(', ')}.`,
       { hint: `Map them with --label-map, e.g. --label-map "${example(badModel.length ? badModel : ['LABEL_0'], modelLabels.length)}".` },
     );
   }
@@ -61,7 +62,8 @@ export function planNliLabels(
   const badData = gold.filter((g) => dataNli.get(g) === undefined);
   if (badData.length) {
     throw new TextstressError(
-      `the gold labels of ${data.path} [${gold.join(', ')}] cannot be mapped to the NLI labels (${all}): no NLI label for ${badData.map((l) => `"${l}"`).join(', ')}.`,
+      `the gold labels of ${data.path} [${gold.join(', ')}] cannot be mapped to the NLI labels (${all}): no NLI ` +
+        `label for ${badData.map((l) => `"${l}"`).join(', ')}.`,
       {
         hint: `Map them with --label-map, e.g. --label-map "${example(badData, gold.length)}".`,
       },
@@ -94,7 +96,8 @@ function schemeOf(labels: NliLabel[], who: string, raw: readonly string[]): NliS
   const foreign = scheme ? labels.filter((l) => !(need as readonly string[]).includes(l)) : [];
   if (!scheme || missing.length || foreign.length) {
     throw new TextstressError(
-      `${who} has the labels [${raw.join(', ')}], read as [${labels.join(', ')}], which are neither the 3-way NLI labels (entailment, neutral, contradiction) nor the 2-way ones (entailment, not_entailment).`,
+      `${who} has the labels [${raw.join(', ')}], read as [${labels.join(', ')}], which are neither the 3-way NLI ` +
+        `labels (entailment, neutral, contradiction) nor the 2-way ones (entailment, not_entailment).`,
       { hint: 'Give a model trained for NLI, or map its labels with --label-map.' },
     );
   }

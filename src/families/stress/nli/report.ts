@@ -59,7 +59,8 @@ export const stressNliFamily: ReportFamily = {
         .filter(([, t]) => t.not_applicable > 0)
         .map(
           ([test, t]) =>
-            `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} made no case for ${t.not_applicable} of ${r.summary.n} pairs (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`,
+            `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} made no case for ${t.not_applicable} of ${r.summary.n} ` +
+            `pairs (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`,
         ),
     );
     return { tables, charts: [accuracyPerTestChart(runs, title), ...(sweep ? [sweep] : [])], notes };

@@ -102,7 +102,8 @@ export function table2(s: StressSummary): ReportTable {
     head: ['test', 'family', 'pairs', 'cases', 'accuracy (reduction)', 'original, same pairs'],
     rows,
     caption:
-      'Reduction = (original − test) / original accuracy over the pairs the test applied to; negative = the test raised accuracy. Premise removed: beside the majority-class rate of its pairs.',
+      'Reduction = (original − test) / original accuracy over the pairs the test applied to; negative = the test ' +
+      'raised accuracy. Premise removed: beside the majority-class rate of its pairs.',
   };
 }
 
@@ -154,7 +155,8 @@ export function nliText(s: StressSummary): string {
   const d = details(s);
   const head = [
     `textstress · stress-nli · ${s.model} on ${s.dataset}${typeof s.settings.split === 'string' ? ` (${s.settings.split})` : ''}`,
-    `${d ? `${d.scheme} labels (${d.labels.join(', ')}) · premise: ${d.premise} · hypothesis: ${d.hypothesis} · ` : ''}${s.n} pairs, ${s.cases} cases · ${s.wall_seconds.toFixed(1)} s`,
+    (d ? `${d.scheme} labels (${d.labels.join(', ')}) · premise: ${d.premise} · hypothesis: ${d.hypothesis} · ` : '') +
+      `${s.n} pairs, ${s.cases} cases · ${s.wall_seconds.toFixed(1)} s`,
   ];
   const na = Object.entries(s.tests)
     .filter(([, t]) => t.not_applicable > 0)

@@ -76,7 +76,8 @@ export const stressQaRecipe = defineRecipe({
     if (s.questions === 'adversarial') {
       if (!adversarial.addsent && !adversarial.addonesent) {
         throw new TextstressError(
-          `--questions adversarial: neither ${ADVERSARIAL_FILES.addsent} nor ${ADVERSARIAL_FILES.addonesent} was found beside ${dataPath} or in a sibling adversarial-squad folder.`,
+          `--questions adversarial: neither ${ADVERSARIAL_FILES.addsent} nor ${ADVERSARIAL_FILES.addonesent} was found ` +
+            `beside ${dataPath} or in a sibling adversarial-squad folder.`,
           {
             hint: 'Pass --addsent / --addonesent.',
           },

@@ -23,7 +23,8 @@ export const stressQaFamily: ReportFamily = {
         .filter(([, t]) => t.not_applicable > 0)
         .map(
           ([test, t]) =>
-            `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} did not apply to ${t.not_applicable} of ${r.summary.n} questions (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`,
+            `${runs.length > 1 ? `${r.name}: ` : ''}${title(test)} did not apply to ${t.not_applicable} of ${r.summary.n} ` +
+            `questions (${Object.keys(t.not_applicable_reasons).join('; ')}); they are not scored.`,
         ),
     );
     return {

@@ -97,7 +97,9 @@ export function table4(s: StressSummary): ReportTable {
     head: ['test', 'questions', 'EM (reduction)', 'F1 (reduction)', 'original EM / F1, same questions', 'not applicable'],
     rows,
     caption:
-      'Reduction = (original − test) / original over the questions the test applied to; negative = the test raised it. AddSent/AddOneSent: the worst adversarial copy per question; AddAny/AddCommon: questions the model had right (F1 > 0) within --adaptive-limit.',
+      'Reduction = (original − test) / original over the questions the test applied to; negative = the test raised ' +
+      'it. AddSent/AddOneSent: the worst adversarial copy per question; AddAny/AddCommon: questions the model had ' +
+      'right (F1 > 0) within --adaptive-limit.',
   };
 }
 
