@@ -6,7 +6,7 @@ import { kebab, snake } from '../util/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import { settingFields, showDefault, type SettingField } from '../recipes/registry/fields.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
-import { commandOf } from '../kinds/index.ts';
+import { commandOf, KINDS, MODES, RUN_MODES } from '../kinds/index.ts';
 import { optionsOf, suiteKeyOf } from '../options/derive.ts';
 import { fieldOf } from '../util/fields.ts';
 
@@ -131,4 +131,16 @@ export function optionsReference(): string {
     parts.push('');
   }
   return parts.join('\n');
+}
+
+/** docs/adding-a-recipe.md's kinds table: where each kind's commands go and which modes it supports (from KINDS). */
+export function kindsTable(): string {
+  const modes = RUN_MODES.map((m) => `\`${MODES[m].name}\``);
+  const rows = (Object.keys(KINDS) as (keyof typeof KINDS)[]).map((k) => {
+    const kind = KINDS[k];
+    const where = kind.command.under ? `\`${kind.command.under} <name>\`${kind.command.alsoUnder ? ` (also \`${kind.command.alsoUnder}\`)` : ''}` : 'its own verb';
+    const cells = RUN_MODES.map((m) => (kind.supports[m] === true ? 'yes' : 'no'));
+    return `| \`${k}\` | ${where} | ${cells.join(' | ')} |`;
+  });
+  return [`| kind | command | ${modes.join(' | ')} |`, `|---|---|${RUN_MODES.map(() => '---').join('|')}|`, ...rows].join('\n');
 }

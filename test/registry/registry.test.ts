@@ -11,7 +11,7 @@ import { commandOf as commandWords, KINDS } from '../../src/kinds/index.ts';
 import { stressWordsRecipe } from './fixtures/stress-words.ts';
 import { settingFields } from '../../src/recipes/registry/fields.ts';
 import { kebab } from '../../src/util/casing.ts';
-import { OPTIONS, README, REFERENCE, optionsText, readmeText, referenceText } from '../../scripts/gen-docs.ts';
+import { ADDING, OPTIONS, README, REFERENCE, addingText, optionsText, readmeText, referenceText } from '../../scripts/gen-docs.ts';
 
 const registry = builtinRegistry();
 const program = buildProgram({ registry });
@@ -71,6 +71,7 @@ describe('the built-in recipes', () => {
     expect(readFileSync(README, 'utf8')).toBe(readmeText());
     expect(readFileSync(REFERENCE, 'utf8')).toBe(referenceText());
     expect(readFileSync(OPTIONS, 'utf8')).toBe(optionsText());
+    expect(readFileSync(ADDING, 'utf8')).toBe(addingText());
   });
 });
 
