@@ -4,12 +4,9 @@
  * table gives. One recipe per kind: the shout attack, the swap-names probe, the stress-words suite, the evolve
  * generator and the shout-twice experiment (test/registry/fixtures), on the first 4 demo reviews.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { KINDS, RUN_MODES, refusal, type RecipeOutcome, type RunMode } from '../../src/kinds/index.ts';
@@ -22,7 +19,8 @@ import type { ModelAdapter } from '../../src/models/types.ts';
 import type { RecipeKind } from '../../src/recipes/registry/define.ts';
 import { runQueued } from '../../src/queue/coordinator.ts';
 import { startWorker, type RunningWorker } from '../../src/queue/worker.ts';
-import { DEMO_SST2, ROOT, freePort, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, ROOT, tmp } from '../cli/helpers.ts';
+import { HAS_REDIS, startRedis } from '../support/redis.ts';
 import { evolveRecipe } from '../registry/fixtures/evolve.ts';
 import { shoutRecipe } from '../registry/fixtures/shout.ts';
 import { shoutTwiceRecipe } from '../registry/fixtures/shout-twice.ts';
@@ -38,7 +36,6 @@ const RECIPE: Record<RecipeKind, { recipe: string; settings: Record<string, unkn
   generate: { recipe: 'evolve', settings: { epochs: 2, population: 4 }, data: false },
   experiment: { recipe: 'shout-twice', settings: {}, data: true },
 };
-const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
 
 describe('every kind × every mode: works, or is refused with the table’s message', () => {
   let model: ModelAdapter;
@@ -49,26 +46,9 @@ describe('every kind × every mode: works, or is refused with the table’s mess
   beforeAll(async () => {
     model = await openModel({ model: DEMO_SST2 });
     if (!HAS_REDIS) return;
-    const port = await freePort();
-    redis = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    url = `redis://127.0.0.1:${port}`;
-    const probe = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, lazyConnect: true });
-    probe.on('error', () => undefined);
-    for (let i = 0; i < 50; i++) {
-      try {
-        await probe.connect();
-        break;
-      } catch {
-        await sleep(100);
-      }
-    }
-    probe.disconnect();
+    const started = await startRedis();
+    redis = started.process;
+    url = started.url;
     worker = await startWorker(url, { registry });
   }, 30_000);
 

@@ -74,16 +74,7 @@ export function nearFar(
 }
 
 export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<State> {
-  const prep = preparer({
-    modelId: o.modelId,
-    openEncoder: o.openEncoder,
-    text: o.text,
-    defaultText: defaultClozeText,
-    types: o.types,
-    pairs: o.pairs,
-    seed: o.seed,
-    maxLength: o.maxLength,
-  });
+  const prep = preparer({ ...o, defaultText: defaultClozeText });
   return {
     name,
     steps: o.types.length,

@@ -27,16 +27,7 @@ export interface LayerRunOptions {
 type State = { done: number };
 
 export function layerGenerator(name: string, o: LayerRunOptions): Generator<State> {
-  const prep = preparer({
-    modelId: o.modelId,
-    openEncoder: o.openEncoder,
-    text: o.text,
-    defaultText: defaultPairText,
-    types: o.types,
-    pairs: o.pairs,
-    seed: o.seed,
-    maxLength: o.maxLength,
-  });
+  const prep = preparer({ ...o, defaultText: defaultPairText });
   return {
     name,
     steps: o.types.length,

@@ -1,0 +1,32 @@
+/** A redis-server of a test's own: a free port on 127.0.0.1, a temporary folder, no persistence; resolved once it answers. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { freePort } from '../cli/helpers.ts';
+
+/** Whether Debian's redis-server is installed (.ci/run installs it). */
+export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
+
+/** Starts redis-server and waits (5 s at most) until it takes connections. */
+export async function startRedis(): Promise<{ url: string; port: number; process: ChildProcess }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'redis-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const probe = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, lazyConnect: true });
+  probe.on('error', () => undefined);
+  for (let i = 0; i < 50; i++) {
+    try {
+      await probe.connect();
+      break;
+    } catch {
+      await sleep(100);
+    }
+  }
+  probe.disconnect();
+  return { url: `redis://127.0.0.1:${port}`, port, process: child };
+}
