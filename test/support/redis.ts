@@ -9,6 +9,8 @@ import { freePort } from '../cli/helpers.ts';
 
 /** Whether Debian's redis-server is installed (.ci/run installs it). */
 export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
+/** The user left the queue's checks out (TEXTSTRESS_SKIP_REDIS=1): they are skipped, and listed with this reason. */
+export const SKIP_REDIS = process.env.TEXTSTRESS_SKIP_REDIS === '1' ? 'TEXTSTRESS_SKIP_REDIS=1: the Redis queue was not tested' : undefined;
 
 /** Starts redis-server and waits (5 s at most) until it takes connections. */
 export async function startRedis(): Promise<{ url: string; port: number; process: ChildProcess }> {
