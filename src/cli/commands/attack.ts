@@ -10,7 +10,7 @@ import { Command } from 'commander';
 import { dryRunTable } from '../../kinds/dry-run.ts';
 import { assertSupports, commandsOf, kindOf, KINDS, type RecipeOutcome } from '../../kinds/index.ts';
 import { runRecipe } from '../../kinds/run.ts';
-import type { DataSpec, ModelSpec } from '../../runner/open.ts';
+import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
 import { closest, type Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
@@ -18,19 +18,8 @@ import { addRecipeOptions, recipeSettingsFrom } from '../derive.ts';
 import { addDataOptions, addModelOptions, addRunOptions } from '../options.ts';
 import { progressBars } from '../progress.ts';
 
-interface RunCliOptions extends ModelSpec, Partial<DataSpec> {
-  out?: string;
-  seed: number;
-  resume?: boolean;
-  overwrite?: boolean;
-  concurrency?: number;
-  labelMap?: string;
-  json?: boolean;
-  progress?: boolean;
-  dryRun?: boolean;
-  queue?: string;
-  blockSize?: number;
-}
+/** What a recipe command's flags parse to: the shared options (src/options/shared.ts); the recipe's own are read apart. */
+type RunCliOptions = ModelSpec & Partial<DataSpec> & RunOptions & { seed: number };
 
 /** The group verbs recipes live under, as the help and the errors name them. */
 const GROUPS: Record<string, { description: string; noun: string; plural: string; ask: string; unknown: string }> = {

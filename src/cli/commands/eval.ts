@@ -4,13 +4,12 @@ import { evaluateClean, type CleanMetrics } from '../../metrics/clean.ts';
 import { goalFor } from '../../recipes/context.ts';
 import { fixed, pct } from '../../util/format.ts';
 import { formatTable } from '../../util/table.ts';
-import { openData, openEngine, openModel, surveyExamples, type DataSpec, type ModelSpec } from '../../runner/open.ts';
+import { openData, openEngine, openModel, surveyExamples } from '../../runner/open.ts';
+import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
 import { addDataOptions, addModelOptions, addOptions } from '../options.ts';
 
-interface EvalOptions extends ModelSpec, DataSpec {
-  labelMap?: string;
-  json?: boolean;
-}
+/** What eval's flags parse to: the shared model and data options, the label map and --json. */
+type EvalOptions = ModelSpec & DataSpec & Pick<RunOptions, 'labelMap' | 'json'>;
 
 export function evalCommand(): Command {
   const cmd = new Command('eval').description('clean metrics of a model on a dataset (no attack)');
