@@ -138,7 +138,8 @@ export function kindsTable(): string {
   const modes = RUN_MODES.map((m) => `\`${MODES[m].name}\``);
   const rows = (Object.keys(KINDS) as (keyof typeof KINDS)[]).map((k) => {
     const kind = KINDS[k];
-    const where = kind.command.under ? `\`${kind.command.under} <name>\`${kind.command.alsoUnder ? ` (also \`${kind.command.alsoUnder}\`)` : ''}` : 'its own verb';
+    const also = kind.command.alsoUnder ? ` (also \`${kind.command.alsoUnder}\`)` : '';
+    const where = kind.command.under ? `\`${kind.command.under} <name>\`${also}` : 'its own verb';
     const cells = RUN_MODES.map((m) => (kind.supports[m] === true ? 'yes' : 'no'));
     return `| \`${k}\` | ${where} | ${cells.join(' | ')} |`;
   });
