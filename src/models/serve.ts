@@ -23,11 +23,11 @@ import { ModelError, errorMessage } from '../util/errors.ts';
 import { checkInputKind, describeZodError, infoToJson, PredictRequestSchema, TokenizeRequestSchema } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
 import { openAiHandler, type OpenAiOptions } from './openai-compat.ts';
-
-/** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
-export { hostPolicy, type HostPolicy } from './host-policy.ts';
 import { hostPolicy, parseAllowedHosts, type HostPolicy } from './host-policy.ts';
 
+export { hostPolicy, type HostPolicy } from './host-policy.ts';
+
+/** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
 export interface ModelServerOptions {
   /** 0 picks a free port (read it from the returned url). */
   port: number;
