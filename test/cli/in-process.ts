@@ -3,7 +3,7 @@
  * stderr captured, for the tests where a separate process adds nothing but 2–3 s of start-up (tsx and the imports
  * of transformers.js and onnxruntime, paid again by every call). A process-wide state the CLI touches is saved
  * and given back after each call, also when it throws: the two streams' write and isTTY, console, the exit
- * code, the variables of `env`, the working folder and the exit/signal listeners the run left behind.
+ * code, the variables of `env` and the working folder; a signal listener the run leaves is removed.
  *
  * Each run starts as a fresh process would: what this process resolved of hub datasets is forgotten first (else
  * a second run would not ask the hub again). Runs are one at a time (a queue): output is captured from
@@ -15,9 +15,11 @@
  * until a signal), a run beside another process's lock, and the packed tarball. A run that leaves a signal
  * listener behind fails here, saying so.
  */
+import { fileURLToPath } from 'node:url';
 import type { CliResult } from './helpers.ts';
 
-const ROOT_DIR = new URL('../..', import.meta.url).pathname;
+/** Where a child process starts (helpers.ts's ROOT). */
+const ROOT_DIR = fileURLToPath(new URL('../..', import.meta.url));
 /** Commands that keep running until a signal, which they handle by ending the process. */
 const PROCESS_ONLY = new Set(['serve', 'worker']);
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
