@@ -11,6 +11,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    setupFiles: ['./test/support/one-ort-thread.ts'],
     // One test file per core (vitest's default leaves one core free, so a 2-core machine ran one file at a time):
     // the main process only waits, and the tests run the CLI in their own process.
     maxWorkers: availableParallelism(),

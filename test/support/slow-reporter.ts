@@ -28,7 +28,9 @@ export default class SlowReporter implements Reporter {
         if (d.duration > timeout / 3) lines.push(`   ${m.relativeModuleId} > ${t.fullName}: ${s(d.duration)} of ${s(timeout)}`);
       }
       const hooks = m.diagnostic().duration - inTests;
-      if (hooks > this.hookTimeout / 3) lines.push(`   ${m.relativeModuleId} (hooks): ${s(hooks)} of ${s(this.hookTimeout)} per hook`);
+      // A file's hooks together, against the default hook timeout (a hook may set a longer one of its own).
+      if (hooks > this.hookTimeout / 3)
+        lines.push(`   ${m.relativeModuleId} (its hooks together): ${s(hooks)}, default hook timeout ${s(this.hookTimeout)}`);
     }
     if (lines.length === 0) return;
     process.stdout.write(
