@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, servedUrl, stable, startCli, tmp } from './helpers.ts';
+import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, servedUrl, stable, startCliProcess, tmp } from './helpers.ts';
 
 describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentences)', () => {
   it('writes summary.json with the documented fields, results.jsonl and a table', async () => {
@@ -51,7 +51,8 @@ describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentenc
   });
 
   it('gives the same per-example results through `textstress serve` over HTTP as locally', async () => {
-    const server = startCli(['serve', '--model', DEMO_SST2, '--port', '0']);
+    // A process: `serve` runs until a signal, and the attack must reach it over HTTP as it would another machine.
+    const server = startCliProcess(['serve', '--model', DEMO_SST2, '--port', '0']);
     try {
       const url = await servedUrl(server);
       const args = (model: string, out: string): string[] => [
@@ -105,7 +106,8 @@ describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentenc
     ];
     const full = tmp('full');
     const killed = tmp('killed');
-    const child = startCli(args(killed));
+    // A process: only a process can be killed with -9 mid-run (the resume and the uninterrupted run need none).
+    const child = startCliProcess(args(killed));
     const results = join(killed, 'results.jsonl');
     await new Promise<void>((resolve, reject) => {
       const timer = setInterval(() => {

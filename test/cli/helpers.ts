@@ -32,8 +32,17 @@ export function tmp(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `textstress-${prefix}-`));
 }
 
-/** Starts the CLI as a user would; env adds to (not replaces) the current environment. */
-export function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+/**
+ * The CLI in this process (test/cli/in-process.ts): what most tests use. Where a test needs a real process, it
+ * says why beside its call of runCliProcess or startCliProcess.
+ */
+export { runCliInProcess as runCli } from './in-process.ts';
+
+/**
+ * Starts the CLI as a child process, as a user would (node bin/textstress.mjs); env adds to (not replaces) the
+ * current environment.
+ */
+export function startCliProcess(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, NO_COLOR: '1' },
@@ -70,14 +79,15 @@ export async function freePort(): Promise<number> {
 
 /** `textstress worker --queue URL` (with `extra` flags), resolved once it listens. */
 export async function startQueueWorker(url: string, extra: string[] = []): Promise<ChildProcess> {
-  const w = startCli(['worker', '--queue', url, ...extra]);
+  const w = startCliProcess(['worker', '--queue', url, ...extra]);
   await stderrMatch(w, /worker listening/, 'worker');
   return w;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** The CLI as a child process, to its exit: for the checks that need the real binary and a process of its own. */
+export function runCliProcess(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = startCli(args, env);
+    const child = startCliProcess(args, env);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -6,13 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SST2, SST2_DEV, allFilesText as allText, runCli, servedUrl, startCli, tmp } from './helpers.ts';
+import { openDiskCache } from '../../src/query/disk-cache.ts';
+import { DEMO_SST2, SST2_DEV, allFilesText as allText, runCli, servedUrl, startCliProcess, tmp } from './helpers.ts';
 
 const PLANTED = 'sk-cli-planted-91c4e07d2b';
 
 describe('textstress attack --model openai:…', () => {
   it('reports tokens and cost, stops at --max-cost, resumes, re-runs from the cache, and never shows the key', async () => {
-    const server = startCli(['serve', '--model', DEMO_SST2, '--openai', '--openai-model', 'demo', '--port', '0']);
+    // A process: `serve` runs until a signal.
+    const server = startCliProcess(['serve', '--model', DEMO_SST2, '--openai', '--openai-model', 'demo', '--port', '0']);
     try {
       const url = `${await servedUrl(server)}/v1`;
       const cacheDir = tmp('cli-llm-cache');
@@ -60,6 +62,8 @@ describe('textstress attack --model openai:…', () => {
       const first = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { usage: { cost_usd: number } };
       expect(first.usage.cost_usd).toBeGreaterThan(0.0003);
 
+      // As a new process would, the next run opens the cache from disk: the answers must have been stored there.
+      await openDiskCache(cacheDir).close();
       const again = tmp('cli-llm-again');
       const second = await runCli(args(['--out', again, '--json']), env);
       logs.push(second.stdout, second.stderr);

@@ -10,7 +10,7 @@ import { createHttpModel } from '../../src/models/http-adapter.ts';
 import type { ModelInput } from '../../src/models/types.ts';
 import { TEMPERATURE_GRID } from '../../src/families/entities/resemble/fit.ts';
 import { openModel } from '../../src/runner/open.ts';
-import { DEMO_SST2, runCli, servedUrl, SST2_DEV, startCli, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, runCli, servedUrl, SST2_DEV, startCliProcess, tmp } from '../cli/helpers.ts';
 
 /** Rows [from, to) of the fixture SST-2 dev file as a TSV of its own (header kept). */
 function slice(dir: string, name: string, from: number, to: number): string {
@@ -129,7 +129,8 @@ describe('textstress resemble on demo-sst2', () => {
       'a quiet , lovely film .',
       'so much like a young robert deniro',
     ].map((text) => ({ kind: 'text', text }));
-    const server = startCli(['serve', '--model', DEMO_SST2, '--defence', config, '--port', '0']);
+    // A process: `serve` runs until a signal.
+    const server = startCliProcess(['serve', '--model', DEMO_SST2, '--defence', config, '--port', '0']);
     const local = await openModel({ model: DEMO_SST2, defence: config });
     const plain = await openModel({ model: DEMO_SST2 });
     try {

@@ -17,7 +17,7 @@ import { createFunctionModel } from '../../src/models/function-adapter.ts';
 import { startModelServer } from '../../src/models/serve.ts';
 import { checkTest } from '../../src/suite/gate.ts';
 import { lexiconModel, twoTypos } from '../attack/helpers.ts';
-import { DEMO_SST2, ROOT, expectCleanError, runCli, startCli, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, ROOT, expectCleanError, runCli, startCliProcess, tmp } from '../cli/helpers.ts';
 
 const REVIEWS = join(ROOT, 'demo', 'reviews.tsv');
 
@@ -147,7 +147,8 @@ describe('one writer per output folder', () => {
       '2',
       ...more,
     ];
-    const first = startCli(slow());
+    // A process: the lock is held by another process (pid and host), which the second run must see.
+    const first = startCliProcess(slow());
     const done = new Promise<number | null>((r) => first.on('close', r));
     await waitFor(() => existsSync(join(out, '.textstress.lock')) && existsSync(join(out, 'results.jsonl')));
     const second = await runCli(slow(['--resume']));
@@ -162,7 +163,8 @@ describe('one writer per output folder', () => {
 
   it('after kill -9 the stale lock is taken over and --resume completes the run, every id once', async () => {
     const out = tmp('lock-kill');
-    const first = startCli(args(out));
+    // A process: only a process can be killed with -9, leaving its lock behind.
+    const first = startCliProcess(args(out));
     await waitFor(() => existsSync(join(out, 'results.jsonl')) && readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').length > 3);
     first.kill('SIGKILL');
     await new Promise((r) => first.on('close', r));

@@ -127,8 +127,9 @@ describe('serve --openai with the official openai client', () => {
 
 describe('textstress serve --openai (CLI)', () => {
   it('serves the OpenAI routes beside the textstress ones, and --fault needs --openai', async () => {
-    const { runCli, servedUrl, startCli } = await import('../cli/helpers.ts');
-    const server = startCli(['serve', '--model', SST2, '--port', '0', '--openai', '--openai-model', 'demo']);
+    const { runCliProcess, servedUrl, startCliProcess } = await import('../cli/helpers.ts');
+    // A process: `serve` runs until a signal.
+    const server = startCliProcess(['serve', '--model', SST2, '--port', '0', '--openai', '--openai-model', 'demo']);
     try {
       const url = await servedUrl(server);
       const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: { id: string }[] };
@@ -137,7 +138,8 @@ describe('textstress serve --openai (CLI)', () => {
     } finally {
       server.kill('SIGTERM');
     }
-    const r = await runCli(['serve', '--model', SST2, '--port', '0', '--fault', '429:2']);
+    // A process too: the in-process runner refuses `serve`, which would keep running had the flags been right.
+    const r = await runCliProcess(['serve', '--model', SST2, '--port', '0', '--fault', '429:2']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/--fault applies to the OpenAI-compatible routes: add --openai/);
   }, 60_000);

@@ -81,7 +81,9 @@ describe('the packed package, installed into an empty project', () => {
     expect(r.out).toMatch(/Gate: PASS/);
     expect(r.out).toMatch(/ner-typos-k2/);
     expect(readFileSync(join(project, 'demo-out', 'report.html'), 'utf8')).toMatch(/Keyboard typos/);
-  });
+    // Long by nature: the whole demo (--limit leaves its encoder tests whole): about 35 s alone on an idle 2-core
+    // machine, 60 s beside the other test worker.
+  }, 200_000);
 
   it('a plain-Node ESM script imports the library and attacks sentences in memory', () => {
     const r = sh(process.execPath, ['-e', "import('textstress').then(m => console.log(typeof m.grammarAttack))"]);

@@ -45,6 +45,8 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   let url = '';
   let port = 0;
   const workers: ChildProcess[] = [];
+  // Workers are processes: one is killed with -9 while it holds a job, and each runs until a signal. The
+  // coordinator and the local runs compared with it run in this process (runCli).
   const startWorker = async (): Promise<ChildProcess> => {
     const w = await startQueueWorker(url, ['--lock-ms', '3000']);
     workers.push(w);

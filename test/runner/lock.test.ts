@@ -94,6 +94,7 @@ describe('the folder lock', () => {
       const dir = tmp('lock-signal');
       const script = `import { lockFolder } from ${JSON.stringify(join(ROOT, 'src/runner/lock.ts'))};
 lockFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`;
+      // A process: the signal must end it, with the exit code a shell gives that signal's death.
       const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,14 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
 import type { RunSummary } from '../../src/kinds/attack/run.ts';
+import { openModel } from '../../src/runner/open.ts';
+import { QueryEngine } from '../../src/query/engine.ts';
+import type { ModelAdapter } from '../../src/models/types.ts';
 import { DEMO_SST2, SST2_DEV, tmp } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);
+// demo-sst2 opened once for the file; each run gets a fresh query engine (its own cache and query counts).
+let model: ModelAdapter;
+beforeAll(async () => {
+  model = await openModel({ model: DEMO_SST2 });
+});
+afterAll(() => model?.close?.());
 const run = async (maxQueries?: number) => {
   const out = tmp('budget');
   await runRecipe({
@@ -20,6 +29,7 @@ const run = async (maxQueries?: number) => {
     limit: 20,
     seed: 1,
     out,
+    shared: { model, engine: new QueryEngine(model) },
     ...(maxQueries ? { maxQueries } : {}),
   });
   const results = readFileSync(join(out, 'results.jsonl'), 'utf8')

@@ -5,13 +5,16 @@
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { mergeShards } from '../../src/kinds/merge.ts';
 import { runRecipe, type RunRequest } from '../../src/kinds/run.ts';
 import { shardOf } from '../../src/runner/shard.ts';
 import { parseShard } from '../../src/options/shard.ts';
+import { openModel } from '../../src/runner/open.ts';
+import { QueryEngine } from '../../src/query/engine.ts';
+import type { ModelAdapter } from '../../src/models/types.ts';
 import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);
@@ -21,17 +24,28 @@ const summaryWithoutTiming = (dir: string): unknown => {
   return rest;
 };
 
+// Each model is opened once for the file; every run gets a fresh query engine (its own cache and counts).
+const models = new Map<string, Promise<ModelAdapter>>();
+const shared = async (model: string): Promise<{ model: ModelAdapter; engine: QueryEngine }> => {
+  if (!models.has(model)) models.set(model, openModel({ model }));
+  const open = await models.get(model)!;
+  return { model: open, engine: new QueryEngine(open) };
+};
+afterAll(async () => {
+  for (const m of models.values()) await (await m).close?.();
+});
+
 /** The run whole, in N shards, and the shards merged (given in reverse order). */
 async function shardedAndWhole(
   req: Omit<RunRequest, 'registry' | 'out'>,
   n: number,
 ): Promise<{ whole: string; shards: string[]; merged: string }> {
   const whole = tmp('shard-whole');
-  await runRecipe({ ...req, registry, out: whole });
+  await runRecipe({ ...req, registry, out: whole, shared: await shared(req.model) });
   const shards: string[] = [];
   for (let i = 0; i < n; i++) {
     const out = tmp(`shard-${i}`);
-    await runRecipe({ ...req, registry, out, shard: { index: i, count: n } });
+    await runRecipe({ ...req, registry, out, shard: { index: i, count: n }, shared: await shared(req.model) });
     shards.push(out);
   }
   const merged = tmp('shard-merged');
@@ -90,11 +104,11 @@ describe('--shard I/N and merge', () => {
     const dirs: string[] = [];
     for (let i = 0; i < 2; i++) {
       const out = tmp(`shard-ref-${i}`);
-      await runRecipe({ ...req, registry, out, shard: { index: i, count: 2 } });
+      await runRecipe({ ...req, registry, out, shard: { index: i, count: 2 }, shared: await shared(req.model) });
       dirs.push(out);
     }
     const other = tmp('shard-other');
-    await runRecipe({ ...req, settings: { k: 2 }, registry, out: other, shard: { index: 1, count: 2 } });
+    await runRecipe({ ...req, settings: { k: 2 }, registry, out: other, shard: { index: 1, count: 2 }, shared: await shared(req.model) });
     const out = () => ({ registry, out: tmp('shard-bad'), overwrite: true });
     await expect(mergeShards([dirs[0]!, other], out())).rejects.toThrow(/not shards of the same run: recipe or data options/);
     await expect(mergeShards([dirs[0]!], out())).rejects.toThrow(/shard 1\/2 is missing/);
