@@ -6,7 +6,6 @@ import { LabelAligner } from '../../src/attack/labels.ts';
 import { BeamSearch } from '../../src/attack/search/beam.ts';
 import { GeneticSearch } from '../../src/attack/search/genetic.ts';
 import type { SearchMethod } from '../../src/attack/search/types.ts';
-import type { Transformation } from '../../src/attack/transformation.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';

@@ -88,20 +88,19 @@ async function runOnce(args: string[], env: Record<string, string>): Promise<Cli
   const cwd = process.cwd();
   const exitCode = process.exitCode;
   const restore: (() => void)[] = [];
+  const left: string[] = [];
   try {
     restore.push(setEnv({ ...env, NO_COLOR: '1' }));
     process.chdir(ROOT_DIR);
     process.exitCode = undefined;
     restore.push(capture(process.stdout, stdout), capture(process.stderr, stderr), captureConsole(stdout, stderr));
     await main(['node', 'textstress', ...args]);
-    return { code: Number(process.exitCode ?? 0), stdout: stdout.join(''), stderr: stderr.join('') };
   } finally {
     for (const undo of restore.reverse()) undo();
     process.exitCode = exitCode;
     process.chdir(cwd);
     // A signal listener a run leaves would act on the next run's signals, and pile up. (Exit listeners are not
     // checked: libraries add theirs once, on import; the lock's goes with its signal listeners.)
-    const left: string[] = [];
     for (const [signal, before] of listeners) {
       for (const l of process.listeners(signal)) {
         if (before.includes(l)) continue;
@@ -109,6 +108,7 @@ async function runOnce(args: string[], env: Record<string, string>): Promise<Cli
         left.push(signal);
       }
     }
-    if (left.length) throw new Error(`textstress ${args.join(' ')} left ${left.join(', ')} listeners behind`);
   }
+  if (left.length) throw new Error(`textstress ${args.join(' ')} left ${left.join(', ')} listeners behind`);
+  return { code: Number(process.exitCode ?? 0), stdout: stdout.join(''), stderr: stderr.join('') };
 }

@@ -207,7 +207,8 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       `0 (original) ${pct(s.tests.tautology!.original_accuracy)} ${pct(s.tests.tautology!.original_accuracy)}`,
     );
     expect(text).toContain(
-      'Not applicable (no case made, not scored): antonymy: 41 pairs (no adjective or noun of the premise has a WordNet antonym); numerical reasoning: 84 pairs (no count of two or more before a noun in the premise).',
+      'Not applicable (no case made, not scored): antonymy: 41 pairs (no adjective or noun of the premise has a ' +
+        'WordNet antonym); numerical reasoning: 84 pairs (no count of two or more before a noun in the premise).',
     );
     expect(text).toContain(`Results: ${join(out, 'summary.json')}, ${join(out, 'results.jsonl')}`);
   });
@@ -275,7 +276,8 @@ describe('stress nli: a 2-way pair model (entailment / not_entailment) on the QN
       hypothesis: 'What came into force after the new constitution was herald?',
     });
     expect(first.cases.find((c) => c.test === 'length-mismatch')!.text.premise).toBe(
-      'As of that day, the new constitution heralding the Second Republic came into force and true is true and true is true and true is true and true is true and true is true.',
+      'As of that day, the new constitution heralding the Second Republic came into force and true is true and true ' +
+        'is true and true is true and true is true and true is true.',
     );
     expect(new Set(results.flatMap((x) => x.cases.filter((c) => c.test === 'antonymy').map((c) => c.gold)))).toEqual(
       new Set(['not_entailment']),
@@ -307,7 +309,8 @@ describe('stress nli: bad input is refused with file and line, or counted with -
     const col = await stressNli(['--model', DEMO_SICK, '--data', QNLI, '--hypothesis', 'questions', '--out', tmp('nli-col')]);
     expect(col.code).toBe(1);
     expect(col.stderr).toContain(
-      `textstress: error: --hypothesis questions: ${QNLI} has no pair text of that name (did you mean "question"?); its two texts are "question" (textA) and "sentence" (textB).`,
+      `textstress: error: --hypothesis questions: ${QNLI} has no pair text of that name (did you mean "question"?); ` +
+        `its two texts are "question" (textA) and "sentence" (textB).`,
     );
     const labels = await stressNli(['--model', fixtureData('../models/tiny-bert-seq'), '--data', QNLI, '--out', tmp('nli-labels')]);
     expect(labels.code).toBe(1);

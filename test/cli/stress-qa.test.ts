@@ -159,7 +159,9 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
     const swap = d.table4.find((r) => r.test === 'noise-swap')!;
     expect(swap.f1_reduction).toBeCloseTo((swap.original_f1! - swap.f1!) / swap.original_f1!, 12);
     expect(rowOf('noise: swap')).toBe(
-      `noise: swap 20 0.0% ${pct(swap.f1)} (${swap.f1_reduction! < 0 ? '−' : ''}${Math.abs(100 * swap.f1_reduction!).toFixed(1)}%) 0.0% / ${pct(swap.original_f1)} 0`,
+      `noise: swap 20 0.0% ${pct(swap.f1)} ` +
+        `(${swap.f1_reduction! < 0 ? '−' : ''}${Math.abs(100 * swap.f1_reduction!).toFixed(1)}%) 0.0% / ` +
+        `${pct(swap.original_f1)} 0`,
     );
     expect(d.table4.map((r) => [r.test, r.n])).toEqual(
       TESTS.map((t) => [t, t.startsWith('add') ? (t.startsWith('addsent') || t === 'addonesent' ? 5 : 1) : 20]),
@@ -277,7 +279,8 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
       ['qa_addsent_em > 0', false],
     ]);
     expect(verdict.checks[2]!.message).toBe(
-      'qa: qa_addany_f1 < 1 — qa_addany_f1 is n/a: it is taken over zero cases (the test applied to none of the 4 examples, or the original accuracy it is measured against is 0)',
+      'qa: qa_addany_f1 < 1 — qa_addany_f1 is n/a: it is taken over zero cases (the test applied to none of the 4 ' +
+        'examples, or the original accuracy it is measured against is 0)',
     );
     expect(verdict.checks[3]!.message).toBe('qa: qa_addsent_em > 0 — qa_addsent_em is not reported by this run');
   }, 120_000);

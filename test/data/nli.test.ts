@@ -63,7 +63,9 @@ describe('MNLI GLUE TSV', () => {
   it('a header without the MNLI columns is refused at line 1', async () => {
     const err = await loadMnli(data('qnli/dev.tsv')).catch((e: unknown) => e);
     expect((err as DataError).describe()).toContain(
-      `${data('qnli/dev.tsv')}:1: expected an MNLI header with the columns index, promptID, pairID, genre, sentence1, sentence2, gold_label but promptID, pairID, genre, sentence1, sentence2, gold_label are missing`,
+      `${data('qnli/dev.tsv')}:1: expected an MNLI header with the columns index, promptID, pairID, genre, ` +
+        `sentence1, ` +
+        `sentence2, gold_label but promptID, pairID, genre, sentence1, sentence2, gold_label are missing`,
     );
   });
 });

@@ -21,10 +21,12 @@ beforeAll(async () => {
 });
 
 /** Type, field, offsets, text and (rounded) confidence of mentions; parts as roles. */
+const part = (p: NonNullable<Mention['parts']>[number]): string => `${p.role}:${p.text}${p.gender ? `(${p.gender})` : ''}`;
 const brief = (ms: readonly Mention[]): string[] =>
   ms.map(
     (m) =>
-      `${m.type} ${m.field}[${m.start},${m.end}) ${m.text} ${m.confidence.toFixed(2)}${m.subtype ? ` ${m.subtype}` : ''}${m.parts ? ` ${m.parts.map((p) => `${p.role}:${p.text}${p.gender ? `(${p.gender})` : ''}`).join(' ')}` : ''}`,
+      `${m.type} ${m.field}[${m.start},${m.end}) ${m.text} ` +
+      `${m.confidence.toFixed(2)}${m.subtype ? ` ${m.subtype}` : ''}${m.parts ? ` ${m.parts.map(part).join(' ')}` : ''}`,
   );
 
 describe('goldAnnotator', () => {

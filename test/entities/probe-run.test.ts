@@ -204,7 +204,8 @@ describe('probe entities', () => {
     const qnli = join(dir, 'pairs.tsv');
     writeFileSync(
       qnli,
-      'index\tquestion\tsentence\tlabel\n0\tWhere was Maria Lopez born?\tMaria Lopez was born in Lima in 1970.\tentailment\n1\tWhat is rain?\tRain is water.\tentailment\n',
+      'index\tquestion\tsentence\tlabel\n0\tWhere was Maria Lopez born?\tMaria Lopez was born in Lima in ' +
+        '1970.\tentailment\n1\tWhat is rain?\tRain is water.\tentailment\n',
     );
     const pair = await runCli([
       'probe',

@@ -40,7 +40,8 @@ describe('planReplacement + applyPlan on CoNLL sentences', () => {
     for (const first of ['Ermina', 'Chloris']) expect(genderOf(first)).toBe('female');
     const out = applyPlan(ex, mentions, plan);
     expect(tagged(out.example as TokenExample)).toBe(
-      'Ermina/B-PER Leffler/I-PER of/O Spain/B-LOC beat/O Chloris/B-PER Botsford/I-PER 6-3/O 6-4/O in/O the/O second/O round/O of/O the/O Madrid/B-MISC Open/I-MISC on/O Friday/O ./O',
+      'Ermina/B-PER Leffler/I-PER of/O Spain/B-LOC beat/O Chloris/B-PER Botsford/I-PER 6-3/O 6-4/O in/O the/O ' +
+        'second/O round/O of/O the/O Madrid/B-MISC Open/I-MISC on/O Friday/O ./O',
     );
     expect(out.edits.map((e) => [e.type, e.group, e.before, e.after, e.wordIndex])).toEqual([
       ['entity:PER', 'first:elena', 'Elena', 'Ermina', 0],
@@ -150,7 +151,8 @@ describe('consistent replacement across fields', () => {
     ]);
     const out = applyPlan(ex, mentions, plan).example as PairExample;
     expect(out.textA).toBe(
-      'Weber wanted "to see an aircraft landing the same way that the pilots saw an aircraft landing," White House press secretary Jedidiah McGlynn said yesterday.',
+      'Weber wanted "to see an aircraft landing the same way that the pilots saw an aircraft landing," White House ' +
+        'press secretary Jedidiah McGlynn said yesterday.',
     );
     expect(out.textB).toBe(
       "On Tuesday, before Krajcik's speech, McGlynn said Weber wanted ''to see an aircraft landing the same way that the pilots saw an aircraft landing.",
@@ -168,7 +170,8 @@ describe('forcedPlan', () => {
       ['per:anna keller', 'Mary Ann Smith'],
     ]);
     expect(tagged(applyPlan(ex, mentions, plan).example as TokenExample)).toBe(
-      'Mary/B-PER Ann/I-PER Smith/I-PER ,/O who/O won/O the/O title/O last/O year/O ,/O will/O meet/O Mary/B-PER Ann/I-PER Smith/I-PER of/O Germany/B-LOC in/O the/O third/O round/O ./O',
+      'Mary/B-PER Ann/I-PER Smith/I-PER ,/O who/O won/O the/O title/O last/O year/O ,/O will/O meet/O Mary/B-PER ' +
+        'Ann/I-PER Smith/I-PER of/O Germany/B-LOC in/O the/O third/O round/O ./O',
     );
     expect(replacedNames(plan)).toEqual(['Mary Ann Smith']);
   });

@@ -85,7 +85,9 @@ describe('a suite test with recipe: fooling', () => {
     const dir = tmp('fool-suite');
     writeFileSync(
       join(dir, 'suite.yaml'),
-      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { train: ${SST2_TRAIN}, population: 40, length: 6, epochs: 6 }\n    thresholds: ["fooling_fraction < 0.01", "fooling_threshold > 0.5"]\n`,
+      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { ` +
+        `train: ${SST2_TRAIN}, population: 40, length: 6, epochs: 6 }\n    thresholds: ["fooling_fraction < 0.01", ` +
+        `"fooling_threshold > 0.5"]\n`,
     );
     const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
     expect(r.code).toBe(1);
@@ -99,7 +101,10 @@ describe('a suite test with recipe: fooling', () => {
     const dir = tmp('fool-suite-none');
     writeFileSync(
       join(dir, 'suite.yaml'),
-      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { train: ${SST2_TRAIN}, population: 10, length: 4, epochs: 2, threshold: 1 }\n    thresholds: ["fooling_fraction < 0.01"]\n`,
+      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { ` +
+        `train: ${SST2_TRAIN}, population: 10, length: 4, epochs: 2, threshold: 1 }\n    thresholds: ` +
+        `["fooling_fraction ` +
+        `< 0.01"]\n`,
     );
     const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
     expect(r.stdout).toMatch(/Gate: PASS/);

@@ -50,25 +50,29 @@ describe('grammar attacks follow the task rules on real rows', () => {
     { file: 'sick/SICK.txt', edited: 'textB' as const, opts: { split: 'TEST' } },
   ];
   for (const c of cases) {
-    it(`${c.file}: edits only ${c.edited === 'textA' ? 'sentence 1' : c.file.startsWith('qnli') ? 'sentence 2 (the answer sentence)' : 'the hypothesis'}`, async () => {
-      const { examples, labels, name } = await rows(c.file, c.opts);
-      const model = memoryPairModel(examples, labels);
-      const goal = new UntargetedClassification(new LabelAligner(labels, labels));
-      const other = c.edited === 'textA' ? 'textB' : 'textA';
-      let edited = 0;
-      for (const search of GRAMMAR_SEARCHES) {
-        const attack = grammarAttack({ goal, search, subject: { dataset: name }, population: 4 });
-        for (const e of examples) {
-          const r = await attackExample(attack, e, new QueryEngine(model).session(), new Rng(1));
-          if (r.status === 'skipped') continue;
-          expect(r.field).toBe(c.edited);
-          expect(r.perturbed[other]).toBe(e[other]);
-          expect(r.edits.every((x) => x.field === c.edited && x.type.startsWith('grammar:'))).toBe(true);
-          if (r.edits.length) edited++;
+    it(
+      `${c.file}: edits only ` +
+        `${c.edited === 'textA' ? 'sentence 1' : c.file.startsWith('qnli') ? 'sentence 2 (the answer sentence)' : 'the hypothesis'}`,
+      async () => {
+        const { examples, labels, name } = await rows(c.file, c.opts);
+        const model = memoryPairModel(examples, labels);
+        const goal = new UntargetedClassification(new LabelAligner(labels, labels));
+        const other = c.edited === 'textA' ? 'textB' : 'textA';
+        let edited = 0;
+        for (const search of GRAMMAR_SEARCHES) {
+          const attack = grammarAttack({ goal, search, subject: { dataset: name }, population: 4 });
+          for (const e of examples) {
+            const r = await attackExample(attack, e, new QueryEngine(model).session(), new Rng(1));
+            if (r.status === 'skipped') continue;
+            expect(r.field).toBe(c.edited);
+            expect(r.perturbed[other]).toBe(e[other]);
+            expect(r.edits.every((x) => x.field === c.edited && x.type.startsWith('grammar:'))).toBe(true);
+            if (r.edits.length) edited++;
+          }
         }
-      }
-      expect(edited).toBeGreaterThan(0);
-    });
+        expect(edited).toBeGreaterThan(0);
+      },
+    );
   }
 
   it('the user may choose the field (QNLI question)', async () => {

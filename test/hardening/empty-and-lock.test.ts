@@ -47,7 +47,8 @@ describe('nothing tested is no pass', () => {
     writeFileSync(join(dir, 'bad.tsv'), 'sentence\tlabel\nno label here\nnor here\n');
     writeFileSync(
       join(dir, 'suite.yaml'),
-      `models:\n  m: ${DEMO_SST2}\ndatasets:\n  d: { path: bad.tsv, skip_bad_rows: true }\ntests:\n  - name: t\n    recipe: typos\n    thresholds: [stability > 0.9, attack_success_rate < 0.5]\n`,
+      `models:\n  m: ${DEMO_SST2}\ndatasets:\n  d: { path: bad.tsv, skip_bad_rows: true }\ntests:\n  - name: t\n    ` +
+        `recipe: typos\n    thresholds: [stability > 0.9, attack_success_rate < 0.5]\n`,
     );
     const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
     expect(r.code).toBe(1);

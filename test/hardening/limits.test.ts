@@ -90,7 +90,9 @@ describe('settings that would contradict each other', () => {
     expect(expectCleanError(cli)).toMatch(/--error-rate: the error rate 0\.5 is above the budget 0\.15/);
     writeFileSync(
       join(dir, 's.yaml'),
-      `models:\n  m: demo-sst2\ndatasets:\n  d: x.tsv\ntests:\n  - name: t\n    recipe: grammar\n    settings:\n      search: probabilistic\n      error_rate: 0.5\n`,
+      `models:\n  m: demo-sst2\ndatasets:\n  d: x.tsv\ntests:\n  - name: t\n    recipe: grammar\n    settings:\n     ` +
+        ` ` +
+        `search: probabilistic\n      error_rate: 0.5\n`,
     );
     const suite = await runCli(['run', join(dir, 's.yaml'), '--out', join(dir, 'o')]);
     expect(expectCleanError(suite)).toMatch(/line 10: tests\[0\]\.settings\.error_rate: the error rate 0\.5 is above the budget 0\.15/);

@@ -43,7 +43,8 @@ describe('n/a instead of numbers over zero examples', () => {
     writeFileSync(join(dir, 'empty.conll'), '-DOCSTART- O\n\n');
     writeFileSync(
       join(dir, 'suite.yaml'),
-      `models:\n  m: ${DEMO_NER}\ndatasets:\n  d: { path: empty.conll, format: conll }\ntests:\n  - name: t\n    recipe: typos\n    thresholds: [clean_f1 > 0.5]\n`,
+      `models:\n  m: ${DEMO_NER}\ndatasets:\n  d: { path: empty.conll, format: conll }\ntests:\n  - name: t\n    ` +
+        `recipe: typos\n    thresholds: [clean_f1 > 0.5]\n`,
     );
     const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
     expect(r.code).toBe(1);
@@ -72,7 +73,8 @@ describe('a generator that generated nothing', () => {
     writeFileSync(
       join(dir, 'suite.yaml'),
       // No confidence reaches 1.0 exactly, so no sequence is ever kept as fooling.
-      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ngate: []\ntests:\n  - name: evolved\n    recipe: evolve\n    settings: { population: 4, epochs: 2, threshold: 1 }\n    thresholds: [evolved_fraction >= 0]\n`,
+      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ngate: []\ntests:\n  - name: evolved\n    recipe: evolve\n    ` +
+        `settings: { population: 4, epochs: 2, threshold: 1 }\n    thresholds: [evolved_fraction >= 0]\n`,
     );
     const plugin = join(import.meta.dirname, '..', 'registry', 'fixtures', 'evolve.ts');
     const r = await runCli(['--plugin', plugin, 'run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);

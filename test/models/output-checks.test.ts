@@ -94,7 +94,8 @@ describe('answers of a model function', () => {
       task: 'question-answering',
     });
     await expect(qa.predict([{ kind: 'qa', question: 'where?', context: 'He lives in Paris.' }])).rejects.toThrow(
-      'the model function function:qa returned a malformed answer: outputs[0].spans[0] ends at 40, past the end of the 18-character context (for the input "where?").',
+      'the model function function:qa returned a malformed answer: outputs[0].spans[0] ends at 40, past the end of ' +
+        'the 18-character context (for the input "where?").',
     );
     const backwards = createFunctionModel(() => [{ kind: 'spans', spans: [{ text: '', start: 5, end: 2, score: 0.9 }] }] as never, {
       id: 'qa',

@@ -127,7 +127,8 @@ describe('the packed package, installed into an empty project', () => {
       }),
     );
     const good = [
-      "import { typoAttack, runSuite, writeHtmlReport, loadSuite, builtinRegistry, UntargetedClassification, LabelAligner, type Attack, type SuiteOutcome } from 'textstress';",
+      'import { typoAttack, runSuite, writeHtmlReport, loadSuite, builtinRegistry, UntargetedClassification, ' +
+        "LabelAligner, type Attack, type SuiteOutcome } from 'textstress';",
       "const attack: Attack = typoAttack({ goal: new UntargetedClassification(new LabelAligner(['negative', 'positive'])), target: 'max', k: 2 });",
       'export async function gate(file: string): Promise<boolean> {',
       '  const registry = builtinRegistry();',

@@ -159,7 +159,8 @@ describe('a failing batch over HTTP', () => {
       expect(calls).toBe(7);
       expect(out).toEqual([
         ...Array(6).fill('ok'),
-        `the endpoint ${server.url}/predict refused the request with 422 Unprocessable Entity: "the model failed: the model function function:picky refused an input: cannot read "w6"".`,
+        `the endpoint ${server.url}/predict refused the request with 422 Unprocessable Entity: "the model failed: the ` +
+          `model function function:picky refused an input: cannot read "w6"".`,
         'ok',
       ]);
     } finally {

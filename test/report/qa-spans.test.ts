@@ -108,7 +108,8 @@ describe('answer spans over a QA context (exact HTML)', () => {
     expect(after).toBe(ctx(`Played on ${G('February 7, 2016')}, in ${G('2016')} terms.`));
     const answers = draw.answers({ b: ['7, 2016, in', 0.5], a: ['', 0], q: card.q }).outerHTML;
     expect(answers).toBe(
-      '<div class="pred"><span class="k">gold answers</span><span class="qa g">February 7, 2016</span><span class="qa g">February 7</span><span class="qa g">2016</span>' +
+      '<div class="pred"><span class="k">gold answers</span><span class="qa g">February 7, 2016</span><span class="qa ' +
+        'g">February 7</span><span class="qa g">2016</span>' +
         '<span class="k">model before</span><span class="qa p">7, 2016, in</span><span class="score">EM 0 · F1 0.50</span><span class="arrow">→</span>' +
         '<span class="k">after</span><i class="none">no answer</i><span class="score">EM 0 · F1 0.00</span></div>',
     );
@@ -174,7 +175,8 @@ describe('answer spans over a QA context (exact HTML)', () => {
       ctx(
         'In <mark class="e c0" title="noise:swap: “Santa” → “Sanat”">Sanat<span class="et">swap</span></mark> ' +
           '<mark class="e c1" title="noise:natural: “Clara” → “Klaraa”">Klaraa<span class="et">natural</span></mark> ' +
-          `the ${G('Denver Broncos')} ${P('beat ')}<mark class="e c0" title="noise:swap: “Carolina” → “Caorlina”">${P('Caor')}lina<span class="et">swap</span></mark>.`,
+          `the ${G('Denver Broncos')} ${P('beat ')}<mark class="e c0" title="noise:swap: “Carolina” → “Caorlina”">` +
+          `${P('Caor')}lina<span class="et">swap</span></mark>.`,
       ),
     );
     expect(card.q.n).toBeUndefined();
@@ -299,7 +301,8 @@ describe('long contexts: a window around the spans, the rest folded', () => {
     expect(q.c[0]).toEqual({ f: ['a0 a1 a2 a3 a4 a5 a6', { cut: 78 }, 'a27 a28 a29 a30 a31 '] });
     expect(draw.context([q.c[0]!], 1, []).outerHTML).toBe(
       ctx(
-        '<span class="ell" aria-hidden="true"> … </span><span class="fold">a0 a1 a2 a3 a4 a5 a6<span class="cut"> [78 characters not kept in this report] </span>a27 a28 a29 a30 a31 </span>',
+        '<span class="ell" aria-hidden="true"> … </span><span class="fold">a0 a1 a2 a3 a4 a5 a6<span class="cut"> [78 ' +
+          'characters not kept in this report] </span>a27 a28 a29 a30 a31 </span>',
       ),
     );
   });
@@ -327,7 +330,9 @@ describe('what cannot be drawn is said, never drawn wrong', () => {
     });
     expect(before).toBe(ctx('Denver won.'));
     expect(card.q.n).toBe(
-      'not drawn: 1 gold answer is not at its offset in the context before the attack; the model’s answer before the attack is not at its offsets in the context; 1 gold answer is not at its offset in the context after the attack',
+      'not drawn: 1 gold answer is not at its offset in the context before the attack; the model’s answer before the ' +
+        'attack is not at its offsets in the context; 1 gold answer is not at its offset in the context after the ' +
+        'attack',
     );
   });
 

@@ -123,7 +123,9 @@ describe('experiments', () => {
     for (const mode of [{}, { overwrite: true }, { resume: true }]) {
       const r = await refusal(curve(out, 2, mode));
       expect(r.message).toBe(
-        `${out} holds run folders that this experiment does not write (target-random-seed3): left by another experiment or run, they would be mixed into its report.`,
+        `${out} holds run folders that this experiment does not write (target-random-seed3): left by another ` +
+          `experiment ` +
+          `or run, they would be mixed into its report.`,
       );
       expect(r.hint).toMatch(/^Move those folders out of it, or write the experiment to another --out/);
     }

@@ -197,31 +197,36 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     }
   });
 
-  it('runs from a suite: an openai: model entry with labels, prices and its own cache folder; the report shows tokens and cost; the key is policed', async () => {
-    const dir = tmp('llm-suite');
-    const yaml = [
-      'models:',
-      `  llm: { path: "openai:demo", base_url: "${base(server)}", labels: [negative, positive], price_input: 0.15, price_output: 0.6, cache_dir: cache, auth_env: ${KEY_VAR} }`,
-      'datasets:',
-      `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: 6 }`,
-      'tests:',
-      '  - name: typos-llm',
-      '    recipe: typos',
-      '    settings: { k: 1 }',
-      '    thresholds: ["attack_success_rate <= 1"]',
-    ].join('\n');
-    const loaded = parseSuite(yaml + '\n', join(dir, 'suite.yaml'), registry);
-    await expect(runSuite(loaded, { registry, out: join(dir, 'refused'), progress: false, allowAuthEnv: ['OTHER'] })).rejects.toThrow(
-      new RegExp(`${KEY_VAR} is not allowed`),
-    );
-    const outcome = await runSuite(loaded, { registry, out: join(dir, 'out'), progress: false, allowAuthEnv: [KEY_VAR] });
-    expect(outcome.verdict.passed).toBe(true);
-    const s = summaryOf(join(dir, 'out', 'typos-llm'));
-    expect(s.usage!.cost_usd).toBeGreaterThan(0);
-    const html = readFileSync(outcome.report, 'utf8');
-    expect(html).toContain('<dt>tokens</dt>');
-    expect(html).toContain('<th class="n">cost</th>');
-    expect(allText(join(dir, 'cache'))).not.toContain(PLANTED);
-    expect(allText(join(dir, 'out'))).not.toContain(PLANTED);
-  });
+  it(
+    'runs from a suite: an openai: model entry with labels, prices and its own cache folder; the report shows ' +
+      'tokens and cost; the key is policed',
+    async () => {
+      const dir = tmp('llm-suite');
+      const yaml = [
+        'models:',
+        `  llm: { path: "openai:demo", base_url: "${base(server)}", labels: [negative, positive], price_input: 0.15, ` +
+          `price_output: 0.6, cache_dir: cache, auth_env: ${KEY_VAR} }`,
+        'datasets:',
+        `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: 6 }`,
+        'tests:',
+        '  - name: typos-llm',
+        '    recipe: typos',
+        '    settings: { k: 1 }',
+        '    thresholds: ["attack_success_rate <= 1"]',
+      ].join('\n');
+      const loaded = parseSuite(yaml + '\n', join(dir, 'suite.yaml'), registry);
+      await expect(runSuite(loaded, { registry, out: join(dir, 'refused'), progress: false, allowAuthEnv: ['OTHER'] })).rejects.toThrow(
+        new RegExp(`${KEY_VAR} is not allowed`),
+      );
+      const outcome = await runSuite(loaded, { registry, out: join(dir, 'out'), progress: false, allowAuthEnv: [KEY_VAR] });
+      expect(outcome.verdict.passed).toBe(true);
+      const s = summaryOf(join(dir, 'out', 'typos-llm'));
+      expect(s.usage!.cost_usd).toBeGreaterThan(0);
+      const html = readFileSync(outcome.report, 'utf8');
+      expect(html).toContain('<dt>tokens</dt>');
+      expect(html).toContain('<th class="n">cost</th>');
+      expect(allText(join(dir, 'cache'))).not.toContain(PLANTED);
+      expect(allText(join(dir, 'out'))).not.toContain(PLANTED);
+    },
+  );
 });

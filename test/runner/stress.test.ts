@@ -197,7 +197,8 @@ describe('stress runs', () => {
     const dropOnly = groups.find((g) => g.name === 'drop-only')!;
     const na = checkTest('drop-only', dropOnly, ['words_drop_good_accuracy >= 0', 'words_add_nice_accuracy >= 0'], undefined, metrics);
     expect(na.map((c) => c.message)).toEqual([
-      'drop-only: words_drop_good_accuracy >= 0 — words_drop_good_accuracy is n/a: it is taken over zero cases (the test applied to none of the 1 examples, or the original accuracy it is measured against is 0)',
+      'drop-only: words_drop_good_accuracy >= 0 — words_drop_good_accuracy is n/a: it is taken over zero cases (the ' +
+        'test applied to none of the 1 examples, or the original accuracy it is measured against is 0)',
       'drop-only: words_add_nice_accuracy >= 0 — words_add_nice_accuracy is not reported by this run',
     ]);
 

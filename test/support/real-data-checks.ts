@@ -155,24 +155,31 @@ export function realDataChecks(data: (rel: string) => string, counts: RealDataCo
       for (const e of ex) for (const a of e.answers) expect(e.context.slice(a.start, a.start + a.text.length), e.id).toBe(a.text);
     });
 
-    it(`adversarial SQuAD: AddSent ${counts.addSent.join('/')}, AddOneSent ${counts.addOneSent.join('/')} (questions/copies); each copy is its original plus one added sentence`, async () => {
-      const addSent = (await all(openDataset(data('adversarial-squad/sample1k-HCVerifyAll.json')))) as QaExample[];
-      const addOneSent = (await all(openDataset(data('adversarial-squad/sample1k-HCVerifySample.json')))) as QaExample[];
-      const copies = (set: QaExample[]): QaExample[] => set.filter((e) => COPY.test(e.id));
-      expect([addSent.length, copies(addSent).length]).toEqual(counts.addSent);
-      expect([addOneSent.length, copies(addOneSent).length]).toEqual(counts.addOneSent);
-      // A copy asks its original's question, with the same answers, over the original paragraph plus one
-      // distractor at its end (Jia & Liang 2017).
-      for (const set of [addSent, addOneSent]) {
-        const byId = new Map(set.map((e) => [e.id, e]));
-        for (const e of copies(set)) {
-          const original = byId.get(e.id.replace(COPY, ''));
-          expect(original, e.id).toBeDefined();
-          expect({ question: e.question, answers: e.answers }, e.id).toEqual({ question: original!.question, answers: original!.answers });
-          expect(e.context.startsWith(original!.context) && e.context.length > original!.context.length, e.id).toBe(true);
+    it(
+      `adversarial SQuAD: AddSent ${counts.addSent.join('/')}, AddOneSent ${counts.addOneSent.join('/')} ` +
+        `(questions/copies); each copy is its original plus one added sentence`,
+      async () => {
+        const addSent = (await all(openDataset(data('adversarial-squad/sample1k-HCVerifyAll.json')))) as QaExample[];
+        const addOneSent = (await all(openDataset(data('adversarial-squad/sample1k-HCVerifySample.json')))) as QaExample[];
+        const copies = (set: QaExample[]): QaExample[] => set.filter((e) => COPY.test(e.id));
+        expect([addSent.length, copies(addSent).length]).toEqual(counts.addSent);
+        expect([addOneSent.length, copies(addOneSent).length]).toEqual(counts.addOneSent);
+        // A copy asks its original's question, with the same answers, over the original paragraph plus one
+        // distractor at its end (Jia & Liang 2017).
+        for (const set of [addSent, addOneSent]) {
+          const byId = new Map(set.map((e) => [e.id, e]));
+          for (const e of copies(set)) {
+            const original = byId.get(e.id.replace(COPY, ''));
+            expect(original, e.id).toBeDefined();
+            expect({ question: e.question, answers: e.answers }, e.id).toEqual({
+              question: original!.question,
+              answers: original!.answers,
+            });
+            expect(e.context.startsWith(original!.context) && e.context.length > original!.context.length, e.id).toBe(true);
+          }
         }
-      }
-    });
+      },
+    );
   });
 }
 

@@ -124,7 +124,8 @@ describe('textstress with --data hf:…', () => {
       env,
     );
     expect(expectCleanError(r)).toBe(
-      'textstress: error: hf:stanfordnlp/sst2:validation: format does not apply to a hub dataset: hub datasets are parquet files read by column: leave --format out.',
+      'textstress: error: hf:stanfordnlp/sst2:validation: format does not apply to a hub dataset: hub datasets are ' +
+        'parquet files read by column: leave --format out.',
     );
   });
 });

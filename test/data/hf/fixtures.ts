@@ -121,7 +121,8 @@ export interface SquadRow {
 }
 
 const DENVER =
-  'Super Bowl 50 was an American football game. The American Football Conference (AFC) champion Denver Broncos defeated the National Football Conference (NFC) champion Carolina Panthers 24–10.';
+  'Super Bowl 50 was an American football game. The American Football Conference (AFC) champion Denver Broncos ' +
+  'defeated the National Football Conference (NFC) champion Carolina Panthers 24–10.';
 
 export const SQUAD_ROWS: SquadRow[] = [
   {

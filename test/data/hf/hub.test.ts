@@ -81,7 +81,9 @@ describe('HF_ENDPOINT and HF_TOKEN', () => {
     restore = setHubEnv({ HF_ENDPOINT: other.url, HF_HOME: tempHome(), HF_TOKEN: TOKEN });
     const msg = await failure(() => openDataset(SPEC));
     expect(msg).toBe(
-      'hf:stanfordnlp/sst2:validation: the hub refused access to dataset stanfordnlp/sst2 (HTTP 401: Invalid credentials in Authorization header). HF_TOKEN is set but cannot read this dataset: check that the token has read access, and for a gated dataset accept its conditions on the dataset page while logged in.',
+      'hf:stanfordnlp/sst2:validation: the hub refused access to dataset stanfordnlp/sst2 (HTTP 401: Invalid ' +
+        'credentials in Authorization header). HF_TOKEN is set but cannot read this dataset: check that the token has ' +
+        'read access, and for a gated dataset accept its conditions on the dataset page while logged in.',
     );
     expect(msg).not.toContain(TOKEN);
   });
@@ -132,7 +134,9 @@ describe('the cache', () => {
     expect(await fileFingerprint(SPEC)).toBe(print);
     expect(err.join('')).toMatch(
       new RegExp(
-        `^textstress: cannot reach ${hub.url}/api/datasets/stanfordnlp/sst2/parquet \\(ECONNREFUSED\\); using the cached copy of hf:stanfordnlp/sst2:validation from \\S+ \\(${home}/textstress/datasets/stanfordnlp--sst2\\)\\n$`,
+        `^textstress: cannot reach ${hub.url}/api/datasets/stanfordnlp/sst2/parquet \\(ECONNREFUSED\\); using the ` +
+          `cached copy of hf:stanfordnlp/sst2:validation from \\S+ ` +
+          `\\(${home}/textstress/datasets/stanfordnlp--sst2\\)\\n$`,
       ),
     );
 
@@ -173,7 +177,8 @@ describe('the cache', () => {
     const msg = await failure(() => openDataset(SPEC));
     expect(msg).toMatch(
       new RegExp(
-        `^hf:stanfordnlp/sst2:validation: cannot reach ${hub.cdnUrl}/blobs/[0-9a-f]{64} \\(download interrupted after \\d+ bytes: .+\\), and there is no cached copy of this split\\.`,
+        `^hf:stanfordnlp/sst2:validation: cannot reach ${hub.cdnUrl}/blobs/[0-9a-f]{64} \\(download interrupted after ` +
+          `\\d+ bytes: .+\\), and there is no cached copy of this split\\.`,
       ),
     );
     expect(filesUnder(join(home, 'textstress')).filter((f) => !f.endsWith('configs.json'))).toEqual([]);
@@ -195,7 +200,9 @@ describe('errors', () => {
     });
     restore = setHubEnv({ HF_ENDPOINT: hub.url, HF_HOME: tempHome() });
     expect(await failure(() => openDataset('hf:nobody/nothing:validation'))).toBe(
-      `hf:nobody/nothing:validation: the hub has no dataset nobody/nothing (HTTP 404 from ${hub.url}/api/datasets/nobody/nothing/parquet). Check the name: owner/name as in the dataset's URL (${hub.url}/datasets/owner/name).`,
+      `hf:nobody/nothing:validation: the hub has no dataset nobody/nothing (HTTP 404 from ` +
+        `${hub.url}/api/datasets/nobody/nothing/parquet). Check the name: owner/name as in the dataset's URL ` +
+        `(${hub.url}/datasets/owner/name).`,
     );
     expect(await failure(() => openDataset('hf:nyu-mll/glue:sst3:validation'))).toBe(
       'hf:nyu-mll/glue:sst3:validation: dataset nyu-mll/glue has no config "sst3"; its configs are "cola", "mrpc".',
@@ -207,7 +214,8 @@ describe('errors', () => {
       'hf:stanfordnlp/sst2:dev: config "default" of dataset stanfordnlp/sst2 has no split "dev"; its splits are "validation", "train".',
     );
     expect(await failure(() => openDataset('hf:nyu-mll/glue:validation'))).toBe(
-      'hf:nyu-mll/glue:validation: dataset nyu-mll/glue has 2 configs, so the spec must name one: "cola", "mrpc". Write hf:nyu-mll/glue:<config>:validation, e.g. hf:nyu-mll/glue:cola:validation.',
+      'hf:nyu-mll/glue:validation: dataset nyu-mll/glue has 2 configs, so the spec must name one: "cola", "mrpc". ' +
+        'Write hf:nyu-mll/glue:<config>:validation, e.g. hf:nyu-mll/glue:cola:validation.',
     );
     expect(await failure(() => openDataset('hf:not-a-repo:validation'))).toMatch(
       /^"hf:not-a-repo:validation" is not a hub dataset spec: "not-a-repo" is not a dataset id of the form owner\/name\./,
@@ -221,7 +229,11 @@ describe('errors', () => {
     restore = setHubEnv({ HF_ENDPOINT: url, HF_HOME: tempHome() });
     expect(await failure(() => openDataset(SPEC))).toMatch(
       new RegExp(
-        `^hf:stanfordnlp/sst2:validation: cannot reach ${url}/api/datasets/stanfordnlp/sst2/parquet \\(ECONNREFUSED\\), and there is no cached copy of this split\\. HF_ENDPOINT is ${url}\\. Check the network connection and HF_ENDPOINT, or run once with network access to fill the cache \\(.*/textstress/datasets/stanfordnlp--sst2\\)\\.$`,
+        `^hf:stanfordnlp/sst2:validation: cannot reach ${url}/api/datasets/stanfordnlp/sst2/parquet ` +
+          `\\(ECONNREFUSED\\), ` +
+          `and there is no cached copy of this split\\. HF_ENDPOINT is ${url}\\. Check the network connection and ` +
+          `HF_ENDPOINT, or run once with network access to fill the cache ` +
+          `\\(.*/textstress/datasets/stanfordnlp--sst2\\)\\.$`,
       ),
     );
   });
@@ -238,7 +250,8 @@ describe('errors', () => {
       restore = setHubEnv({ HF_ENDPOINT: url, HF_HOME: tempHome() });
       expect(await failure(() => openDataset(SPEC))).toMatch(
         new RegExp(
-          `^${url}/api/datasets/stanfordnlp/sst2/parquet: the hub's answer is not a listing of configs, splits and parquet file URLs at default\\.validation: .+ Check HF_ENDPOINT`,
+          `^${url}/api/datasets/stanfordnlp/sst2/parquet: the hub's answer is not a listing of configs, splits and ` +
+            `parquet file URLs at default\\.validation: .+ Check HF_ENDPOINT`,
         ),
       );
     } finally {

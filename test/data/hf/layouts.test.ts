@@ -121,7 +121,8 @@ describe('hub layouts', () => {
     const err = await openDataset('hf:nyu-mll/glue:mrpc:test').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TextstressError);
     expect((err as TextstressError).describe()).toBe(
-      'hf:nyu-mll/glue:mrpc:test: split "test" is unlabelled: its label column "label" holds -1. Stress tests need gold labels: use a labelled split (validation or train); GLUE test splits have none.',
+      'hf:nyu-mll/glue:mrpc:test: split "test" is unlabelled: its label column "label" holds -1. Stress tests need ' +
+        'gold labels: use a labelled split (validation or train); GLUE test splits have none.',
     );
   });
 

@@ -103,10 +103,14 @@ describe('NLI label names and schemes', () => {
 
   it('refuses, with the labels listed: a model with other labels, data with other labels, 3-way over 2-way, a label map that names nothing', () => {
     expect(refusal(() => planNliLabels(model(['NEGATIVE', 'POSITIVE']), QNLI, ['entailment'], {}, 'auto'))).toBe(
-      'the labels of the model m [NEGATIVE, POSITIVE] cannot be mapped to the NLI labels (entailment, neutral, contradiction, not_entailment): no NLI label for "NEGATIVE", "POSITIVE". | Map them with --label-map, e.g. --label-map "NEGATIVE=entailment,POSITIVE=not_entailment".',
+      'the labels of the model m [NEGATIVE, POSITIVE] cannot be mapped to the NLI labels (entailment, neutral, ' +
+        'contradiction, not_entailment): no NLI label for "NEGATIVE", "POSITIVE". | Map them with --label-map, e.g. ' +
+        '--label-map "NEGATIVE=entailment,POSITIVE=not_entailment".',
     );
     expect(refusal(() => planNliLabels(model(['entailment', 'neutral']), SICK, ['entailment'], {}, 'auto'))).toBe(
-      'the model m has the labels [entailment, neutral], read as [entailment, neutral], which are neither the 3-way NLI labels (entailment, neutral, contradiction) nor the 2-way ones (entailment, not_entailment). | Give a model trained for NLI, or map its labels with --label-map.',
+      'the model m has the labels [entailment, neutral], read as [entailment, neutral], which are neither the 3-way ' +
+        'NLI labels (entailment, neutral, contradiction) nor the 2-way ones (entailment, not_entailment). | Give a ' +
+        'model trained for NLI, or map its labels with --label-map.',
     );
     expect(
       refusal(() =>
@@ -119,10 +123,13 @@ describe('NLI label names and schemes', () => {
         ),
       ),
     ).toBe(
-      'the gold labels of dev.tsv [yes, entailment, no] cannot be mapped to the NLI labels (entailment, neutral, contradiction, not_entailment): no NLI label for "yes", "no". | Map them with --label-map, e.g. --label-map "yes=entailment,no=neutral".',
+      'the gold labels of dev.tsv [yes, entailment, no] cannot be mapped to the NLI labels (entailment, neutral, ' +
+        'contradiction, not_entailment): no NLI label for "yes", "no". | Map them with --label-map, e.g. --label-map ' +
+        '"yes=entailment,no=neutral".',
     );
     expect(refusal(() => planNliLabels(model(['entailment', 'not_entailment']), SICK, ['entailment'], {}, '3-way'))).toBe(
-      '--scheme 3-way needs three-way labels on both sides, but the model m has the 2-way labels entailment / not_entailment. | Use --scheme 2-way (or auto): neutral and contradiction then count as not_entailment.',
+      '--scheme 3-way needs three-way labels on both sides, but the model m has the 2-way labels entailment / ' +
+        'not_entailment. | Use --scheme 2-way (or auto): neutral and contradiction then count as not_entailment.',
     );
     expect(
       refusal(() =>
@@ -150,7 +157,8 @@ describe('which text is the premise', () => {
     expect(premiseSide(QNLI, null, 'question').premiseIs).toBe('textB');
     expect(premiseSide(QNLI, 'textB', null).premiseIs).toBe('textB');
     expect(refusal(() => premiseSide(QNLI, 'sentense', null))).toBe(
-      '--premise sentense: dev.tsv has no pair text of that name (did you mean "sentence"?); its two texts are "question" (textA) and "sentence" (textB). | Pass --premise question or --premise sentence (or textA / textB).',
+      '--premise sentense: dev.tsv has no pair text of that name (did you mean "sentence"?); its two texts are ' +
+        '"question" (textA) and "sentence" (textB). | Pass --premise question or --premise sentence (or textA / textB).',
     );
     expect(refusal(() => premiseSide(QNLI, 'question', 'textA'))).toBe(
       '--premise and --hypothesis both name the question text of dev.tsv. | Give them the two different texts of the pair.',

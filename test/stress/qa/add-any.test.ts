@@ -292,7 +292,8 @@ describe('questions the generator cannot use', () => {
     );
     expect(err).toBeInstanceOf(TextstressError);
     expect((err as TextstressError).describe()).toBe(
-      'QA example q1: answer 1 is "Geneva" but the context at offset 31 reads "eneva,". Fix the answer offset (answer_start) in the data; the AddCommon test needs each gold answer at its offset.',
+      'QA example q1: answer 1 is "Geneva" but the context at offset 31 reads "eneva,". Fix the answer offset ' +
+        '(answer_start) in the data; the AddCommon test needs each gold answer at its offset.',
     );
   });
 

@@ -74,7 +74,8 @@ describe('qaContextNoise on a hand-made example (seed 7)', () => {
     })();
     expect(err).toBeInstanceOf(TextstressError);
     expect((err as TextstressError).describe()).toBe(
-      'QA example q1: answer 1 is "Geneva" but the context at offset 27 reads " Genev". Fix the answer offset (answer_start) in the data; the noise test needs each gold answer at its offset.',
+      'QA example q1: answer 1 is "Geneva" but the context at offset 27 reads " Genev". Fix the answer offset ' +
+        '(answer_start) in the data; the noise test needs each gold answer at its offset.',
     );
   });
 
