@@ -89,12 +89,14 @@ async function runOnce(args: string[], env: Record<string, string>): Promise<Cli
   const exitCode = process.exitCode;
   const restore: (() => void)[] = [];
   const left: string[] = [];
+  let code = 0;
   try {
     restore.push(setEnv({ ...env, NO_COLOR: '1' }));
     process.chdir(ROOT_DIR);
     process.exitCode = undefined;
     restore.push(capture(process.stdout, stdout), capture(process.stderr, stderr), captureConsole(stdout, stderr));
     await main(['node', 'textstress', ...args]);
+    code = Number(process.exitCode ?? 0);
   } finally {
     for (const undo of restore.reverse()) undo();
     process.exitCode = exitCode;
@@ -110,5 +112,5 @@ async function runOnce(args: string[], env: Record<string, string>): Promise<Cli
     }
   }
   if (left.length) throw new Error(`textstress ${args.join(' ')} left ${left.join(', ')} listeners behind`);
-  return { code: Number(process.exitCode ?? 0), stdout: stdout.join(''), stderr: stderr.join('') };
+  return { code, stdout: stdout.join(''), stderr: stderr.join('') };
 }
