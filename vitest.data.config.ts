@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:data` (scripts/test-data.mjs): checks on the full data files in ../shared/data — row counts,
@@ -5,9 +6,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/full-data/**/*.test.ts'],
-    reporters: ['default', './test/support/skipped-reporter.ts'],
+    reporters: ['default', './test/support/skipped-reporter.ts', './test/support/slow-reporter.ts'],
     testTimeout: 300_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // As in `npm test`: one file per core, each ONNX Runtime session on one thread (two files at once would
+    // otherwise each take every core).
+    setupFiles: ['./test/support/one-ort-thread.ts'],
+    maxWorkers: availableParallelism(),
   },
 });
