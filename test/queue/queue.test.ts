@@ -3,15 +3,14 @@
  * processes started as a user starts them, and the coordinator's outputs compared with a local run's — including
  * after kill -9 of a worker that holds a job.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SST2, SST2_DEV, freePort, runCli, startQueueWorker, tmp, writeSst2Suite } from '../cli/helpers.ts';
+import { DEMO_SST2, SST2_DEV, runCli, startQueueWorker, tmp, writeSst2Suite } from '../cli/helpers.ts';
+import { HAS_REDIS, SKIP_REDIS, startRedis } from '../support/redis.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
 const withoutTiming = (dir: string): unknown => {
@@ -21,9 +20,6 @@ const withoutTiming = (dir: string): unknown => {
 
 // Debian's redis-server is needed (.ci/run installs it): without it these tests fail, saying so, unless the user
 // leaves them out with TEXTSTRESS_SKIP_REDIS=1 (then reported as skipped with the reason), as the browser test.
-const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
-const OPT_OUT = process.env.TEXTSTRESS_SKIP_REDIS === '1';
-const SKIPPED = 'TEXTSTRESS_SKIP_REDIS=1: the Redis queue was not tested';
 const MISSING =
   "redis-server not found: install Debian's redis-server (apt-get install redis-server), or set TEXTSTRESS_SKIP_REDIS=1 to leave these checks out";
 
@@ -32,7 +28,7 @@ const queueIt = (name: string, fn: () => Promise<void>, timeout: number): void =
   it(
     name,
     async (ctx) => {
-      if (OPT_OUT) ctx.skip(SKIPPED);
+      if (SKIP_REDIS) ctx.skip(SKIP_REDIS);
       if (!HAS_REDIS) throw new Error(MISSING);
       await fn();
     },
@@ -54,25 +50,8 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   };
 
   beforeAll(async () => {
-    if (OPT_OUT || !HAS_REDIS) return;
-    port = await freePort();
-    redis = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    url = `redis://127.0.0.1:${port}`;
-    const probe = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, lazyConnect: true });
-    probe.on('error', () => undefined);
-    for (let i = 0; i < 50; i++) {
-      try {
-        await probe.connect();
-        break;
-      } catch {
-        await sleep(100);
-      }
-    }
-    probe.disconnect();
+    if (SKIP_REDIS || !HAS_REDIS) return;
+    ({ url, port, process: redis } = await startRedis());
   }, 30_000);
   afterAll(() => {
     for (const w of workers) w.kill('SIGKILL');
@@ -159,12 +138,7 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
       // Redis goes away under the idle worker and comes back (empty: no persistence) on the same port.
       redis.kill('SIGKILL');
       await sleep(1500);
-      redis = spawn(
-        'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'redis-')), '--save', '', '--appendonly', 'no'],
-        { stdio: 'ignore' },
-      );
-      await sleep(500);
+      redis = (await startRedis(port)).process;
       const common = ['attack', 'noise', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--no-progress'];
       const local = tmp('queue-reconnect-local');
       expect((await runCli([...common, '--out', local])).code).toBe(0);

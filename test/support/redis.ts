@@ -12,9 +12,9 @@ export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
 /** The user left the queue's checks out (TEXTSTRESS_SKIP_REDIS=1): they are skipped, and listed with this reason. */
 export const SKIP_REDIS = process.env.TEXTSTRESS_SKIP_REDIS === '1' ? 'TEXTSTRESS_SKIP_REDIS=1: the Redis queue was not tested' : undefined;
 
-/** Starts redis-server and waits (5 s at most) until it takes connections. */
-export async function startRedis(): Promise<{ url: string; port: number; process: ChildProcess }> {
-  const port = await freePort();
+/** Starts redis-server (on `port`, or a free one) and waits (5 s at most) until it takes connections. */
+export async function startRedis(port?: number): Promise<{ url: string; port: number; process: ChildProcess }> {
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'redis-'));
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',

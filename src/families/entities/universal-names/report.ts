@@ -4,11 +4,11 @@
  * Contract with its runs: a generator summary with recipe "universal-names" and `details` as tables.ts declares.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { fixed, pct } from '../../../util/format.ts';
+import { pct } from '../../../util/format.ts';
 import { runLabel } from '../../../recipes/report/charts.ts';
 import { generatedFamily } from '../../../recipes/report/generated.ts';
 import type { ChartSpec, GeneratedRun, ReportTable } from '../../../recipes/report/types.ts';
-import { detailsOf, METRIC_NAMES, points, type UniversalNamesDetails } from './tables.ts';
+import { detailsOf, METRIC_NAMES, points, rankingRows, type UniversalNamesDetails } from './tables.ts';
 
 const RANKED = 20;
 
@@ -16,18 +16,7 @@ function rankingTable(run: GeneratedRun, d: UniversalNamesDetails): ReportTable 
   return {
     title: `${runLabel(run)}: ranked ${d.type} names`,
     head: ['rank', 'name', 'posterior mean', 'α', 'β', 'evaluated', 'worse', 'better'],
-    rows: d.ranking
-      .slice(0, RANKED)
-      .map((r) => [
-        String(r.rank),
-        r.name,
-        fixed(r.mean, 3),
-        fixed(r.alpha, 1),
-        fixed(r.beta, 1),
-        String(r.evaluated),
-        pct(r.worse_share),
-        pct(r.better_share),
-      ]),
+    rows: rankingRows(d, RANKED),
     caption: `Posterior mean α / (α + β) of each name's net harm on the search split (${d.counts.search} examples); never-evaluated names rank last.`,
   };
 }

@@ -83,6 +83,22 @@ export function points(x: number | null): string {
 /** How each task metric reads in titles. */
 export const METRIC_NAMES: Record<Transfer['metric'], string> = { accuracy: 'accuracy', entity_f1: 'entity F1', answer_f1: 'answer F1' };
 
+/** The first `shown` ranked names as table rows (rank, name, mean, α, β, evaluated, worse, better): terminal and report. */
+export function rankingRows(d: UniversalNamesDetails, shown: number): string[][] {
+  return d.ranking
+    .slice(0, shown)
+    .map((r) => [
+      String(r.rank),
+      r.name,
+      fixed(r.mean, 3),
+      fixed(r.alpha, 1),
+      fixed(r.beta, 1),
+      String(r.evaluated),
+      pct(r.worse_share),
+      pct(r.better_share),
+    ]);
+}
+
 /** The ranked names and the held-out transfer test as terminal tables. */
 export function universalNamesText(summary: GenerateSummaryView, shown = 20): string {
   const d = detailsOf(summary);
@@ -95,21 +111,7 @@ export function universalNamesText(summary: GenerateSummaryView, shown = 20): st
     '',
     'Ranked names (posterior mean of the net harm; worse / better: shares of the sampled search sentences)',
   ];
-  const ranking = formatGrid(
-    ['rank', 'name', 'mean', 'α', 'β', 'evaluated', 'worse', 'better'],
-    d.ranking
-      .slice(0, shown)
-      .map((r) => [
-        String(r.rank),
-        r.name,
-        fixed(r.mean, 3),
-        fixed(r.alpha, 1),
-        fixed(r.beta, 1),
-        String(r.evaluated),
-        pct(r.worse_share),
-        pct(r.better_share),
-      ]),
-  );
+  const ranking = formatGrid(['rank', 'name', 'mean', 'α', 'β', 'evaluated', 'worse', 'better'], rankingRows(d, shown));
   const t = d.transfer;
   const metric = METRIC_NAMES[t.metric];
   if (t.original.n === 0)
