@@ -89,7 +89,7 @@ async function runOnce(args: string[], env: Record<string, string>): Promise<Cli
   const exitCode = process.exitCode;
   const restore: (() => void)[] = [];
   const left: string[] = [];
-  let code = 0;
+  let code: number;
   try {
     restore.push(setEnv({ ...env, NO_COLOR: '1' }));
     process.chdir(ROOT_DIR);
