@@ -30,7 +30,9 @@ export default class SlowReporter implements Reporter {
       const hooks = m.diagnostic().duration - inTests;
       // A file's hooks together, against the default hook timeout (a hook may set a longer one of its own).
       if (hooks > this.hookTimeout / 3)
-        lines.push(`   ${m.relativeModuleId} (its hooks together): ${s(hooks)}, default hook timeout ${s(this.hookTimeout)}`);
+        lines.push(
+          `   ${m.relativeModuleId} (its hooks together): ${s(hooks)} of the default ${s(this.hookTimeout)} (fine if the hook sets a longer one)`,
+        );
     }
     if (lines.length === 0) return;
     process.stdout.write(
