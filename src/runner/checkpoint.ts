@@ -100,7 +100,12 @@ export async function* readResults<R = ExampleResult>(path: string): AsyncGenera
 
 /** Appends one result as a JSON line (the whole line in one write, so a kill leaves at most a torn last line). */
 export function appendResult(path: string, result: unknown): void {
-  appendFileSync(path, JSON.stringify(result) + '\n');
+  appendResultLine(path, JSON.stringify(result));
+}
+
+/** Appends a result already serialised as one JSON line (see appendResult). */
+export function appendResultLine(path: string, line: string): void {
+  appendFileSync(path, line + '\n');
 }
 
 /** n positions out of `total`, evenly spaced (all of them when n ≥ total): which results a bounded sample keeps. */

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Example } from '../data/types.ts';
 import type { EngineSnapshot, QueryEngine, QuerySession } from '../query/engine.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
-import { appendResult, readCheckpointIds } from './checkpoint.ts';
+import { appendResultLine, readCheckpointIds } from './checkpoint.ts';
+import { HELD_FILE, dropHeld, holdLine, readHeld } from './held.ts';
 import { lockFolder } from './lock.ts';
 import { orderedPool } from './pool.ts';
 import { shardOf, type Shard } from './shard.ts';
@@ -67,6 +68,11 @@ export interface PerExampleOptions<R extends { id: string }, S> {
   line?(result: R): unknown;
   /** The summary, from the finished results file (so resumed and uninterrupted runs agree). */
   finish(ctx: FinishContext): Promise<S>;
+  /**
+   * The kind's other outputs, written from the finished results before the run is marked complete (e.g. a probe's
+   * D_worst and D_best): when they fail, run.json says failed and a resume writes them again.
+   */
+  outputs?(resultsPath: string): Promise<void>;
   resume?: boolean;
   overwrite?: boolean;
   concurrency?: number;
@@ -84,7 +90,8 @@ export interface PerExampleOptions<R extends { id: string }, S> {
  * Streams the examples through `work` into `outDir` (locked while it runs) and writes summary.json from
  * `finish`. Results are appended in dataset order as they finish, whatever the concurrency; an interrupted run
  * (even kill -9) continues with `resume`. When an example fails, no new example starts, the ones running finish
- * and are kept, and the error names the failed examples.
+ * and are kept (those after the failed one held aside, see held.ts, so results.jsonl stays in data order), and
+ * the error names the failed examples.
  */
 export async function runPerExample<R extends { id: string }, S>(opts: PerExampleOptions<R, S>): Promise<S> {
   const release = lockFolder(opts.outDir);
@@ -102,11 +109,13 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
   const resultsPath = join(outDir, RESULTS_FILE);
   const statePath = join(outDir, STATE_FILE);
   const summaryPath = join(outDir, SUMMARY_FILE);
+  const heldPath = join(outDir, HELD_FILE);
   let previousWall = 0;
   let finished = new Set<string>();
+  let held = new Map<string, string>();
   if (opts.overwrite) {
-    for (const f of [resultsPath, statePath, summaryPath]) rmSync(f, { force: true });
-  } else if (existsSync(statePath) || existsSync(resultsPath)) {
+    for (const f of [resultsPath, statePath, summaryPath, heldPath]) rmSync(f, { force: true });
+  } else if ([statePath, resultsPath, heldPath].some((f) => existsSync(f))) {
     if (!opts.resume) throw alreadyHoldsRun(outDir);
     const prior = resumeState<RunSettings, RunState>(statePath, resultsPath, {
       settings,
@@ -115,6 +124,7 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
     });
     previousWall = prior.wall_seconds;
     finished = await readCheckpointIds(resultsPath);
+    held = readHeld(heldPath, finished);
   }
   rmSync(summaryPath, { force: true });
   const wall = (): number => previousWall + (Date.now() - started) / 1000;
@@ -156,31 +166,57 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
     }
   }
 
+  // A held result is written in its place without the work (and its queries) being done again.
+  const job = async (example: Example): Promise<{ line: string; wasHeld: boolean }> => {
+    const line = held.get(example.id);
+    if (line !== undefined) return { line, wasHeld: true };
+    const result = await opts.work(example, opts.engine.session(opts.maxQueries));
+    return { line: JSON.stringify(opts.line ? opts.line(result) : result), wasHeld: false };
+  };
+
   try {
-    for await (const outcome of orderedPool(pending(), (example) => opts.work(example, opts.engine.session(opts.maxQueries)), {
-      concurrency: opts.concurrency ?? 32,
-    })) {
+    for await (const outcome of orderedPool(pending(), job, { concurrency: opts.concurrency ?? 32 })) {
       if (!outcome.ok) {
         failures.push({ example: outcome.item, error: outcome.error });
         continue;
       }
-      appendResult(resultsPath, opts.line ? opts.line(outcome.value) : outcome.value);
+      if (failures.length) {
+        // Past a failed example: written now, this result would stand before it in the file.
+        if (!outcome.value.wasHeld) holdLine(heldPath, outcome.value.line);
+        held.set(outcome.item.id, outcome.value.line);
+        continue;
+      }
+      appendResultLine(resultsPath, outcome.value.line);
+      held.delete(outcome.item.id);
       completedNow++;
       opts.onProgress?.(resumed + completedNow, resumed);
     }
-    if (failures.length) throw failureError(failures, resumed + completedNow, resultsPath);
+    if (failures.length) throw failureError(failures, { written: resumed + completedNow, resultsPath, held: held.size, heldPath });
+    dropHeld(heldPath);
+    // run.json says complete only once every output is written: a failure here is resumed like any other.
+    const summary = await opts.finish({ resultsPath, wallSeconds: wall(), stats0 });
+    await opts.outputs?.(resultsPath);
+    writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');
+    saveState('complete');
+    return summary;
   } catch (err) {
     saveState('failed', errorMessage(err));
     throw err;
   }
-
-  const summary = await opts.finish({ resultsPath, wallSeconds: wall(), stats0 });
-  writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');
-  saveState('complete');
-  return summary;
 }
 
-function failureError(failures: { example: Example; error: unknown }[], kept: number, resultsPath: string): TextstressError {
+interface Kept {
+  written: number;
+  resultsPath: string;
+  /** Finished results after a failed example, waiting in heldPath for their place. */
+  held: number;
+  heldPath: string;
+}
+
+function failureError(
+  failures: { example: Example; error: unknown }[],
+  { written: kept, resultsPath, held, heldPath }: Kept,
+): TextstressError {
   const where = (e: Example): string => e.source ?? e.id;
   const first = failures[0]!;
   const others =
@@ -190,11 +226,16 @@ function failureError(failures: { example: Example; error: unknown }[], kept: nu
           .map((f) => where(f.example))
           .join(', ')}${failures.length > 4 ? ', …' : ''})`
       : '';
-  const keptText = kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}.` : 'No example was finished yet.';
+  const heldText = held
+    ? ` ${held} finished after it ${held === 1 ? 'waits' : 'wait'} in ${heldPath}, to be written in data order by --resume without querying again.`
+    : '';
+  const keptText =
+    (kept ? `${kept} finished result${kept === 1 ? ' is' : 's are'} kept in ${resultsPath}.` : 'No example was finished yet.') + heldText;
   return new TextstressError(`the run stopped at example ${where(first.example)}${others}: ${errorMessage(first.error)} ${keptText}`, {
     cause: first.error,
-    hint: kept
-      ? 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).'
-      : 'Fix the cause, then rerun the same command with --resume (or --overwrite: nothing is kept yet).',
+    hint:
+      kept + held
+        ? 'Fix the cause, then rerun the same command with --resume to continue (finished examples are kept, not redone).'
+        : 'Fix the cause, then rerun the same command with --resume (or --overwrite: nothing is kept yet).',
   });
 }

@@ -141,8 +141,8 @@ describe('runAttack', () => {
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
     expect(stable({ ...resumed.summary })).toEqual(stable({ ...uninterrupted.summary }));
-    const byId = (rs: ExampleResult[]) => rs.slice().sort((a, b) => a.id.localeCompare(b.id));
-    expect(byId(resultsOf(out))).toEqual(byId(resultsOf(full)));
+    // In data order, byte for byte, whatever failed on the way.
+    expect(readFileSync(join(out, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(full, 'results.jsonl'), 'utf8'));
   });
 });
 
@@ -237,11 +237,31 @@ describe('runAttack scheduling and failures', () => {
       concurrency: 8,
     });
     await expect(run).rejects.toThrow(
-      `the run stopped at example mem:6: the server choked on a token 7 finished results are kept in ${join(out, 'results.jsonl')}.`,
+      `the run stopped at example mem:6: the server choked on a token 5 finished results are kept in ${join(out, 'results.jsonl')}. ` +
+        `2 finished after it wait in ${join(out, 'results.held.jsonl')}, to be written in data order by --resume without querying again.`,
     );
-    // All eight clean queries went out in one batch; only ex5's example failed.
-    expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex6', 'ex7']);
+    // All eight clean queries went out in one batch; only ex5's example failed. The results after it are held, so
+    // results.jsonl never holds an example ahead of an earlier one.
+    expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4']);
+    expect(
+      readFileSync(join(out, 'results.held.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(['ex6', 'ex7']);
     expect(existsSync(join(out, 'summary.json'))).toBe(false);
+    // The fixed model, and the same one attacking ex5 alone: the resume must send exactly what ex5 alone needs.
+    const fixedEngine = new QueryEngine(lexiconModel);
+    const soloEngine = new QueryEngine(lexiconModel);
+    await runAttack({
+      outDir: mkdtempSync(join(tmpdir(), 'ts-solo-')),
+      settings: { ...settings, options: {} },
+      examples: (async function* () {
+        yield items[5]!;
+      })(),
+      attack,
+      engine: soloEngine,
+    });
     // Resume after "fixing" the model: only ex5 is attacked again.
     const fixed = await runAttack({
       outDir: out,
@@ -250,11 +270,15 @@ describe('runAttack scheduling and failures', () => {
         yield* items;
       })(),
       attack,
-      engine: new QueryEngine(lexiconModel),
+      engine: fixedEngine,
       resume: true,
     });
     expect(fixed.summary.n).toBe(8);
-    expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex6', 'ex7', 'ex5']);
+    expect(resultsOf(out).map((r) => r.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex5', 'ex6', 'ex7']);
+    expect(existsSync(join(out, 'results.held.jsonl'))).toBe(false);
+    // Only ex5 was attacked again: the held ex6 and ex7 cost no query.
+    expect(fixedEngine.snapshot().requests).toBe(soloEngine.snapshot().requests);
+    expect(fixedEngine.snapshot().requests).toBeGreaterThan(0);
   });
 
   it('refuses to resume from a checkpoint that holds an example twice', async () => {
