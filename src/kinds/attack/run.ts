@@ -46,6 +46,8 @@ export interface RunOptions {
   qa?: boolean;
   /** Per-example query budget (distinct queries); attacks it cuts short end on their best state, marked. */
   maxQueries?: number;
+  /** Outputs written from the finished results before run.json says complete (a probe's D_worst and D_best). */
+  outputs?: (resultsPath: string) => Promise<void>;
   /** What the recipe sums up from the results for summary.json's `details` (read in the same pass). */
   details?: () => { add(r: ExampleResult): void; finish(): Record<string, unknown> };
 }

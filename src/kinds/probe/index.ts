@@ -3,12 +3,10 @@
  * the result and the best beside it; D_worst and D_best written in the data's own format (the entity paper's
  * Algorithm 1). Its runs read like attack runs, so it shares the attack kind's summary, report and gate.
  */
-import { join } from 'node:path';
 import { probeExample } from '../../attack/probe.ts';
 import type { LoadedRun } from '../../recipes/report/types.ts';
 import type { Built, BuiltProbe } from '../../recipes/registry/define.ts';
 import { readResults } from '../../runner/checkpoint.ts';
-import { RESULTS_FILE } from '../../runner/per-example.ts';
 import { openData } from '../../runner/open.ts';
 import { subwordEnricher } from '../../runner/subwords.ts';
 import { detectFormat, parseFormat } from '../../data/open.ts';
@@ -54,6 +52,19 @@ export const PROBE_KIND: KindRuntime = {
   run: (ctx) =>
     withPerExampleSetup(ctx, async ({ built, settings, common, dataset, data }) => {
       const b = built as BuiltProbe;
+      // A shard holds some examples only: the probe sets (the whole data, rewritten) are written by `merge`.
+      let sets: ProbeSetFiles | undefined;
+      const writeSets = async (resultsPath: string): Promise<void> => {
+        const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
+        sets = await writeProbeSets(
+          ctx.req.out,
+          (await openData(data)).examples(),
+          readResults(resultsPath),
+          format,
+          dataset.info,
+          resultsPath,
+        );
+      };
       const { summary } = await runAttack({
         ...common,
         settings: { ...settings, ...(ctx.req.compact ? { compact: true as const } : {}) },
@@ -63,17 +74,10 @@ export const PROBE_KIND: KindRuntime = {
         editCurve: false,
         ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
         ...(b.details ? { details: b.details } : {}),
+        // Written before run.json says complete, so a failure here is finished by --resume.
+        ...(ctx.req.shard ? {} : { outputs: writeSets }),
       });
-      // A shard holds some examples only: the probe sets (the whole data, rewritten) are written by `merge`.
-      if (ctx.req.shard) return { kind: 'probe', recipe: ctx.def, dir: ctx.req.out, summary };
-      const format = data.format ? parseFormat(data.format) : await detectFormat(data.data);
-      const sets: ProbeSetFiles = await writeProbeSets(
-        ctx.req.out,
-        (await openData(data)).examples(),
-        readResults(join(ctx.req.out, RESULTS_FILE)),
-        format,
-        dataset.info,
-      );
+      if (!sets) return { kind: 'probe', recipe: ctx.def, dir: ctx.req.out, summary };
       const text = b.text?.(summary);
       return { kind: 'probe', recipe: ctx.def, dir: ctx.req.out, summary, sets, ...(text !== undefined ? { text } : {}) };
     }),
