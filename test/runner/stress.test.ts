@@ -4,7 +4,7 @@
  * and the fixed cases, adaptive tests querying through the same session, not-applicable counts, per-test and
  * per-variant tallies, resume, a test subset making the same cases, zero examples, the gate and the report.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StressResult } from '../../src/attack/stress.ts';
@@ -16,6 +16,7 @@ import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
 import { loadGroups } from '../../src/report/html/load.ts';
 import { checkTest } from '../../src/suite/gate.ts';
+import { ModelError } from '../../src/util/errors.ts';
 import { lexiconModel } from '../attack/helpers.ts';
 import { tmp } from '../cli/helpers.ts';
 import { stressWordsRecipe } from '../registry/fixtures/stress-words.ts';
@@ -30,7 +31,10 @@ function counting(): { model: ModelAdapter; batches: ModelInput[][] } {
   return { batches, model: { ...lexiconModel, predict: (inputs) => (batches.push(inputs), lexiconModel.predict(inputs)) } };
 }
 
-async function run(out: string, over: { settings?: Record<string, unknown>; resume?: boolean; data?: string; model?: ModelAdapter } = {}) {
+async function run(
+  out: string,
+  over: { settings?: Record<string, unknown>; resume?: boolean; data?: string; model?: ModelAdapter; concurrency?: number } = {},
+) {
   const model = over.model ?? lexiconModel;
   return runRecipe({
     registry,
@@ -41,7 +45,7 @@ async function run(out: string, over: { settings?: Record<string, unknown>; resu
     labelMap: '0=negative,1=positive',
     out,
     seed: 3,
-    concurrency: 1,
+    concurrency: over.concurrency ?? 1,
     ...(over.resume ? { resume: true } : {}),
     shared: { model, engine: new QueryEngine(model) },
   });
@@ -149,6 +153,40 @@ describe('stress runs', () => {
         .map((b) => (b.kind === 'text' ? b.text : ''))
         .filter((t) => t.startsWith('a good')),
     ).toEqual([]);
+  });
+
+  it('a failed example holds the finished ones after it back: results.jsonl stays in data order, the resume asks only for the failed one', async () => {
+    const whole = tmp('stress-whole');
+    await run(whole);
+    // The third example's original fails (flagged input-specific, so the engine isolates it and fails its example
+    // only); the fourth finishes meanwhile and must not be written ahead of it.
+    const failing: ModelAdapter = {
+      ...lexiconModel,
+      async predict(inputs) {
+        if (inputs.some((i) => i.kind === 'text' && i.text === 'good good nice plot'))
+          throw new ModelError('the server went away', { inputSpecific: true });
+        return lexiconModel.predict(inputs);
+      },
+    };
+    const cut = tmp('stress-cut');
+    await expect(run(cut, { model: failing, concurrency: 4 })).rejects.toThrow(
+      `2 finished results are kept in ${join(cut, 'results.jsonl')}. 1 finished after it waits in ${join(cut, 'results.held.jsonl')}`,
+    );
+    expect(results(cut).map((r) => r.id)).toEqual(
+      results(whole)
+        .map((r) => r.id)
+        .slice(0, 2),
+    );
+    expect((JSON.parse(readFileSync(join(cut, 'run.json'), 'utf8')) as { status: string }).status).toBe('failed');
+    const { model, batches } = counting();
+    await run(cut, { resume: true, model, concurrency: 4 });
+    expect(readFileSync(join(cut, 'results.jsonl'), 'utf8')).toBe(readFileSync(join(whole, 'results.jsonl'), 'utf8'));
+    expect(stable(summaryOf(cut))).toEqual(stable(summaryOf(whole)));
+    expect(existsSync(join(cut, 'results.held.jsonl'))).toBe(false);
+    // Only the failed example was asked about again: the held one cost no query.
+    const asked = batches.flat().map((b) => (b.kind === 'text' ? b.text : ''));
+    expect(asked).toContain('good good nice plot');
+    expect(asked.filter((t) => /^(a good film|bad acting|the plot)/.test(t))).toEqual([]);
   });
 
   it('a subset of tests makes the same cases as the full set (each test has its own random stream)', async () => {
