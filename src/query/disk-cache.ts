@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { ModelOutputSchema } from '../models/schema.ts';
 import type { ModelOutput } from '../models/types.ts';
 import { TextstressError } from '../util/errors.ts';
 import { checkCacheFile } from './cache-file.ts';
@@ -37,6 +38,10 @@ function lmdbFailure(dir: string, err: unknown): CacheCorruptError {
   if (err instanceof CacheCorruptError) return err;
   const msg = err instanceof Error ? err.message : String(err);
   return new CacheCorruptError(dir, `LMDB says "${msg.replace(/\s+/g, ' ').trim()}"`);
+}
+
+function notAnAnswer(dir: string): CacheCorruptError {
+  return new CacheCorruptError(dir, 'an entry of its answers database decodes to something that is not a model answer');
 }
 
 /**
@@ -168,7 +173,10 @@ export class DiskCache {
   get(key: string): ModelOutput | undefined {
     if (this.broken) return undefined;
     try {
-      return this.answers.get(key);
+      const stored = this.answers.get(key);
+      // The file is outside input: bytes that decode to something else than an answer are damage, not an answer.
+      if (stored !== undefined && !ModelOutputSchema.safeParse(stored).success) throw notAnAnswer(this.dir);
+      return stored;
     } catch (err) {
       this.fail(err);
       return undefined;
@@ -214,7 +222,10 @@ export class DiskCache {
   readAll(): number {
     try {
       let n = 0;
-      for (const { value } of this.answers.getRange()) if (value !== undefined) n++;
+      for (const { value } of this.answers.getRange()) {
+        if (!ModelOutputSchema.safeParse(value).success) throw notAnAnswer(this.dir);
+        n++;
+      }
       for (const { value } of this.identities.getRange()) void value;
       return n;
     } catch (err) {

@@ -19,6 +19,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCacheFile } from '../../src/query/cache-file.ts';
 import { DEMO_SST2, SST2_DEV, runCli, runCliProcess, servedUrl, startCliProcess, tmp, type CliResult } from '../cli/helpers.ts';
@@ -183,4 +184,45 @@ describe('a corrupted query cache (issue 25 item 3)', () => {
       expect(existsSync(join(dir, 'notes.txt'))).toBe(true);
     }, 120_000);
   }
+
+  it('answers LMDB cannot decode: a run warns once and goes on asking the model, verify fails, clear empties it', async () => {
+    const dir = tmp('cache-bad-values');
+    cpSync(pristine, dir, { recursive: true });
+    // Every stored answer replaced by a byte MessagePack never starts a value with (0xC1): the pages stay sound,
+    // so only LMDB's reads can tell; this is the path of an MDB_CORRUPTED met while a run reads or writes.
+    const root = open({ path: join(dir, 'queries.lmdb'), maxDbs: 4, mapSize: 2 ** 30 });
+    const answers = root.openDB<Buffer, string>({ name: 'answers', encoding: 'binary' });
+    let smashed = 0;
+    await answers.transaction(() => {
+      for (const key of answers.getKeys()) {
+        void answers.put(key, Buffer.from([0xc1]));
+        smashed++;
+      }
+    });
+    await root.close();
+    expect(smashed).toBeGreaterThan(0);
+    expect(checkCacheFile(join(dir, 'queries.lmdb'), true).problem).toBeUndefined();
+
+    const out = join(tmp('cache-bad-values-run'), 'run');
+    const run = await runCli(attack(dir, out));
+    expect(run.code, run.stderr).toBe(0);
+    const warnings = run.stderr.trim().split('\n');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(`^textstress: warning: the query cache in ${dir} is corrupt: .+\\. Run "textstress cache clear`),
+    );
+    expect(warnings[0]!.endsWith('Going on without the cache.')).toBe(true);
+    expect(resultsOf(out)).toBe(cleanResults);
+
+    const verify = await runCli(['cache', 'verify', '--cache-dir', dir]);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toMatch(
+      new RegExp(`^textstress: error: the query cache in ${dir} is corrupt: .+\\. Run "textstress cache clear`),
+    );
+    const clear = await runCli(['cache', 'clear', '--cache-dir', dir]);
+    expect(clear.code, clear.stderr).toBe(0);
+    expect(clear.stdout).toBe(`Removed ${smashed} answers from ${dir}.\n`);
+    const ok = await runCli(['cache', 'verify', '--cache-dir', dir]);
+    expect(ok.stdout).toMatch(new RegExp(`^The query cache in ${dir} is sound: 0 answers`));
+  }, 60_000);
 });
