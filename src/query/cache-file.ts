@@ -44,7 +44,7 @@ class Reader {
     this.size = fstatSync(fd).size;
   }
   read(at: number, length: number): Buffer {
-    const buf = Buffer.alloc(length);
+    const buf = Buffer.allocUnsafe(length);
     const n = readSync(this.fd, buf, 0, length, at);
     return n === length ? buf : buf.subarray(0, n);
   }

@@ -17,8 +17,8 @@ import { checkCacheFile } from './cache-file.ts';
 
 /** The files LMDB keeps in a cache folder: all that `cache clear` removes when the cache cannot be read. */
 export const CACHE_FILES = ['queries.lmdb', 'queries.lmdb-lock'] as const;
-/** Up to this size the whole file is checked at every open (a few ms per MiB); beyond, its metas and roots. */
-const DEEP_CHECK_BYTES = 64 * 1024 * 1024;
+/** Up to this size every page is checked at every open (about 5 ms per MiB); beyond, the metas, length and roots. */
+const DEEP_CHECK_BYTES = 16 * 1024 * 1024;
 
 /** The cache's file is damaged (or LMDB reports it so): names the folder and the way out. */
 export class CacheCorruptError extends TextstressError {
