@@ -4,6 +4,8 @@
  * template, parameters, answer mapping) and the input — so a re-run, a resumed run or a second recipe on the same
  * data pays nothing twice. Only answers are stored: an error never reaches the cache. Keys are hashes; the
  * identities are kept beside them (without secrets: adapters never put keys in them) for `textstress cache stats`.
+ * A damaged file is found before LMDB maps it (cache-file.ts) or by the errors LMDB raises, and reported as a
+ * CacheCorruptError naming the folder and `textstress cache clear`; it never kills the process with a signal.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -46,7 +48,7 @@ function notAnAnswer(dir: string): CacheCorruptError {
 
 /**
  * Checks the cache's file in `dir` with plain reads (nothing mapped); `deep` walks every page, else only files
- * over {@link DEEP_CHECK_BYTES} skip the walk. Undefined when the file is sound or absent.
+ * over {@link DEEP_CHECK_BYTES} skip the walk. `problem` is undefined when the file is sound or absent.
  */
 export function cacheFileProblem(dir: string, deep = false): { problem?: string; pages: number; bytes: number } {
   const file = join(dir, CACHE_FILES[0]);
