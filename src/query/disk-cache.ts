@@ -4,14 +4,72 @@
  * template, parameters, answer mapping) and the input — so a re-run, a resumed run or a second recipe on the same
  * data pays nothing twice. Only answers are stored: an error never reaches the cache. Keys are hashes; the
  * identities are kept beside them (without secrets: adapters never put keys in them) for `textstress cache stats`.
+ * A damaged file is found before LMDB maps it (cache-file.ts) or by the errors LMDB raises, and reported as a
+ * CacheCorruptError naming the folder and `textstress cache clear`; it never kills the process with a signal.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { ModelOutputSchema } from '../models/schema.ts';
 import type { ModelOutput } from '../models/types.ts';
 import { TextstressError } from '../util/errors.ts';
+import { checkCacheFile } from './cache-file.ts';
+
+/** The files LMDB keeps in a cache folder: all that `cache clear` removes when the cache cannot be read. */
+export const CACHE_FILES = ['queries.lmdb', 'queries.lmdb-lock'] as const;
+/** Up to this size every page is checked at every open (about 5 ms per MiB); beyond, the metas, length and roots. */
+const DEEP_CHECK_BYTES = 16 * 1024 * 1024;
+
+/** The cache's file is damaged (or LMDB reports it so): names the folder and the way out. */
+export class CacheCorruptError extends TextstressError {
+  constructor(
+    readonly dir: string,
+    readonly problem: string,
+  ) {
+    super(`the query cache in ${dir} is corrupt: ${problem}.`, {
+      hint: `Run "textstress cache clear --cache-dir ${dir}" to remove it (its answers are lost and will be asked again), or run with --no-cache.`,
+    });
+    this.name = 'CacheCorruptError';
+  }
+}
+
+/** An error from LMDB while reading or writing, as the corruption it (nearly always) means. */
+function lmdbFailure(dir: string, err: unknown): CacheCorruptError {
+  if (err instanceof CacheCorruptError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  return new CacheCorruptError(dir, `LMDB says "${msg.replace(/\s+/g, ' ').trim()}"`);
+}
+
+function notAnAnswer(dir: string): CacheCorruptError {
+  return new CacheCorruptError(dir, 'an entry of its answers database decodes to something that is not a model answer');
+}
+
+/**
+ * Checks the cache's file in `dir` with plain reads (nothing mapped); `deep` walks every page, else only files
+ * over {@link DEEP_CHECK_BYTES} skip the walk. `problem` is undefined when the file is sound or absent.
+ */
+export function cacheFileProblem(dir: string, deep = false): { problem?: string; pages: number; bytes: number } {
+  const file = join(dir, CACHE_FILES[0]);
+  if (!existsSync(file)) return { pages: 0, bytes: 0 };
+  return checkCacheFile(file, deep || statSync(file).size <= DEEP_CHECK_BYTES);
+}
+
+/** Removes the cache's own files in `dir` (never anything else there); returns the names removed. */
+export function removeCacheFiles(dir: string): string[] {
+  const abs = resolve(dir);
+  const cache = opened.get(abs);
+  if (cache) cache.abandon();
+  const removed: string[] = [];
+  for (const name of CACHE_FILES) {
+    const path = join(abs, name);
+    if (!existsSync(path)) continue;
+    rmSync(path);
+    removed.push(name);
+  }
+  return removed;
+}
 
 /** Where the cache lives unless --cache-dir says: TEXTSTRESS_CACHE_DIR, else $XDG_CACHE_HOME/textstress, else ~/.cache/textstress. */
 export function defaultCacheDir(): string {
@@ -34,11 +92,24 @@ function hash(s: string): string {
 
 const opened = new Map<string, DiskCache>();
 
-/** One cache folder; open it with {@link openDiskCache} (one instance per folder per process). */
+/** How a run hears that the cache broke under it (once): one line on stderr unless a caller says otherwise. */
+export type CacheBrokenListener = (err: CacheCorruptError) => void;
+
+const warnOnStderr: CacheBrokenListener = (err) =>
+  process.stderr.write(`textstress: warning: ${err.describe()} Going on without the cache.\n`);
+
+/**
+ * One cache folder; open it with {@link openDiskCache} (one instance per folder per process). Reads and writes that
+ * LMDB fails (MDB_CORRUPTED …) never reach the run: the cache says so once and answers nothing from then on, so the
+ * run goes on asking the model. `stats` and `clear`, which exist to look at the file, throw instead.
+ */
 export class DiskCache {
   private readonly answers: Database<ModelOutput, string>;
   private readonly identities: Database<string, string>;
   private readonly known = new Set<string>();
+  /** Set once LMDB failed: the cache is then off for this process. */
+  private broken: CacheCorruptError | undefined;
+  onBroken: CacheBrokenListener = warnOnStderr;
 
   private constructor(
     readonly dir: string,
@@ -51,23 +122,47 @@ export class DiskCache {
   /** @internal */
   static create(dir: string): DiskCache {
     mkdirSync(dir, { recursive: true });
+    // Before LMDB maps the file: a truncated or overwritten one would kill the process with SIGBUS or SIGSEGV.
+    const found = cacheFileProblem(dir);
+    if (found.problem !== undefined) throw new CacheCorruptError(dir, found.problem);
     let root: RootDatabase;
     try {
-      root = open({ path: join(dir, 'queries.lmdb'), maxDbs: 4, mapSize: 2 ** 30 });
+      root = open({ path: join(dir, CACHE_FILES[0]), maxDbs: 4, mapSize: 2 ** 30 });
     } catch (err) {
+      if (/MDB_CORRUPTED|MDB_INVALID|MDB_PAGE_NOTFOUND|MDB_VERSION_MISMATCH|not an LMDB/i.test(String(err))) throw lmdbFailure(dir, err);
       throw new TextstressError(`cannot open the query cache in ${dir}: ${(err as Error).message}`, {
         hint: 'Point --cache-dir (or TEXTSTRESS_CACHE_DIR) at a writable folder, or run with --no-cache.',
       });
     }
-    return new DiskCache(dir, root);
+    try {
+      return new DiskCache(dir, root);
+    } catch (err) {
+      void root.close().catch(() => undefined);
+      throw lmdbFailure(dir, err);
+    }
+  }
+
+  /** Whether LMDB failed in this process (the cache then answers nothing and stores nothing). */
+  get failed(): CacheCorruptError | undefined {
+    return this.broken;
+  }
+
+  private fail(err: unknown): void {
+    if (this.broken) return;
+    this.broken = lmdbFailure(this.dir, err);
+    this.onBroken(this.broken);
   }
 
   /** The prefix of an identity's keys (registered on first use, for stats). */
   scope(identity: string): string {
     const id = hash(identity).slice(0, 16);
-    if (!this.known.has(id)) {
+    if (!this.known.has(id) && !this.broken) {
       this.known.add(id);
-      if (this.identities.get(id) === undefined) void this.identities.put(id, identity);
+      try {
+        if (this.identities.get(id) === undefined) this.identities.put(id, identity).catch((err: unknown) => this.fail(err));
+      } catch (err) {
+        this.fail(err);
+      }
     }
     return id;
   }
@@ -78,55 +173,107 @@ export class DiskCache {
   }
 
   get(key: string): ModelOutput | undefined {
-    return this.answers.get(key);
+    if (this.broken) return undefined;
+    try {
+      const stored = this.answers.get(key);
+      // The file is outside input: bytes that decode to something else than an answer are damage, not an answer.
+      if (stored !== undefined && !ModelOutputSchema.safeParse(stored).success) throw notAnAnswer(this.dir);
+      return stored;
+    } catch (err) {
+      this.fail(err);
+      return undefined;
+    }
   }
 
   /** Stores an answer (written in the background, in batches; `flushed()` waits for it). */
   put(key: string, out: ModelOutput): void {
-    void this.answers.put(key, out);
-  }
-
-  /** Resolves once every answer put so far is on disk. */
-  async flushed(): Promise<void> {
-    await this.answers.flushed;
-  }
-
-  /** Entries per model identity, and the file's size. */
-  stats(): { dir: string; entries: number; models: CacheModelStats[] } {
-    const counts = new Map<string, number>();
-    for (const key of this.answers.getKeys()) {
-      const id = String(key).split(':')[0]!;
-      counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (this.broken) return;
+    try {
+      this.answers.put(key, out).catch((err: unknown) => this.fail(err));
+    } catch (err) {
+      this.fail(err);
     }
-    const models = [...counts].map(([id, entries]) => ({ id, identity: this.identities.get(id) ?? '(unknown)', entries }));
-    models.sort((a, b) => b.entries - a.entries);
-    return { dir: this.dir, entries: models.reduce((n, m) => n + m.entries, 0), models };
+  }
+
+  /** Resolves once every answer put so far is on disk (or the cache has failed). */
+  async flushed(): Promise<void> {
+    try {
+      await this.answers.flushed;
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Entries per model identity, and the file's size; a CacheCorruptError when LMDB cannot read it. */
+  stats(): { dir: string; entries: number; models: CacheModelStats[] } {
+    try {
+      const counts = new Map<string, number>();
+      for (const key of this.answers.getKeys()) {
+        const id = String(key).split(':')[0]!;
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+      const models = [...counts].map(([id, entries]) => ({ id, identity: this.identities.get(id) ?? '(unknown)', entries }));
+      models.sort((a, b) => b.entries - a.entries);
+      return { dir: this.dir, entries: models.reduce((n, m) => n + m.entries, 0), models };
+    } catch (err) {
+      throw lmdbFailure(this.dir, err);
+    }
+  }
+
+  /** Reads every entry (for `cache verify`): how many answers; a CacheCorruptError when one cannot be read. */
+  readAll(): number {
+    try {
+      let n = 0;
+      for (const { value } of this.answers.getRange()) {
+        if (!ModelOutputSchema.safeParse(value).success) throw notAnAnswer(this.dir);
+        n++;
+      }
+      for (const { value } of this.identities.getRange()) void value;
+      return n;
+    } catch (err) {
+      throw lmdbFailure(this.dir, err);
+    }
   }
 
   /** Removes every answer (or those of the identities whose JSON contains `match`); returns how many. */
   async clear(match?: string): Promise<number> {
-    const ids =
-      match === undefined
-        ? undefined
-        : new Set([...this.identities.getRange()].filter((e) => e.value.includes(match)).map((e) => String(e.key)));
-    let removed = 0;
-    await this.answers.transaction(() => {
-      for (const key of this.answers.getKeys()) {
-        if (ids && !ids.has(String(key).split(':')[0]!)) continue;
-        void this.answers.remove(key);
-        removed++;
-      }
-    });
-    if (ids) for (const id of ids) await this.identities.remove(id);
-    else await this.identities.clearAsync();
-    this.known.clear();
-    return removed;
+    try {
+      const ids =
+        match === undefined
+          ? undefined
+          : new Set([...this.identities.getRange()].filter((e) => e.value.includes(match)).map((e) => String(e.key)));
+      let removed = 0;
+      await this.answers.transaction(() => {
+        for (const key of this.answers.getKeys()) {
+          if (ids && !ids.has(String(key).split(':')[0]!)) continue;
+          void this.answers.remove(key);
+          removed++;
+        }
+      });
+      if (ids) for (const id of ids) await this.identities.remove(id);
+      else await this.identities.clearAsync();
+      this.known.clear();
+      return removed;
+    } catch (err) {
+      throw lmdbFailure(this.dir, err);
+    }
   }
 
   async close(): Promise<void> {
     await this.flushed();
     opened.delete(this.dir);
-    await this.root.close();
+    try {
+      await this.root.close();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Forgets this instance without writing (its files are about to be removed). */
+  abandon(): void {
+    this.broken ??= new CacheCorruptError(this.dir, 'its files were removed');
+    opened.delete(this.dir);
+    this.root.close().catch(() => undefined);
   }
 }
 

@@ -12,7 +12,7 @@ import { standInModel } from '../models/stand-in.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import { identityOptions, loadOptionsOf } from '../options/derive.ts';
 import type { DataSpec, ModelSpec } from '../options/shared.ts';
-import { openDiskCache } from '../query/disk-cache.ts';
+import { CacheCorruptError, openDiskCache, type DiskCache } from '../query/disk-cache.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { PACKAGE_ROOT } from '../util/package-root.ts';
 
@@ -29,11 +29,27 @@ export type { DataSpec, ModelSpec } from '../options/shared.ts';
 
 /**
  * The query engine for a model, with the persistent query cache when it applies: on by default for openai:
- * models, for others (HTTP endpoints) when a cache folder is named; never with `cache: false`.
+ * models, for others (HTTP endpoints) when a cache folder is named; never with `cache: false`; not when its file is
+ * corrupt (see withDiskCache).
  */
 export function openEngine(model: ModelAdapter, spec: Pick<ModelSpec, 'model' | 'cacheDir' | 'cache'>): QueryEngine {
   const wanted = spec.cache !== false && model.cacheIdentity !== undefined && (spec.cacheDir !== undefined || isOpenAiSpec(spec.model));
-  return new QueryEngine(model, wanted ? { diskCache: openDiskCache(spec.cacheDir) } : {});
+  return new QueryEngine(model, wanted ? withDiskCache(spec.cacheDir) : {});
+}
+
+const warnedCorrupt = new Set<string>();
+
+/** The persistent cache, or none when its file is corrupt: the run goes on asking the model, and says so in one line. */
+function withDiskCache(dir: string | undefined): { diskCache?: DiskCache } {
+  try {
+    return { diskCache: openDiskCache(dir) };
+  } catch (err) {
+    if (!(err instanceof CacheCorruptError)) throw err;
+    // Once per process and damage: a suite opens an engine per test.
+    if (!warnedCorrupt.has(err.message)) process.stderr.write(`textstress: warning: ${err.describe()} Going on without the cache.\n`);
+    warnedCorrupt.add(err.message);
+    return {};
+  }
 }
 
 /**

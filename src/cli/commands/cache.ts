@@ -1,8 +1,19 @@
-/** `textstress cache stats|clear`: what the persistent query cache holds, per model, and emptying it. */
+/**
+ * `textstress cache stats|verify|clear`: what the persistent query cache holds, per model; whether its file is sound;
+ * emptying it. Each checks the file before LMDB maps it (a damaged one would kill the process with a signal), and
+ * `clear` recovers a corrupt cache by removing its own files, nothing else in the folder.
+ */
 import { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultCacheDir, openDiskCache } from '../../query/disk-cache.ts';
+import {
+  CacheCorruptError,
+  cacheFileProblem,
+  CACHE_FILES,
+  defaultCacheDir,
+  openDiskCache,
+  removeCacheFiles,
+} from '../../query/disk-cache.ts';
 
 function folderOption(cmd: Command): Command {
   return cmd.option('--cache-dir <dir>', 'the cache folder (default TEXTSTRESS_CACHE_DIR, else ~/.cache/textstress)');
@@ -26,7 +37,7 @@ function describe(identity: string): string {
 
 export function cacheCommand(): Command {
   const cmd = new Command('cache').description(
-    'the persistent query cache (answers of LLM and HTTP endpoints, reused by every later run): stats, clear',
+    'the persistent query cache (answers of LLM and HTTP endpoints, reused by every later run): stats, verify, clear',
   );
   cmd.addCommand(
     folderOption(new Command('stats'))
@@ -34,7 +45,7 @@ export function cacheCommand(): Command {
       .option('--json', 'print JSON')
       .action((opts: { cacheDir?: string; json?: boolean }) => {
         const dir = opts.cacheDir ?? defaultCacheDir();
-        const file = join(dir, 'queries.lmdb');
+        const file = join(dir, CACHE_FILES[0]);
         if (!existsSync(file)) {
           process.stdout.write(
             opts.json
@@ -60,16 +71,72 @@ export function cacheCommand(): Command {
       .option('--model <text>', 'only models whose identity contains this (e.g. a model name or URL)')
       .action(async (opts: { cacheDir?: string; model?: string }) => {
         const dir = opts.cacheDir ?? defaultCacheDir();
-        if (!existsSync(join(dir, 'queries.lmdb'))) {
+        if (!existsSync(join(dir, CACHE_FILES[0]))) {
           process.stdout.write(`The query cache in ${dir} is empty (no file yet).\n`);
           return;
         }
-        const cache = openDiskCache(dir);
-        const removed = await cache.clear(opts.model);
-        await cache.close();
+        let removed: number;
+        try {
+          const cache = openDiskCache(dir);
+          removed = await cache.clear(opts.model);
+          await cache.close();
+        } catch (err) {
+          if (!(err instanceof CacheCorruptError)) throw err;
+          // A damaged file cannot be emptied entry by entry: its own files go, whatever --model said.
+          const files = removeCacheFiles(dir);
+          process.stdout.write(
+            `The query cache in ${dir} was corrupt (${err.problem}): removed ${files.join(' and ')}` +
+              `${opts.model ? ` (every model's answers, not only "${opts.model}")` : ''}; the next run starts a new cache.\n`,
+          );
+          return;
+        }
         process.stdout.write(
           `Removed ${removed} answer${removed === 1 ? '' : 's'} from ${dir}${opts.model ? ` (models matching "${opts.model}")` : ''}.\n`,
         );
+      }),
+  );
+  cmd.addCommand(
+    folderOption(new Command('verify'))
+      .description('check the cache file page by page without mapping it, then read every entry; exit 1 when corrupt')
+      .option('--json', 'print JSON')
+      .action(async (opts: { cacheDir?: string; json?: boolean }) => {
+        const dir = opts.cacheDir ?? defaultCacheDir();
+        const report = (r: { ok: boolean; entries: number; pages: number; bytes: number; problem?: string }): void => {
+          if (opts.json) process.stdout.write(JSON.stringify({ dir, ...r }, null, 2) + '\n');
+        };
+        if (!existsSync(join(dir, CACHE_FILES[0]))) {
+          report({ ok: true, entries: 0, pages: 0, bytes: 0 });
+          if (!opts.json) process.stdout.write(`The query cache in ${dir} is empty (no file yet): nothing to verify.\n`);
+          return;
+        }
+        const found = cacheFileProblem(dir, true);
+        let entries = 0;
+        let problem = found.problem;
+        if (problem === undefined) {
+          try {
+            const cache = openDiskCache(dir);
+            entries = cache.readAll();
+            await cache.close();
+          } catch (err) {
+            if (!(err instanceof CacheCorruptError)) throw err;
+            problem = err.problem;
+          }
+        }
+        report({ ok: problem === undefined, entries, pages: found.pages, bytes: found.bytes, ...(problem ? { problem } : {}) });
+        if (problem !== undefined) {
+          const err = new CacheCorruptError(dir, problem);
+          if (opts.json) {
+            process.stderr.write(`textstress: error: ${err.describe()}\n`);
+            process.exitCode = 1;
+            return;
+          }
+          throw err;
+        }
+        if (!opts.json)
+          process.stdout.write(
+            `The query cache in ${dir} is sound: ${entries} answer${entries === 1 ? '' : 's'}, ${found.pages} pages checked ` +
+              `(${(found.bytes / 1024 / 1024).toFixed(1)} MiB).\n`,
+          );
       }),
   );
   return cmd;
