@@ -11,6 +11,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { ModelError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
+import { PartialBatchError } from '../failure.ts';
 import { parseRetryAfter, seconds } from '../http-errors.ts';
 import { backoffDelay, type RetryOptions } from '../retry.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask, TokenUsage } from '../types.ts';
@@ -216,8 +217,22 @@ export class OpenAiModel implements ModelAdapter {
     return { input: Math.ceil(Buffer.byteLength(JSON.stringify(this.body(input).messages)) / 4), output: this.o.maxTokens };
   }
 
-  predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
-    return Promise.all(inputs.map((input) => this.one(input)));
+  /**
+   * One request per input. When some fail, every request of the call is waited for and a PartialBatchError carries
+   * the answers that came (paid for: the query engine caches them); a spending-limit stop waits for every request
+   * in flight, so that its message counts what the server answered.
+   */
+  async predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
+    const settled = await Promise.allSettled(inputs.map((input) => this.one(input)));
+    const outputs = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+    let errors: unknown[] = settled.map((s) => (s.status === 'rejected' ? (s.reason as unknown) : undefined));
+    if (errors.every((e) => e === undefined)) return outputs as ModelOutput[];
+    if (errors.some((e) => e instanceof BudgetError)) {
+      await this.meter.settled();
+      const stop = this.meter.budgetError();
+      errors = errors.map((e) => (e instanceof BudgetError ? stop : e));
+    }
+    throw new PartialBatchError(outputs, errors);
   }
 
   private template(kind: ModelInput['kind']): PromptTemplate {
