@@ -54,6 +54,8 @@ export interface OpenAiModelOptions extends RetryOptions {
   maxCost?: number;
   /** Extra request headers (e.g. for a proxy). */
   headers?: Record<string, string>;
+  /** Nothing will be sent (a dry run wraps the model in a stand-in): no API key is needed. */
+  dryRun?: boolean;
 }
 
 const DEFAULT_BASE = 'https://api.openai.com/v1';
@@ -142,7 +144,7 @@ export class OpenAiModel implements ModelAdapter {
     this.baseUrl = (opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE).replace(/\/+$/, '');
     const authEnv = opts.authEnv ?? 'OPENAI_API_KEY';
     this.secret = process.env[authEnv] || undefined;
-    if (!this.secret && this.baseUrl === DEFAULT_BASE) {
+    if (!this.secret && this.baseUrl === DEFAULT_BASE && !opts.dryRun) {
       throw new ModelError(`openai:${modelName}: the environment variable ${authEnv} holds no API key.`, {
         hint: `Export ${authEnv}, name another variable with --auth-env, or point --base-url at a server that needs no key.`,
       });
