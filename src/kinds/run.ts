@@ -36,7 +36,9 @@ function refuseRemoteModel(command: string, spec: string): void {
     `${command} reads the model's inner layers (hidden states and attentions), which ${spec} does not give: ` +
       'an endpoint answers with predictions only.',
     {
-      hint: 'The encoder probes need a local transformers.js model folder (config.json, tokenizer.json, onnx/model.onnx) or a hub id, e.g. --model models/demo-mlm.',
+      hint:
+        'The encoder probes need a local transformers.js model folder (config.json, tokenizer.json, onnx/model.onnx) or a ' +
+        'hub id, e.g. --model models/demo-mlm.',
     },
   );
 }
