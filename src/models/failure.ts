@@ -55,3 +55,19 @@ export class PartialBatchError extends ModelError {
     return this.outputs.filter((o) => o !== undefined).length;
   }
 }
+
+/**
+ * The answers of per-input calls, in order, or, when some failed, a PartialBatchError with those that came (paid
+ * for: the query engine caches them); `why` may restate an error.
+ */
+export function outputsOrPartial(
+  settled: readonly PromiseSettledResult<ModelOutput>[],
+  why: (e: unknown) => unknown = (e) => e,
+): ModelOutput[] {
+  const outputs = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+  if (outputs.every((o) => o !== undefined)) return outputs;
+  throw new PartialBatchError(
+    outputs,
+    settled.map((s) => (s.status === 'fulfilled' ? undefined : why(s.reason))),
+  );
+}

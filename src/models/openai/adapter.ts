@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { ModelError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
-import { PartialBatchError } from '../failure.ts';
+import { outputsOrPartial } from '../failure.ts';
 import { parseRetryAfter, seconds } from '../http-errors.ts';
 import { backoffDelay, type RetryOptions } from '../retry.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask, TokenUsage } from '../types.ts';
@@ -54,7 +54,7 @@ export interface OpenAiModelOptions extends RetryOptions {
   maxCost?: number;
   /** Extra request headers (e.g. for a proxy). */
   headers?: Record<string, string>;
-  /** Nothing will be sent (a dry run wraps the model in a stand-in): no API key is needed. */
+  /** A dry run (a stand-in answers, nothing is sent): no API key is needed. */
   dryRun?: boolean;
 }
 
@@ -219,22 +219,12 @@ export class OpenAiModel implements ModelAdapter {
     return { input: Math.ceil(Buffer.byteLength(JSON.stringify(this.body(input).messages)) / 4), output: this.o.maxTokens };
   }
 
-  /**
-   * One request per input. When some fail, every request of the call is waited for and a PartialBatchError carries
-   * the answers that came (paid for: the query engine caches them); a spending-limit stop waits for every request
-   * in flight, so that its message counts what the server answered.
-   */
+  /** One request per input; a spending-limit stop is told once those in flight settle, counting what the server answered. */
   async predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
     const settled = await Promise.allSettled(inputs.map((input) => this.one(input)));
-    const outputs = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
-    let errors: unknown[] = settled.map((s) => (s.status === 'rejected' ? (s.reason as unknown) : undefined));
-    if (errors.every((e) => e === undefined)) return outputs as ModelOutput[];
-    if (errors.some((e) => e instanceof BudgetError)) {
-      await this.meter.settled();
-      const stop = this.meter.budgetError();
-      errors = errors.map((e) => (e instanceof BudgetError ? stop : e));
-    }
-    throw new PartialBatchError(outputs, errors);
+    if (settled.some((s) => s.status === 'rejected' && s.reason instanceof BudgetError)) await this.meter.settled();
+    const stop = this.meter.stopped ? this.meter.budgetError() : undefined;
+    return outputsOrPartial(settled, (e) => (e instanceof BudgetError ? stop : e));
   }
 
   private template(kind: ModelInput['kind']): PromptTemplate {
