@@ -3,7 +3,9 @@
  * request against what the recipe's kind supports, validates the settings, opens the model (unless shared), and
  * hands over to the kind's runtime, which opens the data, builds the recipe and runs it resumably.
  */
+import { isHttpSpec, isOpenAiSpec } from '../models/load.ts';
 import { openEngine, openModel } from '../runner/open.ts';
+import { TextstressError } from '../util/errors.ts';
 import { parseSettings } from '../recipes/registry/settings.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { QueryEngine } from '../query/engine.ts';
@@ -24,6 +26,23 @@ function modesOf(req: RunRequest): RunMode[] {
   return asked.filter(([, on]) => on).map(([mode]) => mode);
 }
 
+/**
+ * A recipe that reads a model's inner layers cannot work through an endpoint that gives answers only: said before
+ * the model is opened (an openai: model would first ask for labels and a key, then read as a missing folder).
+ */
+function refuseRemoteModel(command: string, spec: string): void {
+  if (!isOpenAiSpec(spec) && !isHttpSpec(spec)) return;
+  throw new TextstressError(
+    `${command} reads the model's inner layers (hidden states and attentions), which ${spec} does not give: ` +
+      'an endpoint answers with predictions only.',
+    {
+      hint:
+        'The encoder probes need a local transformers.js model folder (config.json, tokenizer.json, onnx/model.onnx) or a ' +
+        'hub id, e.g. --model models/demo-mlm.',
+    },
+  );
+}
+
 /** A recipe's settings with defaults applied; a bad one is named, with where the recipe's settings are listed. */
 export function recipeSettings(def: AnyRecipe, raw: Record<string, unknown>, name?: (key: string) => string): Record<string, unknown> {
   return parseSettings(def, raw, name, `\`textstress ${commandOf(def).join(' ')} --help\` lists its settings.`) as Record<string, unknown>;
@@ -38,6 +57,7 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
   const def = req.registry.get(req.recipe);
   for (const mode of modesOf(req)) assertSupports(def, mode);
   const settings = recipeSettings(def, req.settings);
+  if (def.inspectsModel) refuseRemoteModel(`textstress ${commandOf(def).join(' ')}`, req.model);
   const model = req.shared?.model ?? (await openModel(req));
   let owned: QueryEngine | undefined;
   try {

@@ -2,7 +2,8 @@
  * Where a model's failure lies, for its error message: the engine sorts and splits batches, so an offset in a
  * batch means nothing to the user; the input itself does.
  */
-import type { ModelInput } from './types.ts';
+import { ModelError, TextstressError, errorMessage } from '../util/errors.ts';
+import type { ModelInput, ModelOutput } from './types.ts';
 
 /** An input in a few words: its first 40 characters. */
 function describeInput(input: ModelInput): string {
@@ -26,4 +27,47 @@ export function answering(inputs: readonly ModelInput[], index?: number): string
   if (inputs.length === 1) return ` (for the input ${describeInput(inputs[0]!)})`;
   if (index !== undefined && inputs[index]) return `; outputs[${index}] answers the input ${describeInput(inputs[index])}`;
   return inputs.length ? ` (for ${inputs.length} inputs, the first ${describeInput(inputs[0]!)})` : '';
+}
+
+/**
+ * A predict() call in which some inputs were answered and others failed: an adapter that sends one request per
+ * input (openai:) throws it so that the answers already paid for are kept (cached, counted) rather than thrown away
+ * with the batch. `outputs[i]` is input i's answer, or undefined with its error in `errors[i]`. To a caller that
+ * does not look inside, it reads as the first failure.
+ */
+export class PartialBatchError extends ModelError {
+  constructor(
+    readonly outputs: readonly (ModelOutput | undefined)[],
+    readonly errors: readonly unknown[],
+  ) {
+    const first = errors.find((e) => e !== undefined);
+    const inner = first instanceof TextstressError ? first : undefined;
+    super(inner ? inner.message : errorMessage(first), {
+      ...(inner?.where ? { where: inner.where } : {}),
+      ...(inner?.hint ? { hint: inner.hint } : {}),
+      cause: first,
+    });
+    this.name = 'PartialBatchError';
+  }
+
+  /** How many inputs were answered. */
+  get answered(): number {
+    return this.outputs.filter((o) => o !== undefined).length;
+  }
+}
+
+/**
+ * The answers of per-input calls, in order, or, when some failed, a PartialBatchError with those that came (paid
+ * for: the query engine caches them); `why` may restate an error.
+ */
+export function outputsOrPartial(
+  settled: readonly PromiseSettledResult<ModelOutput>[],
+  why: (e: unknown) => unknown = (e) => e,
+): ModelOutput[] {
+  const outputs = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+  if (outputs.every((o) => o !== undefined)) return outputs;
+  throw new PartialBatchError(
+    outputs,
+    settled.map((s) => (s.status === 'fulfilled' ? undefined : why(s.reason))),
+  );
 }

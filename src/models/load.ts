@@ -16,7 +16,7 @@ export type LoadModelOptions = TransformersModelOptions &
   Omit<HttpModelOptions, 'task'> &
   Pick<
     OpenAiModelOptions,
-    'baseUrl' | 'template' | 'mapping' | 'regex' | 'structured' | 'temperature' | 'maxTokens' | 'prices' | 'maxCost'
+    'baseUrl' | 'template' | 'mapping' | 'regex' | 'structured' | 'temperature' | 'maxTokens' | 'prices' | 'maxCost' | 'dryRun'
   >;
 
 /** Opens the model kinds whose spec it recognises. */
@@ -93,6 +93,7 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
         maxTokens,
         prices,
         maxCost,
+        dryRun,
       } = o;
       return createOpenAiModel(
         spec.trim().slice('openai:'.length),
@@ -114,6 +115,7 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
           maxTokens,
           prices,
           maxCost,
+          dryRun,
         }),
       );
     },

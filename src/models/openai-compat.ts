@@ -7,6 +7,9 @@
  * <text_b>…</text_b> for a pair), as textstress's default prompt templates put it, else the whole message. The
  * served "vocabulary" is the label set: each label name is one token.
  *
+ * GET /v1/stats answers {chat_requests, billed_answers}: the chat requests received and those answered with usage
+ * (what a paying client is billed for), so that a client's own request counts can be checked against the server's.
+ *
  * A fault plan (tests, demos) makes the server misbehave on a fixed schedule: 429 with retry-after, 500, slow
  * answers or a malformed JSON body, counted per chat request so that runs are repeatable.
  */
@@ -100,6 +103,8 @@ export function openAiHandler(
     throw new ModelError(`--openai serves text classifiers only; ${adapter.info.id} is a ${adapter.info.task} model.`);
   }
   let chats = 0;
+  // Answers that carried usage: what a paying client was billed for (GET /v1/stats, so tests count server-side).
+  let billed = 0;
   const f = opts.faults ?? {};
   const due = (every: number | undefined, n: number): boolean => !!every && n % every === 0;
   const countTokens = async (text: string): Promise<number> =>
@@ -109,6 +114,11 @@ export function openAiHandler(
       if (method !== 'GET')
         return { status: 405, body: { error: { message: '/v1/models answers GET only', type: 'invalid_request_error' } } };
       return { status: 200, body: { object: 'list', data: [{ id: opts.modelName, object: 'model', created: 0, owned_by: 'textstress' }] } };
+    }
+    if (route === '/v1/stats') {
+      if (method !== 'GET')
+        return { status: 405, body: { error: { message: '/v1/stats answers GET only', type: 'invalid_request_error' } } };
+      return { status: 200, body: { chat_requests: chats, billed_answers: billed } };
     }
     if (route !== '/v1/chat/completions') return null;
     if (method !== 'POST')
@@ -152,18 +162,21 @@ export function openAiHandler(
     const top = Math.min(req.top_logprobs ?? 0, labels.length);
     const order = out.probs.map((_, k) => k).sort((a, b) => out.probs[b]! - out.probs[a]!);
     const promptTokens = await countTokens(req.messages.map((m) => textOf(m.content)).join('\n'));
-    const answer = (content: string, logprobs: unknown, completionTokens: number) => ({
-      status: 200,
-      body: {
-        id: `chatcmpl-${n}`,
-        object: 'chat.completion',
-        created: 0,
-        model: opts.modelName,
-        system_fingerprint: 'textstress',
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: req.logprobs ? logprobs : null }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
-      },
-    });
+    const answer = (content: string, logprobs: unknown, completionTokens: number): RouteAnswer => {
+      billed++;
+      return {
+        status: 200,
+        body: {
+          id: `chatcmpl-${n}`,
+          object: 'chat.completion',
+          created: 0,
+          model: opts.modelName,
+          system_fingerprint: 'textstress',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: req.logprobs ? logprobs : null }],
+          usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        },
+      };
+    };
     if (due(f.garbageEvery, n)) {
       const lp = { token: 'I', logprob: -0.01, bytes: [73] };
       return answer('I would rather not say.', { content: [{ ...lp, top_logprobs: [lp] }] }, 6);

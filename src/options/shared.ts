@@ -177,7 +177,13 @@ export const MODEL_OPTIONS = {
     saved: true,
   }),
   maxCost: option(
-    z.number().gt(0).describe('openai: stop (resumably) before this run spends more than this many dollars; needs the prices'),
+    z
+      .number()
+      .gt(0)
+      .describe(
+        'openai: stop (resumably) before this run spends more than this many dollars; needs the prices. A request is sent only ' +
+          'while spent + the worst case of those in flight + its own stays within it; none after the first refused',
+      ),
     {
       flag: { arg: '<usd>' },
       suite: { in: 'model' },

@@ -1,3 +1,4 @@
+import { PartialBatchError } from '../models/failure.ts';
 import { inputChars, type ModelAdapter, type ModelInput, type ModelOutput } from '../models/types.ts';
 import { ModelError } from '../util/errors.ts';
 import type { DiskCache } from './disk-cache.ts';
@@ -208,7 +209,10 @@ export class QueryEngine {
     else await this.isolate(batch, failed.error);
   }
 
-  /** One predict() call: answers every query of the batch, or answers none and returns the error. */
+  /**
+   * One predict() call: answers every query of the batch, or answers none and returns the error, or (a
+   * PartialBatchError) answers those that came and fails the others one by one, returning nothing to retry.
+   */
   private async attempt(batch: Entry[]): Promise<{ error: unknown } | undefined> {
     let outputs: ModelOutput[];
     try {
@@ -219,18 +223,26 @@ export class QueryEngine {
         });
       }
     } catch (error) {
-      return { error };
+      if (!(error instanceof PartialBatchError) || error.outputs.length !== batch.length) return { error };
+      // Some inputs were answered (and paid for): keep those, fail each other input with its own error.
+      batch.forEach((entry, i) => {
+        const out = error.outputs[i];
+        if (out !== undefined) this.answer(entry, out);
+        else this.reject([entry], error.errors[i] ?? error);
+      });
+      return undefined;
     }
-    // Only answered inputs count as computed.
-    this.stats.inferences += batch.length;
-    batch.forEach(([key, p], i) => {
-      const out = outputs[i]!;
-      this.remember(key, out);
-      if (this.disk && out.standIn === undefined) this.disk.cache.put(this.disk.cache.key(this.disk.scope, key), out);
-      this.inFlight.delete(key);
-      p.resolve(out);
-    });
+    for (const [i, entry] of batch.entries()) this.answer(entry, outputs[i]!);
     return undefined;
+  }
+
+  /** Answers one query: cached in memory and on disk the moment it is known, and counted as computed. */
+  private answer([key, p]: Entry, out: ModelOutput): void {
+    this.stats.inferences++;
+    this.remember(key, out);
+    if (this.disk && out.standIn === undefined) this.disk.cache.put(this.disk.cache.key(this.disk.scope, key), out);
+    this.inFlight.delete(key);
+    p.resolve(out);
   }
 
   /**

@@ -61,8 +61,9 @@ export async function openModel(opts: ModelSpec & { dryRun?: boolean }): Promise
   return opts.dryRun ? standInModel(model) : model;
 }
 
-async function openDefendedModel(opts: ModelSpec): Promise<ModelAdapter> {
-  const inner = await openPlainModel(opts);
+async function openDefendedModel(opts: ModelSpec & { dryRun?: boolean }): Promise<ModelAdapter> {
+  // A dry run sends nothing to the model it estimates, so an openai: model needs no API key for it.
+  const inner = await openPlainModel(opts, opts.dryRun === true);
   if (!opts.defence) return inner;
   try {
     const config = readResembleConfig(opts.defence);
@@ -73,8 +74,8 @@ async function openDefendedModel(opts: ModelSpec): Promise<ModelAdapter> {
   }
 }
 
-async function openPlainModel(opts: ModelSpec): Promise<ModelAdapter> {
-  return loadModel(resolveModelSpec(opts.model), loadOptionsOf(opts));
+async function openPlainModel(opts: ModelSpec, dryRun = false): Promise<ModelAdapter> {
+  return loadModel(resolveModelSpec(opts.model), { ...loadOptionsOf(opts), ...(dryRun ? { dryRun } : {}) });
 }
 
 /** Opens the dataset a spec names with {@link openDataset}, passing the format, split, limit and column options on. */

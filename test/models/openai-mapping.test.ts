@@ -111,15 +111,27 @@ describe('prompt templates', () => {
 });
 
 describe('cost meter and adaptive concurrency', () => {
-  it('reserves the worst case before sending and refuses a request that could pass the limit', () => {
+  it('reserves the worst case before sending, refuses a request that could pass the limit, and stays stopped', async () => {
     const meter = new CostMeter({ input: 1, output: 2 }, 0.0001); // $1 / $2 per million tokens, $0.0001 limit = 100 input tokens
     const r = meter.reserve(100, 4); // 50 tokens at 0.5/byte + 4 out = 58 µ$
     expect(r).toBeCloseTo(58e-6, 12);
     expect(() => meter.reserve(100, 4)).toThrow(BudgetError);
+    expect(meter.stopped).toBe(true);
+    let settled = false;
+    const done = meter.settled().then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false); // one request still in flight
     meter.record(r, { input: 20, output: 1 }, 100);
+    await done;
     expect(meter.cost).toBeCloseTo(22e-6, 12);
     expect(meter.tokens).toEqual({ input: 20, output: 1 });
-    expect(meter.reserve(100, 4)).toBeCloseTo(58e-6, 12);
+    // The stop is for good: the real cost came in lower, yet no request starts after the first refusal, so the
+    // count in the message is final once the requests in flight have settled.
+    expect(() => meter.reserve(100, 4)).toThrow(BudgetError);
+    expect(meter.budgetError().message).toBe(
+      'stopped before --max-cost $0.000100: $0.0000220 spent on 1 answered request; the next request could cost up to $0.0000580, ' +
+        'so no further request was sent.',
+    );
   });
 
   it('halves on pushback once per round and grows back by one after a full window of answers', async () => {

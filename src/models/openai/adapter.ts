@@ -11,6 +11,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { ModelError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
+import { outputsOrPartial } from '../failure.ts';
 import { parseRetryAfter, seconds } from '../http-errors.ts';
 import { backoffDelay, type RetryOptions } from '../retry.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask, TokenUsage } from '../types.ts';
@@ -53,6 +54,8 @@ export interface OpenAiModelOptions extends RetryOptions {
   maxCost?: number;
   /** Extra request headers (e.g. for a proxy). */
   headers?: Record<string, string>;
+  /** A dry run (a stand-in answers, nothing is sent): no API key is needed. */
+  dryRun?: boolean;
 }
 
 const DEFAULT_BASE = 'https://api.openai.com/v1';
@@ -141,7 +144,7 @@ export class OpenAiModel implements ModelAdapter {
     this.baseUrl = (opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE).replace(/\/+$/, '');
     const authEnv = opts.authEnv ?? 'OPENAI_API_KEY';
     this.secret = process.env[authEnv] || undefined;
-    if (!this.secret && this.baseUrl === DEFAULT_BASE) {
+    if (!this.secret && this.baseUrl === DEFAULT_BASE && !opts.dryRun) {
       throw new ModelError(`openai:${modelName}: the environment variable ${authEnv} holds no API key.`, {
         hint: `Export ${authEnv}, name another variable with --auth-env, or point --base-url at a server that needs no key.`,
       });
@@ -216,8 +219,12 @@ export class OpenAiModel implements ModelAdapter {
     return { input: Math.ceil(Buffer.byteLength(JSON.stringify(this.body(input).messages)) / 4), output: this.o.maxTokens };
   }
 
-  predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
-    return Promise.all(inputs.map((input) => this.one(input)));
+  /** One request per input; a spending-limit stop is told once those in flight settle, counting what the server answered. */
+  async predict(inputs: ModelInput[]): Promise<ModelOutput[]> {
+    const settled = await Promise.allSettled(inputs.map((input) => this.one(input)));
+    if (settled.some((s) => s.status === 'rejected' && s.reason instanceof BudgetError)) await this.meter.settled();
+    const stop = this.meter.stopped ? this.meter.budgetError() : undefined;
+    return outputsOrPartial(settled, (e) => (e instanceof BudgetError ? stop : e));
   }
 
   private template(kind: ModelInput['kind']): PromptTemplate {

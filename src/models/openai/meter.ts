@@ -1,8 +1,12 @@
 /**
  * What a metered endpoint costs: requests, tokens from each answer's `usage`, and money at the user's prices.
- * With a spending limit, every request reserves its worst-case cost before it is sent (prompt tokens estimated
- * from its bytes at the highest tokens-per-byte seen so far, plus max_tokens of output), so concurrent requests
- * can never together pass the limit; the reservation is replaced by the real cost when the answer comes.
+ *
+ * The stopping rule of a spending limit (--max-cost): a request is sent only if what was spent, plus the worst-case
+ * cost of every request in flight, plus its own worst-case cost stays within the limit (prompt tokens estimated from
+ * its bytes at the highest tokens-per-byte seen so far, plus max_tokens of output), so concurrent requests can never
+ * together pass it. The first request refused stops the meter for good: no request starts after it (a retry
+ * included), the ones in flight finish and are counted, and the error is built once they have (settled()), so its
+ * request count is what the server answered. A reservation is replaced by the real cost when the answer comes.
  */
 import { ModelError } from '../../util/errors.ts';
 import type { Prices, TokenUsage, UsageMeter } from '../types.ts';
@@ -37,6 +41,11 @@ export class CostMeter implements UsageMeter {
   rateLimited = 0;
   lowestConcurrency?: number;
   private reserved = 0;
+  /** Requests holding a reservation (sent, not yet answered or failed). */
+  private inFlight = 0;
+  private readonly idle: (() => void)[] = [];
+  /** The worst-case cost of the first request refused; set, the meter is stopped. */
+  private refused: number | undefined;
   /** Highest prompt tokens per UTF-8 byte seen; starts at a conservative 0.5 (most tokenizers: ~0.25). */
   private tokensPerByte = 0.5;
 
@@ -54,31 +63,53 @@ export class CostMeter implements UsageMeter {
    * throws BudgetError (sending nothing) when that could take the spending past the limit.
    */
   reserve(promptBytes: number, maxOutput: number): number {
-    if (this.maxCost === undefined || !this.prices) return 0;
-    const worst = costOf({ input: Math.ceil(promptBytes * this.tokensPerByte), output: maxOutput }, this.prices)!;
-    const spent = this.cost ?? 0;
-    if (spent + this.reserved + worst > this.maxCost) {
-      throw new BudgetError(
-        `stopped before --max-cost ${dollars(this.maxCost)}: ${dollars(spent)} spent on ${this.requests} requests, and ` +
-          `the next request could cost up to ${dollars(worst)}.`,
-      );
+    if (this.maxCost === undefined || !this.prices) {
+      this.inFlight++;
+      return 0;
     }
+    const worst = costOf({ input: Math.ceil(promptBytes * this.tokensPerByte), output: maxOutput }, this.prices)!;
+    if (this.refused === undefined && (this.cost ?? 0) + this.reserved + worst > this.maxCost) this.refused = worst;
+    if (this.refused !== undefined) throw this.budgetError();
     this.reserved += worst;
+    this.inFlight++;
     return worst;
+  }
+
+  /** Whether the spending limit stopped the meter (no request is sent any more). */
+  get stopped(): boolean {
+    return this.refused !== undefined;
+  }
+
+  /** Resolves once no request is in flight: with the meter stopped, the counts are then final. */
+  settled(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** The stop, with the counts as they are now (final once settled()). */
+  budgetError(): BudgetError {
+    const spent = this.cost ?? 0;
+    const flying = this.inFlight ? `, ${this.inFlight} more in flight` : '';
+    return new BudgetError(
+      `stopped before --max-cost ${dollars(this.maxCost ?? 0)}: ${dollars(spent)} spent on ${this.requests} answered ` +
+        `request${this.requests === 1 ? '' : 's'}${flying}; the next request could cost up to ${dollars(this.refused ?? 0)}, ` +
+        'so no further request was sent.',
+    );
   }
 
   /** Frees a reservation (the request failed) without counting anything. */
   release(reservation: number): void {
     this.reserved = Math.max(0, this.reserved - reservation);
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (this.inFlight === 0) for (const wake of this.idle.splice(0)) wake();
   }
 
   /** Counts an answered request: frees its reservation and adds its real usage. */
   record(reservation: number, usage: TokenUsage, promptBytes: number): void {
-    this.release(reservation);
     this.requests++;
     this.tokens.input += usage.input;
     this.tokens.output += usage.output;
     if (promptBytes > 0) this.tokensPerByte = Math.max(this.tokensPerByte, usage.input / promptBytes);
+    this.release(reservation);
   }
 }
 

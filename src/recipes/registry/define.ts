@@ -210,6 +210,8 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
    * 'layers'` → `textstress probe layers`.
    */
   group?: 'probe';
+  /** Reads the model's inner layers (hidden states, attentions): only a local transformers.js folder or hub id will do. */
+  inspectsModel?: true;
   /** Lines shown after the options in its --help: example commands and notes. */
   helpAfter?: readonly string[];
   build(settings: z.output<S>, ctx: BuildContext): Built | Promise<Built>;
