@@ -29,22 +29,23 @@ export type { DataSpec, ModelSpec } from '../options/shared.ts';
 
 /**
  * The query engine for a model, with the persistent query cache when it applies: on by default for openai:
- * models, for others (HTTP endpoints) when a cache folder is named; never with `cache: false`; not when its file is
- * corrupt (see withDiskCache).
+ * models, for others (HTTP endpoints) when a cache folder is named; never with `cache: false`. A corrupt cache file
+ * stops an openai: run (its answers are paid: without the cache they would be paid again on resume); other runs go
+ * on without it (see withDiskCache).
  */
 export function openEngine(model: ModelAdapter, spec: Pick<ModelSpec, 'model' | 'cacheDir' | 'cache'>): QueryEngine {
   const wanted = spec.cache !== false && model.cacheIdentity !== undefined && (spec.cacheDir !== undefined || isOpenAiSpec(spec.model));
-  return new QueryEngine(model, wanted ? withDiskCache(spec.cacheDir) : {});
+  return new QueryEngine(model, wanted ? withDiskCache(spec.cacheDir, isOpenAiSpec(spec.model)) : {});
 }
 
 const warnedCorrupt = new Set<string>();
 
 /** The persistent cache, or none when its file is corrupt: the run goes on asking the model, and says so in one line. */
-function withDiskCache(dir: string | undefined): { diskCache?: DiskCache } {
+function withDiskCache(dir: string | undefined, paid: boolean): { diskCache?: DiskCache } {
   try {
     return { diskCache: openDiskCache(dir) };
   } catch (err) {
-    if (!(err instanceof CacheCorruptError)) throw err;
+    if (!(err instanceof CacheCorruptError) || paid) throw err;
     // Once per process and damage: a suite opens an engine per test.
     if (!warnedCorrupt.has(err.message)) process.stderr.write(`textstress: warning: ${err.describe()} Going on without the cache.\n`);
     warnedCorrupt.add(err.message);
