@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
+import { isHubSpec } from '../data/hf/spec.ts';
+import type { AnyRecipe } from '../recipes/registry/define.ts';
 import { camelKeys, snake } from '../util/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { closest } from '../recipes/registry/registry.ts';
@@ -186,4 +188,14 @@ function collectKeys(schema: unknown, out = new Set<string>()): string[] {
 export function suitePath(dir: string, p: string): string {
   if (/^https?:\/\//.test(p) || isAbsolute(p)) return p;
   return resolve(dir, p);
+}
+
+/** A test's settings with the files its recipe names (RecipeDef.paths) relative to the suite file, as `data:` is. */
+export function suiteSettings(def: AnyRecipe, settings: Record<string, unknown>, dir: string): Record<string, unknown> {
+  const out = { ...settings };
+  for (const key of def.paths ?? []) {
+    const value = out[key];
+    if (typeof value === 'string' && !isHubSpec(value)) out[key] = suitePath(dir, value);
+  }
+  return out;
 }

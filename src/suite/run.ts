@@ -19,7 +19,7 @@ import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/
 import { TextstressError } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
 import { checkTest, verdictOf } from './gate.ts';
-import { suitePath, type LoadedSuite } from './load.ts';
+import { suitePath, suiteSettings, type LoadedSuite } from './load.ts';
 import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
 
 /** Options of {@link runSuite}. */
@@ -151,7 +151,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       const request = {
         registry: opts.registry,
         recipe: test.recipe,
-        settings: camelKeys(test.settings ?? {}),
+        settings: suiteSettings(opts.registry.get(test.recipe), camelKeys(test.settings ?? {}), dir),
         ...modelOpts,
         ...(data?.ok ? data.options : {}),
         ...(limit !== undefined && data ? { limit } : {}),
