@@ -23,9 +23,11 @@ import { ModelError, errorMessage } from '../util/errors.ts';
 import { checkInputKind, describeZodError, infoToJson, PredictRequestSchema, TokenizeRequestSchema } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
 import { openAiHandler, type OpenAiOptions } from './openai-compat.ts';
+import { HttpError, readJson } from './serve-body.ts';
 import { hostPolicy, parseAllowedHosts, type HostPolicy } from './host-policy.ts';
 
 export { hostPolicy, type HostPolicy } from './host-policy.ts';
+export { isJsonContentType } from './serve-body.ts';
 
 /** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
 export interface ModelServerOptions {
@@ -72,15 +74,6 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * The model's name as /info shows it: a folder by its base name (an absolute path tells a caller the user's
  * name and layout), a URL without credentials or query, anything else (hub id, built-in, function:…) as given.
@@ -112,88 +105,6 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
-}
-
-/**
- * The body, up to `limit` bytes. Past the limit reading stops at once (the rest stays in the socket, which is
- * destroyed after the 413), so an oversized body costs at most `limit` bytes of memory.
- */
-function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      reject(
-        new HttpError(413, `the request body (${declared} bytes) is larger than the ${limit}-byte limit; send fewer inputs per request`),
-      );
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let idle: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      clearTimeout(idle);
-      idle = setTimeout(
-        () => settle(new HttpError(408, `no part of the request body arrived for ${idleMs} ms; send the whole body at once`)),
-        idleMs,
-      );
-    };
-    const settle = (err?: Error): void => {
-      clearTimeout(idle);
-      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
-      if (err) {
-        req.pause();
-        reject(err);
-      } else resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onData = (chunk: Buffer): void => {
-      arm();
-      size += chunk.length;
-      if (size > limit)
-        settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => settle();
-    // A client that hangs up mid-body must free its slot rather than leave this promise pending.
-    const onClose = (): void => settle(new HttpError(400, 'the client closed the connection before the body arrived'));
-    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
-    arm();
-  });
-}
-
-/** `application/json`, optionally with parameters; a charset other than UTF-8 is refused since the body is read as UTF-8. */
-export function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  const [type, ...params] = value.split(';');
-  if (type!.trim().toLowerCase() !== 'application/json') return false;
-  return params.every((p) => {
-    const eq = p.indexOf('=');
-    const key = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
-    const val =
-      eq < 0
-        ? ''
-        : p
-            .slice(eq + 1)
-            .trim()
-            .replace(/^"(.*)"$/, '$1');
-    return key !== 'charset' || /^utf-?8$/i.test(val);
-  });
-}
-
-async function readJson(req: IncomingMessage, route: string, limit: number, idleMs: number): Promise<unknown> {
-  const type = req.headers['content-type'];
-  if (!isJsonContentType(type)) {
-    const got = type ? `'${type}'` : 'no content-type';
-    throw new HttpError(
-      415,
-      `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`,
-    );
-  }
-  const text = await readBody(req, limit, idleMs);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new HttpError(400, `the request body is not valid JSON: ${(err as Error).message}`);
-  }
 }
 
 /**
