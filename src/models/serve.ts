@@ -56,7 +56,7 @@ export interface ModelServerOptions {
   latencyMs?: number;
   /**
    * A request body that stops arriving for this long (ms) is answered 408 and its connection closed, so clients
-   * that send half a body and stall cannot hold the request slots (default 2000). The whole request, headers
+   * that send half a body and stall cannot hold the request slots (default 3000). The whole request, headers
    * included, is also bounded (30 s; headers alone 10 s).
    */
   bodyIdleMs?: number;
@@ -117,7 +117,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   const latency = opts.latencyMs ?? 0;
   if (!Number.isFinite(latency) || latency < 0) throw new ModelError(`latencyMs must be a number ≥ 0, got ${opts.latencyMs}.`);
   const maxConcurrent = opts.maxConcurrent ?? 8;
-  const bodyIdleMs = opts.bodyIdleMs ?? 2000;
+  const bodyIdleMs = opts.bodyIdleMs ?? 3000;
   if (!isPort(opts.port)) {
     throw new ModelError(
       `cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`,

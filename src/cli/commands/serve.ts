@@ -79,7 +79,7 @@ Security (no authentication: whoever reaches the port can use the model):
   - the Host header must name the bound address (127.0.0.1, localhost or [::1] on loopback) or an
     --allowed-host name (else 403), which stops DNS-rebinding web pages
   - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
-  - a body that stalls for 2 s: 408; headers must arrive within 10 s, a request within 30 s; a client that
+  - a body that stalls for 3 s: 408; headers must arrive within 10 s, a request within 30 s; a client that
     hangs up frees its slot
 See docs/http-model-api.md.`,
     )
