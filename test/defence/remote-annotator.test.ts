@@ -87,6 +87,15 @@ describe('a RESEMBLE config cannot send texts anywhere the command line did not 
     ]);
     expect(defended.code, defended.stderr).toBe(1);
     expect(defended.stderr).toContain(`the RESEMBLE config ${config} names the annotator model ${server.url}`);
+    // A suite whose model entry names the config: the same refusal, before any test runs.
+    const suite = join(tmp('remote-suite'), 'suite.yaml');
+    writeFileSync(
+      suite,
+      `models:\n  m: { path: ${DEMO_SST2}, defence: ${config} }\ndatasets:\n  d: ${data}\ntests:\n  - name: t\n    recipe: typos\n`,
+    );
+    const run = await runCli(['run', suite, '--out', join(tmp('remote-suite-out'), 'out'), '--no-progress']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`the RESEMBLE config ${config} names the annotator model ${server.url}`);
     expect(await server.requests()).toBe(0);
   }, 90_000);
 
