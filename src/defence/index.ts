@@ -9,7 +9,7 @@ export {
   type ResembleConfig,
 } from './config.ts';
 export { geometricMean, resembleCombine, temper } from './eq2.ts';
-export { openAnnotator, openResemble, type OpenAnnotatorModel } from './open.ts';
+export { checkAnnotatorDestination, openAnnotator, openResemble, type OpenAnnotatorModel, type RemotePolicy } from './open.ts';
 export {
   defenceStats,
   resembleModel,

@@ -7,6 +7,7 @@ import { gazetteerAnnotator, modelAnnotator } from '../entities/annotate.ts';
 import { loadDictionaries } from '../entities/dictionaries.ts';
 import type { MentionAnnotator } from '../entities/types.ts';
 import type { ModelAdapter } from '../models/types.ts';
+import { isHttpSpec, isOpenAiSpec } from '../models/load.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { TextstressError } from '../util/errors.ts';
 import type { AnnotatorSpec, ResembleConfig } from './config.ts';
@@ -15,11 +16,62 @@ import { resembleModel, type ResembleModel, type ResembleModelOptions } from './
 /** Opens a token-classification model for the annotator. */
 export type OpenAnnotatorModel = (spec: string) => Promise<ModelAdapter>;
 
-/** The annotator a config names, and a close() for the model it opened (if any). */
+/** Where a config's annotator may send texts: the config file (for messages) and the URLs the command line allowed. */
+export interface RemotePolicy {
+  /** The config file the spec came from. */
+  config: string;
+  /** --allow-remote: URLs (or openai:<model> specs) the user named. */
+  allowRemote?: readonly string[];
+  /** Where the "texts go to …" line goes; default stderr. */
+  notice?: (line: string) => void;
+}
+
+/** A URL compared as the user would: scheme and host lower-cased, no trailing slash. */
+function sameDestination(a: string, b: string): boolean {
+  const norm = (s: string): string => {
+    const t = s.trim();
+    try {
+      const u = new URL(t);
+      return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}${u.search}`;
+    } catch {
+      return t.replace(/\/+$/, '');
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+/**
+ * Refuses an annotator model that sends texts off this machine (an http(s):// endpoint or openai:) unless the
+ * command line named it with --allow-remote: a config file alone must never decide where the user's data goes.
+ * When allowed, says where the texts go.
+ */
+export function checkAnnotatorDestination(spec: AnnotatorSpec, policy: RemotePolicy): void {
+  if (spec.kind !== 'model' || !(isHttpSpec(spec.model) || isOpenAiSpec(spec.model))) return;
+  const allowed = (policy.allowRemote ?? []).some((a) => sameDestination(a, spec.model));
+  if (!allowed) {
+    throw new TextstressError(
+      `the RESEMBLE config ${policy.config} names the annotator model ${spec.model}, which would receive every text the ` +
+        'defence annotates; a config file may not send data anywhere the command line did not name.',
+      {
+        where: policy.config,
+        hint:
+          `If you trust that endpoint, add --allow-remote ${spec.model}; otherwise use a local NER model (e.g. demo-ner) ` +
+          'or { "kind": "gazetteer" } in the config.',
+      },
+    );
+  }
+  (policy.notice ?? ((line) => process.stderr.write(`textstress: ${line}\n`)))(
+    `the RESEMBLE annotator (${policy.config}) sends the texts it annotates to ${spec.model} (allowed by --allow-remote)`,
+  );
+}
+
+/** The annotator a config names, and a close() for the model it opened (if any); `policy`: see {@link checkAnnotatorDestination}. */
 export async function openAnnotator(
   spec: AnnotatorSpec,
   open: OpenAnnotatorModel,
+  policy?: RemotePolicy,
 ): Promise<{ annotator: MentionAnnotator; close: () => Promise<void> }> {
+  if (policy) checkAnnotatorDestination(spec, policy);
   const dicts = await loadDictionaries();
   if (spec.kind === 'gazetteer') return { annotator: gazetteerAnnotator(dicts), close: async () => {} };
   const ner = await open(spec.model);
@@ -43,8 +95,9 @@ export async function openResemble(
   config: ResembleConfig,
   open: OpenAnnotatorModel,
   opts: ResembleModelOptions = {},
+  policy?: RemotePolicy,
 ): Promise<ResembleModel> {
-  const { annotator, close } = await openAnnotator(config.annotator, open);
+  const { annotator, close } = await openAnnotator(config.annotator, open, policy);
   const model = resembleModel(inner, config, annotator, opts);
   return Object.assign(model, {
     close: async () => {

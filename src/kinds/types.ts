@@ -125,6 +125,11 @@ export interface FinishedRuns {
 export interface GateRuntime {
   /** A metric's value: null = n/a (over zero cases), undefined = not reported by this kind of run. */
   value(metric: string, run: AnyLoadedRun, extra: Record<string, RecipeMetric>): number | null | undefined;
+  /**
+   * The built-in metrics its runs report, besides those their recipe declares (RecipeDef.metrics): what a suite's
+   * thresholds are checked against before anything runs.
+   */
+  builtIn: readonly string[];
   /** Why a metric it reports is n/a. */
   naReason(metric: string, run: AnyLoadedRun): string;
   /** What it measured: a run that measured nothing fails the gate whatever its thresholds. */

@@ -23,9 +23,11 @@ import { ModelError, errorMessage } from '../util/errors.ts';
 import { checkInputKind, describeZodError, infoToJson, PredictRequestSchema, TokenizeRequestSchema } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
 import { openAiHandler, type OpenAiOptions } from './openai-compat.ts';
+import { HttpError, readJson } from './serve-body.ts';
 import { hostPolicy, parseAllowedHosts, type HostPolicy } from './host-policy.ts';
 
 export { hostPolicy, type HostPolicy } from './host-policy.ts';
+export { isJsonContentType } from './serve-body.ts';
 
 /** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
 export interface ModelServerOptions {
@@ -52,6 +54,12 @@ export interface ModelServerOptions {
    * and tests (default 0).
    */
   latencyMs?: number;
+  /**
+   * A request body that stops arriving for this long (ms) is answered 408 and its connection closed, so clients
+   * that send half a body and stall cannot hold the request slots (default 3000). The whole request, headers
+   * included, is also bounded (30 s; headers alone 10 s).
+   */
+  bodyIdleMs?: number;
   /** Also answer the OpenAI-compatible routes GET /v1/models and POST /v1/chat/completions (see openai-compat.ts). */
   openai?: OpenAiOptions;
 }
@@ -60,17 +68,10 @@ export interface ModelServerOptions {
 export interface ModelServer {
   /** http://host:port, with the port actually bound. */
   url: string;
+  /** Requests received so far (each one, answered or refused), for tests and benchmarks that count server-side. */
+  readonly stats: { requests: number };
   /** Stops listening and drops open connections; the adapter stays open. */
   close(): Promise<void>;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -107,77 +108,6 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * The body, up to `limit` bytes. Past the limit reading stops at once (the rest stays in the socket, which is
- * destroyed after the 413), so an oversized body costs at most `limit` bytes of memory.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      reject(
-        new HttpError(413, `the request body (${declared} bytes) is larger than the ${limit}-byte limit; send fewer inputs per request`),
-      );
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (err?: Error): void => {
-      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
-      if (err) {
-        req.pause();
-        reject(err);
-      } else resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit)
-        settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => settle();
-    // A client that hangs up mid-body must free its slot rather than leave this promise pending.
-    const onClose = (): void => settle(new HttpError(400, 'the client closed the connection before the body arrived'));
-    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
-  });
-}
-
-/** `application/json`, optionally with parameters; a charset other than UTF-8 is refused since the body is read as UTF-8. */
-export function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  const [type, ...params] = value.split(';');
-  if (type!.trim().toLowerCase() !== 'application/json') return false;
-  return params.every((p) => {
-    const eq = p.indexOf('=');
-    const key = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
-    const val =
-      eq < 0
-        ? ''
-        : p
-            .slice(eq + 1)
-            .trim()
-            .replace(/^"(.*)"$/, '$1');
-    return key !== 'charset' || /^utf-?8$/i.test(val);
-  });
-}
-
-async function readJson(req: IncomingMessage, route: string, limit: number): Promise<unknown> {
-  const type = req.headers['content-type'];
-  if (!isJsonContentType(type)) {
-    const got = type ? `'${type}'` : 'no content-type';
-    throw new HttpError(
-      415,
-      `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`,
-    );
-  }
-  const text = await readBody(req, limit);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new HttpError(400, `the request body is not valid JSON: ${(err as Error).message}`);
-  }
-}
-
-/**
  * Serves an adapter over the textstress HTTP model API; resolves once listening.
  * Throws a ModelError for bad options or when the port cannot be bound.
  */
@@ -187,6 +117,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   const latency = opts.latencyMs ?? 0;
   if (!Number.isFinite(latency) || latency < 0) throw new ModelError(`latencyMs must be a number ≥ 0, got ${opts.latencyMs}.`);
   const maxConcurrent = opts.maxConcurrent ?? 8;
+  const bodyIdleMs = opts.bodyIdleMs ?? 3000;
   if (!isPort(opts.port)) {
     throw new ModelError(
       `cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`,
@@ -195,6 +126,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   for (const [name, value] of [
     ['maxBodyBytes', limit],
     ['maxConcurrent', maxConcurrent],
+    ['bodyIdleMs', bodyIdleMs],
   ] as const) {
     if (!Number.isInteger(value) || value < 1)
       throw new ModelError(`cannot serve the model: ${name} must be a positive integer, not ${value}.`);
@@ -213,7 +145,28 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
 
   const openai = opts.openai ? openAiHandler(adapter, opts.openai) : undefined;
   let hosts: HostPolicy | undefined;
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /**
+   * One request's state: `signal` aborts when its client hangs up before the answer; `modelBusy` while the model
+   * works on it (that call cannot be stopped, so its slot is kept until it returns).
+   */
+  interface Call {
+    signal: AbortSignal;
+    modelBusy: boolean;
+  }
+  const abandoned = (): HttpError => new HttpError(499, 'the client closed the connection before the answer');
+  /** Marks the model call, after checking the client is still there: no model work for an abandoned request. */
+  const modelCall = async <T>(call: Call, work: () => Promise<T>): Promise<T> => {
+    if (call.signal.aborted) throw abandoned();
+    call.modelBusy = true;
+    try {
+      return await work();
+    } finally {
+      call.modelBusy = false;
+    }
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse, call: Call): Promise<void> => {
+    const body = (route: string): Promise<unknown> => readJson(req, route, limit, bodyIdleMs);
+    const wait = (ms: number): Promise<unknown> => sleep(ms, undefined, { signal: call.signal }).catch(() => Promise.reject(abandoned()));
     if (!hosts?.accepts(req.headers.host)) {
       const got = req.headers.host === undefined ? 'no Host header' : `the Host header '${req.headers.host}'`;
       const accepted = hosts?.accepted.join(', ') ?? 'none yet';
@@ -236,8 +189,15 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
       }
     };
     if (openai && route.startsWith('/v1/')) {
-      if (latency > 0 && route === '/v1/chat/completions') await sleep(latency);
-      const answer = await openai(method, route, () => readJson(req, route, limit));
+      if (latency > 0 && route === '/v1/chat/completions') await wait(latency);
+      // The handler calls the model once the body is read: from then on the call counts as model work.
+      const answer = await openai(method, route, () =>
+        body(route).then((b) => {
+          if (call.signal.aborted) throw abandoned();
+          call.modelBusy = true;
+          return b;
+        }),
+      );
       if (answer) {
         for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
         if (answer.raw !== undefined) {
@@ -256,7 +216,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         return send(res, 200, info);
       case '/predict': {
         allow('POST');
-        const parsed = PredictRequestSchema.safeParse(await readJson(req, route, limit));
+        const parsed = PredictRequestSchema.safeParse(await body(route));
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"inputs": [ModelInput, ...]})`);
         }
@@ -265,20 +225,20 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
           const problem = checkInputKind(adapter.info.task, input, i);
           if (problem) throw new HttpError(400, `bad request body: ${problem}`);
         });
-        if (latency > 0) await sleep(latency);
-        const outputs = inputs.length ? await adapter.predict(inputs) : [];
+        if (latency > 0) await wait(latency);
+        const outputs = inputs.length ? await modelCall(call, () => adapter.predict(inputs)) : [];
         return send(res, 200, { outputs });
       }
       case '/tokenize': {
         allow('POST');
         const tokenize = adapter.tokenize?.bind(adapter);
         if (!tokenize) throw new HttpError(404, 'this model has no tokenizer to expose');
-        const parsed = TokenizeRequestSchema.safeParse(await readJson(req, route, limit));
+        const parsed = TokenizeRequestSchema.safeParse(await body(route));
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"texts": [string, ...]})`);
         }
         const tokens: string[][] = [];
-        for (const t of parsed.data.texts) tokens.push(await tokenize(t));
+        for (const t of parsed.data.texts) tokens.push(await modelCall(call, () => tokenize(t)));
         return send(res, 200, { tokens });
       }
       default:
@@ -304,7 +264,9 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
 
   // Requests being handled, bodies being read included: each may hold up to `limit` bytes and a model call.
   let active = 0;
-  const server = createServer((req, res) => {
+  const stats = { requests: 0 };
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    stats.requests++;
     if (active >= maxConcurrent) {
       res.setHeader('retry-after', '1');
       fail(
@@ -315,14 +277,24 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
       return;
     }
     active++;
-    // The slot is held until the handler is done, not until the client hangs up: a client that sends a body
-    // and drops the connection must not leave model work running outside the cap.
-    handle(req, res)
+    let held = true;
+    const release = (): void => {
+      if (held) active--;
+      held = false;
+    };
+    const aborter = new AbortController();
+    const call: Call = { signal: aborter.signal, modelBusy: false };
+    // A client that hangs up frees its slot at once (its wait and model call are skipped), except while the model
+    // works on its request: that call cannot be stopped, so the slot is freed when it returns and model work stays
+    // within the cap.
+    res.on('close', () => {
+      if (!res.writableFinished) aborter.abort();
+      if (!call.modelBusy) release();
+    });
+    handle(req, res, call)
       .catch((err: unknown) => fail(req, res, err))
-      .finally(() => active--);
+      .finally(release);
   });
-  // A client trickling its body would otherwise hold a slot for Node's default 5 minutes.
-  server.requestTimeout = 60_000;
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
@@ -361,6 +333,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   const shownHost = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${shownHost}:${addr.port}`,
+    stats,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -220,6 +220,16 @@ export const MODEL_OPTIONS = {
       identity: 'run',
     },
   ),
+  allowRemote: option(
+    z
+      .array(z.string().min(1))
+      .min(1)
+      .describe(
+        'URLs a --defence / resemble config may send texts to (its annotator model); a config alone never sends data off this machine',
+      ),
+    // Not in suite files: a file must not grant itself the right to send data away.
+    { flag: { arg: '<url,...>' }, suite: null, saved: true },
+  ),
 } satisfies Record<string, SharedOption>;
 
 /** The data options. */

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
-import { openResemble, readResembleConfig } from '../defence/index.ts';
+import { checkAnnotatorDestination, openResemble, readResembleConfig } from '../defence/index.ts';
 import { isOpenAiSpec, loadModel } from '../models/load.ts';
 import { standInModel } from '../models/stand-in.ts';
 import type { ModelAdapter } from '../models/types.ts';
@@ -64,11 +64,14 @@ export async function openModel(opts: ModelSpec & { dryRun?: boolean }): Promise
 
 async function openDefendedModel(opts: ModelSpec & { dryRun?: boolean }): Promise<ModelAdapter> {
   // A dry run sends nothing to the model it estimates, so an openai: model needs no API key for it.
+  if (!opts.defence) return openPlainModel(opts, opts.dryRun === true);
+  // The config is read and its annotator's destination checked before any model opens.
+  const config = readResembleConfig(opts.defence);
+  const policy = { config: opts.defence, ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}) };
+  checkAnnotatorDestination(config.annotator, { ...policy, notice: () => {} });
   const inner = await openPlainModel(opts, opts.dryRun === true);
-  if (!opts.defence) return inner;
   try {
-    const config = readResembleConfig(opts.defence);
-    return await openResemble(inner, config, (spec) => openPlainModel({ model: spec }));
+    return await openResemble(inner, config, (spec) => openPlainModel({ model: spec }), {}, policy);
   } catch (err) {
     await inner.close?.();
     throw err;

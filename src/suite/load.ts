@@ -2,12 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
+import { isHubSpec } from '../data/hf/spec.ts';
+import type { AnyRecipe } from '../recipes/registry/define.ts';
 import { camelKeys, snake } from '../util/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { closest } from '../recipes/registry/registry.ts';
 import { settingProblems } from '../recipes/registry/settings.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
-import { suiteJsonSchema, suiteSchemaFor, type Suite } from './schema.ts';
+import { kindOf } from '../kinds/index.ts';
+import { suiteJsonSchema, suiteSchemaFor, THRESHOLD_RE, type Suite } from './schema.ts';
 
 /** A parsed and validated suite file. */
 export interface LoadedSuite {
@@ -74,11 +77,44 @@ export function parseSuite(text: string, file: string, registry: Registry): Load
       return { line: nearestLine(doc.contents, path, lineOf), key: keyPath(path), message: p.message };
     });
   });
+  problems.push(...unreportedMetrics(result.data, registry, (path) => nearestLine(doc.contents, path, lineOf)));
   if (problems.length) throw new SuiteError(file, problems);
   return { file, dir: dirname(file), suite: result.data };
 }
 
+/**
+ * Thresholds on a metric the test's recipe never reports (a stress test's clean_accuracy): they would pass
+ * validation and fail the gate after the whole run as "not reported", so they are refused here, with the metrics
+ * the recipe does report. The suite's `gate:` applies to every test, so it is checked against each one.
+ */
+function unreportedMetrics(suite: Suite, registry: Registry, lineAt: (path: Path) => number): SuiteProblem[] {
+  const out: SuiteProblem[] = [];
+  suite.tests.forEach((test, i) => {
+    const def = registry.get(test.recipe);
+    const gate = kindOf(def).finished?.gate;
+    // An experiment's sub-runs are of other kinds: what it reports is known only once it ran.
+    if (!gate) return;
+    const reported = [...gate.builtIn, ...Object.keys(def.metrics ?? {})];
+    const check = (expr: string, path: Path, where: string): void => {
+      const metric = THRESHOLD_RE.exec(expr)?.[1];
+      if (metric === undefined || reported.includes(metric)) return;
+      const near = closest(metric, reported);
+      out.push({
+        line: lineAt(path),
+        key: keyPath(path),
+        message:
+          `${where}"${expr}": test "${test.name}" (recipe ${def.name}) does not report ${metric}` +
+          `${near ? ` (did you mean ${near}?)` : ''}; it reports ${reported.join(', ') || 'no gate metric'}`,
+      });
+    };
+    (test.thresholds ?? []).forEach((expr, j) => check(expr, ['tests', i, 'thresholds', j], ''));
+    (suite.gate ?? []).forEach((expr, j) => check(expr, ['gate', j], 'gate '));
+  });
+  return out.sort((a, b) => a.line - b.line);
+}
+
 type Path = readonly PropertyKey[];
+type SuiteProblem = SuiteError['problems'][number];
 
 function describeIssue(
   issue: z.core.$ZodIssue,
@@ -186,4 +222,14 @@ function collectKeys(schema: unknown, out = new Set<string>()): string[] {
 export function suitePath(dir: string, p: string): string {
   if (/^https?:\/\//.test(p) || isAbsolute(p)) return p;
   return resolve(dir, p);
+}
+
+/** A test's settings with the files its recipe names (RecipeDef.paths) relative to the suite file, as `data:` is. */
+export function suiteSettings(def: AnyRecipe, settings: Record<string, unknown>, dir: string): Record<string, unknown> {
+  const out = { ...settings };
+  for (const key of def.paths ?? []) {
+    const value = out[key];
+    if (typeof value === 'string' && !isHubSpec(value)) out[key] = suitePath(dir, value);
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/
 import { TextstressError } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
 import { checkTest, verdictOf } from './gate.ts';
-import { suitePath, type LoadedSuite } from './load.ts';
+import { suitePath, suiteSettings, type LoadedSuite } from './load.ts';
 import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
 
 /** Options of {@link runSuite}. */
@@ -45,6 +45,8 @@ export interface SuiteRunOptions {
    * before anything runs; without one, each use is announced on stderr.
    */
   allowAuthEnv?: readonly string[];
+  /** URLs a model's RESEMBLE config may send texts to (--allow-remote): never from the suite file itself. */
+  allowRemote?: string[];
   /** Only shard I of N of every test's examples (`--shard I/N`); `textstress merge` joins the suite folders. */
   shard?: Shard;
   /** redis:// URL: per-example tests are spread over `textstress worker` processes through this queue. */
@@ -110,7 +112,11 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         needsData !== 'required' && test.dataset === undefined
           ? undefined
           : pick('dataset', test.dataset, Object.keys(suite.datasets), test.name, loaded.file);
-      const modelOpts = { ...modelOptions(suite.models[modelName]!, dir), ...(opts.dryRun ? { dryRun: true } : {}) };
+      const modelOpts = {
+        ...modelOptions(suite.models[modelName]!, dir),
+        ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}),
+        ...(opts.dryRun ? { dryRun: true } : {}),
+      };
       const data: DataResult | undefined = dataName === undefined ? undefined : dataOptions(suite.datasets[dataName]!, dir);
       if (data && !data.ok) {
         if (data.optional) {
@@ -151,7 +157,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       const request = {
         registry: opts.registry,
         recipe: test.recipe,
-        settings: camelKeys(test.settings ?? {}),
+        settings: suiteSettings(opts.registry.get(test.recipe), camelKeys(test.settings ?? {}), dir),
         ...modelOpts,
         ...(data?.ok ? data.options : {}),
         ...(limit !== undefined && data ? { limit } : {}),

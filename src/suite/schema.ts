@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { suiteEntryShape, type NamedOption } from '../options/derive.ts';
 import { snake } from '../util/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
-import type { Registry } from '../recipes/registry/registry.ts';
+import { closest, type Registry } from '../recipes/registry/registry.ts';
 import { GATE_METRICS } from '../kinds/attack/gate.ts';
 
 /**
@@ -30,8 +30,13 @@ function thresholdSchema(metrics: readonly string[]) {
         });
         return;
       }
-      if (!metrics.includes(m[1]!))
-        ctx.addIssue({ code: 'custom', message: `unknown metric "${m[1]}" in threshold "${s}"; use one of ${metrics.join(', ')}.` });
+      if (!metrics.includes(m[1]!)) {
+        const near = closest(m[1]!, metrics);
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown metric "${m[1]}" in threshold "${s}"${near ? ` (did you mean ${near}?)` : ''}; use one of ${metrics.join(', ')}`,
+        });
+      }
     })
     .describe('`METRIC OP VALUE`, e.g. "attack_success_rate < 0.4", "stability > 90%", "attacked_accuracy >= baseline - 2pts"');
 }

@@ -51,6 +51,7 @@ export function serveCommand(): Command {
       '--defence <file>',
       'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)',
     )
+    .option('--allow-remote <url>', "with --defence: the config's annotator URL, which then receives the texts to annotate", hostList, [])
     .option(
       '--openai',
       'also answer as an OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions with the label word, ' +
@@ -78,6 +79,8 @@ Security (no authentication: whoever reaches the port can use the model):
   - the Host header must name the bound address (127.0.0.1, localhost or [::1] on loopback) or an
     --allowed-host name (else 403), which stops DNS-rebinding web pages
   - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
+  - a body that stalls for 3 s: 408; headers must arrive within 10 s, a request within 30 s; a client that
+    hangs up frees its slot
 See docs/http-model-api.md.`,
     )
     .action(
@@ -90,12 +93,18 @@ See docs/http-model-api.md.`,
         latencyMs: number;
         task?: ModelSpec['task'];
         defence?: string;
+        allowRemote: string[];
         openai?: boolean;
         openaiModel?: string;
         fault?: string;
       }) => {
         if (opts.fault && !opts.openai) throw new ModelError('--fault applies to the OpenAI-compatible routes: add --openai.');
-        const model = await openModel({ model: opts.model, task: opts.task, ...(opts.defence ? { defence: opts.defence } : {}) });
+        const model = await openModel({
+          model: opts.model,
+          task: opts.task,
+          ...(opts.defence ? { defence: opts.defence } : {}),
+          ...(opts.allowRemote.length ? { allowRemote: opts.allowRemote } : {}),
+        });
         const server = await startModelServer(model, {
           port: opts.port,
           host: opts.host,
@@ -115,6 +124,8 @@ See docs/http-model-api.md.`,
           `textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}${opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : ''}\n`,
         );
         const stop = (): void => {
+          // The count a test or an operator can check: what reached this server, refused requests included.
+          process.stderr.write(`textstress: serve stopped after ${server.stats.requests} requests\n`);
           void server.close().then(() => process.exit(0));
         };
         process.on('SIGINT', stop);

@@ -21,6 +21,7 @@ interface RunSuiteCliOptions {
   limit?: number;
   progress: boolean;
   allowAuthEnv?: string[];
+  allowRemote?: string[];
   dryRun?: boolean;
   queue?: string;
   blockSize?: number;
@@ -55,6 +56,7 @@ export function runCommand(registry: Registry): Command {
         'TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)',
       list,
     )
+    .option('--allow-remote <urls>', "URLs a model's --defence config may send texts to (its annotator model; see docs/resemble.md)", list)
     .action(async (file: string, opts: RunSuiteCliOptions) => {
       const loaded = loadSuite(file, registry);
       const fromEnv = process.env.TEXTSTRESS_ALLOW_AUTH_ENV;
@@ -65,6 +67,7 @@ export function runCommand(registry: Registry): Command {
           const dry = await runSuite(loaded, {
             registry,
             ...(allow ? { allowAuthEnv: allow } : {}),
+            ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}),
             out: scratch,
             overwrite: true,
             progress: opts.progress,
@@ -87,6 +90,7 @@ export function runCommand(registry: Registry): Command {
       const outcome = await runSuite(loaded, {
         registry,
         ...(allow ? { allowAuthEnv: allow } : {}),
+        ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}),
         out: opts.out,
         resume: opts.resume,
         overwrite: opts.overwrite,

@@ -32,6 +32,7 @@ export const foolingRecipe = defineRecipe({
   data: 'optional',
   tasks: ['text-classification', 'pair-classification'],
   settings: foolingSettings,
+  paths: ['train'],
   metrics,
   report: foolingFamily,
   helpAfter: [
@@ -51,7 +52,10 @@ export const foolingRecipe = defineRecipe({
 
 /** The EFSG generator for these settings and this model (also what fooling-sweep runs for each value and seed). */
 export async function foolingGeneratorFor(s: FoolingSettings, ctx: BuildContext): Promise<Generator> {
-  if (s.train === null) throw new TextstressError('EFSG needs the training file for D_task and T_task.', { hint: 'Pass --train <file>.' });
+  if (s.train === null)
+    throw new TextstressError('EFSG needs the training file for D_task and T_task.', {
+      hint: "Pass --train <file>; in a suite, set train: in the test's settings (a path relative to the suite file).",
+    });
   const labels = ctx.model.labels ?? [];
   if (labels.length < 2) throw new TextstressError(`the model ${ctx.model.id} does not name its classes, so there is no class to aim at.`);
   const target = targetClass(labels, s.target, ctx.model.id);

@@ -89,6 +89,7 @@ export const foolingSweepRecipe = defineRecipe({
   data: 'optional',
   tasks: ['text-classification', 'pair-classification'],
   settings: foolingSweepSettings,
+  paths: ['train'],
   report: sweepFamily,
   helpAfter: [
     'Examples:',

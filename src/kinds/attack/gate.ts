@@ -57,6 +57,7 @@ export function attackLine(run: LoadedRun): string {
 /** The gate of attack-shaped runs; `line` is the kind's progress line. */
 export function attackGate(line: (run: LoadedRun) => string): GateRuntime {
   return {
+    builtIn: Object.keys(GATE_METRICS),
     value(metric, run, extra) {
       const r = loaded(run);
       const v = metric in GATE_METRICS ? metricValue(metric as GateMetric, r.summary, r.headline) : recipeMetric(metric, r.summary, extra);

@@ -98,6 +98,7 @@ export const GENERATE_KIND: KindRuntime = {
     load: (dir, name, group, summary) => loadGeneratedRun(dir, name, group, summary as unknown as GenerateSummary),
     gate: {
       // Generator runs have no clean or attacked examples: only the metrics their recipe declares are theirs.
+      builtIn: [],
       value: (metric, run, extra) => recipeMetric(metric, generated(run).summary, extra),
       naReason: () => 'the generator reported no value',
       measured: (run) => ({ n: generated(run).summary.measured ?? generated(run).summary.n, unit: 'records generated' }),

@@ -7,6 +7,8 @@ import type { AnyLoadedRun, GateRuntime } from '../types.ts';
 const stress = (run: AnyLoadedRun): StressRun => run as StressRun;
 
 export const STRESS_GATE: GateRuntime = {
+  // Only the metrics its recipe declares: a stress run has no clean or attacked examples.
+  builtIn: [],
   value(metric, run, extra) {
     const s = stress(run).summary;
     const v = recipeMetric(metric, s, extra);

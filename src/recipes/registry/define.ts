@@ -200,6 +200,8 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   settings: S;
   /** How settings appear as flags; every setting zod cannot read from text needs a `parse` or `null`. */
   cli?: { [K in keyof z.input<S>]?: FlagHint };
+  /** Settings that name a file: in a suite they are relative to the suite file, as `data:` is (default: none). */
+  paths?: readonly (keyof z.input<S> & string)[];
   /**
    * The top-level verb of an experiment or generator (default: its name); a stress suite's subcommand under
    * `stress` (`verb: 'nli'` → `textstress stress nli`); attacks and probes live under `attack`.

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseLabelMap } from '../../../attack/labels.ts';
 import {
+  checkAnnotatorDestination,
   DEFAULT_TEMPERATURE,
   openAnnotator,
   readResembleConfig,
@@ -131,6 +132,9 @@ export const resembleEvalVerb = defineVerb({
         hint: 'Leave --type out, or fit a config for that type.',
       });
     }
+    // Checked before any model opens: a config naming a remote annotator must not get as far as sending anything.
+    const allowRemote = ctx.shared.allowRemote as string[] | undefined;
+    checkAnnotatorDestination(config.annotator, { config: s.config, ...(allowRemote ? { allowRemote } : {}) });
     const model = await openInner(ctx);
     const { annotator, close } = await openAnnotator(config.annotator, (m) => ctx.openModel(m));
     try {

@@ -49,6 +49,7 @@ export const stressQaRecipe = defineRecipe({
   verb: 'qa',
   tasks: ['question-answering'],
   settings: stressQaSettings,
+  paths: ['addsent', 'addonesent'],
   metrics: qaGateMetrics(),
   report: stressQaFamily,
   helpAfter: [

@@ -1,0 +1,98 @@
+/**
+ * Reading a request's JSON body for `serve` (serve.ts): bounded in size (413), in type (415) and in time (408
+ * when the body stops arriving), so no client can hold memory or a request slot for long.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** An answer with an HTTP status and a message (sent as {error}). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The body, up to `limit` bytes, failing with 408 when no byte arrives for `idleMs`. Past the limit reading stops
+ * at once (the rest stays in the socket, which is destroyed after the 413), so an oversized body costs at most
+ * `limit` bytes of memory.
+ */
+function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(
+        new HttpError(413, `the request body (${declared} bytes) is larger than the ${limit}-byte limit; send fewer inputs per request`),
+      );
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(
+        () => settle(new HttpError(408, `no part of the request body arrived for ${idleMs} ms; send the whole body at once`)),
+        idleMs,
+      );
+    };
+    const settle = (err?: Error): void => {
+      clearTimeout(idle);
+      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (err) {
+        req.pause();
+        reject(err);
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (chunk: Buffer): void => {
+      arm();
+      size += chunk.length;
+      if (size > limit)
+        settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => settle();
+    // A client that hangs up mid-body must free its slot rather than leave this promise pending.
+    const onClose = (): void => settle(new HttpError(400, 'the client closed the connection before the body arrived'));
+    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
+    arm();
+  });
+}
+
+/** `application/json`, optionally with parameters; a charset other than UTF-8 is refused since the body is read as UTF-8. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(';');
+  if (type!.trim().toLowerCase() !== 'application/json') return false;
+  return params.every((p) => {
+    const eq = p.indexOf('=');
+    const key = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
+    const val =
+      eq < 0
+        ? ''
+        : p
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
+    return key !== 'charset' || /^utf-?8$/i.test(val);
+  });
+}
+
+export async function readJson(req: IncomingMessage, route: string, limit: number, idleMs: number): Promise<unknown> {
+  const type = req.headers['content-type'];
+  if (!isJsonContentType(type)) {
+    const got = type ? `'${type}'` : 'no content-type';
+    throw new HttpError(
+      415,
+      `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`,
+    );
+  }
+  const text = await readBody(req, limit, idleMs);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError(400, `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
