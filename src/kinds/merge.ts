@@ -19,13 +19,13 @@ import {
   readdirSync,
   readFileSync,
   readSync,
-  realpathSync,
   renameSync,
   rmSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { refuseOverlap } from './merge-paths.ts';
 import { createInterface } from 'node:readline';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { TextstressError } from '../util/errors.ts';
@@ -161,37 +161,6 @@ async function indexResults(dirs: readonly string[], count: number): Promise<Map
   return index;
 }
 
-/** A path with symlinks resolved, for a folder that may not exist yet: its nearest existing ancestor's real path. */
-function realPath(p: string): string {
-  let at = resolve(p);
-  const rest: string[] = [];
-  while (!existsSync(at) && dirname(at) !== at) {
-    rest.unshift(basename(at));
-    at = dirname(at);
-  }
-  return join(realpathSync(at), ...rest);
-}
-
-/** Whether `a` is `b` or lies inside it. */
-function within(a: string, b: string): boolean {
-  const r = relative(b, a);
-  return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
-}
-
-/** Refuses an output folder that is one of the inputs, lies inside one or holds one: merging there would overwrite a shard. */
-export function refuseOverlap(dirs: readonly string[], out: string): void {
-  const o = realPath(out);
-  for (const dir of dirs) {
-    const d = realPath(dir);
-    const how = o === d ? 'is' : within(o, d) ? 'lies inside' : within(d, o) ? 'holds' : undefined;
-    if (how) {
-      throw new TextstressError(`--out ${out} ${how} the shard folder ${dir}: merging there would overwrite that shard.`, {
-        hint: 'Name an output folder apart from every shard folder; nothing was changed.',
-      });
-    }
-  }
-}
-
 /**
  * Each example of the data with its result's place, in data order; throws, before anything is written, when an
  * example has no result, a result belongs to no example, or a shard's summary counts other examples than it holds.
@@ -277,11 +246,28 @@ function relocate(outcome: RecipeOutcome, tmp: string, out: string): RecipeOutco
   return { ...outcome, dir: out };
 }
 
+interface MergeOptions {
+  registry: Registry;
+  out: string;
+  overwrite?: boolean;
+}
+
+/** A merge checked in full and not yet written: the shards' states and folders, and each result's place in data order. */
+interface MergePlan {
+  opts: MergeOptions;
+  states: ShardState[];
+  ordered: string[];
+  order: Located[];
+  request: Record<string, unknown> & Pick<RunRequest, 'recipe' | 'settings' | 'seed' | 'data'>;
+}
+
 /** Joins the shard folders into `out` and finishes the run there (see the file comment). */
-export async function mergeShards(
-  dirs: readonly string[],
-  opts: { registry: Registry; out: string; overwrite?: boolean },
-): Promise<RecipeOutcome> {
+export async function mergeShards(dirs: readonly string[], opts: MergeOptions): Promise<RecipeOutcome> {
+  return writeMerge(await checkMerge(dirs, opts));
+}
+
+/** Everything a merge checks, before anything is written (see the file comment). */
+async function checkMerge(dirs: readonly string[], opts: MergeOptions): Promise<MergePlan> {
   refuseOverlap(dirs, opts.out);
   const { states, dirs: ordered } = readShards(dirs);
   const count = states.length;
@@ -298,7 +284,11 @@ export async function mergeShards(
   const index = await indexResults(ordered, count);
   // The data's examples in order, each result taken from its shard: the order one process writes.
   const order = await dataOrder(request as unknown as Parameters<typeof openData>[0], index, ordered, selects);
+  return { opts, states, ordered, order, request };
+}
 
+/** Builds the checked merge in a hidden sibling of `out`, and moves it into `out` once the recipe has finished it. */
+async function writeMerge({ opts, states, ordered, order, request }: MergePlan): Promise<RecipeOutcome> {
   const out = resolve(opts.out);
   const tmp = join(dirname(out), `.${basename(out)}.merging-${process.pid}-${Date.now()}`);
   mkdirSync(tmp, { recursive: true });
@@ -346,10 +336,7 @@ export async function mergeShards(
  * The shard folders of a suite run (`run suite.yaml --shard I/N`): each test's N folders merged into OUT/<test>.
  * The gate and report then come from `run suite.yaml --out OUT --resume`, which finds every test finished.
  */
-export async function mergeSuiteShards(
-  dirs: readonly string[],
-  opts: { registry: Registry; out: string; overwrite?: boolean },
-): Promise<{ test: string; outcome: RecipeOutcome }[]> {
+export async function mergeSuiteShards(dirs: readonly string[], opts: MergeOptions): Promise<{ test: string; outcome: RecipeOutcome }[]> {
   refuseOverlap(dirs, opts.out);
   const testsOf = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true })
@@ -368,15 +355,17 @@ export async function mergeSuiteShards(
       );
     }
   }
-  const out: { test: string; outcome: RecipeOutcome }[] = [];
+  // Every test checked before any is written: a refused suite merge writes nothing.
+  const plans: MergePlan[] = [];
   for (const test of tests)
-    out.push({
-      test,
-      outcome: await mergeShards(
+    plans.push(
+      await checkMerge(
         dirs.map((d) => join(d, test)),
         { ...opts, out: join(opts.out, test) },
       ),
-    });
+    );
+  const out: { test: string; outcome: RecipeOutcome }[] = [];
+  for (const [i, test] of tests.entries()) out.push({ test, outcome: await writeMerge(plans[i]!) });
   return out;
 }
 

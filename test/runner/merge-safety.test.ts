@@ -10,7 +10,7 @@ import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outputDigests } from '../../src/runner/digest.ts';
-import { DEMO_SST2, SST2_DEV, runCli, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, SST2_DEV, runCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
 
 /** Every file under `dir`, path → bytes (latin1): a folder's whole state, to compare before and after. */
 function snapshot(dir: string, root = dir): Record<string, string> {
@@ -140,5 +140,38 @@ describe('merge: each shard verified, nothing written unless all is well', () =>
     } finally {
       writeFileSync(data, text);
     }
+  });
+
+  it('a suite: a hand-edited result in its last test refuses the whole merge before its first test is written', async () => {
+    const dir = tmp('merge-safety-suite');
+    const file = writeSst2Suite(
+      dir,
+      [
+        '{ name: noise, recipe: noise, thresholds: ["attacked_accuracy >= 0"] }',
+        '{ name: typos-k1, recipe: typos, settings: { k: 1 }, thresholds: ["attack_success_rate <= 1"] }',
+      ],
+      10,
+    );
+    const parts = [join(dir, 's0'), join(dir, 's1')];
+    for (const [i, p] of parts.entries()) {
+      const r = await runCli(['run', file, '--out', p, '--shard', `${i}/2`, '--no-progress']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const before = snapshot(parts[1]!);
+    const into = await runCli(['merge', ...parts, '--out', parts[1]!, '--overwrite']);
+    expect(into.stderr).toContain(`--out ${parts[1]} is the shard folder ${parts[1]}`);
+    expect(snapshot(parts[1]!)).toEqual(before);
+
+    const results = join(parts[1]!, 'typos-k1', 'results.jsonl');
+    writeFileSync(
+      results,
+      readFileSync(results, 'utf8').replace(/"perturbed_correct":(true|false)/, (_m, v: string) => `"perturbed_correct":${v !== 'true'}`),
+    );
+    const merged = join(dir, 'merged');
+    const r = await runCli(['merge', ...parts, '--out', merged]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`shard 1/2 in ${join(parts[1]!, 'typos-k1')}: ${results} was changed after the run finished`);
+    expect(existsSync(join(merged, 'noise'))).toBe(false);
+    expect(leftovers(dir)).toEqual([]);
   });
 });
