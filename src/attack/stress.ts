@@ -11,6 +11,7 @@ import type { ModelInput, ModelOutput } from '../models/types.ts';
 import type { QuerySession } from '../query/engine.ts';
 import type { Edit } from '../text/edits.ts';
 import { Rng } from '../util/rng.ts';
+import { cooperative } from '../util/yield.ts';
 
 /** One rewritten copy of an example, with its own gold answer (e.g. antonymy: contradiction). */
 export interface StressCase<G = unknown> {
@@ -158,8 +159,11 @@ export async function stressExample<X, G>(
   const rngOf = (test: string): Rng => Rng.derive(seed, example.id, test);
   const notApplicable: Record<string, string> = {};
   const fixed: StressCase<G>[] = [];
+  // A test on a long text (QA noise on a 600k-character context) is CPU work of its own: signals wait for no more than one.
+  const breathe = cooperative();
   for (const test of suite.tests) {
     if (test.kind === 'adaptive') continue;
+    await breathe();
     const made = test.cases(x, rngOf(test.name));
     if (isNotApplicable(made) || made.length === 0) {
       notApplicable[test.name] = isNotApplicable(made) ? made.notApplicable : (test.notApplicable ?? 'no case could be made');

@@ -12,6 +12,7 @@ import type { AnyVerb } from '../recipes/registry/verbs.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { errorMessage, TextstressError } from '../util/errors.ts';
 import { packageVersion } from '../util/package-root.ts';
+import { terminalSafe } from '../util/terminal.ts';
 import { recipeCommands } from './commands/attack.ts';
 import { verbCommands } from './commands/verbs.ts';
 import { demoCommand } from './commands/demo.ts';
@@ -157,7 +158,7 @@ export async function main(argv: string[], opts: ProgramOptions = {}): Promise<v
       return;
     }
     const known = err instanceof TextstressError;
-    process.stderr.write(`textstress: error: ${errorMessage(err)}\n`);
+    process.stderr.write(`textstress: error: ${terminalSafe(errorMessage(err), { keepLayout: true })}\n`);
     if (!known && process.env.TEXTSTRESS_DEBUG) process.stderr.write(`${(err as Error).stack ?? ''}\n`);
     else if (!known) process.stderr.write('(set TEXTSTRESS_DEBUG=1 to see where it happened)\n');
     process.exitCode = 1;

@@ -6,7 +6,7 @@
  * type, whatever its new length). Each rewrite is recorded as a typed, positioned Edit for results and reports.
  */
 import type { Edit } from '../text/edits.ts';
-import { WordSeq } from '../text/word-seq.ts';
+import { WORD } from '../text/word-seq.ts';
 import type { Example, QaAnswer } from './types.ts';
 
 /** A text field of an example. */
@@ -91,34 +91,45 @@ function sortedChecked<R extends { start: number; end: number }>(rs: readonly R[
   return sorted;
 }
 
-/** Words of a text that start before a character offset. */
-function wordsBefore(text: string, offset: number): number {
-  const seq = WordSeq.parse(text);
-  let pos = seq.gaps[0]!.length;
-  let i = 0;
-  for (; i < seq.length && pos < offset; i++) pos += seq.words[i]!.length + seq.gaps[i + 1]!.length;
-  return i;
-}
-
+/**
+ * The rewritten text and one Edit per rewrite, in one pass (linear in the text: a 600k-character context with tens
+ * of thousands of edits takes well under a second). An edit's wordIndex counts the words that start before it in
+ * the text as it stood when that edit was made; the text before it is then already the rewritten text's prefix, and
+ * which words start inside a prefix does not depend on what follows it, so the words of the final text are counted.
+ */
 function applyText(original: string, rewrites: readonly TextRewrite[], field: string): { text: string; fieldEdits: Edit[] } {
-  let text = original;
+  const pieces: string[] = [];
+  const starts: number[] = [];
+  let cursor = 0;
   let delta = 0;
-  const fieldEdits: Edit[] = [];
   for (const r of rewrites) {
-    const start = r.start + delta;
-    const before = original.slice(r.start, r.end);
+    pieces.push(original.slice(cursor, r.start), r.text);
+    starts.push(r.start + delta);
+    delta += r.text.length - (r.end - r.start);
+    cursor = r.end;
+  }
+  pieces.push(original.slice(cursor));
+  const text = pieces.join('');
+  const fieldEdits: Edit[] = [];
+  const words = text.matchAll(WORD);
+  let next = words.next();
+  let counted = 0;
+  rewrites.forEach((r, i) => {
+    const start = starts[i]!;
+    while (!next.done && next.value.index < start) {
+      counted++;
+      next = words.next();
+    }
     fieldEdits.push({
       type: r.type,
       field,
-      wordIndex: wordsBefore(text, start),
+      wordIndex: counted,
       start,
-      before,
+      before: original.slice(r.start, r.end),
       after: r.text,
       ...(r.group !== undefined ? { group: r.group } : {}),
     });
-    text = text.slice(0, start) + r.text + text.slice(start + before.length);
-    delta += r.text.length - before.length;
-  }
+  });
   return { text, fieldEdits };
 }
 

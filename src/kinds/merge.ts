@@ -5,9 +5,12 @@
  * and in its own shard, then writes results.jsonl in data order and has the recipe finish the run from it (a resume
  * with nothing left to do): summary.json, run.json and any files the recipe writes (D_worst / D_best) are then the
  * same as an unsharded run's, timing and traffic aside.
+ *
+ * Nothing is written before everything is checked (the output folder is none of the shards, each shard's files are
+ * what it wrote when it finished, every example is found), and the joined run is built in a hidden sibling folder
+ * that is moved into OUT only once it is complete: a refused or failed merge leaves OUT and the shards as they were.
  */
 import {
-  appendFileSync,
   closeSync,
   createReadStream,
   existsSync,
@@ -16,18 +19,23 @@ import {
   readdirSync,
   readFileSync,
   readSync,
+  renameSync,
   rmSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { refuseOverlap } from './merge-paths.ts';
 import { createInterface } from 'node:readline';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { TextstressError } from '../util/errors.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE, type RunSettings } from '../runner/per-example.ts';
 import { runRecipe, type RecipeOutcome, type RunRequest } from './run.ts';
 import { readStateFile } from '../runner/resume.ts';
-import { openData } from '../runner/open.ts';
+import { fileFingerprint, openData } from '../runner/open.ts';
 import { shardOf } from '../runner/shard.ts';
+import { checkDigests, type Digests } from '../runner/digest.ts';
+import { lockFolder } from '../runner/lock.ts';
 import { kindOf } from './index.ts';
 
 interface ShardState {
@@ -36,6 +44,7 @@ interface ShardState {
   data_fingerprint?: string;
   status: string;
   wall_seconds: number;
+  digests?: Digests;
 }
 
 interface Located {
@@ -64,6 +73,13 @@ function readShards(dirs: readonly string[]): { states: ShardState[]; dirs: stri
       throw new TextstressError(`${dir}/${STATE_FILE} does not say how the run was made (written by an older textstress).`, {
         hint: 'Re-run the shard with this version.',
       });
+    if (!state.digests)
+      throw new TextstressError(
+        `shard ${shard.index}/${shard.count} in ${dir}: ${STATE_FILE} holds no content digests (finished by an older textstress), ` +
+          'so its results cannot be verified.',
+        { hint: 'Run that shard again with this version (same command with --overwrite), then merge.' },
+      );
+    checkDigests(dir, state.digests, `shard ${shard.index}/${shard.count}`);
     const { shard: _s, ...rest } = state.settings;
     const plain = JSON.stringify({
       settings: rest,
@@ -145,108 +161,183 @@ async function indexResults(dirs: readonly string[], count: number): Promise<Map
   return index;
 }
 
-/** Joins the shard folders into `out` and finishes the run there (see the file comment). */
-export async function mergeShards(
+/**
+ * Each example of the data with its result's place, in data order; throws, before anything is written, when an
+ * example has no result, a result belongs to no example, or a shard's summary counts other examples than it holds.
+ */
+async function dataOrder(
+  request: Parameters<typeof openData>[0],
+  index: Map<string, Located>,
   dirs: readonly string[],
-  opts: { registry: Registry; out: string; overwrite?: boolean },
-): Promise<RecipeOutcome> {
-  const { states, dirs: ordered } = readShards(dirs);
-  const count = states.length;
-  if (existsSync(join(opts.out, STATE_FILE)) || existsSync(join(opts.out, RESULTS_FILE))) {
-    if (!opts.overwrite)
-      throw new TextstressError(`${opts.out} already holds a run.`, { hint: 'Pass --overwrite to replace it, or name another --out.' });
-    for (const f of [STATE_FILE, RESULTS_FILE, SUMMARY_FILE]) rmSync(join(opts.out, f), { force: true });
-  }
-  mkdirSync(opts.out, { recursive: true });
-  const request = states[0]!.request as Record<string, unknown> & Pick<RunRequest, 'recipe' | 'settings' | 'seed' | 'data'>;
-  const index = await indexResults(ordered, count);
-
-  // The data's examples in order, each result copied from its shard: the order one process writes.
-  const resultsPath = join(opts.out, RESULTS_FILE);
-  writeFileSync(resultsPath, '');
-  const fds = ordered.map((d) => openSync(join(d, RESULTS_FILE), 'r'));
-  const copied = ordered.map(() => 0);
-  const selects = kindOf(opts.registry.get(request.recipe)).perExample?.mayLeaveOut === true;
-  try {
-    const dataset = await openData(request as unknown as Parameters<typeof openData>[0]);
-    for await (const example of dataset.examples()) {
-      const at = index.get(example.id);
-      if (!at) {
-        const shard = shardOf(example.id, count);
-        // A stress suite may leave examples out by design (its selection); the counts below still catch a lost one.
-        if (selects) continue;
-        throw new TextstressError(
-          `example ${example.source ?? example.id} (id ${example.id}) is missing from shard ${shard}/${count} (${ordered[shard]}).`,
-          {
-            hint: 'That shard did not finish it: run the shard again with --resume, then merge.',
-          },
-        );
-      }
-      const buf = Buffer.alloc(at.length);
-      readSync(fds[at.shard]!, buf, 0, at.length, at.offset);
-      appendFileSync(resultsPath, buf.toString('utf8') + '\n');
-      copied[at.shard]!++;
-      index.delete(example.id);
+  selects: boolean,
+): Promise<Located[]> {
+  const count = dirs.length;
+  const order: Located[] = [];
+  const dataset = await openData(request);
+  for await (const example of dataset.examples()) {
+    const at = index.get(example.id);
+    if (!at) {
+      const shard = shardOf(example.id, count);
+      // A stress suite may leave examples out by design (its selection); the counts below still catch a lost one.
+      if (selects) continue;
+      throw new TextstressError(
+        `example ${example.source ?? example.id} (id ${example.id}) is missing from shard ${shard}/${count} (${dirs[shard]}).`,
+        {
+          hint: 'That shard did not finish it: run the shard again with --resume, then merge.',
+        },
+      );
     }
-  } finally {
-    for (const fd of fds) closeSync(fd);
+    order.push(at);
+    index.delete(example.id);
   }
   if (index.size) {
     const [id, at] = index.entries().next().value!;
     throw new TextstressError(
-      `${index.size} result${index.size === 1 ? '' : 's'} belong${index.size === 1 ? 's' : ''} to no example of the data, e.g. ${id} in ${ordered[at.shard]}.`,
+      `${index.size} result${index.size === 1 ? '' : 's'} belong${index.size === 1 ? 's' : ''} to no example of the data, e.g. ${id} in ${dirs[at.shard]}.`,
       {
         hint: 'The shards were run on other data than the file named in their run.json now holds.',
       },
     );
   }
-  ordered.forEach((dir, i) => {
+  dirs.forEach((dir, i) => {
     const n = (JSON.parse(readFileSync(join(dir, SUMMARY_FILE), 'utf8')) as { n?: number }).n;
-    if (n !== undefined && n !== copied[i]) {
+    const copied = order.filter((at) => at.shard === i).length;
+    if (n !== undefined && n !== copied) {
       throw new TextstressError(
-        `shard ${i}/${count} in ${dir}: its summary counts ${n} examples, but ${copied[i]} results of the data's examples are in its results.jsonl.`,
+        `shard ${i}/${count} in ${dir}: its summary counts ${n} examples, but ${copied} results of the data's examples are in its results.jsonl.`,
         {
           hint: 'Its results.jsonl lost or gained lines since the shard finished: run that shard again (--overwrite), then merge.',
         },
       );
     }
   });
-  const { shard: _shard, ...settings } = states[0]!.settings;
-  const wall = states.reduce((s, x) => s + x.wall_seconds, 0);
-  writeFileSync(
-    join(opts.out, STATE_FILE),
-    JSON.stringify(
-      {
-        settings,
-        ...(states[0]!.data_fingerprint ? { data_fingerprint: states[0]!.data_fingerprint } : {}),
-        status: 'running',
-        wall_seconds: wall,
-        updated_at: new Date().toISOString(),
-      },
-      null,
-      2,
-    ) + '\n',
-  );
-  // The recipe finishes the run from the joined results, as a resume with nothing left to do.
-  const { recipe, settings: recipeSettings, ...spec } = request;
-  return runRecipe({
-    ...(spec as Omit<RunRequest, 'registry' | 'recipe' | 'settings' | 'out'>),
-    registry: opts.registry,
-    recipe,
-    settings: recipeSettings,
-    out: opts.out,
-    resume: true,
-  });
+  return order;
+}
+
+/** Copies each result line, in data order, from its shard's results.jsonl into `path`. */
+function writeResults(path: string, dirs: readonly string[], order: readonly Located[]): void {
+  const out = openSync(path, 'w');
+  const fds = dirs.map((d) => openSync(join(d, RESULTS_FILE), 'r'));
+  try {
+    for (const at of order) {
+      const buf = Buffer.alloc(at.length + 1);
+      readSync(fds[at.shard]!, buf, 0, at.length, at.offset);
+      buf[at.length] = 0x0a;
+      writeSync(out, buf);
+    }
+  } finally {
+    for (const fd of fds) closeSync(fd);
+    closeSync(out);
+  }
+}
+
+/** Moves every file of the finished `from` into `to` (renames in one file system: each file whole or not at all). */
+function moveInto(from: string, to: string, replace: readonly string[]): void {
+  for (const f of replace) rmSync(join(to, f), { force: true });
+  for (const entry of readdirSync(from)) renameSync(join(from, entry), join(to, entry));
+}
+
+/** The outcome of the run built in `tmp`, its paths pointing into `out` where its files now are. */
+function relocate(outcome: RecipeOutcome, tmp: string, out: string): RecipeOutcome {
+  if (outcome.kind === 'probe' && outcome.sets) {
+    const sets = { worst: join(out, relative(tmp, outcome.sets.worst)), best: join(out, relative(tmp, outcome.sets.best)) };
+    return { ...outcome, dir: out, sets };
+  }
+  return { ...outcome, dir: out };
+}
+
+interface MergeOptions {
+  registry: Registry;
+  out: string;
+  overwrite?: boolean;
+}
+
+/** A merge checked in full and not yet written: the shards' states and folders, and each result's place in data order. */
+interface MergePlan {
+  opts: MergeOptions;
+  states: ShardState[];
+  ordered: string[];
+  order: Located[];
+  request: Record<string, unknown> & Pick<RunRequest, 'recipe' | 'settings' | 'seed' | 'data'>;
+}
+
+/** Joins the shard folders into `out` and finishes the run there (see the file comment). */
+export async function mergeShards(dirs: readonly string[], opts: MergeOptions): Promise<RecipeOutcome> {
+  return writeMerge(await checkMerge(dirs, opts));
+}
+
+/** Everything a merge checks, before anything is written (see the file comment). */
+async function checkMerge(dirs: readonly string[], opts: MergeOptions): Promise<MergePlan> {
+  refuseOverlap(dirs, opts.out);
+  const { states, dirs: ordered } = readShards(dirs);
+  const count = states.length;
+  if ((existsSync(join(opts.out, STATE_FILE)) || existsSync(join(opts.out, RESULTS_FILE))) && !opts.overwrite)
+    throw new TextstressError(`${opts.out} already holds a run.`, { hint: 'Pass --overwrite to replace it, or name another --out.' });
+  const request = states[0]!.request as Record<string, unknown> & Pick<RunRequest, 'recipe' | 'settings' | 'seed' | 'data'>;
+  const selects = kindOf(opts.registry.get(request.recipe)).perExample?.mayLeaveOut === true;
+  const before = states[0]!.data_fingerprint;
+  if (before && typeof request.data === 'string' && (await fileFingerprint(request.data)) !== before) {
+    throw new TextstressError(`the data file ${request.data} changed since the shards ran (its size or content differs).`, {
+      hint: 'Merge with the data the shards ran on, or run the shards again on the new data; nothing was written.',
+    });
+  }
+  const index = await indexResults(ordered, count);
+  // The data's examples in order, each result taken from its shard: the order one process writes.
+  const order = await dataOrder(request as unknown as Parameters<typeof openData>[0], index, ordered, selects);
+  return { opts, states, ordered, order, request };
+}
+
+/** Builds the checked merge in a hidden sibling of `out`, and moves it into `out` once the recipe has finished it. */
+async function writeMerge({ opts, states, ordered, order, request }: MergePlan): Promise<RecipeOutcome> {
+  const out = resolve(opts.out);
+  const tmp = join(dirname(out), `.${basename(out)}.merging-${process.pid}-${Date.now()}`);
+  mkdirSync(tmp, { recursive: true });
+  try {
+    writeResults(join(tmp, RESULTS_FILE), ordered, order);
+    const { shard: _shard, ...settings } = states[0]!.settings;
+    const wall = states.reduce((s, x) => s + x.wall_seconds, 0);
+    writeFileSync(
+      join(tmp, STATE_FILE),
+      JSON.stringify(
+        {
+          settings,
+          ...(states[0]!.data_fingerprint ? { data_fingerprint: states[0]!.data_fingerprint } : {}),
+          status: 'running',
+          wall_seconds: wall,
+          updated_at: new Date().toISOString(),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    // The recipe finishes the run from the joined results, as a resume with nothing left to do.
+    const { recipe, settings: recipeSettings, ...spec } = request;
+    const outcome = await runRecipe({
+      ...(spec as Omit<RunRequest, 'registry' | 'recipe' | 'settings' | 'out'>),
+      registry: opts.registry,
+      recipe,
+      settings: recipeSettings,
+      out: tmp,
+      resume: true,
+    });
+    const release = lockFolder(out);
+    try {
+      moveInto(tmp, out, [STATE_FILE, RESULTS_FILE, SUMMARY_FILE]);
+    } finally {
+      release();
+    }
+    return relocate(outcome, tmp, opts.out);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /**
  * The shard folders of a suite run (`run suite.yaml --shard I/N`): each test's N folders merged into OUT/<test>.
  * The gate and report then come from `run suite.yaml --out OUT --resume`, which finds every test finished.
  */
-export async function mergeSuiteShards(
-  dirs: readonly string[],
-  opts: { registry: Registry; out: string; overwrite?: boolean },
-): Promise<{ test: string; outcome: RecipeOutcome }[]> {
+export async function mergeSuiteShards(dirs: readonly string[], opts: MergeOptions): Promise<{ test: string; outcome: RecipeOutcome }[]> {
+  refuseOverlap(dirs, opts.out);
   const testsOf = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, STATE_FILE)))
@@ -264,15 +355,17 @@ export async function mergeSuiteShards(
       );
     }
   }
-  const out: { test: string; outcome: RecipeOutcome }[] = [];
+  // Every test checked before any is written: a refused suite merge writes nothing.
+  const plans: MergePlan[] = [];
   for (const test of tests)
-    out.push({
-      test,
-      outcome: await mergeShards(
+    plans.push(
+      await checkMerge(
         dirs.map((d) => join(d, test)),
         { ...opts, out: join(opts.out, test) },
       ),
-    });
+    );
+  const out: { test: string; outcome: RecipeOutcome }[] = [];
+  for (const [i, test] of tests.entries()) out.push({ test, outcome: await writeMerge(plans[i]!) });
   return out;
 }
 

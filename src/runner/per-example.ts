@@ -9,6 +9,7 @@ import type { Example } from '../data/types.ts';
 import type { EngineSnapshot, QueryEngine, QuerySession } from '../query/engine.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { appendResultLine, readCheckpointIds } from './checkpoint.ts';
+import { outputDigests, type Digests } from './digest.ts';
 import { HELD_FILE, dropHeld, holdLine, readHeld } from './held.ts';
 import { lockFolder } from './lock.ts';
 import { orderedPool } from './pool.ts';
@@ -37,6 +38,8 @@ interface RunState {
   status: 'running' | 'complete' | 'failed';
   wall_seconds: number;
   error?: string;
+  /** Content digests of results.jsonl and summary.json, written when the run completes (checked by merge). */
+  digests?: Digests;
   updated_at: string;
 }
 
@@ -128,7 +131,7 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
   }
   rmSync(summaryPath, { force: true });
   const wall = (): number => previousWall + (Date.now() - started) / 1000;
-  const saveState = (status: RunState['status'], error?: string): void => {
+  const saveState = (status: RunState['status'], error?: string, digests?: Digests): void => {
     const state: RunState = {
       settings,
       ...(opts.request ? { request: opts.request } : {}),
@@ -136,6 +139,7 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
       status,
       wall_seconds: wall(),
       ...(error ? { error } : {}),
+      ...(digests ? { digests } : {}),
       updated_at: new Date().toISOString(),
     };
     writeFileSync(statePath, JSON.stringify(state, null, 2) + '\n');
@@ -197,7 +201,7 @@ async function runLocked<R extends { id: string }, S>(opts: PerExampleOptions<R,
     const summary = await opts.finish({ resultsPath, wallSeconds: wall(), stats0 });
     await opts.outputs?.(resultsPath);
     writeFileSync(summaryPath, JSON.stringify(summary, null, 2) + '\n');
-    saveState('complete');
+    saveState('complete', undefined, outputDigests(outDir, [RESULTS_FILE, SUMMARY_FILE]));
     return summary;
   } catch (err) {
     saveState('failed', errorMessage(err));

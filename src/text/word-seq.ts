@@ -1,5 +1,5 @@
-/** A word: a run of letters/digits, with inner apostrophes or hyphens. */
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+/** A word: a run of letters/digits, with inner apostrophes or hyphens (global: matchAll works on a copy). */
+export const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
 /**
  * A text as words and the gaps between them, so that words can be replaced, inserted or deleted while

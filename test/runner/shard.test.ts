@@ -11,6 +11,7 @@ import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { mergeShards } from '../../src/kinds/merge.ts';
 import { runRecipe, type RunRequest } from '../../src/kinds/run.ts';
 import { shardOf } from '../../src/runner/shard.ts';
+import { outputDigests } from '../../src/runner/digest.ts';
 import { parseShard } from '../../src/options/shard.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
@@ -19,6 +20,11 @@ import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp, w
 
 const registry = createRegistry(BUILTIN_RECIPES);
 const read = (p: string): string => readFileSync(p, 'utf8');
+/** run.json's content digests made to match the folder's files again. */
+const reseal = (dir: string): void => {
+  const state = JSON.parse(read(join(dir, 'run.json'))) as Record<string, unknown>;
+  writeFileSync(join(dir, 'run.json'), JSON.stringify({ ...state, digests: outputDigests(dir, ['results.jsonl', 'summary.json']) }));
+};
 const summaryWithoutTiming = (dir: string): unknown => {
   const { wall_seconds: _w, process: _p, ...rest } = JSON.parse(read(join(dir, 'summary.json'))) as Record<string, unknown>;
   return rest;
@@ -114,14 +120,19 @@ describe('--shard I/N and merge', () => {
     await expect(mergeShards([dirs[0]!], out())).rejects.toThrow(/shard 1\/2 is missing/);
     await expect(mergeShards([dirs[0]!, dirs[0]!, dirs[1]!], out())).rejects.toThrow(/shard 0\/2 is given twice/);
 
+    // A results.jsonl changed after the shard finished is refused by its digest; with run.json's digest made to
+    // match (a shard that lost or repeated a line itself), the example is named.
     const lines = read(join(dirs[1]!, 'results.jsonl')).trim().split('\n');
     const dropped = JSON.parse(lines[0]!) as { id: string };
     writeFileSync(join(dirs[1]!, 'results.jsonl'), lines.slice(1).join('\n') + '\n');
+    await expect(mergeShards(dirs, out())).rejects.toThrow(/shard 1\/2 in .*results\.jsonl was changed after the run finished/);
+    reseal(dirs[1]!);
     await expect(mergeShards(dirs, out())).rejects.toThrow(
       new RegExp(`\\(id ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) is missing from shard 1/2`),
     );
     writeFileSync(join(dirs[1]!, 'results.jsonl'), lines.join('\n') + '\n');
     appendFileSync(join(dirs[1]!, 'results.jsonl'), lines[0] + '\n');
+    reseal(dirs[1]!);
     await expect(mergeShards(dirs, out())).rejects.toThrow(
       new RegExp(`example ${dropped.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in the results twice`),
     );

@@ -14,6 +14,7 @@ import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
 import { closest, type Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 import { addRecipeOptions, recipeSettingsFrom } from '../derive.ts';
 import { addDataOptions, addModelOptions, addRunOptions } from '../options.ts';
 import { progressBars } from '../progress.ts';
@@ -120,7 +121,7 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
       settings,
       out,
       ...(showProgress ? { progress: progressBars() } : {}),
-      log: (line: string) => void process.stderr.write(`textstress: ${line}\n`),
+      log: (line: string) => void process.stderr.write(`textstress: ${terminalSafe(line, { keepLayout: true })}\n`),
     };
     // With --queue this process coordinates: workers (textstress worker) do the examples.
     const queue = spec.queue;
@@ -151,7 +152,8 @@ async function dryRunRecipe(
 /** What a finished run prints (its kind's text on stdout, warnings on stderr); a run that measured nothing exits 1. */
 export async function printOutcome(outcome: RecipeOutcome, json: boolean, after: string[] = []): Promise<void> {
   const printed = await KINDS[outcome.kind].print(outcome, { json });
-  process.stdout.write([printed.text, ...after].join('\n') + '\n');
-  for (const w of printed.warnings) process.stderr.write(w + '\n');
+  // Whatever a kind prints may quote data: its control characters are shown, not obeyed (src/util/terminal.ts).
+  process.stdout.write(terminalSafe([printed.text, ...after].join('\n'), { keepLayout: true }) + '\n');
+  for (const w of printed.warnings) process.stderr.write(terminalSafe(w, { keepLayout: true }) + '\n');
   if (printed.failed) process.exitCode = 1;
 }

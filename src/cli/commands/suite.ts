@@ -9,6 +9,7 @@ import { runSuite, suiteTable } from '../../suite/run.ts';
 import { STARTER_SUITE } from '../../suite/starter.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 import { int, list } from '../options.ts';
 import { parseShard, type Shard } from '../../options/shard.ts';
 
@@ -108,9 +109,11 @@ export function runCommand(registry: Registry): Command {
 }
 
 export function printOutcome(outcome: Awaited<ReturnType<typeof runSuite>>, registry: Registry): void {
-  if (outcome.groups.length) process.stdout.write(suiteTable(outcome.groups, registry) + '\n\n');
-  for (const s of outcome.verdict.skipped ?? []) process.stdout.write(`Skipped ${s.test}: ${s.reason}\n`);
-  process.stdout.write(verdictText(outcome.verdict) + '\n');
+  // Names and reasons can quote a suite file or data: control characters shown, not obeyed.
+  const show = (text: string): string => terminalSafe(text, { keepLayout: true });
+  if (outcome.groups.length) process.stdout.write(show(suiteTable(outcome.groups, registry)) + '\n\n');
+  for (const s of outcome.verdict.skipped ?? []) process.stdout.write(show(`Skipped ${s.test}: ${s.reason}`) + '\n');
+  process.stdout.write(show(verdictText(outcome.verdict)) + '\n');
   if (outcome.report) process.stdout.write(`Report: ${shortPath(outcome.report)}\n`);
 }
 

@@ -13,6 +13,7 @@ import { openData, openModel } from '../../runner/open.ts';
 import { kebab } from '../../util/casing.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { fieldOf, type FlagHint } from '../../util/fields.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 import { addFieldOptions, typedValues } from '../derive.ts';
 import { addOptions } from '../options.ts';
 
@@ -54,7 +55,7 @@ function verbCommand(verb: AnyVerb): Command {
       openModel: (spec) => openModel(typeof spec === 'string' ? { model: spec } : spec),
       openData: (spec) => openData(spec),
       engine: (model) => new QueryEngine(model),
-      print: (text) => void process.stdout.write(text + '\n'),
+      print: (text) => void process.stdout.write(terminalSafe(text, { keepLayout: true }) + '\n'),
     };
     await verb.run(ctx);
   });

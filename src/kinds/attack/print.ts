@@ -10,6 +10,7 @@ import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { fixed, NA, pct } from '../../util/format.ts';
 import { formatTable } from '../../util/table.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 import type { Printed } from '../types.ts';
 import { emptyRunWarnings } from '../print.ts';
 
@@ -109,9 +110,9 @@ export function exampleLines(results: readonly ExampleResult[], max = 3): string
     const qa = isQaResult(r);
     out.push(
       qa
-        ? `  ${r.id}: answer ${answer(r.original_prediction)} → ${answer(r.perturbed_prediction)}`
-        : `  ${r.id}: ${r.original_prediction.label} (${r.original_prediction.score.toFixed(2)}) → ` +
-            `${r.perturbed_prediction.label} (${r.perturbed_prediction.score.toFixed(2)})`,
+        ? `  ${terminalSafe(r.id)}: answer ${answer(r.original_prediction)} → ${answer(r.perturbed_prediction)}`
+        : `  ${terminalSafe(r.id)}: ${terminalSafe(r.original_prediction.label)} (${r.original_prediction.score.toFixed(2)}) → ` +
+            `${terminalSafe(r.perturbed_prediction.label)} (${r.perturbed_prediction.score.toFixed(2)})`,
       ...(qa
         ? [
             `    gold:   ${
@@ -123,7 +124,7 @@ export function exampleLines(results: readonly ExampleResult[], max = 3): string
         : []),
       `    before: ${truncate(show(before))}`,
       `    after:  ${truncate(show(after))}`,
-      `    edits:  ${r.edits.map((e) => `${e.before}→${e.after} [${e.type}]`).join(', ')}`,
+      `    edits:  ${terminalSafe(r.edits.map((e) => `${e.before}→${e.after} [${e.type}]`).join(', '))}`,
     );
   }
   return out.join('\n');
@@ -135,6 +136,8 @@ function answer(p: Prediction): string {
   return `${p.label ? `“${truncate(p.label, 80)}”` : '(no answer)'} (EM ${p.em ?? NA}, F1 ${f1})`;
 }
 
+/** A field of data on one terminal line: control characters shown (terminalSafe), cut at `n` characters. */
 function truncate(s: string, n = 160): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+  const safe = terminalSafe(s);
+  return safe.length > n ? `${safe.slice(0, n - 1)}…` : safe;
 }
