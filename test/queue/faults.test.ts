@@ -3,7 +3,7 @@
  * empty in the middle of a run, two coordinators of one run, a worker running other code, SIGTERM with Redis gone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
@@ -180,5 +180,39 @@ describe('queue faults (issue 25, item 4)', () => {
       expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
     },
     120_000,
+  );
+
+  queueIt(
+    'a worker whose model folder differs (config.json edited) refuses the run; the coordinator names it and the model',
+    async () => {
+      const local = tmp('q-model-local');
+      expect((await runCli(attack(local, 8))).code).toBe(0);
+      // The same relative model path names another model in the worker's folder.
+      const elsewhere = tmp('q-model-elsewhere');
+      const folder = join(elsewhere, 'models', 'demo-sst2');
+      cpSync(DEMO_SST2, folder, { recursive: true });
+      const config = JSON.parse(read(join(folder, 'config.json'))) as Record<string, unknown>;
+      writeFileSync(join(folder, 'config.json'), JSON.stringify({ ...config, edited: true }));
+      const redis = await startRedis();
+      keep(redis.process);
+      const other = keep(
+        spawn(process.execPath, [join(ROOT, 'bin', 'textstress.mjs'), 'worker', '--queue', redis.url], { cwd: elsewhere }),
+      );
+      await stderrMatch(other, /worker listening/, 'worker with another model');
+      const out = tmp('q-model');
+      const relative = attack(out, 8).map((a) => (a === DEMO_SST2 ? 'models/demo-sst2' : a));
+      const coordinator = runCli([...relative, '--queue', redis.url, '--block-size', '4']);
+      await stderrMatch(other, /refused job/, 'worker with another model refusing');
+      keep(await startQueueWorker(redis.url));
+      const r = await coordinator;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `worker textstress-[^ ]+-${other.pid} refused run \\w+: its model models/demo-sst2#[0-9a-f]{16} \\(run: models/demo-sst2#[0-9a-f]{16}\\)`,
+        ),
+      );
+      expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
+    },
+    180_000,
   );
 });
