@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModelAdapter } from '../models/types.ts';
 import { packageVersion } from '../util/package-root.ts';
@@ -15,7 +15,7 @@ export interface Fingerprint {
   version: string;
   /** sha256 (16 hex) of the code's files, paths included. */
   code: string;
-  /** The model's id, its answer-deciding identity and, for a local folder, a digest of its files. */
+  /** A model folder's name and the digest of its files; else the model's id and answer-deciding identity. */
   model: string;
 }
 
@@ -40,14 +40,14 @@ export function codeDigest(): string {
   return code;
 }
 
-/** The model's identity: what it says it is and, for a model folder, the digest of every file in it. */
+/**
+ * The model's identity: for a model folder, its name and the digest of every file in it (not its path: the same
+ * model may sit elsewhere on each machine); else what it says it is (id, endpoint and answer-deciding settings).
+ */
 export function modelIdentity(model: ModelAdapter): string {
-  const hash = createHash('sha256')
-    .update(model.info.id)
-    .update('\0')
-    .update(model.cacheIdentity ?? '');
   const folder = resolve(model.info.id);
   if (existsSync(folder) && statSync(folder).isDirectory()) {
+    const hash = createHash('sha256');
     const walk = (dir: string): void => {
       for (const name of readdirSync(dir).sort()) {
         const p = join(dir, name);
@@ -56,7 +56,12 @@ export function modelIdentity(model: ModelAdapter): string {
       }
     };
     walk(folder);
+    return `${basename(folder)}#${hash.digest('hex').slice(0, 16)}`;
   }
+  const hash = createHash('sha256')
+    .update(model.info.id)
+    .update('\0')
+    .update(model.cacheIdentity ?? '');
   return `${model.info.id}#${hash.digest('hex').slice(0, 16)}`;
 }
 

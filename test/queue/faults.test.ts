@@ -208,7 +208,7 @@ describe('queue faults (issue 25, item 4)', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(
         new RegExp(
-          `worker textstress-[^ ]+-${other.pid} refused run \\w+: its model models/demo-sst2#[0-9a-f]{16} \\(run: models/demo-sst2#[0-9a-f]{16}\\)`,
+          `worker textstress-[^ ]+-${other.pid} refused run \\w+: its model demo-sst2#[0-9a-f]{16} \\(run: demo-sst2#[0-9a-f]{16}\\)`,
         ),
       );
       expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
