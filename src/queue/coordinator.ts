@@ -5,12 +5,10 @@
  * that failed for good by example id, then writes results.jsonl in data order and lets the recipe finish the run
  * from it (a resume with nothing left to do) — the same outputs as a local run.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { parseLabelMap } from '../attack/labels.ts';
 import type { Example } from '../data/types.ts';
 import { alreadyHoldsRun, readStateFile } from '../runner/resume.ts';
@@ -21,7 +19,9 @@ import { savedRequest } from '../kinds/request.ts';
 import { assertSupports, kindOf, prepareFor } from '../kinds/index.ts';
 import { fileFingerprint, openData, openModel, surveyExamples, type DataSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
-import { connectionFrom, QUEUE_NAME, resultsKey, type BlockJob } from './jobs.ts';
+import { connectionFrom, connectRedis, QUEUE_NAME, type BlockJob } from './jobs.ts';
+import { fingerprintDigest, fingerprintOf, type Fingerprint } from './fingerprint.ts';
+import { attach, detach, waitForResults, type Block } from './watch.ts';
 
 export interface QueuedRunRequest extends RunRequest {
   /** redis:// URL of the queue. */
@@ -42,115 +42,89 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   const data = req as QueuedRunRequest & DataSpec;
   const settings = recipeSettings(def, req.settings);
   const { queue: _q, blockSize: _b, attempts: _a, ...local } = req;
+  const conn = connectionFrom(req.queue);
   // A finished run resumed: nothing to queue (its results left Redis when it finished).
   if (req.resume && readStateFile<{ status?: string }>(join(req.out, STATE_FILE))?.status === 'complete')
     return runRecipe({ ...local, resume: true });
   if (!req.overwrite && !req.resume && (existsSync(join(req.out, STATE_FILE)) || existsSync(join(req.out, RESULTS_FILE))))
     throw alreadyHoldsRun(req.out);
 
-  // The model is opened here only for its info (task, labels) and the recipe's checks; the workers ask it.
-  const model = await openModel(req);
-  const survey = await surveyExamples(await openData(data));
-  const info = (await openData(data)).info;
-  let select: ((e: Example) => boolean) | undefined;
+  // Redis first: an unreachable queue fails in seconds, before the model is loaded.
+  const redis = await connectRedis(req.queue, { offline: 'fail' });
+  const queue = new Queue<BlockJob>(QUEUE_NAME, { connection: redis });
+  queue.on('error', () => undefined);
+  const instance = randomUUID();
+  let runId = '';
   try {
-    const built = await prepareFor(def, settings, model.info, info, {
-      seed: req.seed,
-      labelMap: parseLabelMap(req.labelMap),
-      observedLabels: survey.labels,
-    });
-    select = kindOf(def).perExample?.select?.(built);
-  } finally {
-    await model.close?.();
-  }
-  const request = savedRequest(req, settings) as BlockJob['request'];
-  const fingerprint = await fileFingerprint(data.data);
-  const runId = createHash('sha256').update(JSON.stringify({ request, fingerprint })).digest('hex').slice(0, 16);
-
-  const connection = connectionFrom(req.queue);
-  const queue = new Queue<BlockJob>(QUEUE_NAME, { connection });
-  const redis = new Redis(connection);
-  const key = resultsKey(runId);
-  try {
-    // Enqueue: deterministic ids, so a second coordinator (or a re-run) adds nothing twice.
+    // The model is opened here for its info (task, labels), the recipe's checks and the run's fingerprint.
+    const model = await openModel(req);
+    const survey = await surveyExamples(await openData(data));
+    const info = (await openData(data)).info;
+    let select: ((e: Example) => boolean) | undefined;
+    let made: Fingerprint;
+    try {
+      const built = await prepareFor(def, settings, model.info, info, {
+        seed: req.seed,
+        labelMap: parseLabelMap(req.labelMap),
+        observedLabels: survey.labels,
+      });
+      select = kindOf(def).perExample?.select?.(built);
+      made = fingerprintOf(model);
+    } finally {
+      await model.close?.();
+    }
+    const request = savedRequest(req, settings) as BlockJob['request'];
+    const fingerprint = await fileFingerprint(data.data);
+    runId = createHash('sha256').update(JSON.stringify({ request, fingerprint, made })).digest('hex').slice(0, 16);
     const size = req.blockSize ?? 16;
     const observedLabels = [...survey.labels];
+    const blocks: Block[] = [];
     let block: Example[] = [];
-    let blocks = 0;
-    let total = 0;
-    const enqueue = async (): Promise<void> => {
-      if (!block.length) return;
-      const jobId = `${runId}-${blocks++}`;
-      await queue.add(
-        'examples',
-        { runId, request, info, observedLabels, examples: block },
-        {
-          jobId,
-          attempts: req.attempts ?? 3,
-          backoff: { type: 'exponential', delay: 1000 },
-          removeOnComplete: true,
-          removeOnFail: false,
-        },
-      );
-      block = [];
-    };
     for await (const e of (await openData(data)).examples()) {
       if (select && !select(e)) continue;
-      total++;
       block.push(e);
-      if (block.length >= size) await enqueue();
+      if (block.length < size) continue;
+      blocks.push({ jobId: `${runId}-${blocks.length}`, examples: block, requeued: 0 });
+      block = [];
     }
-    await enqueue();
+    if (block.length) blocks.push({ jobId: `${runId}-${blocks.length}`, examples: block, requeued: 0 });
+    const total = blocks.reduce((n, b) => n + b.examples.length, 0);
+    const attempts = req.attempts ?? 3;
+    // Deterministic ids: a second coordinator (or a re-run, or a re-queue of a lost job) adds nothing twice.
+    const add = (b: Block): Promise<unknown> =>
+      queue.add(
+        'examples',
+        { runId, request, info, observedLabels, examples: b.examples, fingerprint: made },
+        { jobId: b.jobId, attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: false },
+      );
+    const others = await attach(redis, runId, instance);
+    if (others)
+      req.log?.(`attached to run ${runId}: ${others} other coordinator(s) wait on it too; results stay until the last one is done`);
+    for (const b of blocks) await add(b);
     req.log?.(
-      `queued ${total} examples in ${blocks} jobs (run ${runId}) on ${connection.host}:${connection.port}; waiting ` +
+      `queued ${total} examples in ${blocks.length} jobs (run ${runId}) on ${conn.host}:${conn.port}; waiting ` +
         `for workers (textstress worker --queue ${req.queue})`,
     );
-
-    // Wait for every result, reporting progress; jobs that failed for good are named by example.
-    const progress = req.progress?.start(def.name, total);
-    try {
-      for (;;) {
-        const done = await redis.hlen(key);
-        progress?.update(done);
-        if (done >= total) break;
-        const failed = (await queue.getFailed(0, -1)).filter((j) => j.id?.startsWith(`${runId}-`));
-        if (failed.length) {
-          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-          const pending = Object.values(counts).reduce((a, b) => a + b, 0);
-          if (pending === 0 || failed.length === blocks) {
-            const missing: string[] = [];
-            for (const j of failed) for (const e of j.data.examples) if (!(await redis.hexists(key, e.id))) missing.push(e.source ?? e.id);
-            throw new TextstressError(
-              `${failed.length} job${failed.length === 1 ? '' : 's'} failed after ${req.attempts ?? 3} attempts: ` +
-                `${failed[0]!.failedReason}. Examples without a result: ` +
-                `${missing.slice(0, 8).join(', ')}${missing.length > 8 ? `, … (${missing.length})` : ''}.`,
-              {
-                hint: 'Fix the cause (the workers log it), then rerun the same command: results stored so far are kept and the failed jobs run again.',
-              },
-            );
-          }
-        }
-        await sleep(300);
-      }
-    } finally {
-      progress?.stop();
-    }
-    for (const j of (await queue.getFailed(0, -1)).filter((x) => x.id?.startsWith(`${runId}-`))) await j.remove();
+    const lines = await waitForResults({
+      redis,
+      queue,
+      runId,
+      instance,
+      blocks,
+      total,
+      attempts,
+      add,
+      digest: fingerprintDigest(made),
+      conn,
+      req,
+      name: def.name,
+    });
 
     // The outputs one process writes: results in data order, then the recipe finishes the run.
     mkdirSync(req.out, { recursive: true });
     for (const f of [STATE_FILE, RESULTS_FILE, SUMMARY_FILE]) rmSync(join(req.out, f), { force: true });
     const resultsPath = join(req.out, RESULTS_FILE);
-    writeFileSync(resultsPath, '');
-    for await (const e of (await openData(data)).examples()) {
-      if (select && !select(e)) continue;
-      const line = await redis.hget(key, e.id);
-      if (line === null)
-        throw new TextstressError(`example ${e.source ?? e.id} has no result in the queue's store (run ${runId}).`, {
-          hint: 'Rerun the same command: it waits for it again.',
-        });
-      appendFileSync(resultsPath, line + '\n');
-    }
+    writeFileSync(resultsPath, lines.map((l) => l + '\n').join(''));
     writeFileSync(
       join(req.out, STATE_FILE),
       JSON.stringify(
@@ -167,10 +141,14 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
       ) + '\n',
     );
     const outcome = await runRecipe({ ...local, resume: true, overwrite: false });
-    await redis.del(key);
+    if (!(await detach(redis, runId, instance, true)))
+      req.log?.(`another coordinator of run ${runId} is still waiting: its results stay in Redis for it`);
+    runId = '';
     return outcome;
   } finally {
-    await queue.close();
+    // A coordinator that stops early lets go of its lease (results stay: a rerun picks them up).
+    if (runId) await detach(redis, runId, instance, false).catch(() => undefined);
+    await queue.close().catch(() => undefined);
     redis.disconnect();
   }
 }

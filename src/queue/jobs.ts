@@ -4,8 +4,10 @@
  * Redis hash keyed by example id: writing one twice leaves it once, and a worker skips examples already stored.
  */
 import type { ConnectionOptions } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { DatasetInfo, Example } from '../data/types.ts';
-import { TextstressError } from '../util/errors.ts';
+import { errorMessage, TextstressError } from '../util/errors.ts';
+import type { Fingerprint } from './fingerprint.ts';
 
 /** The one queue every textstress worker takes jobs from (jobs carry their run). */
 export const QUEUE_NAME = 'textstress';
@@ -19,11 +21,67 @@ export interface BlockJob {
   /** Gold labels seen in the whole data (label alignment must not depend on the block). */
   observedLabels: string[];
   examples: Example[];
+  /** The code and model that made the run: a worker whose own differ refuses the job (absent: a job of older code). */
+  fingerprint?: Fingerprint;
 }
 
 /** The hash that holds a run's results: example id → results.jsonl line. */
 export function resultsKey(runId: string): string {
   return `textstress:run:${runId}:results`;
+}
+
+/** The coordinators attached to a run: instance id → when its lease ends (ms); the last one to finish cleans up. */
+export function coordinatorsKey(runId: string): string {
+  return `textstress:run:${runId}:coordinators`;
+}
+
+/** Workers that refused a run's jobs: worker name → JSON {worker, differences}. */
+export function refusalsKey(runId: string): string {
+  return `textstress:run:${runId}:refused`;
+}
+
+/** A stored result: the digest of the fingerprint of the worker that made it, a tab, the results.jsonl line. */
+export function storedResult(digest: string, line: string): string {
+  return `${digest}\t${line}`;
+}
+
+/** How long to try to reach Redis at start before giving up (a wrong URL fails in seconds, not never). */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A connected ioredis client, or a one-line error naming the address and the cause. Every client gets an error
+ * listener (else ioredis prints "[ioredis] Unhandled error event" with a stack trace on every failed reconnect);
+ * `offline: 'fail'` makes commands reject at once while Redis is away, so the caller's waits stay bounded.
+ */
+export async function connectRedis(url: string, opts: { offline: 'fail' | 'queue' }): Promise<Redis> {
+  const conn = connectionFrom(url);
+  let connected = false;
+  let firstError: unknown;
+  const client = new Redis({
+    ...conn,
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    enableOfflineQueue: opts.offline === 'queue',
+    maxRetriesPerRequest: opts.offline === 'queue' ? null : 1,
+    // No retry at start (the error is the answer); later, reconnect (a Redis restart) at most every 2 s.
+    retryStrategy: (times) => (connected ? Math.min(times * 200, 2000) : null),
+  });
+  client.on('error', (err) => (firstError ??= err));
+  try {
+    await client.connect();
+    connected = true;
+  } catch (err) {
+    client.disconnect();
+    throw unreachable(conn, firstError ?? err);
+  }
+  return client;
+}
+
+/** The error for a Redis that cannot be reached. */
+export function unreachable(conn: { host: string; port: number }, err: unknown): TextstressError {
+  return new TextstressError(`cannot reach Redis at ${conn.host}:${conn.port}: ${errorMessage(err).replace(/\.$/, '')}.`, {
+    hint: 'Start redis-server there, or give the right --queue redis://host:port.',
+  });
 }
 
 /** BullMQ connection options from a redis:// URL, with what BullMQ's guide asks of workers (maxRetriesPerRequest null). */

@@ -5,8 +5,8 @@
  * in-process concurrency (default 1 job at a time; the examples of a block run together, sharing model batches).
  */
 import { hostname } from 'node:os';
-import { Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DelayedError, Worker, type Job } from 'bullmq';
 import { parseLabelMap } from '../attack/labels.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
@@ -15,14 +15,25 @@ import { openEngine, openModel, type ModelSpec } from '../runner/open.ts';
 import { kindOf, prepareFor, type ExampleJob } from '../kinds/index.ts';
 import { recipeSettings } from '../kinds/run.ts';
 import { TextstressError } from '../util/errors.ts';
-import { connectionFrom, QUEUE_NAME, resultsKey, type BlockJob } from './jobs.ts';
+import { packageVersion } from '../util/package-root.ts';
+import { connectionFrom, connectRedis, QUEUE_NAME, refusalsKey, resultsKey, storedResult, type BlockJob } from './jobs.ts';
+import { codeDigest, differences, fingerprintDigest, fingerprintOf, type Fingerprint } from './fingerprint.ts';
 
-/** A run as a worker holds it open between its blocks: its model, engine and per-example job. */
+/** A run as a worker holds it open between its blocks: its model, engine and per-example job (or why it refuses it). */
 interface Prepared {
   model: ModelAdapter;
   engine: QueryEngine;
   job: ExampleJob;
+  /** This worker's fingerprint digest, stored with each result. */
+  digest: string;
+  /** How this worker differs from the run's fingerprint: non-empty = its jobs are refused. */
+  refused: string[];
 }
+
+/** A refused job goes back to the queue for another worker after this long (without using up an attempt). */
+const REFUSED_DELAY_MS = 1000;
+/** SIGTERM: the jobs in hand get this long to finish, then the worker lets go of them (another worker takes them). */
+const GRACE_MS = 4000;
 
 export interface WorkerOptions {
   registry: Registry;
@@ -40,7 +51,9 @@ export interface RunningWorker {
 
 export async function startWorker(url: string, opts: WorkerOptions): Promise<RunningWorker> {
   const connection = connectionFrom(url);
-  const redis = new Redis(connection);
+  // Fails in seconds, in one line, when Redis cannot be reached at start.
+  const redis = await connectRedis(url, { offline: 'queue' });
+  const name = `textstress-${hostname()}-${process.pid}`;
   const runs = new Map<string, Promise<Prepared>>();
 
   const prepare = async (job: BlockJob): Promise<Prepared> => {
@@ -56,11 +69,29 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
     });
     const perExample = kindOf(def).perExample;
     if (!perExample) throw new TextstressError(`the ${def.name} recipe is not run example by example, so no worker can take its jobs.`);
-    return { model, engine, job: perExample.job(built, model, { seed: request.seed, compact: request.compact === true, engine }) };
+    const mine = fingerprintOf(model);
+    return {
+      model,
+      engine,
+      job: perExample.job(built, model, { seed: request.seed, compact: request.compact === true, engine }),
+      digest: fingerprintDigest(mine),
+      refused: refusal(job.fingerprint, mine),
+    };
   };
 
-  const processor = async (job: Job<BlockJob>): Promise<{ stored: number }> => {
+  /** Refuses the job: says why where the coordinator reads it, and puts the job back for another worker. */
+  const refuse = async (job: Job<BlockJob>, token: string | undefined, diff: string[]): Promise<never> => {
+    await redis.hset(refusalsKey(job.data.runId), name, JSON.stringify({ worker: name, differences: diff }));
+    opts.log?.(`refused job ${job.id} of run ${job.data.runId}: this worker's ${diff.join(', ')}`);
+    await job.moveToDelayed(Date.now() + REFUSED_DELAY_MS, token);
+    throw new DelayedError();
+  };
+
+  const processor = async (job: Job<BlockJob>, token?: string): Promise<{ stored: number }> => {
     const data = job.data;
+    // The code is compared before the model is opened: a worker of other code does nothing for the run.
+    const codeDiff = refusal(data.fingerprint, undefined);
+    if (codeDiff.length) return refuse(job, token, codeDiff);
     let p = runs.get(data.runId);
     if (!p) {
       p = prepare(data);
@@ -68,6 +99,7 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
       p.catch(() => runs.delete(data.runId));
     }
     const run = await p;
+    if (run.refused.length) return refuse(job, token, run.refused);
     const key = resultsKey(data.runId);
     const maxQueries = data.request.maxQueries as number | undefined;
     let stored = 0;
@@ -77,7 +109,7 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
         if (await redis.hexists(key, example.id)) return;
         const session = run.engine.session(maxQueries);
         const line = await run.job(example, session);
-        await redis.hset(key, example.id, JSON.stringify(line));
+        await redis.hset(key, example.id, storedResult(run.digest, JSON.stringify(line)));
         stored++;
       }),
     );
@@ -89,27 +121,47 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
   const worker = new Worker<BlockJob>(QUEUE_NAME, processor, {
     connection,
     // Which process holds a job (job.processedBy), for operators and the crash test.
-    name: `textstress-${hostname()}-${process.pid}`,
+    name,
     concurrency: opts.concurrency ?? 1,
     lockDuration,
     stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
     maxStalledCount: 3,
   });
   worker.on('failed', (job, err) => opts.log?.(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${err.message}`));
-  worker.on('error', (err) => opts.log?.(`worker: ${err.message}`));
+  // While Redis is away BullMQ reports every failed reconnect: one line per new message, not dozens.
+  let lastError = '';
+  worker.on('error', (err) => {
+    if (err.message !== lastError) opts.log?.(`worker: ${err.message}`);
+    lastError = err.message;
+  });
+  worker.on('ready', () => (lastError = ''));
   await worker.waitUntilReady();
   opts.log?.(
     `worker listening on ${connection.host}:${connection.port} (queue "${QUEUE_NAME}", ${opts.concurrency ?? 1} job(s) at a time)`,
   );
   return {
     async close() {
-      await worker.close();
-      for (const p of runs.values()) {
-        const r = await p.catch(() => undefined);
-        await r?.engine.flushed();
-        await r?.model.close?.();
+      // Bounded, Redis or not: the jobs in hand get GRACE_MS, then the worker lets go of them (their lock lapses and
+      // another worker takes them; results already stored are kept).
+      const graceful = await Promise.race([worker.close().then(() => true), sleep(GRACE_MS).then(() => false)]);
+      if (!graceful) {
+        opts.log?.(`not closed after ${GRACE_MS / 1000} s (a job in hand, or Redis gone): letting go`);
+        await Promise.race([worker.close(true).catch(() => undefined), sleep(1000)]);
+        void worker.disconnect().catch(() => undefined);
       }
       redis.disconnect();
+      for (const p of runs.values()) {
+        const r = await Promise.race([p.catch(() => undefined), sleep(1000).then(() => undefined)]);
+        if (graceful) await Promise.race([r?.engine.flushed(), sleep(1000)]);
+        await r?.model.close?.();
+      }
     },
   };
+}
+
+/** How this worker differs from the run's fingerprint (`mine` undefined: compare the version and code only). */
+function refusal(theirs: Fingerprint | undefined, mine: Fingerprint | undefined): string[] {
+  if (!theirs) return ['code (the job carries no fingerprint: it comes from an older coordinator)'];
+  const own = mine ?? { ...theirs, version: packageVersion(), code: codeDigest() };
+  return differences(theirs, own);
 }

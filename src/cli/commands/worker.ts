@@ -20,13 +20,18 @@ export function workerCommand(registry: Registry): Command {
       const { startWorker } = await import('../../queue/worker.ts');
       const log = (line: string): void => void process.stderr.write(`textstress: ${line}\n`);
       const worker = await startWorker(opts.queue, { registry, concurrency: opts.jobs, lockMs: opts.lockMs, log });
-      await new Promise<void>((resolve) => {
+      await new Promise<void>(() => {
+        let stopping = false;
         const stop = (): void => {
+          // A second signal: stop now (the jobs in hand go to another worker when their lock lapses).
+          if (stopping) process.exit(1);
+          stopping = true;
           log('stopping: finishing the jobs in hand');
-          void worker.close().then(resolve);
+          // close() is bounded (src/queue/worker.ts); the exit ends what a Redis that is gone leaves reconnecting.
+          void worker.close().finally(() => process.exit(0));
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
       });
     });
 }
