@@ -75,14 +75,58 @@ describe('the packed package, installed into an empty project', () => {
     expect(r.out).toMatch(/typos-curve/);
   });
 
-  it('npx textstress demo writes the report', () => {
-    const r = sh('npx', ['textstress', 'demo', '--out', 'demo-out', '--limit', '10', '--no-progress']);
+  it('npx textstress demo writes summaries, results, a table and the report', () => {
+    const r = sh('npx', ['textstress', 'demo', '--out', 'demo-out', '--limit', '30', '--no-progress']);
     expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/Gate: PASS/);
-    expect(r.out).toMatch(/ner-typos-k2/);
-    expect(readFileSync(join(project, 'demo-out', 'report.html'), 'utf8')).toMatch(/Keyboard typos/);
-    // Long by nature: the whole demo (--limit leaves its encoder tests whole): about 35 s alone on an idle 2-core
-    // machine, 60 s beside the other test worker.
+    const demoOut = join(project, 'demo-out');
+    const html = readFileSync(join(demoOut, 'report.html'), 'utf8');
+    expect(r.out).toMatch(/K=3/);
+    expect(r.out).toMatch(/typos-max-k3 .* 30 /);
+    expect(r.out).toMatch(/Report: \S*demo-out\/report\.html/);
+    const s = JSON.parse(readFileSync(join(demoOut, 'typos-max-k3', 'summary.json'), 'utf8')) as { n: number; complete: boolean };
+    expect(s).toMatchObject({ n: 30, complete: true });
+    expect(
+      readFileSync(join(demoOut, 'typos-max-k3', 'results.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(30);
+    expect(existsSync(join(demoOut, 'noise-middle-random', 'summary.json'))).toBe(true);
+    // The NER test runs on the shipped news sentences, on any machine.
+    expect(JSON.parse(readFileSync(join(demoOut, 'ner-typos-k2', 'summary.json'), 'utf8'))).toMatchObject({ n: 30, complete: true });
+    // Person names swapped in the news sentences: Table 3's numbers, over the sentences that name a person.
+    const e = JSON.parse(readFileSync(join(demoOut, 'ner-entities-per', 'summary.json'), 'utf8')) as {
+      n: number;
+      details: { probed: number; table3: { stability: number | null } };
+    };
+    expect(e.n).toBe(30);
+    expect(e.details.probed).toBeGreaterThan(0);
+    expect(e.details.table3.stability).not.toBeNull();
+    expect(existsSync(join(demoOut, 'ner-entities-per', 'd_worst.conll'))).toBe(true);
+    // Fooling sentences from the reviews' own words (the limit does not apply: the run reads the training file).
+    const f = JSON.parse(readFileSync(join(demoOut, 'sst2-fooling', 'summary.json'), 'utf8')) as {
+      steps: number;
+      metrics: Record<string, number>;
+    };
+    expect(f.steps).toBe(10);
+    expect(f.metrics.fooling_threshold).toBeGreaterThan(0);
+    expect(r.out).toMatch(/sst2-fooling +fooling/);
+    // Inside demo-mlm: Table 7/8 for three error types and the cloze test, on the WordNet sentences that ship.
+    const layers = JSON.parse(readFileSync(join(demoOut, 'mlm-probe-layers', 'layers.json'), 'utf8')) as { table7: { head: string[] } };
+    expect(layers.table7.head).toEqual(['layer', 'ArtOrDet', 'SVA', 'Worder', 'mean']);
+    expect(JSON.parse(readFileSync(join(demoOut, 'mlm-cloze', 'summary.json'), 'utf8')).metrics.pairs_used).toBeGreaterThan(50);
+    expect(html).toMatch(/Inside the encoder: where grammar errors are noticed/);
+    expect(html).toMatch(/Cloze test: how far a grammar error reaches/);
+    expect(r.out).toMatch(/Gate: PASS — all 4 checks hold/);
+    expect(html).toMatch(/Fooling sentences \(EFSG\)/);
+    expect(html).toMatch(/Entity names/);
+    expect(html).toMatch(/Keyboard typos/);
+    expect(html).toMatch(/Character noise/);
+    // The demo reads only shipped data, so a clone without the shared data folder runs the same suite.
+    expect(r.out).toMatch(/over \S*textstress\/demo\/reviews\.tsv/);
+    expect(r.out).toMatch(/over \S*textstress\/demo\/news\.conll/);
+    expect(r.out).not.toMatch(/Skipped/);
+    // Long by nature: --limit leaves the encoder tests whole (the cloze test's 7,040 masked queries and the layer
+    // probes inside demo-mlm): about 40 s alone on an idle 2-core machine, 60-90 s beside the other test worker.
   }, 200_000);
 
   it('a plain-Node ESM script imports the library and attacks sentences in memory', () => {
