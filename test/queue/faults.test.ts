@@ -154,7 +154,7 @@ describe('queue faults (issue 25, item 4)', () => {
   );
 
   queueIt(
-    'a worker running other code (one file edited) refuses the run; the coordinator names it and uses none of its results',
+    'workers of other code (one file edited) or another model (config.json edited) refuse the run; the coordinator names each, uses none of their results',
     async () => {
       const local = tmp('q-other-local');
       expect((await runCli(attack(local, 12))).code).toBe(0);
@@ -164,30 +164,7 @@ describe('queue faults (issue 25, item 4)', () => {
       for (const f of ['bin', 'src', 'package.json']) cpSync(join(ROOT, f), join(copy, f), { recursive: true });
       symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
       appendFileSync(join(copy, 'src', 'perturb', 'keyboard.ts'), '\n// one rule edited\n');
-      const redis = await startRedis();
-      keep(redis.process);
-      const other = keep(spawn(process.execPath, [join(copy, 'bin', 'textstress.mjs'), 'worker', '--queue', redis.url], { cwd: ROOT }));
-      await stderrMatch(other, /worker listening/, 'worker of other code');
-      const out = tmp('q-other');
-      const coordinator = runCli([...attack(out, 12), '--queue', redis.url, '--block-size', '4']);
-      await stderrMatch(other, /refused job/, 'worker of other code refusing');
-      keep(await startQueueWorker(redis.url));
-      const r = await coordinator;
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(
-        new RegExp(`worker textstress-[^ ]+-${other.pid} refused run \\w+: its code [0-9a-f]{16} \\(run: [0-9a-f]{16}\\)`),
-      );
-      expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
-    },
-    120_000,
-  );
-
-  queueIt(
-    'a worker whose model folder differs (config.json edited) refuses the run; the coordinator names it and the model',
-    async () => {
-      const local = tmp('q-model-local');
-      expect((await runCli(attack(local, 8))).code).toBe(0);
-      // The same relative model path names another model in the worker's folder.
+      // The same relative model path names another model in the other worker's folder.
       const elsewhere = tmp('q-model-elsewhere');
       const folder = join(elsewhere, 'models', 'demo-sst2');
       cpSync(DEMO_SST2, folder, { recursive: true });
@@ -195,20 +172,30 @@ describe('queue faults (issue 25, item 4)', () => {
       writeFileSync(join(folder, 'config.json'), JSON.stringify({ ...config, edited: true }));
       const redis = await startRedis();
       keep(redis.process);
-      const other = keep(
+      const otherCode = keep(spawn(process.execPath, [join(copy, 'bin', 'textstress.mjs'), 'worker', '--queue', redis.url], { cwd: ROOT }));
+      const otherModel = keep(
         spawn(process.execPath, [join(ROOT, 'bin', 'textstress.mjs'), 'worker', '--queue', redis.url], { cwd: elsewhere }),
       );
-      await stderrMatch(other, /worker listening/, 'worker with another model');
-      const out = tmp('q-model');
-      const relative = attack(out, 8).map((a) => (a === DEMO_SST2 ? 'models/demo-sst2' : a));
+      await Promise.all([
+        stderrMatch(otherCode, /worker listening/, 'worker of other code'),
+        stderrMatch(otherModel, /worker listening/, 'worker with another model'),
+      ]);
+      const out = tmp('q-other');
+      const relative = attack(out, 12).map((a) => (a === DEMO_SST2 ? 'models/demo-sst2' : a));
       const coordinator = runCli([...relative, '--queue', redis.url, '--block-size', '4']);
-      await stderrMatch(other, /refused job/, 'worker with another model refusing');
+      await Promise.all([
+        stderrMatch(otherCode, /refused job/, 'worker of other code refusing'),
+        stderrMatch(otherModel, /refused job/, 'worker with another model refusing'),
+      ]);
       keep(await startQueueWorker(redis.url));
       const r = await coordinator;
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(
+        new RegExp(`worker textstress-[^ ]+-${otherCode.pid} refused run \\w+: its code [0-9a-f]{16} \\(run: [0-9a-f]{16}\\)`),
+      );
+      expect(r.stderr).toMatch(
         new RegExp(
-          `worker textstress-[^ ]+-${other.pid} refused run \\w+: its model demo-sst2#[0-9a-f]{16} \\(run: demo-sst2#[0-9a-f]{16}\\)`,
+          `worker textstress-[^ ]+-${otherModel.pid} refused run \\w+: its model demo-sst2#[0-9a-f]{16} \\(run: demo-sst2#[0-9a-f]{16}\\)`,
         ),
       );
       expect(read(join(out, 'results.jsonl'))).toBe(read(join(local, 'results.jsonl')));
