@@ -1,7 +1,7 @@
 /**
  * A corrupt query cache under a paid (openai:) model stops the run with the cache's message instead of going on
  * without it: answers paid for then would not be kept, and a resume would pay for them again. Other models go on
- * without the cache (test/query/cache-corruption.test.ts runs that for real).
+ * without the cache (test/faults/cache-corruption.test.ts runs that for real).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
