@@ -9,21 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_SST2, ROOT, SST2_DEV, runCli, runCliProcess, startCliProcess, startQueueWorker, stderrMatch, tmp } from '../cli/helpers.ts';
-import { HAS_REDIS, SKIP_REDIS, startRedis } from '../support/redis.ts';
-
-const MISSING =
-  "redis-server not found: install Debian's redis-server (apt-get install redis-server), or set TEXTSTRESS_SKIP_REDIS=1 to leave these checks out";
-const queueIt = (name: string, fn: () => Promise<void>, timeout: number): void => {
-  it(
-    name,
-    async (ctx) => {
-      if (SKIP_REDIS) ctx.skip(SKIP_REDIS);
-      if (!HAS_REDIS) throw new Error(MISSING);
-      await fn();
-    },
-    timeout,
-  );
-};
+import { queueIt, startRedis } from '../support/redis.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
 const exited = (p: ChildProcess): Promise<number | null> =>

@@ -8,32 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_SST2, SST2_DEV, runCli, startQueueWorker, tmp, writeSst2Suite } from '../cli/helpers.ts';
-import { HAS_REDIS, SKIP_REDIS, startRedis } from '../support/redis.ts';
+import { HAS_REDIS, SKIP_REDIS, queueIt, startRedis } from '../support/redis.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
 const withoutTiming = (dir: string): unknown => {
   const { wall_seconds: _w, process: _p, ...rest } = JSON.parse(read(join(dir, 'summary.json'))) as Record<string, unknown>;
   return rest;
-};
-
-// Debian's redis-server is needed (.ci/run installs it): without it these tests fail, saying so, unless the user
-// leaves them out with TEXTSTRESS_SKIP_REDIS=1 (then reported as skipped with the reason), as the browser test.
-const MISSING =
-  "redis-server not found: install Debian's redis-server (apt-get install redis-server), or set TEXTSTRESS_SKIP_REDIS=1 to leave these checks out";
-
-/** A queue test: skipped with the reason only when the user opted out; failed, saying why, without redis-server. */
-const queueIt = (name: string, fn: () => Promise<void>, timeout: number): void => {
-  it(
-    name,
-    async (ctx) => {
-      if (SKIP_REDIS) ctx.skip(SKIP_REDIS);
-      if (!HAS_REDIS) throw new Error(MISSING);
-      await fn();
-    },
-    timeout,
-  );
 };
 
 describe('--queue redis:// with textstress worker processes (BullMQ)', () => {

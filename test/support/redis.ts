@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { it } from 'vitest';
 import { freePort } from '../cli/helpers.ts';
 
 /** Whether Debian's redis-server is installed (.ci/run installs it). */
@@ -31,4 +32,23 @@ export async function startRedis(port?: number): Promise<{ url: string; port: nu
   }
   probe.disconnect();
   return { url: `redis://127.0.0.1:${port}`, port, process: child };
+}
+
+const MISSING =
+  "redis-server not found: install Debian's redis-server (apt-get install redis-server), or set TEXTSTRESS_SKIP_REDIS=1 to leave these checks out";
+
+/**
+ * A queue test: skipped with the reason only when the user opted out (TEXTSTRESS_SKIP_REDIS=1); failed, saying why,
+ * without redis-server (.ci/run installs it), as the browser test does without chromium.
+ */
+export function queueIt(name: string, fn: () => Promise<void>, timeout: number): void {
+  it(
+    name,
+    async (ctx) => {
+      if (SKIP_REDIS) ctx.skip(SKIP_REDIS);
+      if (!HAS_REDIS) throw new Error(MISSING);
+      await fn();
+    },
+    timeout,
+  );
 }
