@@ -1,7 +1,7 @@
 /**
  * The source tree's dependency rules, checked on the real files. The layers README states, top to bottom:
  *   cli → suite → report → queue → kinds → runner → families → recipes → defence
- *     → attack · metrics · perturb · entities → options → query → models · data → text · util
+ *     → attack · metrics · perturb · entities → options → query → models · data → text · util · stats
  * Every import (static, re-export, type-only and dynamic) goes down this list or stays in its layer, and the
  * folders import each other without a cycle. A family (src/families/<name>/) imports no other family, and opens no
  * model and runs no query itself (no value import from models/ or query/: those reach it through its contexts).
@@ -28,7 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['options'],
   ['query'],
   ['models', 'data'],
-  ['text', 'util'],
+  ['text', 'util', 'stats'],
 ];
 /** The package's entry points, which re-export from every layer. */
 const ENTRIES = ['index', 'internal'];
