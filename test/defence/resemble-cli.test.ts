@@ -9,6 +9,7 @@ import { readResembleConfig, writeResembleConfig } from '../../src/defence/confi
 import { createHttpModel } from '../../src/models/http-adapter.ts';
 import type { ModelInput } from '../../src/models/types.ts';
 import { TEMPERATURE_GRID } from '../../src/families/entities/resemble/fit.ts';
+import { wilson } from '../../src/stats/index.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { DEMO_SST2, runCli, servedUrl, SST2_DEV, startCliProcess, tmp } from '../cli/helpers.ts';
 
@@ -29,7 +30,7 @@ describe('textstress resemble on demo-sst2', () => {
     const test = slice(dir, 'test.tsv', 200, 400);
     const one = join(dir, 'm1.json');
     const three = join(dir, 'm3.json');
-    const fit = (out: string, m: string): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+    const fit = (out: string, m: string, ...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
       runCli([
         'resemble',
         'fit',
@@ -47,8 +48,9 @@ describe('textstress resemble on demo-sst2', () => {
         '3',
         '--out',
         out,
+        ...extra,
       ]);
-    const [r1, r3] = await Promise.all([fit(one, '1'), fit(three, '3')]);
+    const [r1, r3] = await Promise.all([fit(one, '1', '--fit-temperature'), fit(three, '3')]);
     expect(r1.code, r1.stderr).toBe(0);
     expect(r3.code, r3.stderr).toBe(0);
     const c1 = readResembleConfig(one);
@@ -64,6 +66,11 @@ describe('textstress resemble on demo-sst2', () => {
     const best = Math.min(...c1.fitted!.temperatureGrid.map((g) => g.nll!));
     expect(c1.fitted!.temperatureGrid.find((g) => g.temperature === c1.temperature)!.nll).toBe(best);
     expect(c1.fitted).toMatchObject({ examples: 200, seed: 3, temperatureFitted: true });
+    // Without --fit-temperature: the paper's fixed T = 2, the NLL grid still recorded.
+    expect(c3.temperature).toBe(2);
+    expect(c3.fitted).toMatchObject({ temperatureFitted: false });
+    expect(c3.fitted!.temperatureGrid).toHaveLength(TEMPERATURE_GRID.length);
+    expect(r3.stdout).toContain("T = 2 (the paper's fixed T)");
     expect(c1.fitted!.applicable).toBe(20);
     expect(c1.annotator).toEqual({ kind: 'gazetteer' });
     expect(r1.stdout).toContain(`canonical entities (M = 1): ${c1.canonical[0]}`);
@@ -88,8 +95,8 @@ describe('textstress resemble on demo-sst2', () => {
       out,
     ]);
     expect(ev.code, ev.stderr).toBe(0);
-    expect(ev.stdout).toMatch(/without RESEMBLE +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ ± [\d.]+/);
-    expect(ev.stdout).toMatch(/with RESEMBLE +[\d.]+/);
+    expect(ev.stdout).toMatch(/without RESEMBLE +19 +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ ± [\d.]+ +[\d.]+\n +95% interval +\[[\d.]+, [\d.]+\]/);
+    expect(ev.stdout).toMatch(/with RESEMBLE +19 +[\d.]+/);
     const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     expect(s.examples).toBe(200);
     expect(s.applicable + s.notApplicable.count).toBe(200);
@@ -102,7 +109,17 @@ describe('textstress resemble on demo-sst2', () => {
     const of19 = (x: number): number => Math.round(x * 19);
     expect(s.applicable).toBe(19);
     expect([s.without.original, s.without.worst, s.without.best].map(of19)).toEqual([17, 11, 19]);
-    expect([s.with.original, s.with.worst, s.with.best].map(of19)).toEqual([17, 12, 19]);
+    // Eq. (2) with the fitted T = 16: the flattened original gives way to the canonical name more often.
+    expect([s.with.original, s.with.worst, s.with.best].map(of19)).toEqual([16, 15, 16]);
+    // Wilson intervals over the 19, the gap's paired bootstrap seeded by the run (same seed, same bounds).
+    expect(s.without.n).toBe(19);
+    expect(s.without.original_interval).toEqual(wilson(17, 19));
+    expect(s.with.worst_interval).toEqual(wilson(15, 19));
+    expect(s.without.gap).toBeCloseTo((19 - 11) / 19, 12);
+    expect(s.without.gap_interval).toMatchObject({ value: s.without.gap, n: 19, method: 'bootstrap' });
+    expect(s.without.gap_interval.low).toBeLessThanOrEqual(s.without.gap);
+    expect(s.without.randomMean_interval).toMatchObject({ n: 19, method: 'bootstrap' });
+    expect(s.without.randomMean_interval.value).toBeCloseTo(s.without.randomMean, 12);
     expect(s.without.random.map(of19)).toEqual([16, 16, 17, 16]);
     // 19 × (1 + 12) undefended texts; the defended model asks for them again (cache) plus one canonical input each.
     expect(s.queries.model.requests).toBe(19 * 12 + 2 * 19 * 13 + 19 * 13);

@@ -69,8 +69,8 @@ describe('resembleModel', () => {
       { kind: 'text', text: 'Tom was great.' },
       { kind: 'text', text: 'A fine film.' },
     ])) as ClassOutput[];
-    // Tom → Alice [0.2, 0.8], Bob [0.5, 0.5], Zed [0.9, 0.1]; original [0.6, 0.4]; c = 0.8, T = 2: the M = 3 hand value.
-    expect(a!.probs[0]).toBeCloseTo(0.5704575, 6);
+    // Tom → Alice [0.2, 0.8], Bob [0.5, 0.5], Zed [0.9, 0.1]; original [0.6, 0.4]; c = 0.8, T = 2: the M = 3 hand value (eq2.test.ts).
+    expect(a!.probs[0]).toBeCloseTo(0.5601432, 6);
     expect(a!.probs).toEqual(
       resembleCombine(
         [0.6, 0.4],

@@ -1,7 +1,8 @@
 /**
  * Fitting RESEMBLE on a validation split (Balasubramanian et al. 2020, §5): the canonical entities are the M
- * candidate names with the highest validation accuracy when every mention is replaced by them, and T is the grid
- * value with the lowest negative log-likelihood of Eq. (2)'s prediction.
+ * candidate names with the highest validation accuracy when every mention is replaced by them. T is the paper's
+ * fixed T = 2 unless asked to fit it: then the grid value with the lowest negative log-likelihood of Eq. (2)'s
+ * prediction. The NLL of every grid value is recorded either way.
  */
 import { resembleCombine } from '../../../defence/eq2.ts';
 import type { AnnotatorSpec, ResembleConfig } from '../../../defence/config.ts';
@@ -23,8 +24,8 @@ export interface FitOptions {
   /** Candidate names sampled from the dictionaries. */
   candidates: number;
   seed: number;
-  /** A fixed T instead of the fitted one. */
-  temperature?: number;
+  /** T: a fixed value (the paper: 2), or 'fit' for the grid value with the lowest validation NLL. */
+  temperature: number | 'fit';
   annotator: AnnotatorSpec;
   /** For the config's record. */
   model: string;
@@ -92,7 +93,7 @@ export async function fitResemble(p: Prepared, engine: QueryEngine, dicts: NameD
     version: 1,
     type: p.type,
     canonical: chosen.map((c) => c.name),
-    temperature: opts.temperature ?? best.temperature,
+    temperature: opts.temperature === 'fit' ? best.temperature : opts.temperature,
     annotator: opts.annotator,
     fitted: {
       model: opts.model,
@@ -103,7 +104,7 @@ export async function fitResemble(p: Prepared, engine: QueryEngine, dicts: NameD
       candidates: ranked.map(({ name, accuracy }) => ({ name, accuracy })),
       originalAccuracy: share(original.map((o, i) => correct(o, p.items[i]!.gold))),
       temperatureGrid: grid,
-      temperatureFitted: opts.temperature === undefined,
+      temperatureFitted: opts.temperature === 'fit',
     },
   };
 }

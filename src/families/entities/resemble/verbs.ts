@@ -44,7 +44,7 @@ export const resembleFitVerb = defineVerb({
   groupSummary:
     'RESEMBLE, the entity defence (Balasubramanian et al. 2020): fit a config, evaluate it (Table 5); use it with --defence FILE',
   name: 'fit',
-  summary: 'fit RESEMBLE on a validation split: the M canonical entities with the highest accuracy, and T by NLL',
+  summary: "fit RESEMBLE on a validation split: the M canonical entities with the highest accuracy; T = 2 (the paper's) or fitted by NLL",
   settings: z.strictObject({
     type,
     out: z.string().min(1).describe('config file to write (JSON)'),
@@ -55,7 +55,15 @@ export const resembleFitVerb = defineVerb({
       .min(1)
       .default('gazetteer')
       .describe('"gazetteer" (name lists) or a token-classification model (e.g. demo-ner) that finds the mentions'),
-    temperature: z.number().gt(0).optional().describe(`fixed T instead of the fitted one (the paper's default: ${DEFAULT_TEMPERATURE})`),
+    temperature: z
+      .number()
+      .gt(0)
+      .default(DEFAULT_TEMPERATURE)
+      .describe(`the fixed T of Eq. (2) (the paper fixes ${DEFAULT_TEMPERATURE}, chosen on its validation data)`),
+    fitTemperature: z
+      .boolean()
+      .default(false)
+      .describe(`fit T instead: the grid value (${TEMPERATURE_GRID.join(', ')}) with the lowest NLL of Eq. (2) on the validation examples`),
   }),
   cli: {
     out: { required: true, short: 'o', arg: '<file>' },
@@ -66,6 +74,11 @@ export const resembleFitVerb = defineVerb({
   shared: SHARED,
   async run(ctx) {
     const s = ctx.settings;
+    if (s.fitTemperature && ctx.given('temperature')) {
+      throw new TextstressError('--temperature fixes T and --fit-temperature fits it: give one of them.', {
+        hint: `Leave both out for the paper's T = ${DEFAULT_TEMPERATURE}.`,
+      });
+    }
     const spec: AnnotatorSpec = s.annotator === 'gazetteer' ? { kind: 'gazetteer' } : { kind: 'model', model: s.annotator };
     const model = await openInner(ctx);
     const { annotator, close } = await openAnnotator(spec, (m) => ctx.openModel(m));
@@ -76,7 +89,7 @@ export const resembleFitVerb = defineVerb({
         m: s.m,
         candidates: s.candidates,
         seed: ctx.shared.seed as number,
-        ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+        temperature: s.fitTemperature ? 'fit' : s.temperature,
         annotator: spec,
         model: ctx.shared.model!,
         data: data.data,
@@ -88,13 +101,18 @@ export const resembleFitVerb = defineVerb({
       }
       const f = config.fitted!;
       const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(2)}%`);
+      const how = f.temperatureFitted
+        ? `fitted by NLL over ${TEMPERATURE_GRID.join(', ')}`
+        : ctx.given('temperature')
+          ? 'given'
+          : "the paper's fixed T";
       const lines = [
         `textstress · resemble fit (${config.type}) → ${s.out}`,
         `${f.applicable} of ${f.examples} validation examples have a ${config.type} mention; original accuracy on them ${pct(f.originalAccuracy)}`,
         `canonical entities (M = ${config.canonical.length}): ` +
           `${config.canonical.map((n) => `${n} (${pct(f.candidates.find((c) => c.name === n)!.accuracy)})`).join(', ')}`,
         `T = ${config.temperature} ` +
-          `(${f.temperatureFitted ? `fitted by NLL over ${TEMPERATURE_GRID.join(', ')}` : 'given'}); NLL by T: ` +
+          `(${how}); NLL by T: ` +
           `${f.temperatureGrid.map((g) => `${g.temperature}: ${g.nll === null ? 'n/a' : g.nll.toFixed(4)}`).join(', ')}`,
       ];
       ctx.print(lines.join('\n'));
