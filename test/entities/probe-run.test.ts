@@ -8,10 +8,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
+import { writeInFormat } from '../../src/data/export.ts';
 import { openDataset } from '../../src/data/open.ts';
 import type { Example, QaExample, TextExample, TokenExample } from '../../src/data/types.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
 import type { EntityDetails } from '../../src/families/entities/table3.ts';
+import { wilson } from '../../src/stats/index.ts';
 import { DEMO_NER, DEMO_SST2, ROOT, runCli, tmp } from '../cli/helpers.ts';
 
 const NEWS = join(ROOT, 'demo', 'news.conll');
@@ -60,7 +62,7 @@ describe('probe entities', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /Table 3: PER names replaced, B = 8 \(annotator: gold\)\n\s+entity F1\n[─ ]+\nOriginal\s+[\d.]+%\nWorst\s+[\d.]+%\nBest\s+[\d.]+%\nStability\s+[\d.]+%\n14 of 40 examples probed, 26 not applicable \(no PER entity: 26\)/,
+      /Table 3: PER names replaced, B = 8 \(annotator: gold\), over the 14 examples that mention PER\n\s+entity F1\s+95% interval\s+n\n[─ ]+\nOriginal\s+72\.7%\s+\[[\d.]+, [\d.]+\]\s+14\nWorst\s+38\.9%\s+\[[\d.]+, [\d.]+\]\s+14\nBest\s+85\.7%\s+\[[\d.]+, [\d.]+\]\s+14\nBest − Worst\s+46\.8%\s+\[[\d.]+, [\d.]+\]\s+14\nStability\s+14\.3%\s+\[4\.0, 39\.9\]\s+14\n14 of 40 examples probed \(D\), 26 not applicable \(no PER entity: 26\)/,
     );
     expect(r.stdout).toMatch(/Metric by the name’s subword tokens \(Figure 2\)/);
     expect(r.stdout).toContain(`D_worst: ${join(out, 'd_worst.conll')}`);
@@ -75,15 +77,42 @@ describe('probe entities', () => {
       probed: 14,
       not_applicable: 26,
     });
-    // Seed 0, our lists: names the tagger misses cost F1; 2 of the 14 probed sentences never changed.
-    expect(s.details.table3).toEqual({
-      original: { value: 0.7770700636942676 },
-      worst: { value: 0.6257668711656442 },
-      best: { value: 0.8311688311688312 },
-      stability: 2 / 14,
-      gap: 0.8311688311688312 - 0.6257668711656442,
+    // Seed 0, our lists: names the tagger misses cost F1; 2 of the 14 probed sentences never changed. Over D (the 14
+    // sentences that name a person) the gap is far wider than over all 40, where 26 sentences count their own answer.
+    const t = s.details.table3;
+    expect([t.original.value, t.worst.value, t.best.value, t.gap].map((x) => x!.toFixed(3))).toEqual(['0.727', '0.389', '0.857', '0.468']);
+    expect(t).toMatchObject({ n: 14, stability: 2 / 14, stability_interval: wilson(2, 14) });
+    for (const row of [t.original, t.worst, t.best, t.gap_interval]) expect(row).toMatchObject({ n: 14 });
+    expect(t.worst.interval).toMatchObject({ value: t.worst.value, method: 'bootstrap' });
+    expect(t.worst.interval.low!).toBeLessThan(t.worst.value!);
+    expect(t.worst.interval.high!).toBeGreaterThan(t.worst.value!);
+    expect(s.details.all_examples).toMatchObject({
+      n: 40,
+      original: { value: 0.7770700636942676, n: 40 },
+      worst: { value: 0.6257668711656442, n: 40 },
+      best: { value: 0.8311688311688312, n: 40 },
     });
-    expect(r.stdout).toContain('Original       77.7%\nWorst          62.6%\nBest           83.1%\nStability      14.3%');
+    expect(r.stdout).toContain("All 40 examples (not the paper's Table 3)");
+    // Worst is `eval` on D_worst restricted to D; the whole file gives the all-examples view.
+    const dWorst = await load<TokenExample>(join(out, 'd_worst.conll'));
+    // Same examples, same order as the results (ids are the file's own).
+    const probedAt = new Set(resultsOf(out).flatMap((x, i) => (x.probe ? [i] : [])));
+    const restricted = join(out, 'd_worst-in-D.conll');
+    writeFileSync(
+      restricted,
+      writeInFormat(
+        'conll',
+        (await openDataset(join(out, 'd_worst.conll'))).info,
+        dWorst.filter((_, i) => probedAt.has(i)),
+      )!,
+    );
+    const ev = async (file: string): Promise<{ n: number; entity_f1: number }> => {
+      const e = await runCli(['eval', '--model', DEMO_NER, '--data', file, '--json']);
+      expect(e.code, e.stderr).toBe(0);
+      return JSON.parse(e.stdout) as { n: number; entity_f1: number };
+    };
+    expect(await ev(restricted)).toMatchObject({ n: 14, entity_f1: t.worst.value });
+    expect((await ev(join(out, 'd_worst.conll'))).entity_f1).toBe(s.details.all_examples.worst.value);
     expect(s.details.worst_names.slice(0, 2)).toEqual([
       { name: 'Bjorn', worst: 5, best: 1 },
       { name: 'Nguyen', worst: 5, best: 3 },
@@ -107,7 +136,7 @@ describe('probe entities', () => {
         expect(types(e.tags)).toEqual(types(original[i]!.tags));
       });
     }
-  });
+  }, 120_000);
 
   it('a classifier over names (gazetteer mentions): accuracy rows, D_worst/D_best as SST-2 TSV', async () => {
     const dir = tmp('probe-sst2');
@@ -125,7 +154,9 @@ describe('probe entities', () => {
     const out = join(dir, 'out');
     const r = await runCli(['probe', 'entities', '--model', DEMO_SST2, '--data', data, '--budget', '6', '--out', out, '--no-progress']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Table 3: PER names replaced, B = 6 \(annotator: gazetteer\)\n\s+accuracy\n/);
+    expect(r.stdout).toMatch(
+      /Table 3: PER names replaced, B = 6 \(annotator: gazetteer\), over the 3 examples that mention PER\n\s+accuracy\s+95% interval\s+n\n/,
+    );
     const s = summaryOf(out);
     expect(s.details).toMatchObject({
       measure: 'accuracy',
@@ -191,7 +222,9 @@ describe('probe entities', () => {
       '--no-progress',
     ]);
     expect(qa.code, qa.stderr).toBe(0);
-    expect(qa.stdout).toMatch(/\n\s+EM\s+F1\n[─ ]+\nOriginal\s+[\d.]+%\s+[\d.]+%\n/);
+    expect(qa.stdout).toMatch(
+      /\n\s+EM\s+95% interval\s+F1\s+95% interval\s+n\n[─ ]+\nOriginal\s+[\d.]+%\s+\[[\d.]+, [\d.]+\]\s+[\d.]+%\s+\[[\d.]+, [\d.]+\]\s+2\n/,
+    );
     expect(summaryOf(join(dir, 'qa')).details).toMatchObject({ measure: 'EM/F1', n: 2, probed: 2 });
     const worst = await load<QaExample>(join(dir, 'qa', 'd_worst.json'));
     expect(worst).toHaveLength(2);

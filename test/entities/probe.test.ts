@@ -15,6 +15,7 @@ import { QueryEngine } from '../../src/query/engine.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { entityProbe } from '../../src/families/entities/probe.ts';
 import { entityDigest } from '../../src/families/entities/table3.ts';
+import { wilson } from '../../src/stats/index.ts';
 import { TrainCounts } from '../../src/families/entities/train.ts';
 import { Rng } from '../../src/util/rng.ts';
 
@@ -114,9 +115,10 @@ describe('entity probe (Algorithm 1)', () => {
     expect(r.probe).toBeUndefined();
   });
 
-  it('Table 3: corpus entity F1 of the original, worst and best, over all examples; stability over the probed', async () => {
+  it('Table 3: corpus entity F1 of the original, worst and best and stability over D (the probed); all examples beside', async () => {
     const results = [await run(sentence), await run(noName)];
     const digest = entityDigest({
+      seed: 0,
       type: 'PER',
       budget: 8,
       annotator: 'test-gold',
@@ -126,7 +128,20 @@ describe('entity probe (Algorithm 1)', () => {
     const d = digest.finish();
     expect(d).toMatchObject({ measure: 'entity F1', n: 2, probed: 1, not_applicable: 1, not_applicable_reasons: { 'no PER entity': 1 } });
     // Worst: gold Zoe-X (0-2) and Zoe (3) vs predicted X (1) alone: tp 0, fp 1, fn 2 → F1 0. The rain sentence adds nothing.
-    expect(d.table3).toEqual({ original: { value: 1 }, worst: { value: 0 }, best: { value: 1 }, stability: 0, gap: 1 });
+    // D is the one probed sentence: every bootstrap resample is that sentence again, so each interval is its value.
+    const boot = (value: number) => ({ value, low: value, high: value, n: 1, method: 'bootstrap' });
+    expect(d.table3).toEqual({
+      n: 1,
+      original: { value: 1, n: 1, interval: boot(1) },
+      worst: { value: 0, n: 1, interval: boot(0) },
+      best: { value: 1, n: 1, interval: boot(1) },
+      stability: 0,
+      stability_interval: wilson(0, 1),
+      gap: 1,
+      gap_interval: boot(1),
+    });
+    // Over both sentences the rain one adds no entity, so corpus F1 is the same; n says what it is over.
+    expect(d.all_examples).toMatchObject({ n: 2, original: { value: 1, n: 2 }, worst: { value: 0, n: 2 }, best: { value: 1, n: 2 } });
     // Figure 1: Anna occurs twice in training (1-9), Zoe never (0); Kim/Xu are last names drawn alongside.
     // Zoe ×2 and Kim ×3 never occur (0): F1 0 0 / 0 1 1; Anna ×6 and Xu ×5 do (1-9): all 1 but Zoe Xu.
     expect(d.by_frequency).toEqual([

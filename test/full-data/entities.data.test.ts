@@ -1,7 +1,7 @@
 /**
  * The entity family on the full shared data (issue 11's checks): Algorithm 1 on CoNLL-2003 testb with demo-ner
  * (gold PER mentions) and on SST-2 dev with demo-sst2 (person names from the gazetteer) gives Worst < Original < Best
- * and stability below 100%, and D_worst scored by `eval` reproduces Table 3's Worst row.
+ * and stability below 100%, and the whole D_worst scored by `eval` reproduces the all-examples Worst row.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ interface Table3 {
     probed: number;
     not_applicable: number;
     table3: { original: { value: number }; worst: { value: number }; best: { value: number }; stability: number };
+    all_examples: { worst: { value: number } };
   };
 }
 
@@ -36,10 +37,10 @@ describe('entity probe on the full data', () => {
     expect(t.worst.value).toBeLessThan(t.original.value);
     expect(t.original.value).toBeLessThan(t.best.value);
     expect(t.stability).toBeLessThan(1);
-    // D_worst is the data Table 3's Worst row was measured on.
+    // The whole D_worst file gives the all-examples Worst row (Table 3's is over D; test/entities/table3-d.test.ts).
     const e = await runCli(['eval', '--model', 'demo-ner', '--data', join(out, 'd_worst.conll'), '--json']);
     expect(e.code, e.stderr).toBe(0);
-    expect((JSON.parse(e.stdout) as { entity_f1: number }).entity_f1).toBeCloseTo(t.worst.value, 6);
+    expect((JSON.parse(e.stdout) as { entity_f1: number }).entity_f1).toBeCloseTo(s.details.all_examples.worst.value, 6);
   }, 600_000);
 
   it('demo-sst2 on SST-2 dev (person names from the gazetteer)', async () => {

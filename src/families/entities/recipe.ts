@@ -22,15 +22,18 @@ const read = (pick: (d: NonNullable<ReturnType<typeof entityDetailsOf>>) => numb
 };
 const ENTITY_METRICS: Record<string, RecipeMetric> = {
   entities_original: {
-    description: 'entities: the metric (accuracy, entity F1 or answer F1) on the original examples',
+    description: 'entities: the metric (accuracy, entity F1 or answer F1) on the original examples that mention the type (D)',
     read: read((d) => d.table3.original.value),
   },
   entities_worst: {
-    description: 'entities: the metric on D_worst (each example’s worst variant)',
+    description: 'entities: the metric on D_worst over D (each example’s worst variant)',
     read: read((d) => d.table3.worst.value),
   },
-  entities_best: { description: 'entities: the metric on D_best (each example’s best variant)', read: read((d) => d.table3.best.value) },
-  entities_gap: { description: 'entities: best − worst', read: read((d) => d.table3.gap) },
+  entities_best: {
+    description: 'entities: the metric on D_best over D (each example’s best variant)',
+    read: read((d) => d.table3.best.value),
+  },
+  entities_gap: { description: 'entities: best − worst over D', read: read((d) => d.table3.gap) },
   entities_stability: {
     description: 'entities: share of probed examples whose prediction never changed within the budget',
     read: read((d) => d.table3.stability),
@@ -61,7 +64,8 @@ export const entitiesRecipe = defineRecipe({
     'or a token-classification model (model:<spec>). Every mention of one distinct name is replaced the same way in the',
     'whole example (both texts of a pair, question and context); NER tags and QA answers follow. An example with no',
     'mention of the type is not applicable (counted, never stable) and appears unchanged in D_worst and D_best.',
-    'Prints Table 3 (Original / Worst / Best / Stability; accuracy, entity F1 or EM/F1) and, with --train-data, the',
+    'Prints Table 3 over the examples that mention the type (Original / Worst / Best / Stability, with n and 95%',
+    'intervals; accuracy, entity F1 or EM/F1), the same rows over all examples (labelled) and, with --train-data, the',
     'metric by name frequency; with a tokenizing model, by subword count. Writes summary.json, results.jsonl,',
     'd_worst.<ext> and d_best.<ext> (the input format; JSONL for csv/tsv/jsonl). --exclude-train-names keeps only',
     'names unseen in --train-data, which empties every frequency bin but 0. More: docs/entities.md.',
@@ -88,6 +92,7 @@ export const entitiesRecipe = defineRecipe({
       probe,
       details: () =>
         entityDigest({
+          seed: ctx.seed,
           type: s.type,
           budget: s.budget,
           annotator,

@@ -7,7 +7,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { groupedBarsChart, runLabel } from '../../recipes/report/charts.ts';
 import type { ChartSpec, LoadedRun, ReportFamily, ReportTable } from '../../recipes/report/types.ts';
 import type { EntityDetails } from './table3.ts';
-import { analysisTable, entityDetailsOf, table3, worstNamesTable } from './tables.ts';
+import { allExamplesTable, analysisTable, entityDetailsOf, table3, worstNamesTable } from './tables.ts';
 
 const ROWS = ['Original', 'Worst', 'Best'] as const;
 
@@ -21,11 +21,12 @@ function worstBestChart(runs: readonly { label: string; d: EntityDetails }[]): C
       value: d.table3[measure.toLowerCase() as 'original' | 'worst' | 'best'].value,
     })),
   );
-  return groupedBarsChart('Worst vs best', 'Per run: the metric on the original examples, on D_worst and on D_best (Table 3).', values, [
-    '#94a3b8',
-    '#dc2626',
-    '#16a34a',
-  ]);
+  return groupedBarsChart(
+    'Worst vs best',
+    'Per run, over the examples that mention the type: the metric on the originals, on D_worst and on D_best (Table 3).',
+    values,
+    ['#94a3b8', '#dc2626', '#16a34a'],
+  );
 }
 
 /** Bars of the mean variant metric per bin (Figure 1 or 2), one colour per run. */
@@ -64,7 +65,13 @@ export const entitiesFamily: ReportFamily = {
     });
     const suffix = (label: string, t: ReportTable): ReportTable => (withDetails.length > 1 ? { ...t, title: `${t.title} — ${label}` } : t);
     const tables: ReportTable[] = withDetails.flatMap(({ label, d }) =>
-      [table3(d), analysisTable(d, 'by_frequency'), analysisTable(d, 'by_subwords'), d.worst_names.length ? worstNamesTable(d) : undefined]
+      [
+        table3(d),
+        allExamplesTable(d),
+        analysisTable(d, 'by_frequency'),
+        analysisTable(d, 'by_subwords'),
+        d.worst_names.length ? worstNamesTable(d) : undefined,
+      ]
         .filter((t): t is ReportTable => t !== undefined)
         .map((t) => suffix(label, t)),
     );

@@ -3,23 +3,49 @@
  * Stability) and its analyses by replacement name — the metric against the name's frequency in the training file
  * (Figure 1) and against the subword pieces the model's tokenizer makes of it (Figure 2).
  *
- * Original, Worst and Best are measured over every example of the run, as the paper does on D_worst and D_best (an
- * example with no entity of the type counts with its own answer in all three rows), so they are the numbers the
- * written d_worst / d_best files give; `probed_only` has them over the probed examples. Stability is the share of
- * probed examples whose prediction never changed within the budget; an example not probed is never stable.
+ * Table 3 is over D, the examples that mention the type (the probed ones), as the paper's is (its D: the 218 MRPC
+ * pairs, the 328 GEC sentences that name an organisation): Original, Worst and Best over D, so D_worst restricted to
+ * D scored by `eval` gives the Worst row. `all_examples` has Original / Worst / Best over every example of the run,
+ * an example with no mention counting with its own answer in all three (what the whole d_worst / d_best files
+ * score), labelled as that. Stability is the share of probed examples whose prediction never changed within the
+ * budget. Every figure carries its n and a 95% interval: Wilson for accuracy and stability, a seeded bootstrap over
+ * examples for entity F1 (corpus F1 of the resampled examples' counts), EM, answer F1 and the Best − Worst gap.
  */
 import type { Prediction } from '../../attack/goals/index.ts';
 import { addCounts, f1, type EntityCounts } from '../../data/entities.ts';
 import type { ResultsDigest } from '../../recipes/registry/define.ts';
+import { bootstrap, mean, pairedBootstrap, wilson, type Interval } from '../../stats/index.ts';
 import { FREQUENCY_BINS, frequencyBin, SUBWORD_BINS, subwordBin, type TrainCounts } from './train.ts';
 
 /** Which measure the table holds: accuracy (classifiers), corpus entity F1 (taggers), EM and F1 (QA). */
 export type ProbeMeasure = 'accuracy' | 'entity F1' | 'EM/F1';
 
-/** One row of Table 3: the measure (accuracy, entity F1, or answer F1 for QA) and, for QA, exact match. */
+/**
+ * One row of Table 3: the measure (accuracy, entity F1, or answer F1 for QA) and, for QA, exact match; n the
+ * examples it is over, and the 95% interval of each.
+ */
 export interface Table3Row {
   value: number | null;
   em?: number | null;
+  n: number;
+  interval: Interval;
+  em_interval?: Interval;
+}
+
+/** Table 3 over D (the headline). */
+export interface Table3 {
+  /** |D|: the examples that mention the type (probed). */
+  n: number;
+  original: Table3Row;
+  worst: Table3Row;
+  best: Table3Row;
+  /** Share of D whose prediction never changed within the budget. */
+  stability: number | null;
+  stability_interval: Interval;
+  /** Best − Worst over D. */
+  gap: number | null;
+  /** Paired bootstrap over the examples of D. */
+  gap_interval: Interval;
 }
 
 /** One bin of an analysis: (variant, name) pairs in it and their mean variant metric. */
@@ -39,8 +65,10 @@ export interface EntityDetails {
   probed: number;
   not_applicable: number;
   not_applicable_reasons: Record<string, number>;
-  table3: { original: Table3Row; worst: Table3Row; best: Table3Row; stability: number | null; gap: number | null };
-  probed_only: { original: Table3Row; worst: Table3Row; best: Table3Row };
+  /** The paper's Table 3, over D (the examples that mention the type). */
+  table3: Table3;
+  /** Original / Worst / Best over every example of the run (those not probed at their own answer): NOT the paper's Table 3. */
+  all_examples: { n: number; original: Table3Row; worst: Table3Row; best: Table3Row };
   /** Figure 1: null without --train-data (or with compact results, which keep no per-variant names). */
   by_frequency: BinRow[] | null;
   /** Figure 2: null when the model cannot tokenize (or compact results). */
@@ -50,26 +78,46 @@ export interface EntityDetails {
   train_data: string | null;
 }
 
-/** Running sums of one Table 3 cell set (original, worst or best) over some examples. */
+/** One Table 3 cell set (original, worst or best) over some examples, kept per example for the intervals. */
 class Cell {
-  private n = 0;
-  private correct = 0;
-  private em = 0;
-  private f1 = 0;
-  private counts: EntityCounts = { tp: 0, fp: 0, fn: 0 };
+  private readonly correct: boolean[] = [];
+  private readonly counts: EntityCounts[] = [];
+  private readonly em: number[] = [];
+  private readonly f1: number[] = [];
 
   add(p: Prediction, correct: boolean): void {
-    this.n++;
-    if (correct) this.correct++;
-    if (p.entities) this.counts = addCounts(this.counts, p.entities);
-    this.em += p.em ?? 0;
-    this.f1 += p.f1 ?? 0;
+    this.correct.push(correct);
+    this.counts.push(p.entities ?? { tp: 0, fp: 0, fn: 0 });
+    this.em.push(p.em ?? 0);
+    this.f1.push(p.f1 ?? 0);
   }
 
-  row(measure: ProbeMeasure): Table3Row {
-    if (measure === 'entity F1') return { value: this.n ? f1(this.counts) : null };
-    if (measure === 'EM/F1') return { value: this.n ? this.f1 / this.n : null, em: this.n ? this.em / this.n : null };
-    return { value: this.n ? this.correct / this.n : null };
+  get n(): number {
+    return this.correct.length;
+  }
+
+  /** The measure over the examples at `idx` (with repeats): what the row shows and what the bootstrap resamples. */
+  stat(measure: ProbeMeasure): (idx: Uint32Array) => number | null {
+    if (measure === 'entity F1')
+      return (idx) => {
+        let c: EntityCounts = { tp: 0, fp: 0, fn: 0 };
+        for (const i of idx) c = addCounts(c, this.counts[i]!);
+        return f1(c);
+      };
+    if (measure === 'EM/F1') return (idx) => mean(this.f1, idx);
+    return (idx) => mean(Array.from(idx, (i) => (this.correct[i] ? 1 : 0)));
+  }
+
+  row(measure: ProbeMeasure, seed: string): Table3Row {
+    const n = this.n;
+    if (measure === 'accuracy') {
+      const iv = wilson(this.correct.filter(Boolean).length, n);
+      return { value: iv.value, n, interval: iv };
+    }
+    const iv = bootstrap(n, this.stat(measure), { seed });
+    if (measure === 'entity F1') return { value: iv.value, n, interval: iv };
+    const em = bootstrap(n, (idx) => mean(this.em, idx), { seed: `${seed}/em` });
+    return { value: iv.value, em: em.value, n, interval: iv, em_interval: em };
   }
 }
 
@@ -93,8 +141,9 @@ class Bins {
   }
 }
 
-/** Settings the details echo. */
+/** Settings the details echo, and the run's seed (the bootstrap intervals' seeds derive from it). */
 export interface DigestOptions {
+  seed: number;
   type: string;
   budget: number;
   annotator: string;
@@ -156,9 +205,15 @@ export function entityDigest(opts: DigestOptions): ResultsDigest & { finish(): E
     },
     finish() {
       const m = measure ?? 'accuracy';
-      const rows = (c: typeof all) => ({ original: c.original.row(m), worst: c.worst.row(m), best: c.best.row(m) });
-      const table = rows(all);
-      const gap = table.best.value !== null && table.worst.value !== null ? table.best.value - table.worst.value : null;
+      const seed = `${opts.seed}/entities`;
+      const rows = (c: typeof all, view: string) => ({
+        original: c.original.row(m, `${seed}/${view}/original`),
+        worst: c.worst.row(m, `${seed}/${view}/worst`),
+        best: c.best.row(m, `${seed}/${view}/best`),
+      });
+      const table = rows(probed, 'D');
+      const gap = stripP(pairedBootstrap(probedN, probed.worst.stat(m), probed.best.stat(m), { seed: `${seed}/D/gap` }));
+      const stability = wilson(stable, probedN);
       return {
         type: opts.type,
         budget: opts.budget,
@@ -168,8 +223,15 @@ export function entityDigest(opts: DigestOptions): ResultsDigest & { finish(): E
         probed: probedN,
         not_applicable: n - probedN,
         not_applicable_reasons: reasons,
-        table3: { ...table, stability: probedN ? stable / probedN : null, gap },
-        probed_only: rows(probed),
+        table3: {
+          n: probedN,
+          ...table,
+          stability: stability.value,
+          stability_interval: stability,
+          gap: gap.value,
+          gap_interval: gap,
+        },
+        all_examples: { n, ...rows(all, 'all') },
         by_frequency: opts.train && !byFrequency.empty ? byFrequency.rows(FREQUENCY_BINS) : null,
         by_subwords: bySubwords.empty ? null : bySubwords.rows(SUBWORD_BINS),
         worst_names: [...worstNames]
@@ -181,6 +243,12 @@ export function entityDigest(opts: DigestOptions): ResultsDigest & { finish(): E
       };
     },
   };
+}
+
+/** An Interval without the paired test's p (summary.json keeps the {value, low, high, n, method} shape). */
+function stripP(iv: Interval & { p: number | null }): Interval {
+  const { p: _p, ...rest } = iv;
+  return rest;
 }
 
 /** The names a variant put in: the new text of its entity edits. */

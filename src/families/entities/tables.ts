@@ -6,6 +6,7 @@ import type { RunSummary } from '../../metrics/summary.ts';
 import { NA, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';
 import type { ReportTable } from '../../recipes/report/types.ts';
+import type { Interval } from '../../stats/index.ts';
 import type { BinRow, EntityDetails, Table3Row } from './table3.ts';
 
 /** The details of an entity probe run, when its summary has them. */
@@ -14,28 +15,68 @@ export function entityDetailsOf(summary: { details?: Record<string, unknown> }):
   return d && typeof d === 'object' && 'table3' in d ? d : undefined;
 }
 
-/** The paper's Table 3 for one run. */
-export function table3(d: EntityDetails): ReportTable {
+/** A 95% interval compactly, in percent: "[64.7, 91.1]"; blank without bounds (n = 0, or a run from before intervals). */
+function range(iv: Interval | undefined): string {
+  return iv && iv.low !== null && iv.high !== null ? `[${(100 * iv.low).toFixed(1)}, ${(100 * iv.high).toFixed(1)}]` : '';
+}
+
+/** The head and the cells of one Table 3 row set: the measure (QA: EM and F1), each with its interval, and n. */
+function shape(d: EntityDetails): { head: string[]; cells: (r: Table3Row) => string[] } {
   const qa = d.measure === 'EM/F1';
-  const head = ['', ...(qa ? ['EM', 'F1'] : [d.measure])];
-  const cells = (r: Table3Row): string[] => (qa ? [pct(r.em), pct(r.value)] : [pct(r.value)]);
   return {
-    title: `Table 3: ${d.type} names replaced, B = ${d.budget} (annotator: ${d.annotator})`,
+    head: ['', ...(qa ? ['EM', '95% interval', 'F1', '95% interval'] : [d.measure, '95% interval']), 'n'],
+    cells: (r) => [...(qa ? [pct(r.em), range(r.em_interval)] : []), pct(r.value), range(r.interval), String(r.n ?? '')],
+  };
+}
+
+/** Why examples were not probed, for captions. */
+function notApplicable(d: EntityDetails): string {
+  const why = Object.entries(d.not_applicable_reasons)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('; ');
+  return `${d.not_applicable} not applicable${d.not_applicable ? ` (${why})` : ''}`;
+}
+
+/** The paper's Table 3 for one run: over D, the examples that mention the type. */
+export function table3(d: EntityDetails): ReportTable {
+  const { head, cells } = shape(d);
+  const blank = head.length - 4;
+  const t = d.table3;
+  return {
+    title: `Table 3: ${d.type} names replaced, B = ${d.budget} (annotator: ${d.annotator}), over the ${d.probed} examples that mention ${d.type}`,
     head,
     rows: [
-      ['Original', ...cells(d.table3.original)],
-      ['Worst', ...cells(d.table3.worst)],
-      ['Best', ...cells(d.table3.best)],
-      ['Stability', pct(d.table3.stability), ...(qa ? [''] : [])],
+      ['Original', ...cells(t.original)],
+      ['Worst', ...cells(t.worst)],
+      ['Best', ...cells(t.best)],
+      ['Best − Worst', ...Array<string>(blank).fill(''), pct(t.gap), range(t.gap_interval), String(d.probed)],
+      ['Stability', ...Array<string>(blank).fill(''), pct(t.stability), range(t.stability_interval), String(d.probed)],
     ],
     caption:
-      `${d.probed} of ${d.n} examples probed, ${d.not_applicable} not applicable` +
-      (d.not_applicable
-        ? ` (${Object.entries(d.not_applicable_reasons)
-            .map(([k, v]) => `${k}: ${v}`)
-            .join('; ')})`
-        : '') +
-      '. Original/Worst/Best over all examples (those not probed count their own answer, as in d_worst/d_best); stability over the probed ones.',
+      `${d.probed} of ${d.n} examples probed (D), ${notApplicable(d)}. Every row is over D; stability is the share of D whose ` +
+      `prediction never changed. Worst/Best per example: the lowest (highest) metric of its B variants, ties broken by the ` +
+      `gold-class probability (the higher attack score), then the first drawn. 95% intervals: ${
+        d.measure === 'accuracy' ? 'Wilson for the rows and stability' : 'seeded bootstrap over examples for the rows, Wilson for stability'
+      }, paired bootstrap over examples for Best − Worst.`,
+  };
+}
+
+/** Original / Worst / Best over every example of the run: not the paper's Table 3 (examples not probed count their own answer). */
+export function allExamplesTable(d: EntityDetails): ReportTable | undefined {
+  const all = d.all_examples;
+  if (!all) return undefined;
+  const { head, cells } = shape(d);
+  return {
+    title: `All ${all.n} examples (not the paper's Table 3)`,
+    head,
+    rows: [
+      ['Original', ...cells(all.original)],
+      ['Worst', ...cells(all.worst)],
+      ['Best', ...cells(all.best)],
+    ],
+    caption:
+      `The ${d.not_applicable} examples without a ${d.type} mention count with their own answer in all three rows, as in the ` +
+      'whole d_worst / d_best files: `eval` on those files gives these rows. The gap shrinks with every such example.',
   };
 }
 
@@ -88,7 +129,7 @@ function text(t: ReportTable): string {
 export function entitiesText(summary: RunSummary): string {
   const d = entityDetailsOf(summary);
   if (!d) return 'no entity probe details in the summary';
-  const parts = [table3(d), analysisTable(d, 'by_frequency'), analysisTable(d, 'by_subwords')]
+  const parts = [table3(d), allExamplesTable(d), analysisTable(d, 'by_frequency'), analysisTable(d, 'by_subwords')]
     .filter((t): t is ReportTable => t !== undefined)
     .map(text);
   if (d.worst_names.length) parts.push(text(worstNamesTable(d)));
