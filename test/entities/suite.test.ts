@@ -43,6 +43,11 @@ describe('entities in a suite', () => {
     expect(html).toContain('id="fam-entities"');
     expect(html).toContain('Table 3: PER names replaced, B = 4 (annotator: gold)');
     expect(html).toContain('Worst vs best');
+    expect(html).toMatch(/All \d+ examples \(not the paper(&#39;|&#x27;|')s Table 3\)/);
+    // The note says what the headline card's figures are over, beside Table 3's D.
+    expect(html).toMatch(
+      /The headline card counts as an attack run does: .* over all \d+ examples .*Table 3 is over D, the \d+ examples that mention PER/,
+    );
     expect(html).toContain('Worst names');
     // The example browser's data carries the replaced names as typed edits.
     expect(html).toMatch(/"entity:PER"/);

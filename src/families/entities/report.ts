@@ -6,6 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { groupedBarsChart, runLabel } from '../../recipes/report/charts.ts';
 import type { ChartSpec, LoadedRun, ReportFamily, ReportTable } from '../../recipes/report/types.ts';
+import { pct } from '../../util/format.ts';
 import type { EntityDetails } from './table3.ts';
 import { allExamplesTable, analysisTable, entityDetailsOf, table3, worstNamesTable } from './tables.ts';
 
@@ -96,6 +97,17 @@ export const entitiesFamily: ReportFamily = {
           pieces,
         ),
       );
-    return { charts, tables, ...(runs[0] ? { headline: runs[0] } : {}) };
+    // The headline card is the probe kind's (shared with attacks): its figures are over other sets than Table 3's, so
+    // say which, with their n, for the run it shows (issue 28: "stability n=7" beside "14 of 40 probed").
+    const head = withDetails[0];
+    const notes = head
+      ? [
+          `The headline card counts as an attack run does: clean and under-probe ${head.d.measure} over all ${head.d.n} ` +
+            `examples (Table 3's "all examples" rows), stability over the ${head.run.headline.stability_n} examples the ` +
+            `model had right before (${pct(head.run.headline.stability)}). Table 3 is over D, the ${head.d.probed} examples ` +
+            `that mention ${head.d.type}: stability ${pct(head.d.table3.stability)} of ${head.d.probed}.`,
+        ]
+      : [];
+    return { charts, tables, notes, ...(runs[0] ? { headline: runs[0] } : {}) };
   },
 };
