@@ -14,7 +14,8 @@ import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { entityProbe } from '../../src/families/entities/probe.ts';
-import { entityDigest } from '../../src/families/entities/table3.ts';
+import { entityDigest, type EntityDetails } from '../../src/families/entities/table3.ts';
+import { allExamplesTable, table3 as entitiesTable3 } from '../../src/families/entities/tables.ts';
 import { wilson } from '../../src/stats/index.ts';
 import { TrainCounts } from '../../src/families/entities/train.ts';
 import { Rng } from '../../src/util/rng.ts';
@@ -204,5 +205,31 @@ describe('sameUnderEdits', () => {
     const edits = [{ type: 'entity:PER', field: 'context', wordIndex: 0, start: 0, before: 'John', after: 'Maria' }];
     expect(sameUnderEdits(qa('John Smith'), qa('Maria Smith'), edits)).toBe(true);
     expect(sameUnderEdits(qa('John Smith'), qa('Smith'), edits)).toBe(false);
+  });
+});
+
+describe('Table 3 of a summary written before Table 3 was over D', () => {
+  it('says its rows are over every example, with no interval to show', () => {
+    const legacy = {
+      type: 'PER',
+      budget: 8,
+      annotator: 'gold',
+      measure: 'accuracy',
+      n: 10,
+      probed: 4,
+      not_applicable: 6,
+      not_applicable_reasons: { 'no PER entity': 6 },
+      table3: { original: { value: 0.8 }, worst: { value: 0.7 }, best: { value: 0.9 }, stability: 0.5, gap: 0.2 },
+      by_frequency: null,
+      by_subwords: null,
+      worst_names: [],
+      train_data: null,
+    } as unknown as EntityDetails;
+    const t = entitiesTable3(legacy);
+    expect(t.title).toBe(
+      'Table 3: PER names replaced, B = 8 (annotator: gold), over all 10 examples (a run from before Table 3 was over D)',
+    );
+    expect(t.rows[1]).toEqual(['Worst', '70.0%', '', '']);
+    expect(allExamplesTable(legacy)).toBeUndefined();
   });
 });

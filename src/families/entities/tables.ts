@@ -42,8 +42,13 @@ export function table3(d: EntityDetails): ReportTable {
   const { head, cells } = shape(d);
   const blank = head.length - 4;
   const t = d.table3;
+  // A summary written before Table 3 was over D has no n in it: its rows are over every example, and say so.
+  const over =
+    typeof t.n === 'number'
+      ? `the ${d.probed} examples that mention ${d.type}`
+      : `all ${d.n} examples (a run from before Table 3 was over D)`;
   return {
-    title: `Table 3: ${d.type} names replaced, B = ${d.budget} (annotator: ${d.annotator}), over the ${d.probed} examples that mention ${d.type}`,
+    title: `Table 3: ${d.type} names replaced, B = ${d.budget} (annotator: ${d.annotator}), over ${over}`,
     head,
     rows: [
       ['Original', ...cells(t.original)],
