@@ -36,3 +36,8 @@ export function isModelFolder(id: string): boolean {
   const folder = resolve(id);
   return existsSync(folder) && statSync(folder).isDirectory();
 }
+
+/** Whether two identities name the same model: the same digest (a model folder copied elsewhere or renamed is the same model). */
+export function sameModel(a: string, b: string): boolean {
+  return a.slice(a.lastIndexOf('#') + 1) === b.slice(b.lastIndexOf('#') + 1);
+}

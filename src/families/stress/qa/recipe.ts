@@ -12,7 +12,7 @@ import { stressQaFamily } from './report.ts';
 import { QA_STRESS_TESTS, stressQaSettings } from './settings.ts';
 import { qaStressSuite } from './suite.ts';
 import { qaDetails, qaText, WORST_OF_SETS, type QaDetails, type Table4Row } from './tables.ts';
-import { isModelFolder, modelIdentity } from './identity.ts';
+import { isModelFolder, modelIdentity, sameModel } from './identity.ts';
 import { QaIntervalDigest, type QaIntervals } from './intervals.ts';
 import type { AddAnyVariant } from './add-any.ts';
 import { adapterSessions, readTransferSets, splitSets, type TransferSet, type TransferSets } from './transfer.ts';
@@ -169,12 +169,12 @@ async function transferSources(
     for (const spec of wanted.length ? s.addanyModels : []) {
       const identity = isModelFolder(spec) ? modelIdentity(spec) : undefined;
       let model: ModelAdapter | undefined;
-      if (identity !== target) {
+      if (identity === undefined || !sameModel(identity, target)) {
         model = await ctx.openModel(spec, { task: 'question-answering' });
         opened.push(model);
       }
       const id = identity ?? modelIdentity(model!.info.id, model!.cacheIdentity);
-      const source = model && id !== target ? { spec, identity: id, session: adapterSessions(model) } : undefined;
+      const source = model && !sameModel(id, target) ? { spec, identity: id, session: adapterSessions(model) } : undefined;
       for (const variant of wanted)
         all.push({ name: `${id} @ this run`, variant, source: id, origin: `this run (${spec})`, ...(source ? { model: source } : {}) });
     }

@@ -15,6 +15,7 @@ import type { QaAnswer } from '../../../data/types.ts';
 import type { ModelAdapter, ModelInput, ModelOutput } from '../../../models/types.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import type { AddAnySession, AddAnyVariant } from './add-any.ts';
+import { sameModel } from './identity.ts';
 
 /** An adversarial paragraph for one question, as a set holds it. */
 export interface TransferCopy {
@@ -134,7 +135,7 @@ export function splitSets(sets: readonly TransferSet[], target: string): Transfe
   const out: TransferSets = { used: [], excluded: [] };
   const seen = new Set<string>();
   for (const s of sets) {
-    if (s.source === target) {
+    if (sameModel(s.source, target)) {
       out.excluded.push({ name: s.name, source: s.source, origin: s.origin, why: 'generated against the model under test' });
       continue;
     }
