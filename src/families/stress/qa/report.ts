@@ -12,7 +12,8 @@ export const stressQaFamily: ReportFamily = {
   title: 'QA stress tests',
   blurb:
     'Aspillaga et al. (2020) on SQuAD v1.1: Jia & Liang’s AddSent and AddOneSent (the worst adversarial copy of each question), ' +
-    'AddAny and AddCommon (a 10-word distractor searched against the model), and noise on every context word with the answers kept; ' +
+    'AddAny and AddCommon as in Table 4 (the worst of the 10-word-distractor sets searched against other models, the model’s own left out), ' +
+    'the same search against the model itself (the adaptive rows), and noise on every context word with the answers kept; ' +
     'EM per test and its reduction from the original EM on the same questions (exact match is a case’s “correct”).',
   editTypeLabel: (t) => t.replace(/^distraction:/, '').replace(/^noise:/, 'noise: '),
   stressSection(runs) {
