@@ -37,7 +37,7 @@ function qaGateMetrics(): Record<string, RecipeMetric> {
       ['f1_reduction', 'f1_reduction', 'share of the original F1 (same questions) lost'],
     ] as const) {
       out[`qa_${name}_${key}`] = {
-        description: `stress-qa: ${what} on the ${test} cases`,
+        description: `stress-qa: ${what} on the ${test} cases${WORST_OF_SETS.has(test) ? ' (the worst alternative set from other models)' : ''}`,
         read: (s) => (row(s) ? row(s)![field] : undefined),
       };
     }

@@ -2,9 +2,22 @@
 import type { ReportFamily, ReportTable, StressRun } from '../../../recipes/report/types.ts';
 import { accuracyPerTestChart } from '../../../recipes/report/stress.ts';
 import type { QaStressTest } from './settings.ts';
-import { QA_TEST_TITLES, table4 } from './tables.ts';
+import { QA_TEST_TITLES, table4, WORST_OF_SETS, type QaDetails } from './tables.ts';
 
 const title = (test: string): string => QA_TEST_TITLES[test as QaStressTest] ?? test;
+
+/** The run with each AddAny/AddCommon test's figures those of its worst set (the row), not pooled over every set. */
+function worstSetsOnly(r: StressRun): StressRun {
+  const rows = (r.summary.details as QaDetails | undefined)?.table4 ?? [];
+  const tests = { ...r.summary.tests };
+  for (const row of rows) {
+    const t = tests[row.test];
+    if (!WORST_OF_SETS.has(row.test) || !t) continue;
+    const worst = row.worst_set ? t.variants?.[row.worst_set] : undefined;
+    tests[row.test] = worst ? { ...t, ...worst } : { ...t, n: 0 };
+  }
+  return { ...r, summary: { ...r.summary, tests } };
+}
 
 /** The report card section of stress-qa runs. */
 export const stressQaFamily: ReportFamily = {
@@ -18,7 +31,7 @@ export const stressQaFamily: ReportFamily = {
   editTypeLabel: (t) => t.replace(/^distraction:/, '').replace(/^noise:/, 'noise: '),
   stressSection(runs) {
     const suffix = (r: StressRun, t: ReportTable): ReportTable => (runs.length > 1 ? { ...t, title: `${t.title} — ${r.name}` } : t);
-    const chart = accuracyPerTestChart(runs, title);
+    const chart = accuracyPerTestChart(runs.map(worstSetsOnly), title);
     const notes = runs.flatMap((r) =>
       Object.entries(r.summary.tests)
         .filter(([, t]) => t.not_applicable > 0)
