@@ -19,6 +19,7 @@ import type { StressSummary } from '../../src/metrics/stress.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import type { QaDetails, Table4Row } from '../../src/families/stress/qa/tables.ts';
 import { openModel } from '../../src/runner/open.ts';
+import { stressQaFamily } from '../../src/families/stress/qa/report.ts';
 import { fixtureData, ROOT, runCli, tmp, type CliResult } from './helpers.ts';
 
 const DEMO_SQUAD = join(ROOT, 'models', 'demo-squad');
@@ -133,6 +134,16 @@ describe('stress qa: AddAny/AddCommon as in Table 4, on demo-squad (8 questions)
       expect(r.sets!.map((s) => [s.name, s.f1])).toEqual(means.map((m) => [m.name, expect.closeTo(m.f1, 12)]));
     }
   }, 60_000);
+
+  it('B: the report draws the AddAny bar at the worst set’s EM, not the mean over every set', () => {
+    const summary = JSON.parse(readFileSync(join(b, 'summary.json'), 'utf8')) as StressSummary;
+    const section = stressQaFamily.stressSection!([{ dir: b, name: 'b', group: 'b', summary, sample: [] }]);
+    const values = (section.charts[0]!.spec as { data: { values: { test: string; accuracy: number }[] } }).data.values;
+    const r = row(detailsOf(b), 'addany');
+    const worst = summary.tests.addany!.variants![r.worst_set!]!;
+    expect(values.find((v) => v.test === 'AddAny')!.accuracy).toBe(worst.accuracy);
+    expect(section.tables[0]!.rows.map((x) => x[0])).toContain('AddAny');
+  });
 
   it('B: the adaptive search against demo-squad is its own row, its base in its label', () => {
     const r = row(detailsOf(b), 'addany-adaptive');
