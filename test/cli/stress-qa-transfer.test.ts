@@ -40,7 +40,7 @@ const best = (o: { kind: string; spans?: { text: string }[] }): string => o.span
 describe('stress qa: AddAny/AddCommon as in Table 4, on demo-squad (8 questions)', () => {
   const root = tmp('stress-qa-transfer');
   const copy = join(root, 'elsewhere', 'my-qa-model');
-  const [a, b, c] = ['run-a', 'run-b', 'run-c'].map((d) => join(root, d)) as [string, string, string];
+  const [a, b, c, d] = ['run-a', 'run-b', 'run-c', 'run-d'].map((x) => join(root, x)) as [string, string, string, string];
   const runs: Record<string, CliResult> = {};
   let demo: ModelAdapter;
   beforeAll(async () => {
@@ -64,12 +64,31 @@ describe('stress qa: AddAny/AddCommon as in Table 4, on demo-squad (8 questions)
       b,
     ]);
     runs.c = await qa(['--model', TINY_QA, '--tests', 'addany', '--addany-from', a, '--out', c]);
+    // 10 questions against A's sets of 8: the last 2 are in no set.
+    runs.d = await runCli([
+      'stress',
+      'qa',
+      '--data',
+      DEV,
+      '--limit',
+      '10',
+      '--no-progress',
+      '--model',
+      DEMO_SQUAD,
+      '--tests',
+      'addany',
+      '--addany-from',
+      a,
+      '--out',
+      d,
+    ]);
     demo = await openModel({ model: DEMO_SQUAD });
   }, 240_000);
   afterAll(async () => demo?.close?.());
 
   it('the runs finish; each names the model under test by its folder digest, the same for the copy', () => {
     for (const [k, r] of Object.entries(runs)) expect([k, r.code, r.stderr]).toEqual([k, 0, '']);
+    expect(Object.keys(runs)).toEqual(['a', 'b', 'c', 'd']);
     expect(detailsOf(a).model_identity).toMatch(/^demo-squad#[0-9a-f]{16}$/);
     expect(detailsOf(b).model_identity).toBe(detailsOf(a).model_identity);
     expect(detailsOf(c).model_identity).toMatch(/^tiny-bert-qa#[0-9a-f]{16}$/);
@@ -162,4 +181,28 @@ describe('stress qa: AddAny/AddCommon as in Table 4, on demo-squad (8 questions)
       'AddAny: 8 (every AddAny set given was generated against this model (left out, as in the paper): no set from another model)',
     );
   });
+
+  it('D: a question missing from a set is not applicable, so every set is scored on the same questions', () => {
+    const r = row(detailsOf(d), 'addany');
+    expect([r.n, r.not_applicable, r.sets!.map((x) => x.n)]).toEqual([8, 2, [8]]);
+    expect(runs.d!.stdout).toContain(`AddAny: 2 (no adversary for this question in the set ${r.sets![0]!.name})`);
+  });
+
+  it('refuses an --addany-from that is not there, naming it', async () => {
+    const r = await runCli([
+      'stress',
+      'qa',
+      ...BASE,
+      '--model',
+      DEMO_SQUAD,
+      '--tests',
+      'addany',
+      '--addany-from',
+      join(root, 'nope'),
+      '--out',
+      join(root, 'x'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`--addany-from ${join(root, 'nope')}: no such folder or file.`);
+  }, 60_000);
 });
