@@ -230,6 +230,7 @@ export function suiteSettings(def: AnyRecipe, settings: Record<string, unknown>,
   for (const key of def.paths ?? []) {
     const value = out[key];
     if (typeof value === 'string' && !isHubSpec(value)) out[key] = suitePath(dir, value);
+    else if (Array.isArray(value)) out[key] = value.map((v: unknown) => (typeof v === 'string' && !isHubSpec(v) ? suitePath(dir, v) : v));
   }
   return out;
 }

@@ -28,6 +28,8 @@ const TESTS = [
   'addonesent',
   'addany',
   'addcommon',
+  'addany-adaptive',
+  'addcommon-adaptive',
   'noise-natural',
   'noise-swap',
   'noise-middle-random',
@@ -47,7 +49,8 @@ const stressQa = (args: string[]): Promise<CliResult> => runCli(['stress', 'qa',
 const best = (o: { kind: string; spans?: { text: string }[] }): string => o.spans?.[0]?.text ?? '';
 
 // The first 20 questions: 5 of them are originals of both adversarial slices; question 7 (index 6) is the first
-// tiny-bert-qa answers with F1 > 0, so --adaptive-limit 7 gives AddAny/AddCommon exactly one question.
+// tiny-bert-qa answers with F1 > 0, so --adaptive-limit 7 gives the adaptive AddAny/AddCommon rows exactly one
+// question. No alternative sets are given, so the paper's AddAny/AddCommon rows are n/a (test/cli/stress-qa-transfer.test.ts).
 const ARGS = ['--model', TINY_QA, '--data', DEV, '--limit', '20', '--adaptive-limit', '7'];
 const ADV_ORIGINALS = [
   '56be4db0acb8001400a502ee',
@@ -79,13 +82,18 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
     const applied = (test: string): string[] => results.filter((r) => r.cases.some((c) => c.test === test)).map((r) => r.id);
     expect(applied('addsent')).toEqual(ADV_ORIGINALS);
     expect(applied('addonesent')).toEqual(ADV_ORIGINALS);
-    expect(applied('addany')).toEqual([ATTACKED]);
-    expect(applied('addcommon')).toEqual([ATTACKED]);
-    for (const t of TESTS.slice(4)) expect([t, applied(t).length]).toEqual([t, 20]);
+    expect(applied('addany')).toEqual([]);
+    expect(applied('addcommon')).toEqual([]);
+    expect(applied('addany-adaptive')).toEqual([ATTACKED]);
+    expect(applied('addcommon-adaptive')).toEqual([ATTACKED]);
+    for (const t of TESTS.slice(6)) expect([t, applied(t).length]).toEqual([t, 20]);
     const s = summaryOf(out);
     expect(Object.keys(s.tests)).toEqual(TESTS);
     expect(s.tests.addsent!.not_applicable_reasons).toEqual({ 'no adversarial copy of this question in the AddSent file': 15 });
     expect(s.tests.addany!.not_applicable_reasons).toEqual({
+      'no AddAny sets from other models (give --addany-from RUN or --addany-models M)': 20,
+    });
+    expect(s.tests['addany-adaptive']!.not_applicable_reasons).toEqual({
       'beyond the first 7 questions of the run (--adaptive-limit)': 13,
       'the model had it wrong (F1 = 0): nothing to attack': 6,
     });
@@ -104,8 +112,9 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
     }
     const any = lines(out)
       .find((r) => r.id === ATTACKED)!
-      .cases.find((c) => c.test === 'addany')!;
+      .cases.find((c) => c.test === 'addany-adaptive')!;
     const sentence = (any.note as { distractor: string }).distractor;
+    expect((any.note as { source: string }).source).toBe(detailsOf(summaryOf(out)).model_identity);
     expect(sentence.split(' ')).toHaveLength(10);
     expect(any.text.context).toBe(`${lines(out).find((r) => r.id === ATTACKED)!.original.text.context} ${sentence}`);
   });
@@ -153,18 +162,35 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
         ?.replace(/\s+/g, ' ')
         .trim();
     expect(run.stdout).toContain('Table 4: EM and F1 per stress test (% reduction from the original on the same questions)');
-    expect(rowOf('original')).toBe(`original 20 ${pct(d.original.em)} ${pct(d.original.f1)}`);
+    const ci = (iv: { low: number | null; high: number | null } | undefined): string =>
+      `[${(100 * iv!.low!).toFixed(1)}, ${(100 * iv!.high!).toFixed(1)}]`;
+    expect(rowOf('original')).toBe(
+      `original 20 ${pct(d.original.em)} ${pct(d.original.f1)} ${ci(d.original.em_interval)} ${ci(d.original.f1_interval)}`,
+    );
     // tiny-bert-qa never matches exactly: every EM reduction is over a zero original, so null.
-    expect(d.table4.every((r) => r.em === 0 && r.em_reduction === null)).toBe(true);
+    expect(d.table4.filter((r) => r.n > 0).every((r) => r.em === 0 && r.em_reduction === null)).toBe(true);
     const swap = d.table4.find((r) => r.test === 'noise-swap')!;
     expect(swap.f1_reduction).toBeCloseTo((swap.original_f1! - swap.f1!) / swap.original_f1!, 12);
     expect(rowOf('noise: swap')).toBe(
       `noise: swap 20 0.0% ${pct(swap.f1)} ` +
-        `(${swap.f1_reduction! < 0 ? '−' : ''}${Math.abs(100 * swap.f1_reduction!).toFixed(1)}%) 0.0% / ` +
-        `${pct(swap.original_f1)} 0`,
+        `(${swap.f1_reduction! < 0 ? '−' : ''}${Math.abs(100 * swap.f1_reduction!).toFixed(1)}%) ` +
+        `${ci(swap.em_interval)} ${ci(swap.f1_interval)} 0.0% / ${pct(swap.original_f1)} 0`,
     );
+    // n and a 95% interval on every row: over the row's questions, the value its figure.
+    for (const r of d.table4) {
+      for (const f of ['em', 'f1'] as const) {
+        const iv = r[`${f}_interval`]!;
+        expect([r.test, f, iv.n, iv.value, iv.method]).toEqual([r.test, f, r.n, r[f], 'bootstrap']);
+        if (r.n) expect(iv.low! <= r[f]! && r[f]! <= iv.high!).toBe(true);
+      }
+    }
+    expect(d.original.f1_interval!.n).toBe(20);
+    expect(rowOf('AddAny adaptive')).toMatch(/^AddAny adaptive \(this model; 1 it answered of the first 7\) 1 /);
     expect(d.table4.map((r) => [r.test, r.n])).toEqual(
-      TESTS.map((t) => [t, t.startsWith('add') ? (t.startsWith('addsent') || t === 'addonesent' ? 5 : 1) : 20]),
+      TESTS.map((t) => [
+        t,
+        t === 'addany' || t === 'addcommon' ? 0 : t.startsWith('add') ? (t.startsWith('addsent') || t === 'addonesent' ? 5 : 1) : 20,
+      ]),
     );
   });
 
@@ -222,7 +248,7 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
       '--limit',
       '3',
       '--tests',
-      'addany,noise-keyboard',
+      'addany,addany-adaptive,noise-keyboard',
       '--adaptive-limit',
       '0',
       '--out',
@@ -230,9 +256,8 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
     ]);
     expect(r.code, r.stderr).toBe(0);
     const s = summaryOf(out);
-    const row = detailsOf(s).table4.find((x) => x.test === 'addany')!;
-    expect(row).toEqual({
-      test: 'addany',
+    const none = { value: null, low: null, high: null, n: 0, method: 'bootstrap' };
+    const nulls = {
       n: 0,
       not_applicable: 3,
       em: null,
@@ -241,17 +266,38 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
       original_f1: null,
       em_reduction: null,
       f1_reduction: null,
+      em_interval: none,
+      f1_interval: none,
+      em_reduction_interval: none,
+      f1_reduction_interval: none,
+    };
+    const rows = detailsOf(s).table4;
+    expect(rows.find((x) => x.test === 'addany')).toEqual({
+      test: 'addany',
+      title: 'AddAny',
+      ...nulls,
+      sets: [],
+      worst_set: null,
+      excluded: [],
     });
-    expect(
+    expect(rows.find((x) => x.test === 'addany-adaptive')).toEqual({
+      test: 'addany-adaptive',
+      title: 'AddAny adaptive (this model; 0 it answered of the first 0)',
+      ...nulls,
+    });
+    const line = (start: string): string =>
       r.stdout
         .split('\n')
-        .find((l) => l.startsWith('AddAny '))!
+        .find((l) => l.startsWith(start))!
         .replace(/\s+/g, ' ')
-        .trim(),
-    ).toBe('AddAny 0 n/a n/a n/a 3');
+        .trim();
+    expect(line('AddAny ')).toBe('AddAny 0 n/a n/a n/a n/a n/a 3');
+    expect(r.stdout).toContain('AddAny: n/a, no set from another model');
+    expect(r.stdout).toContain('AddAny: 3 (no AddAny sets from other models (give --addany-from RUN or --addany-models M))');
     const m = stressQaRecipe.metrics!;
     const asRecord = s as unknown as Record<string, unknown>;
     expect(m.qa_addany_em!.read(asRecord)).toBeNull();
+    expect(m.qa_addany_adaptive_em!.read(asRecord)).toBeNull();
     expect(m.qa_addany_f1_reduction!.read(asRecord)).toBeNull();
     expect(m.qa_addsent_em!.read(asRecord)).toBeUndefined();
     expect(m.qa_noise_keyboard_f1!.read(asRecord)).toBe(detailsOf(s).table4.find((x) => x.test === 'noise-keyboard')!.f1);

@@ -97,7 +97,7 @@ describe('stress qa with demo-squad on the adversarial files’ 1,000 originals 
   });
 });
 
-describe('stress qa with demo-squad: AddAny and AddCommon on the first 150 dev questions', () => {
+describe('stress qa with demo-squad: the adaptive AddAny and AddCommon rows on the first 150 dev questions', () => {
   it('run on the questions with F1 > 0 among the first 20, each with a 10-word distractor appended', async () => {
     const out = tmp('stress-qa-full-addany');
     const run = await runCli([
@@ -110,7 +110,7 @@ describe('stress qa with demo-squad: AddAny and AddCommon on the first 150 dev q
       '--limit',
       '150',
       '--tests',
-      'addany,addcommon',
+      'addany-adaptive,addcommon-adaptive',
       '--adaptive-limit',
       '20',
       '--out',
@@ -123,7 +123,7 @@ describe('stress qa with demo-squad: AddAny and AddCommon on the first 150 dev q
       .slice(0, 20)
       .filter((r) => r.original.metrics!.f1! > 0)
       .map((r) => r.id);
-    for (const test of ['addany', 'addcommon']) {
+    for (const test of ['addany-adaptive', 'addcommon-adaptive']) {
       const got = results.filter((r) => r.cases.some((c) => c.test === test));
       expect(got.map((r) => r.id)).toEqual(right);
       for (const r of got) {

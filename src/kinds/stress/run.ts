@@ -35,6 +35,14 @@ export interface StressRunOptions {
 
 /** Runs the suite on every example (resumable) and writes summary.json with the per-test tallies. */
 export async function runStress(opts: StressRunOptions): Promise<StressSummary> {
+  try {
+    return await runStressFolder(opts);
+  } finally {
+    await opts.built.close?.();
+  }
+}
+
+async function runStressFolder(opts: StressRunOptions): Promise<StressSummary> {
   const { settings, built } = opts;
   const suite = built.suite;
   const select = built.select?.bind(built);
@@ -50,9 +58,13 @@ export async function runStress(opts: StressRunOptions): Promise<StressSummary> 
         suite.tests.map((t) => t.name),
         { confusion: suite.confusion === true, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
       );
-      for await (const r of readResults<StressResult>(resultsPath)) tally.add(r);
+      const digest = built.digest?.();
+      for await (const r of readResults<StressResult>(resultsPath)) {
+        tally.add(r);
+        digest?.add(r);
+      }
       const metrics = tally.finish();
-      const details = built.details?.(metrics);
+      const details = built.details?.(metrics, digest?.finish());
       // `kind` again for the type: a key spread in first keeps its place.
       return {
         ...summaryFrame(

@@ -10,7 +10,7 @@ import type { GoalFactory } from '../../attack/goals/index.ts';
 import type { LabelAligner } from '../../attack/labels.ts';
 import type { Probe } from '../../attack/probe.ts';
 import type { Generator } from '../../attack/generate.ts';
-import type { StressSuite } from '../../attack/stress.ts';
+import type { StressResult, StressSuite } from '../../attack/stress.ts';
 import type { StressMetrics, StressSummary } from '../../metrics/stress.ts';
 import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
 import type { ExampleResult } from '../../attack/result.ts';
@@ -128,8 +128,18 @@ export interface BuiltStress {
   // Each suite has its own example view and gold type; the runner only passes them between its own functions.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   suite: StressSuite<any, any>;
-  /** Fields added to summary.json under `details` (NLI: the label scheme and the tautology sweep). */
-  details?(metrics: StressMetrics): Record<string, unknown>;
+  /**
+   * Fields added to summary.json under `details` (NLI: the label scheme and the tautology sweep); `digested` is
+   * what `digest` gathered from the result lines, when the recipe has one.
+   */
+  details?(metrics: StressMetrics, digested?: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Reads every result line (file order, resumed ones included) beside the tallies, for what they cannot give
+   * (e.g. intervals that resample whole examples); its `finish()` is passed to `details`.
+   */
+  digest?(): { add(r: StressResult): void; finish(): Record<string, unknown> };
+  /** Closes what the build opened (models it searches against); called once the run ends, finished or not. */
+  close?(): Promise<void>;
   /** What the terminal shows for a finished run (default: one line per test). */
   text?(summary: StressSummary): string;
   /**

@@ -122,6 +122,9 @@ export interface AddAnyResult {
   trace: AddAnyRound[];
 }
 
+/** What the search asks the model through: the engine's session, or a session on a source model (transfer.ts). */
+export type AddAnySession = Pick<QuerySession, 'query' | 'queries' | 'requests' | 'cacheHits'>;
+
 /** A question left out, with the reason; counted, never scored. */
 export interface AddAnySkipped {
   status: 'skipped';
@@ -174,7 +177,7 @@ export function stepCandidates(rng: Rng, pool: readonly string[], k: number, ext
  * Runs AddAny or AddCommon on one question, every model query through `session` (one engine session per
  * question, so its counts are its own). Questions run at the same time on one engine share model batches.
  */
-export async function addAnyExample(example: Example, session: QuerySession, opts: AddAnyOptions): Promise<AddAnyOutcome> {
+export async function addAnyExample(example: Example, session: AddAnySession, opts: AddAnyOptions): Promise<AddAnyOutcome> {
   const s = settings(opts);
   if (example.kind !== 'qa') {
     throw new TextstressError(`AddAny/AddCommon need question-answering examples, got a ${example.kind} example.`, {

@@ -1,12 +1,18 @@
 /** The settings of the QA stress suite, declared once: its flags, suite keys, docs and summary derive from this. */
 import { z } from 'zod';
 
-/** The QA stress tests, in the order of the paper's Table 4. */
+/**
+ * The QA stress tests, in the order of the paper's Table 4; `addany` / `addcommon` are the paper's rows (the worst
+ * over adversarial sets generated against other models), `addany-adaptive` / `addcommon-adaptive` the search
+ * against the model under test itself.
+ */
 export const QA_STRESS_TESTS = [
   'addsent',
   'addonesent',
   'addany',
   'addcommon',
+  'addany-adaptive',
+  'addcommon-adaptive',
   'noise-natural',
   'noise-swap',
   'noise-middle-random',
@@ -35,13 +41,27 @@ export const stressQaSettings = z.strictObject({
     .enum(['all', 'adversarial'])
     .default('all')
     .describe('all questions of --data, or only the originals of the AddSent/AddOneSent files (the held-out set of models/demo-squad)'),
+  addanyFrom: z
+    .array(z.string())
+    .default([])
+    .describe(
+      'AddAny/AddCommon rows (Table 4): earlier stress qa runs (folders or results.jsonl) whose AddAny/AddCommon ' +
+        'adversaries, generated against other models, are alternative adversarial sets',
+    ),
+  addanyModels: z
+    .array(z.string())
+    .default([])
+    .describe(
+      'AddAny/AddCommon rows (Table 4): models to search adversaries against on every question of the run, each giving one alternative set per type',
+    ),
   adaptiveLimit: z
     .number()
     .int()
     .min(0)
     .default(100)
     .describe(
-      'AddAny/AddCommon run on the questions the model had right (F1 > 0) among the first N of the run (data order; 0 = off); each costs up to ~1,200 queries',
+      'the adaptive AddAny/AddCommon rows (searched against this model) run on the questions it had right (F1 > 0) ' +
+        'among the first N of the run (data order; 0 = off); each costs up to ~1,200 queries',
     ),
 });
 

@@ -1,7 +1,8 @@
 /**
  * The QA stress suite on the spine (Aspillaga et al. 2020, Table 4, on SQuAD v1.1): AddSent and AddOneSent (the
- * worst of Jia & Liang's adversarial copies of a question), AddAny and AddCommon (a distractor searched against
- * the model, on questions it had right), and noise on every context word with the gold spans re-mapped. A case's
+ * worst of Jia & Liang's adversarial copies of a question), AddAny and AddCommon (distractors searched
+ * against other models, the worst set kept, as the paper's Table 4; and the same search against the model itself,
+ * on questions it had right, as rows of their own), and noise on every context word with the gold spans re-mapped. A case's
  * `gold` is the original answers at their offsets and `perturbedGold` the answers in its edited context, so the
  * report can draw both; it is scored on the answer texts (SQuAD EM/F1, best over the gold answers).
  */
@@ -18,6 +19,7 @@ import type { Edit } from '../../../text/edits.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import type { AdversarialSet } from './adversarial.ts';
 import type { QaStressTest } from './settings.ts';
+import type { TransferCopy, TransferSet, TransferSets } from './transfer.ts';
 
 /** What the suite is built from. */
 export interface QaSuiteOptions {
@@ -28,6 +30,10 @@ export interface QaSuiteOptions {
   /** Whether a question may get AddAny/AddCommon (the run's cap, by its position in the run). */
   adaptive: (id: string) => boolean;
   adaptiveLimit: number;
+  /** The alternative adversarial sets of the AddAny / AddCommon rows, per type (those used and those left out). */
+  transfer: Record<AddAnyVariant, TransferSets>;
+  /** Identity of the model under test (recorded with the adversaries searched against it). */
+  target: string;
 }
 
 type QaCase = StressCase<QaAnswer[]>;
@@ -92,7 +98,78 @@ async function addAny(
       edits: out.edits,
     },
   ]);
-  return [{ ...scored!, note: { distractor: out.sentence, rounds: out.rounds, steps: out.steps, stopped_early: out.stoppedEarly } }];
+  return [
+    {
+      ...scored!,
+      note: { source: o.target, distractor: out.sentence, rounds: out.rounds, steps: out.steps, stopped_early: out.stoppedEarly },
+    },
+  ];
+}
+
+/** Why the AddAny / AddCommon row has no set to score a question on. */
+function noSets(variant: AddAnyVariant, sets: TransferSets): string {
+  const name = variant === 'addany' ? 'AddAny' : 'AddCommon';
+  if (sets.excluded.length)
+    return `every ${name} set given was generated against this model (left out, as in the paper): no set from another model`;
+  return `no ${name} sets from other models (give --addany-from RUN or --addany-models M)`;
+}
+
+/** One set's adversary for a question: read from an earlier run, or searched now against the set's source model. */
+async function adversaryOf(x: QaExample, set: TransferSet, variant: AddAnyVariant, seed: number): Promise<TransferCopy | string> {
+  if (set.copies) {
+    const c = set.copies.get(x.id);
+    if (!c) return `no adversary for this question in the set ${set.name}`;
+    if (c.question !== x.question || !c.context.startsWith(x.context))
+      throw new TextstressError(
+        `the ${variant} adversary of question ${x.id} in ${set.origin} was made from another question or paragraph.`,
+        {
+          hint: 'Give --addany-from runs over the same data as this run.',
+        },
+      );
+    return c;
+  }
+  const out = await addAnyExample(x, set.model!.session(), { variant, seed });
+  if (out.status === 'skipped') return out.skipReason;
+  return { question: x.question, context: out.example.context, answers: out.example.answers, distractor: out.sentence };
+}
+
+/**
+ * The paper's AddAny / AddCommon row on one question: the model scored on the question's adversary in every
+ * alternative set (one case per set, its variant the set's name). A question missing from a set applies to none,
+ * so that every set is scored over the same questions and the worst set can be picked (tables.ts).
+ */
+async function transferRow(
+  x: QaExample,
+  variant: AddAnyVariant,
+  o: QaSuiteOptions,
+  ctx: Ctx,
+): Promise<ScoredCase<QaAnswer[]>[] | NotApplicable> {
+  const sets = o.transfer[variant];
+  if (sets.used.length === 0) return { notApplicable: noSets(variant, sets) };
+  const found = await Promise.all(sets.used.map((set) => adversaryOf(x, set, variant, o.seed)));
+  const missing = found.find((f): f is string => typeof f === 'string');
+  if (missing !== undefined) return { notApplicable: missing };
+  const copies = found as TransferCopy[];
+  const scored = await ctx.evaluate(
+    copies.map((c, i) => ({
+      test: variant,
+      variant: sets.used[i]!.name,
+      input: input(x.question, c.context),
+      gold: x.answers,
+      perturbedGold: c.answers ?? x.answers,
+      text: { question: x.question, context: c.context },
+      edits: [middleEdit(x.context, c.context, `distraction:${variant}`, 'context')],
+    })),
+  );
+  return scored.map((s, i) => ({
+    ...s,
+    // A set read from an earlier run keeps naming it; one searched here is this run's own (its results file).
+    note: {
+      source: sets.used[i]!.source,
+      ...(sets.used[i]!.copies ? { origin: sets.used[i]!.origin } : {}),
+      ...(copies[i]!.distractor ? { distractor: copies[i]!.distractor } : {}),
+    },
+  }));
 }
 
 /** One noise type on every context word outside the gold spans. */
@@ -117,7 +194,11 @@ export function qaStressSuite(o: QaSuiteOptions): StressSuite<QaExample, QaAnswe
   const test = (name: QaStressTest): StressTest<QaExample, QaAnswer[]> => {
     if (name === 'addsent' || name === 'addonesent')
       return { name, kind: 'adaptive', run: (x, ctx) => worstCopy(x, o.adversarial[name], name, ctx) };
-    if (name === 'addany' || name === 'addcommon') return { name, kind: 'adaptive', run: (x, ctx) => addAny(x, name, o, ctx) };
+    if (name === 'addany' || name === 'addcommon') return { name, kind: 'adaptive', run: (x, ctx) => transferRow(x, name, o, ctx) };
+    if (name === 'addany-adaptive' || name === 'addcommon-adaptive') {
+      const variant = name === 'addany-adaptive' ? 'addany' : 'addcommon';
+      return { name, kind: 'adaptive', run: (x, ctx) => addAny(x, variant, o, ctx) };
+    }
     const type = name.slice('noise-'.length) as NoiseType;
     return { name, cases: (x) => noiseCases(x, type, o.seed) };
   };
