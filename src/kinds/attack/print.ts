@@ -8,7 +8,7 @@ import { goldTexts, isQaResult, type ExampleResult } from '../../attack/result.t
 import type { RunSummary } from '../../metrics/summary.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
-import { fixed, NA, pct } from '../../util/format.ts';
+import { NA, pct } from '../../util/format.ts';
 import { withInterval } from '../../metrics/show.ts';
 import { formatTable } from '../../util/table.ts';
 import { terminalSafe } from '../../util/terminal.ts';
