@@ -44,7 +44,7 @@ function handBootstrap(n: number, stat: (idx: number[]) => number | null, seed: 
 
 const TEXT = 'the film is a warm and quietly funny study of grief';
 const edit = (k: number): ExampleResult['edits'] =>
-  Array.from({ length: k }, (_, i) => ({ type: 'swap', index: i, before: 'film', after: 'flim' })) as ExampleResult['edits'];
+  Array.from({ length: k }, (_, i) => ({ type: 'typo:swap', field: 'text', wordIndex: i + 1, start: 4, before: 'film', after: 'flim' }));
 
 /** 20 results: 4 skipped, 10 attacks failed, 6 succeeded (with 1, 1, 2, 2, 2, 3 edits); queries vary by example. */
 const RESULTS: ExampleResult[] = Array.from({ length: 20 }, (_, i) => {
