@@ -4,6 +4,7 @@
  * bootstrap needs each example's own values, so they are kept as compact typed columns (a few bytes per example:
  * 10⁶ examples fit in tens of MB), never the results themselves.
  */
+import type { ExampleResult } from '../attack/result.ts';
 import { f1, type EntityCounts } from '../data/entities.ts';
 import { bootstrap, bootstrapMean, pairedBootstrap, wilson, type Interval } from '../stats/index.ts';
 
@@ -75,6 +76,23 @@ export interface ExampleValues {
   entities?: { clean: EntityCounts; attacked: EntityCounts };
   answers?: { cleanEm: number; cleanF1: number; attackedEm: number; attackedF1: number };
   probe?: { original: number; worst: number; best: number };
+}
+
+/** What the tally keeps of one result. */
+export function exampleValues(r: ExampleResult): ExampleValues {
+  const [b, a] = [r.original_prediction, r.perturbed_prediction];
+  const v: ExampleValues = {
+    cleanCorrect: r.original_correct,
+    attackedCorrect: r.perturbed_correct,
+    succeeded: r.status === 'succeeded',
+    skipped: r.status === 'skipped',
+    perturbedPct: r.perturbed_word_pct,
+    queries: r.queries,
+  };
+  if (b.entities && a.entities) v.entities = { clean: b.entities, attacked: a.entities };
+  if (b.f1 !== undefined && a.f1 !== undefined) v.answers = { cleanEm: b.em ?? 0, cleanF1: b.f1, attackedEm: a.em ?? 0, attackedF1: a.f1 };
+  if (r.probe) v.probe = { original: r.probe.original_metric, worst: r.probe.worst_metric, best: r.probe.best_metric };
+  return v;
 }
 
 /** Per-example columns for the bootstrap intervals; the Wilson ones come from the accumulator's counts. */

@@ -1,9 +1,10 @@
 import type { Prediction } from '../attack/goals/index.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
-import { IntervalTally, type ExampleValues, type RunIntervals } from './intervals.ts';
+import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts';
 
 export type { IntervalMetric, RunIntervals } from './intervals.ts';
+export type { GenerateSummary } from './generate-summary.ts';
 
 /**
  * The headline metrics of a run, computed from its per-example results only (so resumes agree). A metric over zero
@@ -131,32 +132,6 @@ export interface RunSummary extends RunMetrics {
    * from the shared cache (also across examples and earlier runs in the process), and really computed.
    */
   process: ProcessStats;
-}
-
-/** summary.json of a generator run. */
-export interface GenerateSummary {
-  complete: true;
-  kind: 'generate';
-  recipe: string;
-  model: string;
-  dataset: string | null;
-  seed: number;
-  settings: Record<string, unknown>;
-  /** Steps run and records written. */
-  steps: number;
-  n: number;
-  /**
-   * What the run measured, when that is not its records: e.g. the sentences a fooling run scored (its records are
-   * only the fooling ones, and none is a result, not an empty run). Absent: the records are what it measured.
-   */
-  measured?: number;
-  /** The generator's own summary metrics (gate thresholds may name them). */
-  metrics: Record<string, number | null>;
-  /** Model inputs sent, over the whole run (resumed parts included). */
-  queries: number;
-  wall_seconds: number;
-  /** What the generator's `finish` adds (e.g. universal names: the ranking and the held-out test). */
-  details?: Record<string, unknown>;
 }
 
 /** Running sums for one mean, added in file order (so a streamed mean equals the mean of the array). */
@@ -290,22 +265,7 @@ export class SummaryAccumulator {
       this.attackedEntities = addCounts(this.attackedEntities, after);
     }
     this.addAnswers(r.original_prediction, r.perturbed_prediction);
-    if (this.tally) {
-      const v: ExampleValues = {
-        cleanCorrect: r.original_correct,
-        attackedCorrect: r.perturbed_correct,
-        succeeded: r.status === 'succeeded',
-        skipped: r.status === 'skipped',
-        perturbedPct: r.perturbed_word_pct,
-        queries: r.queries,
-      };
-      if (before && after) v.entities = { clean: before, attacked: after };
-      const [b, a] = [r.original_prediction, r.perturbed_prediction];
-      if (b.f1 !== undefined && a.f1 !== undefined)
-        v.answers = { cleanEm: b.em ?? 0, cleanF1: b.f1, attackedEm: a.em ?? 0, attackedF1: a.f1 };
-      if (r.probe) v.probe = { original: r.probe.original_metric, worst: r.probe.worst_metric, best: r.probe.best_metric };
-      this.tally.add(v);
-    }
+    this.tally?.add(exampleValues(r));
   }
 
   private addAnswers(before: Prediction, after: Prediction): void {
