@@ -48,7 +48,7 @@ export async function runStress(opts: StressRunOptions): Promise<StressSummary> 
     async finish({ resultsPath, wallSeconds, stats0 }) {
       const tally = new StressTally(
         suite.tests.map((t) => t.name),
-        { confusion: suite.confusion === true, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
+        { confusion: suite.confusion === true, seed: settings.seed, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
       );
       for await (const r of readResults<StressResult>(resultsPath)) tally.add(r);
       const metrics = tally.finish();
