@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { cleanVsAttackedChart } from '../../src/recipes/report/charts.ts';
+import { tableHtml } from '../../src/report/html/stress.ts';
+import { withInterval } from '../../src/metrics/show.ts';
 import { bounds } from '../../src/metrics/show.ts';
 import { wilson } from '../../src/stats/index.ts';
 import { tmp } from '../cli/helpers.ts';
@@ -55,6 +57,16 @@ describe('intervals in the HTML report', () => {
     const bare = cleanVsAttackedChart('t', 'c.', [{ name: 'a', group: 'a', summary: old, headline: head(s) } as never], () => 'a');
     expect(JSON.stringify(bare.spec)).not.toContain('errorbar');
     expect(bare.caption).toBe('c.');
+  });
+});
+
+describe('family tables', () => {
+  it('mark a cell whose figure rests on too few examples', () => {
+    const few = withInterval(0.5, wilson(5, 10));
+    const ok = withInterval(0.5, wilson(500, 1000));
+    const html = tableHtml({ title: 't', head: ['test', 'accuracy', 'other'], rows: [['negation', few, ok]] });
+    expect(few).toMatch(/ too few examples \(n=10\)$/);
+    expect(html).toContain(`<td class="n few">${few}</td><td class="n">${ok}</td>`);
   });
 });
 
