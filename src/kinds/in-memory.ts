@@ -126,7 +126,7 @@ async function* run(
 
     const engine = req.engine ?? new QueryEngine(model);
     const stats0 = engine.snapshot();
-    const acc = new SummaryAccumulator({ qa: kind === 'qa' });
+    const acc = new SummaryAccumulator({ qa: kind === 'qa', seed });
     const work = perExample.job(built, model, { seed, compact: false, engine });
     const job = async (example: Example): Promise<ExampleResult> => (await work(example, engine.session())) as ExampleResult;
     const failures: { example: Example; error: unknown }[] = [];

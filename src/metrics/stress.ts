@@ -5,6 +5,8 @@
  * prediction counts. A metric over zero cases is null ("n/a"), never 0.
  */
 import type { StressCaseResult, StressResult } from '../attack/stress.ts';
+import type { Interval } from '../stats/index.ts';
+import { originalInterval, TestColumns } from './stress-intervals.ts';
 
 /** The numbers of one test, one variant of a test, or the original examples. */
 export interface StressCell {
@@ -33,6 +35,9 @@ export interface StressTestSummary extends StressCell {
   not_applicable_reasons: Record<string, number>;
   /** Per variant (e.g. "tautology-premise-3"), in the order first seen; absent when the test has no variants of its own. */
   variants?: Record<string, StressCell>;
+  /** 95% bootstrap intervals of `accuracy` and `reduction`, resampling whole examples with all their cases (issue 27). */
+  accuracy_interval?: Interval;
+  reduction_interval?: Interval;
 }
 
 /** What a {@link StressTally} gives when every result is in. */
@@ -42,7 +47,7 @@ export interface StressMetrics {
   /** Cases over every test. */
   cases: number;
   /** The unmodified examples (n = examples; original_accuracy and reduction are not theirs: null). */
-  original: StressCell;
+  original: StressCell & { accuracy_interval?: Interval };
   /** By test, in the suite's order (a test that never applied has n = 0 and null metrics). */
   tests: Record<string, StressTestSummary>;
   /** The test with the lowest accuracy (tests in `notInWorst` aside), and the one with the largest reduction. */
@@ -128,6 +133,8 @@ class TestTally {
   }
   examples = 0;
   readonly reasons = new Map<string, number>();
+  /** Per example with cases of this test: its counts, for the bootstrap intervals. */
+  readonly columns = new TestColumns();
 }
 
 /**
@@ -143,7 +150,7 @@ export class StressTally {
 
   constructor(
     tests: readonly string[],
-    private readonly opts: { confusion?: boolean; notInWorst?: readonly string[] } = {},
+    private readonly opts: { confusion?: boolean; notInWorst?: readonly string[]; seed?: number } = {},
   ) {
     this.original = new Cell(opts.confusion === true);
     for (const t of tests) this.tests.set(t, new TestTally(opts.confusion === true));
@@ -159,19 +166,23 @@ export class StressTally {
     this.n++;
     this.queries += r.queries;
     this.original.add(r.original, r.original);
-    const seen = new Set<string>();
+    const seen = new Map<string, { cases: number; correct: number }>();
     for (const c of r.cases) {
       this.cases++;
       const t = this.test(c.test);
-      if (!seen.has(c.test)) {
-        seen.add(c.test);
+      let own = seen.get(c.test);
+      if (!own) {
+        seen.set(c.test, (own = { cases: 0, correct: 0 }));
         t.examples++;
       }
+      own.cases++;
+      if (c.correct) own.correct++;
       t.all.add(c, r.original);
       let v = t.variants.get(c.variant);
       if (!v) t.variants.set(c.variant, (v = new Cell(t.confusion)));
       v.add(c, r.original);
     }
+    for (const [test, own] of seen) this.test(test).columns.add(own.cases, own.correct, r.original.correct);
     for (const [test, why] of Object.entries(r.not_applicable)) {
       const t = this.test(test);
       t.reasons.set(why, (t.reasons.get(why) ?? 0) + 1);
@@ -187,6 +198,7 @@ export class StressTally {
         examples: t.examples,
         not_applicable: [...t.reasons.values()].reduce((a, b) => a + b, 0),
         not_applicable_reasons: reasons,
+        ...t.columns.finish(this.opts.seed ?? 0, name),
         ...([...t.variants.keys()].some((v) => v !== name)
           ? { variants: Object.fromEntries([...t.variants].map(([k, v]) => [k, v.finish(true)])) }
           : {}),
@@ -203,7 +215,7 @@ export class StressTally {
     return {
       n: this.n,
       cases: this.cases,
-      original: this.original.finish(false),
+      original: { ...this.original.finish(false), accuracy_interval: originalInterval(this.original.correct, this.original.n) },
       tests,
       worst,
       max_reduction: maxReduction,

@@ -1,6 +1,10 @@
 import type { Prediction } from '../attack/goals/index.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
+import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts';
+
+export type { IntervalMetric, RunIntervals } from './intervals.ts';
+export type { GenerateSummary } from './generate-summary.ts';
 
 /**
  * The headline metrics of a run, computed from its per-example results only (so resumes agree). A metric over zero
@@ -74,6 +78,12 @@ export interface RunMetrics {
    * whenever there is one.
    */
   unmappable?: { answers: number; examples: number; clean: number };
+  /**
+   * 95% intervals of the figures above, keyed by each figure's name (Wilson for shares of examples, a bootstrap
+   * seeded from the run's seed over whole examples for means, F1, EM and the drop). Absent in runs written before
+   * issue 27 and where the caller asked for none.
+   */
+  intervals?: RunIntervals;
 }
 
 /**
@@ -124,32 +134,6 @@ export interface RunSummary extends RunMetrics {
   process: ProcessStats;
 }
 
-/** summary.json of a generator run. */
-export interface GenerateSummary {
-  complete: true;
-  kind: 'generate';
-  recipe: string;
-  model: string;
-  dataset: string | null;
-  seed: number;
-  settings: Record<string, unknown>;
-  /** Steps run and records written. */
-  steps: number;
-  n: number;
-  /**
-   * What the run measured, when that is not its records: e.g. the sentences a fooling run scored (its records are
-   * only the fooling ones, and none is a result, not an empty run). Absent: the records are what it measured.
-   */
-  measured?: number;
-  /** The generator's own summary metrics (gate thresholds may name them). */
-  metrics: Record<string, number | null>;
-  /** Model inputs sent, over the whole run (resumed parts included). */
-  queries: number;
-  wall_seconds: number;
-  /** What the generator's `finish` adds (e.g. universal names: the ranking and the held-out test). */
-  details?: Record<string, unknown>;
-}
-
 /** Running sums for one mean, added in file order (so a streamed mean equals the mean of the array). */
 class Mean {
   private sum = 0;
@@ -167,19 +151,28 @@ class Mean {
 export interface SummaryOptions {
   /** The run is extractive QA: EM/F1 fields are reported even over zero examples (as null). */
   qa?: boolean;
+  /** The run's seed: the bootstrap intervals' seeds derive from it (default 0). */
+  seed?: number;
+  /** Compute `intervals` (default true); false where only the counts are wanted (the report re-reading a run). */
+  intervals?: boolean;
 }
 
 /**
- * Computes RunMetrics from results fed one at a time, in bounded memory: counters and sums only (the
- * accuracy-by-edits curve keeps one counter per edit count).
+ * Computes RunMetrics from results fed one at a time, in bounded memory: counters and sums (the accuracy-by-edits
+ * curve keeps one counter per edit count), and for the bootstrap intervals a few numbers per example in typed
+ * columns (see IntervalTally).
  */
 export class SummaryAccumulator {
   /** QA answers scored before and after (results whose predictions carry em/f1 make a run QA). */
   private readonly answers = { cleanEm: new Mean(), cleanF1: new Mean(), attackedEm: new Mean(), attackedF1: new Mean() };
   private sawAnswers: boolean;
+  private readonly qa: boolean;
+  private readonly tally: IntervalTally | undefined;
 
   constructor(opts: SummaryOptions = {}) {
-    this.sawAnswers = opts.qa === true;
+    this.qa = opts.qa === true;
+    this.sawAnswers = this.qa;
+    this.tally = opts.intervals === false ? undefined : new IntervalTally(opts.seed ?? 0);
   }
 
   private n = 0;
@@ -264,12 +257,15 @@ export class SummaryAccumulator {
       const why = r.skip_reason ?? 'unknown';
       this.skipReasons[why] = (this.skipReasons[why] ?? 0) + 1;
     }
-    if (r.original_prediction.entities && r.perturbed_prediction.entities) {
+    const before = r.original_prediction.entities;
+    const after = r.perturbed_prediction.entities;
+    if (before && after) {
       this.sawEntities = true;
-      this.cleanEntities = addCounts(this.cleanEntities, r.original_prediction.entities);
-      this.attackedEntities = addCounts(this.attackedEntities, r.perturbed_prediction.entities);
+      this.cleanEntities = addCounts(this.cleanEntities, before);
+      this.attackedEntities = addCounts(this.attackedEntities, after);
     }
     this.addAnswers(r.original_prediction, r.perturbed_prediction);
+    this.tally?.add(exampleValues(r));
   }
 
   private addAnswers(before: Prediction, after: Prediction): void {
@@ -285,12 +281,15 @@ export class SummaryAccumulator {
   finish(editCurve = true): RunMetrics {
     const n = this.n;
     let accuracyByEdits: number[] | null = null;
+    let correctAtK: number[] | null = null;
     if (editCurve) {
       accuracyByEdits = [];
+      correctAtK = [];
       let correct = this.cleanCorrect;
       for (let k = 0; n && k <= this.maxEdits; k++) {
         correct -= this.brokenAt[k] ?? 0;
         accuracyByEdits.push(correct / n);
+        correctAtK.push(correct);
       }
     }
     const metrics: RunMetrics = {
@@ -336,6 +335,21 @@ export class SummaryAccumulator {
         best_metric: this.probeBest.value!,
         stability: this.probeNeverChanged / this.probed,
       };
+    }
+    if (this.tally) {
+      metrics.intervals = this.tally.finish({
+        n,
+        cleanCorrect: this.cleanCorrect,
+        attackedCorrect: this.attackedCorrect,
+        succeeded: this.succeeded,
+        attacked: this.succeeded + this.failed,
+        stableSame: this.stableSame,
+        stableN: this.stableN,
+        probed: this.probed,
+        probeNeverChanged: this.probeNeverChanged,
+        correctAtK,
+        qa: this.qa,
+      });
     }
     return metrics;
   }

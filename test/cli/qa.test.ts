@@ -88,8 +88,9 @@ describe('textstress attack typos on a QA model (tiny-bert-qa, random weights) o
     for (const r of results) expect(r.edits.length).toBeLessThanOrEqual(1);
     // Occlusion ranking and the search ran on the examples the model had (partly) right.
     expect(results.filter((r) => r.status !== 'skipped').every((r) => r.queries > 1)).toBe(true);
-    expect(stdout).toMatch(/clean EM \/ F1\s+│\s+\d+\.\d% \/ \d+\.\d%/);
-    expect(stdout).toMatch(/EM \/ F1 under attack/);
+    expect(stdout).toMatch(/clean EM\s+│\s+\d+\.\d% \[\d+\.\d–\d+\.\d\]/);
+    expect(stdout).toMatch(/clean F1\s+│\s+\d+\.\d% \[\d+\.\d–\d+\.\d\]/);
+    expect(stdout).toMatch(/F1 under attack/);
     // The examples of successful attacks show the answers before → after with their scores, and the gold answers.
     expect(stdout).toMatch(/: answer “[^”]+” \(EM [01], F1 (0\.\d\d|1\.00)\) → (“[^”]*”|\(no answer\)) \(EM 0, F1 0\.00\)\n {4}gold: {3}“/);
   });

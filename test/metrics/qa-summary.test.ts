@@ -139,12 +139,15 @@ describe('QA summary fields', () => {
 
   it('show in the terminal table as percentages, n/a over zero examples', () => {
     const table = summaryTable(asSummary(summarize(RESULTS)));
-    expect(table).toMatch(/clean EM \/ F1\s+│\s+33\.3% \/ 48\.1%/);
-    expect(table).toMatch(/EM \/ F1 under attack\s+│\s+0\.0% \/ 22\.2%/);
+    expect(table).toMatch(/clean EM\s+│\s+33\.3% \[/);
+    expect(table).toMatch(/clean F1\s+│\s+48\.1% \[/);
+    expect(table).toMatch(/EM under attack\s+│\s+0\.0% \[0\.0–0\.0\] n=3/);
+    expect(table).toMatch(/F1 under attack\s+│\s+22\.2% \[/);
     expect(table).toMatch(/clean answers with F1 > 0\s+│\s+66\.7%/);
     expect(table).not.toMatch(/entity F1/);
     const empty = summaryTable(asSummary(new SummaryAccumulator({ qa: true }).finish()));
-    expect(empty).toMatch(/clean EM \/ F1\s+│\s+n\/a \/ n\/a/);
+    expect(empty).toMatch(/clean EM\s+│\s+n\/a \(n=0\)/);
+    expect(empty).toMatch(/clean F1\s+│\s+n\/a \(n=0\)/);
   });
 
   it('are gate metrics; the headline metric of a QA run is answer F1', () => {

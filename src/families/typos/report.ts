@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CurveRow, TyposCurve } from './curve.ts';
 import type { ChartSpec, LoadedRun, ReportFamily, RunGroup } from '../../recipes/report/types.ts';
+import { ivFields } from '../../recipes/report/intervals.ts';
 import { editTypeChart, editTypeCounts, runLabel, settingNumber, settingString } from '../../recipes/report/charts.ts';
 
 function isCurve(x: unknown): x is TyposCurve {
@@ -74,17 +75,23 @@ export const typosFamily: ReportFamily = {
     const lone = runs.filter((r) => !inCurve.has(r.group));
     if (lone.length) {
       const values = lone.flatMap((r, order) =>
-        (r.summary.accuracy_by_edits ?? []).map((accuracy, k) => ({
-          k,
-          accuracy,
-          series: `${runLabel(r)} (${settingString(r, 'target') ?? '?'}, K≤${settingNumber(r, 'k') ?? '?'})`,
-          order,
-        })),
+        (r.summary.accuracy_by_edits ?? []).map((accuracy, k) => {
+          // The band: each point's 95% interval (Wilson), where the run has intervals.
+          const iv = ivFields(r.summary.intervals?.accuracy_by_edits?.[k]);
+          return {
+            k,
+            accuracy,
+            series: `${runLabel(r)} (${settingString(r, 'target') ?? '?'}, K≤${settingNumber(r, 'k') ?? '?'})`,
+            order,
+            ...(iv.low !== undefined ? { lo: iv.low, hi: iv.high } : {}),
+          };
+        }),
       );
+      const banded = values.some((v) => 'lo' in v);
       charts.push({
         title: 'Accuracy as the typo budget grows',
-        caption: 'From each run’s search trace: accuracy when at most K typos are allowed.',
-        spec: accuracyVsK(values, 'run', false),
+        caption: `From each run’s search trace: accuracy when at most K typos are allowed.${banded ? ' Band: 95% interval (Wilson).' : ''}`,
+        spec: accuracyVsK(values, 'run', banded),
       });
     }
     // Curves: their target-max runs (the source- runs use one source each); plus every lone run.

@@ -28,7 +28,8 @@ export async function loadAttackRun(
   const keepRest = spacedPositions(rest, quota - nWins);
   const results: ExampleResult[] = [];
   const successByPct = new Map<number, number>();
-  const acc = new SummaryAccumulator();
+  // Counts only: the intervals are in summary.json already.
+  const acc = new SummaryAccumulator({ intervals: false });
   let w = 0;
   let o = 0;
   for await (const r of readResults<ExampleResult>(join(dir, RESULTS_FILE))) {

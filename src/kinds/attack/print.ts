@@ -8,7 +8,8 @@ import { goldTexts, isQaResult, type ExampleResult } from '../../attack/result.t
 import type { RunSummary } from '../../metrics/summary.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
-import { fixed, NA, pct } from '../../util/format.ts';
+import { NA, pct } from '../../util/format.ts';
+import { withInterval } from '../../metrics/show.ts';
 import { formatTable } from '../../util/table.ts';
 import { terminalSafe } from '../../util/terminal.ts';
 import type { Printed } from '../types.ts';
@@ -54,24 +55,31 @@ export function summaryTable(s: RunSummary): string {
     ['succeeded / failed / skipped', `${s.succeeded} / ${s.failed} / ${s.skipped}`],
   ];
   const qa = s.clean_em !== undefined;
+  // Each figure with its 95% interval and n (runs written before intervals: the bare figure).
+  const iv = s.intervals ?? {};
   if (qa) {
     // SQuAD reports EM/F1 in percent.
     rows.push(
-      ['clean EM / F1', `${pct(s.clean_em)} / ${pct(s.clean_f1)}`],
-      ['EM / F1 under attack', `${pct(s.attacked_em)} / ${pct(s.attacked_f1)}`],
+      ['clean EM', withInterval(s.clean_em, iv.clean_em)],
+      ['clean F1', withInterval(s.clean_f1, iv.clean_f1)],
+      ['EM under attack', withInterval(s.attacked_em, iv.attacked_em)],
+      ['F1 under attack', withInterval(s.attacked_f1, iv.attacked_f1)],
     );
   } else if (s.clean_f1 !== undefined && s.attacked_f1 !== undefined) {
-    rows.push(['clean entity F1', fixed(s.clean_f1, 3)], ['entity F1 under attack', fixed(s.attacked_f1, 3)]);
+    rows.push(
+      ['clean entity F1', withInterval(s.clean_f1, iv.clean_f1, 'number', 3)],
+      ['entity F1 under attack', withInterval(s.attacked_f1, iv.attacked_f1, 'number', 3)],
+    );
   }
   // For taggers "accuracy" is whole-sentence exact match (every entity right), for QA an answer overlapping a gold one.
   const acc = qa ? 'answers with F1 > 0' : s.clean_f1 !== undefined ? 'sentences fully right' : 'accuracy';
   rows.push(
-    [`clean ${acc}`, pct(s.clean_accuracy)],
-    [`${acc} under attack`, pct(s.attacked_accuracy)],
-    ['attack success rate', pct(s.attack_success_rate)],
-    ['stability', pct(s.stability)],
-    ['mean % words perturbed', s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`],
-    ['mean queries / example', fixed(s.mean_queries)],
+    [`clean ${acc}`, withInterval(s.clean_accuracy, iv.clean_accuracy)],
+    [`${acc} under attack`, withInterval(s.attacked_accuracy, iv.attacked_accuracy)],
+    ['attack success rate', withInterval(s.attack_success_rate, iv.attack_success_rate)],
+    ['stability', withInterval(s.stability, iv.stability)],
+    ['mean % words perturbed', withInterval(s.mean_perturbed_word_pct, iv.mean_perturbed_word_pct, 'percent')],
+    ['mean queries / example', withInterval(s.mean_queries, iv.mean_queries, 'number')],
     ['cache hit rate (own repeats / shared)', `${pct(s.cache_hit_rate)} / ${pct(s.process.cache_hit_rate)}`],
     ['wall time', `${s.wall_seconds.toFixed(1)} s`],
   );

@@ -56,7 +56,7 @@ async function runStressFolder(opts: StressRunOptions): Promise<StressSummary> {
     async finish({ resultsPath, wallSeconds, stats0 }) {
       const tally = new StressTally(
         suite.tests.map((t) => t.name),
-        { confusion: suite.confusion === true, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
+        { confusion: suite.confusion === true, seed: settings.seed, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
       );
       const digest = built.digest?.();
       for await (const r of readResults<StressResult>(resultsPath)) {

@@ -1,6 +1,7 @@
 /** Chart specs (vega-lite, rendered to SVG by the report) that several families share. */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ChartSpec, LoadedRun } from './types.ts';
+import { hasBounds, headlineIntervals, ivFields, whiskers } from './intervals.ts';
 
 /** "test/run" when a run sits in a multi-run group, else its name. */
 export function runLabel(r: { name: string; group: string }): string {
@@ -48,31 +49,42 @@ export function cleanVsAttackedChart(
   runs: readonly LoadedRun[],
   label: (r: LoadedRun) => string,
 ): ChartSpec {
-  const values = runs.flatMap((r) => [
-    { run: label(r), measure: `clean ${r.headline.metric}`, value: r.headline.clean, order: 0 },
-    { run: label(r), measure: `${r.headline.metric} under attack`, value: r.headline.attacked, order: 1 },
-  ]);
-  return groupedBarsChart(title, caption, values, ['#94a3b8', '#dc2626']);
+  const values = runs.flatMap((r) => {
+    const iv = headlineIntervals(r);
+    return [
+      { run: label(r), measure: `clean ${r.headline.metric}`, value: r.headline.clean, order: 0, ...ivFields(iv.clean) },
+      { run: label(r), measure: `${r.headline.metric} under attack`, value: r.headline.attacked, order: 1, ...ivFields(iv.attacked) },
+    ];
+  });
+  return groupedBarsChart(title, hasBounds(values) ? `${caption} Whiskers: 95% interval.` : caption, values, ['#94a3b8', '#dc2626']);
 }
 
-/** Bars of fractions per run, one bar per measure side by side (in `order`), coloured by measure. */
+/**
+ * Bars of fractions per run, one bar per measure side by side (in `order`), coloured by measure; rows with
+ * `low`/`high` (see ivFields) get a whisker for their 95% interval.
+ */
 export function groupedBarsChart(
   title: string,
   caption: string,
-  values: { run: string; measure: string; value: number | null; order: number }[],
+  values: { run: string; measure: string; value: number | null; order: number; low?: number; high?: number; n?: number }[],
   colours: string[],
 ): ChartSpec {
   const runs = new Set(values.map((v) => v.run)).size;
-  const spec: TopLevelSpec = {
-    data: { values },
+  const x = { field: 'run', type: 'nominal', title: null, axis: { labelAngle: runs > 4 ? -30 : 0, labelLimit: 140 } } as const;
+  // op 'min': the whisker layer's domain is unioned with the bars', which allows no summed sort.
+  const xOffset = { field: 'measure', sort: { field: 'order', op: 'min' } } as const;
+  const bars = {
     mark: { type: 'bar', cornerRadiusEnd: 2 },
     encoding: {
-      x: { field: 'run', type: 'nominal', title: null, axis: { labelAngle: runs > 4 ? -30 : 0, labelLimit: 140 } },
-      xOffset: { field: 'measure', sort: { field: 'order' } },
+      x,
+      xOffset,
       y: { field: 'value', type: 'quantitative', title: null, axis: { format: '.0%' }, scale: { domain: [0, 1] } },
       color: { field: 'measure', type: 'nominal', title: null, sort: { field: 'order' }, scale: { range: colours } },
     },
-  };
+  } as const;
+  const spec = (hasBounds(values)
+    ? { data: { values }, layer: [bars, whiskers(x, xOffset)] }
+    : { data: { values }, ...bars }) as unknown as TopLevelSpec;
   return { title, caption, spec };
 }
 

@@ -11,6 +11,8 @@ import { builtinRegistry } from '../../families/index.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { baselineModels, compare, comparisonChart, comparisonTable, diff, pts } from './baseline.ts';
+import { ciHtml } from './intervals.ts';
+import { headlineIntervals } from '../../recipes/report/intervals.ts';
 import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
 
 // One script element: the drawing helpers (textstressDraw), then the browser that uses them.
@@ -233,19 +235,31 @@ function grade(x: number | null, goodAbove: number, badBelow: number): string {
   return x >= goodAbove ? 'good' : x < badBelow ? 'bad' : 'warn';
 }
 
-function metricTiles(h: HeadlineMetrics): string {
+/** The card's four headline figures, each with its 95% interval and n under it when the run has them. */
+function metricTiles(h: HeadlineMetrics, iv: ReturnType<typeof headlineIntervals> = {}): string {
   const tile = (v: string, label: string, cls = '', extra = ''): string =>
     `<div class="m ${cls}"><div class="v">${v}</div><div class="l">${esc(label)}</div>${extra}</div>`;
   return (
     '<div class="metrics">' +
-    tile(pct(h.clean), `clean ${h.metric}`) +
-    tile(pct(h.attacked), `${h.metric} under attack`, '', `<div class="d">${esc(pts(diff(h.attacked, h.clean)))}</div>`) +
+    tile(pct(h.clean), `clean ${h.metric}`, '', ciHtml(iv.clean)) +
+    tile(
+      pct(h.attacked),
+      `${h.metric} under attack`,
+      '',
+      `<div class="d">${esc(pts(diff(h.attacked, h.clean)))}</div>${ciHtml(iv.attacked)}`,
+    ) +
     tile(
       pct(h.attack_success_rate),
       'attack success rate',
       grade(h.attack_success_rate === null ? null : 1 - h.attack_success_rate, 0.8, 0.5),
+      ciHtml(iv.attack_success_rate),
     ) +
-    tile(pct(h.stability), `stability (n=${h.stability_n})`, grade(h.stability, 0.9, 0.6)) +
+    tile(
+      pct(h.stability),
+      iv.stability ? 'stability' : `stability (n=${h.stability_n})`,
+      grade(h.stability, 0.9, 0.6),
+      ciHtml(iv.stability),
+    ) +
     '</div>'
   );
 }
@@ -267,7 +281,7 @@ function cardHtml(family: ReportFamily, run: LoadedRun, nRuns: number): string {
   return (
     `<section class="card" data-family="${esc(family.id)}"><h3>${esc(family.title)}</h3>` +
     `<div class="sub">headline run: ${esc(runLabel(run))}${nRuns > 1 ? ` · ${nRuns} runs in this family` : ''} · ${s.n} examples</div>` +
-    metricTiles(run.headline) +
+    metricTiles(run.headline, headlineIntervals(run)) +
     '<dl class="meta">' +
     `<dt>model</dt><dd>${esc(s.model)}</dd><dt>data</dt><dd>${esc(s.dataset)}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
     `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true))}</dd>${llmMeta(s)}</dl></section>`

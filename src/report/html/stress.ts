@@ -8,6 +8,7 @@ import type { StressCaseResult, StressResult } from '../../attack/stress.ts';
 import { accuracyPerTestChart, stressTestsTable } from '../../recipes/report/stress.ts';
 import type { Edit } from '../../text/edits.ts';
 import { NA, pct } from '../../util/format.ts';
+import { fewClass } from './intervals.ts';
 import { escapeHtml as esc } from './escape.ts';
 import { addFamily, shorten, type BrowserData, type BrowserExample } from './examples.ts';
 import { textSegments } from './highlight.ts';
@@ -70,7 +71,13 @@ export function stressCardHtml(family: ReportFamily, run: StressRun, settings: s
 /** A family's table, every cell escaped. */
 export function tableHtml(t: ReportTable): string {
   const head = t.head.map((h, i) => `<th${i ? ' class="n"' : ''}>${esc(h)}</th>`).join('');
-  const rows = t.rows.map((r) => `<tr>${r.map((c, i) => `<td${i ? ' class="n"' : ''}>${esc(c)}</td>`).join('')}</tr>`).join('');
+  // A cell whose figure rests on too few examples (its text says so, see metrics/show.ts) is marked.
+  const rows = t.rows
+    .map(
+      (r) =>
+        `<tr>${r.map((c, i) => `<td${i || fewClass(c) ? ` class="${i ? 'n' : ''}${fewClass(c)}"` : ''}>${esc(c)}</td>`).join('')}</tr>`,
+    )
+    .join('');
   return (
     `<h4>${esc(t.title)}</h4><div class="scroll"><table class="runs stress"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>` +
     (t.caption ? `<p class="notes">${esc(t.caption)}</p>` : '')

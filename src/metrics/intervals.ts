@@ -1,0 +1,213 @@
+/**
+ * The 95% intervals of a run's headline metrics (issue 27). Proportions of examples get Wilson intervals from
+ * their counts; means, F1, EM and differences a seeded percentile bootstrap that resamples whole examples. The
+ * bootstrap needs each example's own values, so they are kept as compact typed columns (a few bytes per example:
+ * 10⁶ examples fit in tens of MB), never the results themselves.
+ */
+import type { ExampleResult } from '../attack/result.ts';
+import { f1, type EntityCounts } from '../data/entities.ts';
+import { bootstrap, bootstrapMean, pairedBootstrap, wilson, type Interval } from '../stats/index.ts';
+
+/**
+ * Figures of RunMetrics that carry an interval, keyed by the figure's own name (probe figures by their path,
+ * e.g. `probe.worst_metric`). `clean_metric`, `attacked_metric` and `metric_drop` are the gate's names for the
+ * headline metric (accuracy, or entity F1 for taggers, or answer F1 for QA) and its drop under attack.
+ */
+export type IntervalMetric =
+  | 'clean_accuracy'
+  | 'attacked_accuracy'
+  | 'attack_success_rate'
+  | 'stability'
+  | 'mean_perturbed_word_pct'
+  | 'mean_perturbed_word_pct_all'
+  | 'mean_queries'
+  | 'clean_f1'
+  | 'attacked_f1'
+  | 'clean_em'
+  | 'attacked_em'
+  | 'clean_metric'
+  | 'attacked_metric'
+  | 'metric_drop'
+  | 'probe.original_metric'
+  | 'probe.worst_metric'
+  | 'probe.best_metric'
+  | 'probe.stability';
+
+/**
+ * `RunMetrics.intervals`: each figure's interval beside it, in the figure's own units (rates 0–1;
+ * `mean_perturbed_word_pct` in percent, as its figure). `accuracy_by_edits`: one Wilson interval per k.
+ */
+export type RunIntervals = Partial<Record<IntervalMetric, Interval>> & { accuracy_by_edits?: Interval[] };
+
+/** A growable typed column (doubling), so per-example values cost 8 bytes (or 4) each and no object. */
+class Column<T extends Float64Array | Uint32Array> {
+  length = 0;
+  constructor(
+    private data: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(Math.max(16, this.data.length * 2));
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = x;
+  }
+  at(i: number): number {
+    return this.data[i]!;
+  }
+  /** The values pushed, as plain numbers (for the stats module's mean). */
+  values(): number[] {
+    return Array.from(this.data.subarray(0, this.length));
+  }
+}
+const floats = (): Column<Float64Array> => new Column(new Float64Array(16), (n) => new Float64Array(n));
+const uints = (): Column<Uint32Array> => new Column(new Uint32Array(16), (n) => new Uint32Array(n));
+
+/** What the tally needs of one example (the accumulator already derived it from the result). */
+export interface ExampleValues {
+  cleanCorrect: boolean;
+  attackedCorrect: boolean;
+  succeeded: boolean;
+  skipped: boolean;
+  perturbedPct: number;
+  queries: number;
+  entities?: { clean: EntityCounts; attacked: EntityCounts };
+  answers?: { cleanEm: number; cleanF1: number; attackedEm: number; attackedF1: number };
+  probe?: { original: number; worst: number; best: number };
+}
+
+/** What the tally keeps of one result. */
+export function exampleValues(r: ExampleResult): ExampleValues {
+  const [b, a] = [r.original_prediction, r.perturbed_prediction];
+  const v: ExampleValues = {
+    cleanCorrect: r.original_correct,
+    attackedCorrect: r.perturbed_correct,
+    succeeded: r.status === 'succeeded',
+    skipped: r.status === 'skipped',
+    perturbedPct: r.perturbed_word_pct,
+    queries: r.queries,
+  };
+  if (b.entities && a.entities) v.entities = { clean: b.entities, attacked: a.entities };
+  if (b.f1 !== undefined && a.f1 !== undefined) v.answers = { cleanEm: b.em ?? 0, cleanF1: b.f1, attackedEm: a.em ?? 0, attackedF1: a.f1 };
+  if (r.probe) v.probe = { original: r.probe.original_metric, worst: r.probe.worst_metric, best: r.probe.best_metric };
+  return v;
+}
+
+/** Per-example columns for the bootstrap intervals; the Wilson ones come from the accumulator's counts. */
+export class IntervalTally {
+  private readonly queries = floats();
+  private readonly pctSuccess = floats();
+  private readonly pctAll = floats();
+  /** Per example: bit 0 clean correct, bit 1 attacked correct (the paired accuracy drop). */
+  private readonly correct = uints();
+  /** Taggers: tp, fp, fn before and after, six per example with entities. */
+  private readonly entities = uints();
+  /** QA: clean EM, clean F1, attacked EM, attacked F1, four per example. */
+  private readonly answers = floats();
+  /** Probes: original, worst, best metric, three per probed example. */
+  private readonly probes = floats();
+
+  constructor(private readonly seed: number | string) {}
+
+  add(v: ExampleValues): void {
+    this.queries.push(v.queries);
+    if (v.succeeded) this.pctSuccess.push(v.perturbedPct);
+    if (!v.skipped) this.pctAll.push(v.perturbedPct);
+    this.correct.push((v.cleanCorrect ? 1 : 0) | (v.attackedCorrect ? 2 : 0));
+    if (v.entities) {
+      const { clean: c, attacked: a } = v.entities;
+      for (const x of [c.tp, c.fp, c.fn, a.tp, a.fp, a.fn]) this.entities.push(x);
+    }
+    if (v.answers) for (const x of [v.answers.cleanEm, v.answers.cleanF1, v.answers.attackedEm, v.answers.attackedF1]) this.answers.push(x);
+    if (v.probe) for (const x of [v.probe.original, v.probe.worst, v.probe.best]) this.probes.push(x);
+  }
+
+  /**
+   * The intervals, given the counts the accumulator kept. `correctAtK[k]`: examples still right when the attack
+   * may make at most k edits (null: the run has no such curve). `byF1`: the headline metric is F1 (taggers, QA).
+   */
+  finish(counts: {
+    n: number;
+    cleanCorrect: number;
+    attackedCorrect: number;
+    succeeded: number;
+    attacked: number;
+    stableSame: number;
+    stableN: number;
+    probed: number;
+    probeNeverChanged: number;
+    correctAtK: number[] | null;
+    /** An extractive QA run: EM/F1 intervals even over zero examples (n/a). */
+    qa: boolean;
+  }): RunIntervals {
+    const opts = (name: string): { seed: string } => ({ seed: `${String(this.seed)}\u0001${name}` });
+    const out: RunIntervals = {
+      clean_accuracy: wilson(counts.cleanCorrect, counts.n),
+      attacked_accuracy: wilson(counts.attackedCorrect, counts.n),
+      attack_success_rate: wilson(counts.succeeded, counts.attacked),
+      stability: wilson(counts.stableSame, counts.stableN),
+      mean_perturbed_word_pct: bootstrapMean(this.pctSuccess.values(), opts('mean_perturbed_word_pct')),
+      mean_perturbed_word_pct_all: bootstrapMean(this.pctAll.values(), opts('mean_perturbed_word_pct_all')),
+      mean_queries: bootstrapMean(this.queries.values(), opts('mean_queries')),
+    };
+    if (counts.correctAtK) out.accuracy_by_edits = counts.correctAtK.map((k) => wilson(k, counts.n));
+
+    // The headline metric, before and after, as a statistic of a resample of example indices.
+    let clean: (idx: Uint32Array) => number | null;
+    let attacked: (idx: Uint32Array) => number | null;
+    let units = counts.n;
+    if (this.answers.length || counts.qa) {
+      // QA: mean EM and F1 over every example.
+      const col = (k: number) => (idx: Uint32Array) => sumAt(this.answers, 4, k, idx) / idx.length;
+      units = this.answers.length / 4;
+      out.clean_em = bootstrap(units, col(0), opts('clean_em'));
+      out.clean_f1 = bootstrap(units, col(1), opts('clean_f1'));
+      out.attacked_em = bootstrap(units, col(2), opts('attacked_em'));
+      out.attacked_f1 = bootstrap(units, col(3), opts('attacked_f1'));
+      clean = col(1);
+      attacked = col(3);
+    } else if (this.entities.length) {
+      // Taggers: corpus entity F1 of the resampled sentences' summed counts (null when nothing to score).
+      const corpus = (o: number) => (idx: Uint32Array) =>
+        f1({ tp: sumAt(this.entities, 6, o, idx), fp: sumAt(this.entities, 6, o + 1, idx), fn: sumAt(this.entities, 6, o + 2, idx) });
+      units = this.entities.length / 6;
+      out.clean_f1 = bootstrap(units, corpus(0), opts('clean_f1'));
+      out.attacked_f1 = bootstrap(units, corpus(3), opts('attacked_f1'));
+      clean = corpus(0);
+      attacked = corpus(3);
+    } else {
+      const bit = (b: number) => (idx: Uint32Array) => {
+        let k = 0;
+        for (let i = 0; i < idx.length; i++) k += this.correct.at(idx[i]!) & b ? 1 : 0;
+        return idx.length ? k / idx.length : null;
+      };
+      clean = bit(1);
+      attacked = bit(2);
+    }
+    const byF1 = this.answers.length > 0 || counts.qa || this.entities.length > 0;
+    out.clean_metric = byF1 ? out.clean_f1! : out.clean_accuracy;
+    out.attacked_metric = byF1 ? out.attacked_f1! : out.attacked_accuracy;
+    // clean − attacked, both on the same resample of examples.
+    const { p: _p, ...drop } = pairedBootstrap(units, attacked, clean, opts('metric_drop'));
+    out.metric_drop = drop;
+
+    if (counts.probed) {
+      const col = (k: number) => (idx: Uint32Array) => sumAt(this.probes, 3, k, idx) / idx.length;
+      const m = this.probes.length / 3;
+      out['probe.original_metric'] = bootstrap(m, col(0), opts('probe.original_metric'));
+      out['probe.worst_metric'] = bootstrap(m, col(1), opts('probe.worst_metric'));
+      out['probe.best_metric'] = bootstrap(m, col(2), opts('probe.best_metric'));
+      out['probe.stability'] = wilson(counts.probeNeverChanged, counts.probed);
+    }
+    return out;
+  }
+}
+
+/** Σ over idx of column `k` of a row-major table with `width` values per example. */
+function sumAt(c: Column<Float64Array | Uint32Array>, width: number, k: number, idx: Uint32Array): number {
+  let s = 0;
+  for (let i = 0; i < idx.length; i++) s += c.at(idx[i]! * width + k);
+  return s;
+}
