@@ -22,4 +22,21 @@ export {
   type ProbeSettings,
   type TrainedLayerProbe,
 } from './classifier.ts';
-export { defaultSentenceSources, readSentences, usableSentence, WORDNET_SOURCE } from './sentences.ts';
+export {
+  defaultSentenceSources,
+  PAIR_WORDS,
+  PAPER_WORDS,
+  readSentences,
+  usableSentence,
+  WORDNET_SOURCE,
+  type WordRange,
+} from './sentences.ts';
+export {
+  buildErrorSentences,
+  pairsToSentences,
+  PROBE_DESIGNS,
+  type ProbeDesign,
+  type ProbeSentence,
+  type ProbeSentenceSet,
+  type SentenceSetOptions,
+} from './probe-sentences.ts';
