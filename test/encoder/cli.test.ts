@@ -158,6 +158,19 @@ describe('textstress probe layers|heads|cloze', () => {
     expect(r.stdout).toMatch(/^all\s+\d+/m);
     const cloze = JSON.parse(readFileSync(join(out, 'cloze.json'), 'utf8')) as { all: { distance: number }[] };
     expect(cloze.all.map((c) => c.distance)).toEqual([-4, -3, -2, -1, 1, 2, 3, 4]);
+    // the three drops carry bootstrap intervals over the pairs used, in the details beside the table
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      metrics: Record<string, number>;
+      details: { intervals: Record<string, { value: number; low: number; high: number; n: number; method: string }> };
+    };
+    for (const key of ['near_error_drop', 'far_drop', 'near_minus_far']) {
+      const iv = summary.details.intervals[key]!;
+      expect(iv).toMatchObject({ n: summary.metrics.pairs_used, method: 'bootstrap' });
+      expect(iv.value).toBeCloseTo(summary.metrics[key]!, 12);
+      expect(iv.low).toBeLessThanOrEqual(iv.value);
+      expect(iv.high).toBeGreaterThanOrEqual(iv.value);
+    }
+    expect(r.stdout).toMatch(/95% bootstrap intervals over \d+ pairs/);
   }, 60_000);
 
   it('says clearly when a model cannot be probed', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bestAgainstLayer0 } from '../../src/families/encoder/layers.ts';
 import { buildErrorSentences, buildMinimalPairs, pairsToSentences } from '../../src/families/encoder/index.ts';
 import { mcnemarExact } from '../../src/stats/index.ts';
+import { clozeIntervals } from '../../src/families/encoder/cloze-generator.ts';
 import { SENTENCES } from './sentences.ts';
 
 describe("the paper's probing design: sentences, half of them with 1–2 errors", () => {
@@ -62,5 +63,25 @@ describe("the paper's probing design: sentences, half of them with 1–2 errors"
     expect(c).toEqual({ layer: 2, onlyBest: 4, onlyLayer0: 0, p: mcnemarExact(4, 0) });
     expect(c.p).toBeCloseTo(0.125, 10);
     expect(bestAgainstLayer0([layer0])).toBeUndefined();
+  });
+});
+
+describe('cloze intervals', () => {
+  it('resamples whole pairs; the value is the pooled mean drop', () => {
+    // pair 1: two tokens next to the error (drops 0.2 and 0.4), one far (0); pair 2: one near (0.1), one far (0.05)
+    const units: [number, number, number, number][] = [
+      [0.6, 2, 0, 1],
+      [0.1, 1, 0.05, 1],
+    ];
+    const iv = clozeIntervals(units, 0);
+    expect(iv.near_error_drop.value).toBeCloseTo(0.7 / 3, 12);
+    expect(iv.far_drop.value).toBeCloseTo(0.025, 12);
+    expect(iv.near_minus_far.value).toBeCloseTo(0.7 / 3 - 0.025, 12);
+    // the resamples: both pairs twice (0.1 near, 0.05 far), pair 1 twice (0.3, 0), or the mix
+    expect(iv.near_error_drop.low).toBeCloseTo(0.1, 12);
+    expect(iv.near_error_drop.high).toBeCloseTo(0.3, 12);
+    expect(iv.near_error_drop.n).toBe(2);
+    expect(clozeIntervals(units, 0)).toEqual(iv);
+    expect(clozeIntervals([], 0).near_error_drop).toMatchObject({ value: null, n: 0 });
   });
 });
