@@ -66,6 +66,35 @@ describe('textstress attack grammar on demo-sst2 (every search)', () => {
     expect(r.stdout).toMatch(/demo-sst2\s+genetic/);
     expect(r.stdout).toMatch(/sst2\/dev\.tsv/);
     expect(r.stdout).toMatch(/Table 4[\s\S]*Wchoice/);
+    expect(r.stdout).toMatch(/Paired tests on the examples both runs attacked/);
+    // the paired rows, checked against the runs' own results: same examples, success counts, discordant pairs
+    const json = await runCli(['grammar-tables', '--json', ...searches.map((s) => join(root, s))]);
+    const paired = (JSON.parse(json.stdout) as { paired: { a: string; b: string; n: number; only_a: number; only_b: number; p: number }[] })
+      .paired;
+    expect(paired.map((p) => `${p.a}-${p.b}`)).toEqual([
+      'probabilistic-greedy',
+      'probabilistic-beam',
+      'probabilistic-genetic',
+      'greedy-beam',
+      'greedy-genetic',
+      'beam-genetic',
+    ]);
+    const outcome = (s: string) =>
+      new Map(
+        readJsonl(join(root, s, 'results.jsonl'))
+          .filter((x) => x.status !== 'skipped')
+          .map((x) => [x.id, x.status === 'succeeded']),
+      );
+    for (const p of paired) {
+      const a = outcome(p.a);
+      const b = outcome(p.b);
+      const ids = [...a.keys()].filter((id) => b.has(id));
+      expect(p.n).toBe(ids.length);
+      expect(p.only_a).toBe(ids.filter((id) => a.get(id) && !b.get(id)).length);
+      expect(p.only_b).toBe(ids.filter((id) => !a.get(id) && b.get(id)).length);
+      expect(p.p).toBeGreaterThan(0);
+      expect(p.p).toBeLessThanOrEqual(1);
+    }
     const bad = await runCli(['grammar-tables', tmp('empty')]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/holds no summary\.json/);

@@ -16,6 +16,8 @@ describe('textstress probe layers|heads|cloze', () => {
       TINY,
       '--error-types',
       'SVA,ArtOrDet',
+      '--design',
+      'pairs',
       '--pairs',
       '30',
       '--text',
@@ -39,7 +41,7 @@ describe('textstress probe layers|heads|cloze', () => {
       heads: { share: unknown[][] };
     };
     expect(json.table7.head).toEqual(['layer', 'ArtOrDet', 'SVA', 'mean']);
-    expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test pairs']);
+    expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test sentences', 'best vs 0: McNemar p']);
     expect(json.table8.rows.map((r) => r[0])).toContain('random top-2');
     expect(json.heads.share).toHaveLength(2);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { metrics: Record<string, number | null> };
@@ -50,6 +52,61 @@ describe('textstress probe layers|heads|cloze', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'layers.json'), 'utf8'))).toEqual(json);
   }, 120_000);
+
+  it("probe layers uses the paper's design by default: sentences of 10–60 words, half with errors; n, intervals and McNemar per type", async () => {
+    const out = tmp('probe-layers-sentences');
+    const r = await runCli([
+      'probe',
+      'layers',
+      '--model',
+      TINY,
+      '--error-types',
+      'SVA',
+      '--sentences',
+      '60',
+      '--text',
+      'wordnet',
+      '--max-epochs',
+      '1',
+      '--no-heads',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/sentences per type \(10–60 words\): SVA 60 \(30 with errors\)/);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      settings: Record<string, unknown>;
+      metrics: Record<string, number | null>;
+      details: {
+        sentences: { design: string; sentencesMade: Record<string, number> };
+        types: {
+          counts: Record<string, number>;
+          testWithErrors: number;
+          accuracy: { hits: number; n: number; interval: { value: number; low: number; high: number; n: number; method: string } }[];
+          localisation: { hits: number; n: number; interval: { n: number } }[];
+          accuracyBestVsLayer0: { layer: number; onlyBest: number; onlyLayer0: number; p: number };
+        }[];
+      };
+    };
+    expect(summary.settings).toMatchObject({ design: 'sentences', sentences: 60 });
+    expect(summary.details.sentences.design).toBe('sentences');
+    const t = summary.details.types[0]!;
+    // 60 sentences split 48/6/6; the test sentences, half of them with an error
+    expect(t.counts).toEqual({ train: 48, dev: 6, test: 6 });
+    expect(t.testWithErrors).toBe(3);
+    expect(summary.metrics.test_sentences).toBe(6);
+    expect(t.accuracy).toHaveLength(3);
+    for (const a of t.accuracy) {
+      expect(a.n).toBe(6);
+      expect(a.interval).toMatchObject({ n: 6, method: 'wilson', value: a.hits / 6 });
+      expect(a.interval.low).toBeLessThanOrEqual(a.interval.value);
+    }
+    expect(t.localisation.every((l) => l.n === 3 && l.interval.n === 3)).toBe(true);
+    expect([1, 2]).toContain(t.accuracyBestVsLayer0.layer);
+    expect(t.accuracyBestVsLayer0.p).toBeGreaterThan(0);
+    expect(t.accuracyBestVsLayer0.p).toBeLessThanOrEqual(1);
+  }, 60_000);
 
   it('probe heads prints the head × layer layout without training a probe', async () => {
     const out = tmp('probe-heads');
@@ -101,6 +158,19 @@ describe('textstress probe layers|heads|cloze', () => {
     expect(r.stdout).toMatch(/^all\s+\d+/m);
     const cloze = JSON.parse(readFileSync(join(out, 'cloze.json'), 'utf8')) as { all: { distance: number }[] };
     expect(cloze.all.map((c) => c.distance)).toEqual([-4, -3, -2, -1, 1, 2, 3, 4]);
+    // the three drops carry bootstrap intervals over the pairs used, in the details beside the table
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      metrics: Record<string, number>;
+      details: { intervals: Record<string, { value: number; low: number; high: number; n: number; method: string }> };
+    };
+    for (const key of ['near_error_drop', 'far_drop', 'near_minus_far']) {
+      const iv = summary.details.intervals[key]!;
+      expect(iv).toMatchObject({ n: summary.metrics.pairs_used, method: 'bootstrap' });
+      expect(iv.value).toBeCloseTo(summary.metrics[key]!, 12);
+      expect(iv.low).toBeLessThanOrEqual(iv.value);
+      expect(iv.high).toBeGreaterThanOrEqual(iv.value);
+    }
+    expect(r.stdout).toMatch(/95% bootstrap intervals over \d+ pairs/);
   }, 60_000);
 
   it('says clearly when a model cannot be probed', async () => {

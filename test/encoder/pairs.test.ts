@@ -5,6 +5,7 @@ import {
   randomTop2,
   readSentences,
   usableSentence,
+  PAPER_WORDS,
   WORDNET_SOURCE,
 } from '../../src/families/encoder/index.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
@@ -82,10 +83,13 @@ describe('probing pairs', () => {
 
   it('keeps sentences of 5 to 40 words that start with a letter', () => {
     expect(
-      ['Too short here.', 'A sentence that is long enough.', '"Quoted" start is not kept.', 'ALL CAPS SENTENCE IS NOT KEPT'].map(
-        usableSentence,
+      ['Too short here.', 'A sentence that is long enough.', '"Quoted" start is not kept.', 'ALL CAPS SENTENCE IS NOT KEPT'].map((s) =>
+        usableSentence(s),
       ),
     ).toEqual([false, true, false, false]);
+    // the paper's design: 10–60 words
+    expect(usableSentence('A sentence that is long enough.', PAPER_WORDS)).toBe(false);
+    expect(usableSentence('A sentence that is long enough for the paper design, ten words or more.', PAPER_WORDS)).toBe(true);
   });
 
   it('gives the chance that two random tokens hit the error', () => {

@@ -42,6 +42,8 @@ describe('encoder probes on the full data', () => {
       'demo-mlm',
       '--error-types',
       'Worder',
+      '--design',
+      'pairs',
       '--pairs',
       '500',
       '--no-heads',

@@ -93,7 +93,7 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     await runRecipe({
       registry: builtinRegistry(),
       recipe: 'probe-layers',
-      settings: { errorTypes: 'SVA,Worder', pairs: 40, text: ['wordnet'], maxEpochs: 2, examples: 1 },
+      settings: { errorTypes: 'SVA,Worder', design: 'pairs', pairs: 40, text: ['wordnet'], maxEpochs: 2, examples: 1 },
       model: tiny('tiny-bert-internals'),
       out: join(runs, 'probe-layers'),
       seed: 0,

@@ -76,7 +76,7 @@ export function demoSuite(opts: { k: number; limit?: number; seed: number }): Su
         name: 'mlm-probe-layers',
         recipe: 'probe-layers',
         model: 'demo-mlm',
-        settings: { errorTypes: 'ArtOrDet,SVA,Worder', pairs: 150, text: ['wordnet'], examples: 1 },
+        settings: { errorTypes: 'ArtOrDet,SVA,Worder', sentences: 300, text: ['wordnet'], examples: 1 },
       },
       {
         name: 'mlm-cloze',

@@ -5,7 +5,8 @@
 import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
-import { clozeTest, type ClozeCell } from './index.ts';
+import { clozeTest, type ClozeCell, type ClozeUnit } from './index.ts';
+import { bootstrap, type Interval } from '../../stats/index.ts';
 import { defaultClozeText, preparer } from './prepare.ts';
 import { sourcesLine, type EncoderDetails, type SentenceDetails } from './tables.ts';
 
@@ -25,6 +26,42 @@ export interface ClozeTypeRecord {
   used: number;
   skipped: number;
   cells: ClozeCell[];
+  /** Per used pair: drop sums and token counts next to the error and `window` away (absent in older runs). */
+  units?: ClozeUnit[];
+}
+
+/**
+ * Bootstrap 95% intervals of the near, far and near − far drops, resampling whole pairs (all types pooled), seeded
+ * from the run's seed; n = pairs.
+ */
+export function clozeIntervals(
+  units: readonly ClozeUnit[],
+  seed: number,
+): Record<'near_error_drop' | 'far_drop' | 'near_minus_far', Interval> {
+  const ratio = (idx: Uint32Array, s: 0 | 2): number | null => {
+    let sum = 0;
+    let n = 0;
+    for (const i of idx) {
+      sum += units[i]![s];
+      n += units[i]![s + 1]!;
+    }
+    return n > 0 ? sum / n : null;
+  };
+  const near = (idx: Uint32Array) => ratio(idx, 0);
+  const far = (idx: Uint32Array) => ratio(idx, 2);
+  return {
+    near_error_drop: bootstrap(units.length, near, { seed: `${seed}:cloze:near` }),
+    far_drop: bootstrap(units.length, far, { seed: `${seed}:cloze:far` }),
+    near_minus_far: bootstrap(
+      units.length,
+      (idx) => {
+        const a = near(idx);
+        const b = far(idx);
+        return a !== null && b !== null ? a - b : null;
+      },
+      { seed: `${seed}:cloze:difference` },
+    ),
+  };
 }
 
 export interface ClozeDetails {
@@ -34,6 +71,8 @@ export interface ClozeDetails {
   types: ClozeTypeRecord[];
   /** All types pooled (weighted by tokens measured). */
   all: ClozeCell[];
+  /** Bootstrap intervals of near_error_drop, far_drop and near_minus_far (over pairs); absent in older runs. */
+  intervals?: Record<'near_error_drop' | 'far_drop' | 'near_minus_far', Interval>;
 }
 
 type State = { done: number };
@@ -83,7 +122,7 @@ export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<Stat
       const { encoder, type, pairs } = await prep.step(ctx.step);
       const r = await clozeTest(encoder, pairs, { window: o.window });
       const cells = r.types.find((t) => t.type === type)?.cells ?? [];
-      const record: ClozeTypeRecord = { type, used: r.used, skipped: r.skipped, cells };
+      const record: ClozeTypeRecord = { type, used: r.used, skipped: r.skipped, cells, units: r.units };
       const nf = nearFar(cells, o.window);
       return {
         state: { done: state.done + 1 },
@@ -113,7 +152,20 @@ export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<Stat
       await prep.close();
       const all = poolCells(types, o.window);
       const nf = nearFar(all, o.window);
-      const details: ClozeDetails = { encoder: encoderDetails, sentences, window: o.window, types, all };
+      const intervals = clozeIntervals(
+        types.flatMap((t) => t.units ?? []),
+        o.seed,
+      );
+      // the per-pair units served the intervals; the details keep the table
+      // (a generator's metrics are numbers only, so the intervals of the three metrics sit in the details, by their names)
+      const details: ClozeDetails = {
+        encoder: encoderDetails,
+        sentences,
+        window: o.window,
+        types: types.map(({ units: _u, ...t }) => t),
+        all,
+        intervals,
+      };
       return {
         details: details as unknown as Record<string, unknown>,
         metrics: {
@@ -121,7 +173,9 @@ export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<Stat
           far_drop: nf.far,
           near_minus_far: nf.near !== null && nf.far !== null ? nf.near - nf.far : null,
         },
-        files: { 'cloze.json': JSON.stringify({ model: encoderDetails, window: o.window, all, types }, null, 2) + '\n' },
+        files: {
+          'cloze.json': JSON.stringify({ model: encoderDetails, window: o.window, all, types: details.types, intervals }, null, 2) + '\n',
+        },
       };
     },
     text: (summary) => {
@@ -130,6 +184,9 @@ export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<Stat
     },
   };
 }
+
+const ci = (iv: Interval | undefined): string =>
+  iv && iv.low !== null && iv.high !== null ? ` [${(100 * iv.low).toFixed(2)}, ${(100 * iv.high).toFixed(2)}]` : '';
 
 const num = (v: number, n: number): string => (Number.isFinite(v) && n > 0 ? (100 * v).toFixed(2) : 'n/a');
 
@@ -156,8 +213,9 @@ export function clozeText(d: ClozeDetails): string {
     `${d.encoder.id}: cloze test, mean drop of P(true token) × 100 when the sentence has the error, by distance from it (Figure 4 layout)`,
     line(head),
     ...rows.map(line),
-    `next to the error (|d| = 1): ${nf.near === null ? 'n/a' : (100 * nf.near).toFixed(2)}; ${d.window} away: ` +
-      `${nf.far === null ? 'n/a' : (100 * nf.far).toFixed(2)} (probability points)`,
+    `next to the error (|d| = 1): ${nf.near === null ? 'n/a' : (100 * nf.near).toFixed(2)}${ci(d.intervals?.near_error_drop)}; ` +
+      `${d.window} away: ${nf.far === null ? 'n/a' : (100 * nf.far).toFixed(2)}${ci(d.intervals?.far_drop)} (probability points; ` +
+      `95% bootstrap intervals over ${d.intervals?.near_error_drop.n ?? 0} pairs)`,
     `${skipped} pair(s) left out: their token sequences differ in more than one position (insertions, deletions, ` +
       `swaps, or a word split into another number of pieces).`,
     sourcesLine(d.sentences),

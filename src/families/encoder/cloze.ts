@@ -30,8 +30,16 @@ export interface ClozeTypeResult {
   cells: ClozeCell[];
 }
 
+/**
+ * One used pair's drops next to the error (|d| = 1) and `window` away (|d| = window): sums and token counts, so that
+ * a bootstrap can resample whole pairs.
+ */
+export type ClozeUnit = [nearSum: number, nearN: number, farSum: number, farN: number];
+
 export interface ClozeResult {
   window: number;
+  /** Per used pair (all types), for intervals. */
+  units: ClozeUnit[];
   /** Pairs used (token sequences of equal length differing in one position) and left out. */
   used: number;
   skipped: number;
@@ -42,6 +50,8 @@ export interface ClozeResult {
 
 interface Job {
   type: GrammarErrorType;
+  /** Index of the used pair. */
+  unit: number;
   distance: number;
   clean: number[];
   error: number[];
@@ -88,7 +98,7 @@ export async function clozeTest(encoder: Encoder, pairs: readonly MinimalPair[],
     for (let d = -window; d <= window; d++) {
       const q = at + d;
       if (d === 0 || q < 1 || q >= clean.length - 1) continue; // not the error, not [CLS]/[SEP]
-      jobs.push({ type: p.type, distance: d, clean, error, position: q, truth: clean[q]! });
+      jobs.push({ type: p.type, unit: used - 1, distance: d, clean, error, position: q, truth: clean[q]! });
     }
   }
   // identical masked inputs get one model answer: an identical pair's drop is exactly 0
@@ -147,8 +157,25 @@ export async function clozeTest(encoder: Encoder, pairs: readonly MinimalPair[],
     }
     return cells;
   };
+  const units: ClozeUnit[] = Array.from({ length: used }, () => [0, 0, 0, 0]);
+  for (const j of jobs) {
+    const far = Math.abs(j.distance) === window;
+    if (Math.abs(j.distance) !== 1 && !far) continue;
+    const u = units[j.unit]!;
+    const drop = answers.get(keyOf(j.clean, j.position))! - answers.get(keyOf(j.error, j.position))!;
+    // window 1: a token is both next to the error and the farthest measured
+    if (Math.abs(j.distance) === 1) {
+      u[0] += drop;
+      u[1]++;
+    }
+    if (far) {
+      u[2] += drop;
+      u[3]++;
+    }
+  }
   return {
     window,
+    units,
     used,
     skipped,
     types: [

@@ -2,7 +2,15 @@
  * Inside the encoder (Yin et al. 2020, §5–6): probing data of minimal pairs per grammar error type, layer probes with
  * self-attention pooling, per-head localisation and the masked-LM cloze test.
  */
-export { clozeTest, singleDifference, type ClozeCell, type ClozeOptions, type ClozeResult, type ClozeTypeResult } from './cloze.ts';
+export {
+  clozeTest,
+  singleDifference,
+  type ClozeCell,
+  type ClozeOptions,
+  type ClozeResult,
+  type ClozeTypeResult,
+  type ClozeUnit,
+} from './cloze.ts';
 export { extractFeatures, headProfile, type HeadQuery, type SentenceFeatures } from './features.ts';
 export {
   probeLayers,
@@ -22,4 +30,21 @@ export {
   type ProbeSettings,
   type TrainedLayerProbe,
 } from './classifier.ts';
-export { defaultSentenceSources, readSentences, usableSentence, WORDNET_SOURCE } from './sentences.ts';
+export {
+  defaultSentenceSources,
+  PAIR_WORDS,
+  PAPER_WORDS,
+  readSentences,
+  usableSentence,
+  WORDNET_SOURCE,
+  type WordRange,
+} from './sentences.ts';
+export {
+  buildErrorSentences,
+  pairsToSentences,
+  PROBE_DESIGNS,
+  type ProbeDesign,
+  type ProbeSentence,
+  type ProbeSentenceSet,
+  type SentenceSetOptions,
+} from './probe-sentences.ts';

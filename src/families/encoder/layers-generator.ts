@@ -6,6 +6,7 @@ import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { probeLayers, type TypeResult } from './index.ts';
+import type { ProbeDesign } from './probe-sentences.ts';
 import { defaultPairText, preparer } from './prepare.ts';
 import { headGrid, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
 
@@ -14,6 +15,9 @@ export interface LayerRunOptions {
   openEncoder: BuildContext['openEncoder'];
   types: GrammarErrorType[];
   pairs: number;
+  /** `sentences`: the paper's design (`sentences` per type); `pairs`: minimal pairs (`pairs` per type). */
+  design: ProbeDesign;
+  sentences: number;
   text: string[];
   probes: boolean;
   heads: boolean;
@@ -33,8 +37,8 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
     steps: o.types.length,
     init: () => ({ done: 0 }),
     async step(state: State, ctx: GenerateContext) {
-      const { encoder, type, pairs } = await prep.step(ctx.step);
-      const r = await probeLayers(encoder, pairs, {
+      const { encoder, type, sentences } = await prep.step(ctx.step);
+      const r = await probeLayers(encoder, sentences, {
         probes: o.probes,
         heads: o.heads,
         headQuery: o.headQuery,
@@ -44,7 +48,8 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
       });
       const t = r.types[0];
       const stats: Record<string, number> = {
-        test_pairs: t?.counts.test ?? 0,
+        test_sentences: t?.counts.test ?? 0,
+        ...(o.design === 'pairs' ? { test_pairs: (t?.counts.test ?? 0) / 2 } : {}),
         extract_seconds: r.extractSeconds,
         train_seconds: r.trainSeconds,
       };
@@ -54,7 +59,7 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
       const records = t ? [{ type, result: t, examples: r.examples }] : [{ type, result: null, examples: [] }];
       return { state: { done: state.done + 1 }, records, stats };
     },
-    measured: (stats) => stats.reduce((a, s) => a + (s.test_pairs ?? 0), 0),
+    measured: (stats) => stats.reduce((a, s) => a + (s.test_sentences ?? 2 * (s.test_pairs ?? 0)), 0),
     summarize(stats) {
       const layers = Math.max(
         -1,
@@ -65,7 +70,11 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
         ),
       );
       const at = (key: string): number | null => meanOf(stats.map((s) => (Number.isFinite(s[key]) ? s[key]! : null)));
-      const metrics: Record<string, number | null> = { test_pairs: stats.reduce((a, s) => a + (s.test_pairs ?? 0), 0) };
+      const total = (key: string): number => stats.reduce((a, s) => a + (s[key] ?? 0), 0);
+      const metrics: Record<string, number | null> = {
+        test_sentences: total('test_sentences'),
+        ...(o.design === 'pairs' ? { test_pairs: total('test_pairs') } : {}),
+      };
       if (o.probes && layers >= 0) {
         const acc = Array.from({ length: layers + 1 }, (_, l) => at(`accuracy_l${l}`));
         const loc = Array.from({ length: layers + 1 }, (_, l) => at(`localisation_l${l}`));

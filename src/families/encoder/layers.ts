@@ -6,7 +6,9 @@
 import type { Encoder } from '../../models/encoder/index.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { extractFeatures, tokensOfWords, type HeadQuery, type SentenceFeatures } from './features.ts';
-import type { MinimalPair, Split } from './pairs.ts';
+import type { Split } from './pairs.ts';
+import type { ProbeSentence } from './probe-sentences.ts';
+import { mcnemarExact, pairedCounts, wilson, type Interval } from '../../stats/index.ts';
 import { PAPER_LAYER_PROBE, topK, trainLayerProbe, type LayerProbeExample, type ProbeSettings } from './classifier.ts';
 
 export interface LayerProbeOptions {
@@ -21,10 +23,11 @@ export interface LayerProbeOptions {
   onProgress?: (what: string) => void;
 }
 
-/** A share over test sentences: hits / n (n = 0: not measured). */
+/** A share over test sentences: hits / n (n = 0: not measured), with its Wilson 95% interval. */
 export interface Share {
   hits: number;
   n: number;
+  interval?: Interval;
 }
 
 export interface AttentionExample {
@@ -38,7 +41,10 @@ export interface AttentionExample {
 
 export interface TypeResult {
   type: GrammarErrorType;
+  /** Usable sentences per split (a minimal pair counts as two). */
   counts: Record<Split, number>;
+  /** Test sentences with an error (Table 8's n). */
+  testWithErrors?: number;
   /** Per layer 0…L: probe accuracy on the test split (Table 7). */
   accuracy?: Share[];
   /** Per layer: probe top-2 attention includes an error token, over test sentences with an error (Table 8). */
@@ -47,6 +53,9 @@ export interface TypeResult {
   chance: number;
   /** Per layer, per head: top-2 of the head's profile includes an error token (Figure 3). */
   heads?: Share[][];
+  /** The best contextual layer against layer 0 on the same test sentences (exact McNemar): accuracy, localisation. */
+  accuracyBestVsLayer0?: LayerComparison;
+  localisationBestVsLayer0?: LayerComparison;
   probeEpochs?: number[];
   probeSeconds?: number[];
   devAccuracy?: number[];
@@ -68,40 +77,76 @@ export function randomTop2(len: number, k: number): number {
   return 1 - Math.max(0, miss);
 }
 
-const share = (hits: number, n: number): Share => ({ hits, n });
+/**
+ * The paired test of the best contextual layer against layer 0 (embeddings): the same test sentences, the probe's
+ * verdict right or wrong on each; exact McNemar on the sentences only one of the two gets right.
+ */
+export interface LayerComparison {
+  /** The best contextual layer (highest test accuracy, the first on ties). */
+  layer: number;
+  /** Right on the best layer only, and on layer 0 only. */
+  onlyBest: number;
+  onlyLayer0: number;
+  /** Exact two-sided McNemar p-value. */
+  p: number;
+}
 
-/** Runs the probes and head checks over pairs of every type in `pairs`. */
-export async function probeLayers(encoder: Encoder, pairs: readonly MinimalPair[], opts: LayerProbeOptions): Promise<LayerProbeResult> {
+const share = (hits: number, n: number): Share => ({ hits, n, interval: wilson(hits, n) });
+
+/** Best layer ≥ 1 by hits among per-layer verdicts, and its McNemar test against layer 0. */
+export function bestAgainstLayer0(right: readonly boolean[][]): LayerComparison | undefined {
+  if (right.length < 2) return undefined;
+  let best = 1;
+  const hits = right.map((r) => r.filter(Boolean).length);
+  for (let l = 2; l < right.length; l++) if (hits[l]! > hits[best]!) best = l;
+  const c = pairedCounts(right[best]!, right[0]!);
+  return { layer: best, onlyBest: c.onlyA, onlyLayer0: c.onlyB, p: mcnemarExact(c.onlyA, c.onlyB) };
+}
+
+/**
+ * Runs the probes and head checks over the labelled sentences of every type in `sentences` (minimal pairs as
+ * pairsToSentences gives them, or the paper's design).
+ */
+export async function probeLayers(
+  encoder: Encoder,
+  sentences: readonly ProbeSentence[],
+  opts: LayerProbeOptions,
+): Promise<LayerProbeResult> {
   const { layers, heads, hiddenSize } = encoder.info;
-  const types = [...new Set(pairs.map((p) => p.type))];
+  const types = [...new Set(sentences.map((p) => p.type))];
   const results: TypeResult[] = [];
   const examples: AttentionExample[] = [];
   let extractSeconds = 0;
   let trainSeconds = 0;
   for (const type of types) {
-    const ofType = pairs.filter((p) => p.type === type);
-    // sentence 2k = pair k clean, 2k+1 = pair k with the error
-    const sentences = ofType.flatMap((p) => [p.clean, p.error]);
-    const headsFor = new Set<number>(opts.heads ? ofType.flatMap((p, k) => (p.split === 'test' ? [2 * k + 1] : [])) : []);
-    opts.onProgress?.(`${type}: encoding ${sentences.length} sentences`);
+    const ofType = sentences.filter((p) => p.type === type);
+    const headsFor = new Set<number>(opts.heads ? ofType.flatMap((p, k) => (p.split === 'test' && p.label === 1 ? [k] : [])) : []);
+    opts.onProgress?.(`${type}: encoding ${ofType.length} sentences`);
     const t0 = performance.now();
-    const feats = await extractFeatures(encoder, sentences, { headsFor, headQuery: opts.headQuery ?? 'all' });
+    const feats = await extractFeatures(
+      encoder,
+      ofType.map((p) => p.words),
+      { headsFor, headQuery: opts.headQuery ?? 'all' },
+    );
     extractSeconds += (performance.now() - t0) / 1000;
-    // a pair whose error word was cut off by the model's length limit cannot be localised: left out
-    const usable = ofType
-      .map((p, k) => ({ p, clean: feats[2 * k]!, error: feats[2 * k + 1]!, errTok: tokensOfWords(feats[2 * k + 1]!, p.errorWords) }))
-      .filter((x) => x.errTok.length > 0 && x.clean.len > 0);
+    // a sentence whose error words were cut off by the model's length limit cannot be localised: left out, with the
+    // other side of its pair
+    const all = ofType.map((p, k) => ({ p, f: feats[k]!, errTok: tokensOfWords(feats[k]!, p.errorWords) }));
+    const dropped = new Set(all.filter((x) => x.f.len === 0 || (x.p.label === 1 && x.errTok.length === 0)).map((x) => x.p.group));
+    const usable = all.filter((x) => !dropped.has(x.p.group));
     const split = (s: Split) => usable.filter((x) => x.p.split === s);
     const counts = { train: split('train').length, dev: split('dev').length, test: split('test').length };
     const test = split('test');
+    const testErr = test.filter((x) => x.p.label === 1);
     const result: TypeResult = {
       type,
       counts,
-      chance: test.length ? test.reduce((a, x) => a + randomTop2(x.error.len, x.errTok.length), 0) / test.length : Number.NaN,
+      testWithErrors: testErr.length,
+      chance: testErr.length ? testErr.reduce((a, x) => a + randomTop2(x.f.len, x.errTok.length), 0) / testErr.length : Number.NaN,
     };
     if (opts.heads)
       result.heads = headShares(
-        test.map((x) => ({ f: x.error, errTok: x.errTok })),
+        testErr.map((x) => ({ f: x.f, errTok: x.errTok })),
         layers,
         heads,
       );
@@ -112,10 +157,10 @@ export async function probeLayers(encoder: Encoder, pairs: readonly MinimalPair[
       result.probeSeconds = [];
       result.devAccuracy = [];
       const asExamples = (xs: typeof usable, layer: number): LayerProbeExample[] =>
-        xs.flatMap((x) => [
-          { feats: x.clean.perLayer[layer]!, len: x.clean.len, label: 0 as const },
-          { feats: x.error.perLayer[layer]!, len: x.error.len, label: 1 as const },
-        ]);
+        xs.map((x) => ({ feats: x.f.perLayer[layer]!, len: x.f.len, label: x.p.label }));
+      const errAt = test.flatMap((x, i) => (x.p.label === 1 ? [i] : []));
+      const rightPerLayer: boolean[][] = [];
+      const foundPerLayer: boolean[][] = [];
       let bestLayer = { layer: 0, acc: -1, att: [] as Float32Array[], prob: [] as number[] };
       for (let layer = 0; layer <= layers; layer++) {
         opts.onProgress?.(`${type}: probe on layer ${layer}`);
@@ -126,26 +171,33 @@ export async function probeLayers(encoder: Encoder, pairs: readonly MinimalPair[
         });
         const testEx = asExamples(test, layer);
         const pred = probe.predict(testEx);
-        const right = testEx.filter((e, i) => (pred.prob[i]! > 0.5 ? 1 : 0) === e.label).length;
-        result.accuracy.push(share(right, testEx.length));
-        const errAtt = test.map((_, k) => pred.attention[2 * k + 1]!);
-        const found = test.filter((x, k) => topK(errAtt[k]!, 2).some((t) => x.errTok.includes(t))).length;
-        result.localisation.push(share(found, test.length));
+        const right = testEx.map((e, i) => (pred.prob[i]! > 0.5 ? 1 : 0) === e.label);
+        const hits = right.filter(Boolean).length;
+        rightPerLayer.push(right);
+        result.accuracy.push(share(hits, testEx.length));
+        const errAtt = errAt.map((i) => pred.attention[i]!);
+        const found = testErr.map((x, k) => topK(errAtt[k]!, 2).some((t) => x.errTok.includes(t)));
+        foundPerLayer.push(found);
+        result.localisation.push(share(found.filter(Boolean).length, testErr.length));
         result.probeEpochs.push(probe.epochs);
         result.probeSeconds.push(probe.trainSeconds);
         result.devAccuracy.push(probe.devAccuracy);
         trainSeconds += probe.trainSeconds;
-        if (testEx.length && right / testEx.length > bestLayer.acc) {
-          bestLayer = { layer, acc: right / testEx.length, att: errAtt, prob: test.map((_, k) => pred.prob[2 * k + 1]!) };
+        if (testEx.length && hits / testEx.length > bestLayer.acc) {
+          bestLayer = { layer, acc: hits / testEx.length, att: errAtt, prob: errAt.map((i) => pred.prob[i]!) };
         }
         probe.dispose();
       }
-      for (let k = 0; k < Math.min(opts.examples ?? 2, test.length); k++) {
-        const x = test[k]!;
+      const accuracyTest = bestAgainstLayer0(rightPerLayer);
+      const localisationTest = bestAgainstLayer0(foundPerLayer);
+      if (accuracyTest) result.accuracyBestVsLayer0 = accuracyTest;
+      if (localisationTest) result.localisationBestVsLayer0 = localisationTest;
+      for (let k = 0; k < Math.min(opts.examples ?? 2, testErr.length); k++) {
+        const x = testErr[k]!;
         examples.push({
           type,
           layer: bestLayer.layer,
-          tokens: x.error.tokens,
+          tokens: x.f.tokens,
           attention: Array.from(bestLayer.att[k]!, (v) => Math.round(v * 1e4) / 1e4),
           errorTokens: x.errTok,
           probability: Math.round(bestLayer.prob[k]! * 1e4) / 1e4,

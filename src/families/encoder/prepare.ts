@@ -6,13 +6,18 @@ import type { Encoder } from '../../models/encoder/index.ts';
 import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { buildMinimalPairs, defaultSentenceSources, readSentences, type MinimalPairSet } from './index.ts';
+import { buildErrorSentences, pairsToSentences, type ProbeDesign, type ProbeSentence } from './probe-sentences.ts';
+import { PAIR_WORDS, PAPER_WORDS } from './sentences.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';
 import type { EncoderDetails, SentenceDetails } from './tables.ts';
 
 export interface Prepared {
   encoder: Encoder;
+  /** The minimal pairs (pairs design; empty in the sentences design). */
   set: MinimalPairSet;
+  /** The labelled probing sentences of either design. */
+  probeSentences: ProbeSentence[];
   sentences: SentenceDetails;
   encoderDetails: EncoderDetails;
 }
@@ -26,6 +31,9 @@ export interface PrepareOptions {
   defaultText: () => string[];
   types: readonly GrammarErrorType[];
   pairs: number;
+  /** `pairs` (default): minimal pairs of 5–40 words; `sentences`: the paper's design, `sentences` per type of 10–60 words. */
+  design?: ProbeDesign;
+  sentences?: number;
   seed: number;
   maxLength: number;
 }
@@ -35,6 +43,7 @@ export interface TypeStep {
   encoder: Encoder;
   type: GrammarErrorType;
   pairs: MinimalPairSet['pairs'];
+  sentences: ProbeSentence[];
 }
 
 /** A lazy, memoised preparation; `close` releases the encoder. */
@@ -50,13 +59,33 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step
         }
         const encoder = await opts.openEncoder(opts.modelId, { maxLength: opts.maxLength });
         const sources = opts.text.length ? [...opts.text] : opts.defaultText();
-        const { sentences, perSource } = await readSentences(sources);
-        const set = buildMinimalPairs(sentences, { types: opts.types, perType: opts.pairs, seed: opts.seed });
+        const design = opts.design ?? 'pairs';
+        const { sentences, perSource } = await readSentences(sources, design === 'pairs' ? PAIR_WORDS : PAPER_WORDS);
         const e = encoder.info;
+        let set: MinimalPairSet = { pairs: [], made: {}, sentencesTried: 0 };
+        let probeSentences: ProbeSentence[];
+        let details: SentenceDetails;
+        if (design === 'pairs') {
+          set = buildMinimalPairs(sentences, { types: opts.types, perType: opts.pairs, seed: opts.seed });
+          probeSentences = pairsToSentences(set.pairs);
+          details = { design, sources: perSource, pairsMade: set.made, sentencesTried: set.sentencesTried };
+        } else {
+          const made = buildErrorSentences(sentences, { types: opts.types, perType: opts.sentences ?? 10_000, seed: opts.seed });
+          probeSentences = made.sentences;
+          details = {
+            design,
+            sources: perSource,
+            pairsMade: {},
+            sentencesMade: made.made,
+            withErrors: made.withErrors,
+            sentencesTried: made.sentencesTried,
+          };
+        }
         return {
           encoder,
           set,
-          sentences: { sources: perSource, pairsMade: set.made, sentencesTried: set.sentencesTried },
+          probeSentences,
+          sentences: details,
           encoderDetails: {
             id: e.id,
             architecture: e.architecture,
@@ -70,9 +99,9 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step
       return pending;
     },
     async step(i) {
-      const { encoder, set } = await this.get();
+      const { encoder, set, probeSentences } = await this.get();
       const type = opts.types[i]!;
-      return { encoder, type, pairs: set.pairs.filter((p) => p.type === type) };
+      return { encoder, type, pairs: set.pairs.filter((p) => p.type === type), sentences: probeSentences.filter((p) => p.type === type) };
     },
     async close() {
       if (pending) await (await pending.catch(() => undefined))?.encoder.close();

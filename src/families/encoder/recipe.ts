@@ -25,7 +25,7 @@ const SENTENCES_NOTE =
 export const probeLayersRecipe = defineRecipe({
   name: 'probe-layers',
   summary:
-    'trains a self-attention probe on each frozen layer to tell a sentence from its one-error twin, per grammar ' +
+    'trains a self-attention probe on each frozen layer to tell sentences with grammar errors from clean ones, per ' +
     "error type (Table 7), and checks whether the probe's attention finds the error (Table 8)",
   paper: PAPER,
   kind: 'generate',
@@ -45,10 +45,12 @@ export const probeLayersRecipe = defineRecipe({
   helpAfter: [
     'Examples:',
     '  textstress probe layers --model models/demo-mlm --error-types all --out OUT',
-    '  textstress probe layers --model models/demo-sst2 --error-types SVA,Prep --pairs 500 --text my-sentences.txt --out OUT',
+    '  textstress probe layers --model models/demo-sst2 --error-types SVA,Prep --design pairs --pairs 500 --text my-sentences.txt --out OUT',
     '',
-    'Per error type: minimal pairs (a clean sentence, the same with one simulated error placed as the grammar attack places',
-    'it), split 80/10/10; per layer 0 (embeddings) … L, a probe (self-attention pooling, size 100, dropout 0.1, linear',
+    "Per error type, the paper's data (--design sentences, default): --sentences (10,000) sentences of 10–60 words where",
+    'the type applies, every second one given 1 or 2 errors of that type; or (--design pairs) minimal pairs of 5–40 words,',
+    'a clean sentence and the same with one error. Errors are placed as the grammar attack places them. Split 80/10/10;',
+    'per layer 0 (embeddings) … L, a probe (self-attention pooling, size 100, dropout 0.1, linear',
     'classifier; Adam 1e-3, batch 8, L2 1e-3, ≤ 10 epochs, patience 2) on the frozen token vectors. Prints Table 7 (test',
     "accuracy) and Table 8 (the probe attention's two heaviest tokens include the error) and, unless --no-heads, every",
     "attention head's top-2 check (Figure 3); writes layers.json. Any BERT-family ONNX folder or hub id: the hidden",
@@ -64,6 +66,8 @@ export const probeLayersRecipe = defineRecipe({
         openEncoder: ctx.openEncoder,
         types,
         pairs: s.pairs,
+        design: s.design,
+        sentences: s.sentences,
         text: s.text,
         probes: true,
         heads: s.heads,
@@ -114,6 +118,8 @@ export const probeHeadsRecipe = defineRecipe({
         openEncoder: ctx.openEncoder,
         types: errorTypesIn(s.errorTypes),
         pairs: s.pairs,
+        design: 'pairs',
+        sentences: 0,
         text: s.text,
         probes: false,
         heads: true,

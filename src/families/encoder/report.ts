@@ -63,7 +63,8 @@ function layerHeat(run: GeneratedRun, d: LayerDetails, pick: 'accuracy' | 'local
   return pick === 'accuracy'
     ? heatMap(
         `${runLabel(run)}: probe accuracy by layer and error type (Table 7)`,
-        'Accuracy of a self-attention probe on the frozen layer, test pairs (chance 50%). Contextual layers above layer 0 are what the paper finds better.',
+        'Accuracy of a self-attention probe on the frozen layer, test sentences (half of them with errors: chance about 50%). ' +
+          'Contextual layers above layer 0 are what the paper finds better.',
         values,
         'error type',
         'layer',

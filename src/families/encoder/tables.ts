@@ -16,8 +16,13 @@ export interface EncoderDetails {
 }
 
 export interface SentenceDetails {
+  /** Absent in runs recorded before the sentences design existed: pairs. */
+  design?: 'sentences' | 'pairs';
   sources: Record<string, number>;
   pairsMade: Record<string, number>;
+  /** The sentences design: sentences per type, and how many of them carry errors. */
+  sentencesMade?: Record<string, number>;
+  withErrors?: Record<string, number>;
   sentencesTried: number;
 }
 
@@ -53,7 +58,21 @@ export function layerTable(d: LayerDetails, pick: 'accuracy' | 'localisation'): 
     const chance = d.types.map((t) => (Number.isFinite(t.chance) ? t.chance : null));
     rows.push(['random top-2', ...chance.map(cell), cell(meanOf(chance))]);
   }
-  rows.push(['test pairs', ...d.types.map((t) => String(t.counts.test)), String(d.types.reduce((a, t) => a + t.counts.test, 0))]);
+  // n of every cell: Table 7 over all test sentences, Table 8 over those with an error
+  const n = (t: TypeResult): number => (pick === 'accuracy' ? t.counts.test : (t.testWithErrors ?? t[pick]?.[0]?.n ?? 0));
+  const label = pick === 'accuracy' ? 'test sentences' : 'test sentences with errors';
+  rows.push([label, ...d.types.map((t) => String(n(t))), String(d.types.reduce((a, t) => a + n(t), 0))]);
+  const test = (t: TypeResult) => (pick === 'accuracy' ? t.accuracyBestVsLayer0 : t.localisationBestVsLayer0);
+  if (d.types.some((t) => test(t))) {
+    rows.push([
+      'best vs 0: McNemar p',
+      ...d.types.map((t) => {
+        const c = test(t);
+        return c ? `L${c.layer} ${c.p < 0.001 ? '<0.001' : c.p.toFixed(3)}` : 'n/a';
+      }),
+      '',
+    ]);
+  }
   return { head, rows };
 }
 
@@ -101,7 +120,7 @@ export function layerText(d: LayerDetails): string {
       `(${e.exported ? 'inner tensors exported by the model' : 'inner tensors exposed from the ONNX graph'})`,
   ];
   if (d.probes) {
-    parts.push(draw('Table 7 layout: probe accuracy on the test pairs (%), per layer and error type', layerTable(d, 'accuracy')));
+    parts.push(draw('Table 7 layout: probe accuracy on the test sentences (%), per layer and error type', layerTable(d, 'accuracy')));
     parts.push(
       draw(
         "Table 8 layout: the probe attention's top 2 tokens include the error (%), test sentences with an error",
@@ -117,10 +136,22 @@ export function layerText(d: LayerDetails): string {
       ),
     );
   }
-  const made = Object.entries(d.sentences.pairsMade)
-    .map(([t, n]) => `${t} ${n}`)
-    .join(', ');
-  parts.push(`pairs made per type: ${made} (from ${d.sentences.sentencesTried} sentences tried); ${sourcesLine(d.sentences)}`);
+  const sd = d.sentences;
+  if (sd.design === 'sentences') {
+    const made = Object.entries(sd.sentencesMade ?? {})
+      .map(([t, n]) => `${t} ${n} (${sd.withErrors?.[t] ?? 0} with errors)`)
+      .join(', ');
+    parts.push(`sentences per type (10–60 words): ${made} (from ${sd.sentencesTried} sentences tried); ${sourcesLine(sd)}`);
+  } else {
+    const made = Object.entries(sd.pairsMade)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ');
+    parts.push(`minimal pairs made per type: ${made} (from ${sd.sentencesTried} sentences tried); ${sourcesLine(sd)}`);
+  }
+  parts.push(
+    'Cells are shares of the test sentences (n in the last row); Wilson 95% intervals in summary.json (details.types); ' +
+      'McNemar: the best contextual layer against layer 0 on the same sentences.',
+  );
   return parts.join('\n\n');
 }
 

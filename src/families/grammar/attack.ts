@@ -17,6 +17,7 @@ import {
   type ErrorDistribution,
   type GrammarErrorType,
   type GrammarLexicon,
+  type WchoiceWeights,
 } from '../../perturb/grammar/index.ts';
 import { grammarSettings, type GrammarSearchName } from './settings.ts';
 
@@ -37,6 +38,8 @@ export interface GrammarAttackOptions {
   types?: readonly GrammarErrorType[];
   /** Probabilistic: error-type weights (default: NUCLE's, see perturb/grammar/distribution.ts). */
   distribution?: ErrorDistribution;
+  /** Probabilistic: Wchoice synonyms by sense rank (default) or uniform (the paper). */
+  wchoiceWeights?: WchoiceWeights;
   /** May a replacement be two words ("has grown")? false for token tasks. Default true. */
   multiWord?: boolean;
   protect?: string[];
@@ -68,10 +71,11 @@ export function grammarSearch(opts: GrammarAttackOptions): SearchMethod {
     case 'probabilistic': {
       const rate = opts.errorRate ?? opts.budget ?? DEFAULTS.budget;
       const distribution = opts.distribution ?? DEFAULT_ERROR_DISTRIBUTION;
+      const wchoiceWeights = opts.wchoiceWeights ?? DEFAULTS.wchoiceWeights;
       return new RandomEditsSearch(
-        `probabilistic(rate=${rate})`,
+        `probabilistic(rate=${rate}${wchoiceWeights === 'uniform' ? ', wchoice=uniform' : ''})`,
         (words) => Math.max(1, Math.round(rate * words)),
-        (cands, rng) => sampleGrammarError(cands, rng, distribution),
+        (cands, rng) => sampleGrammarError(cands, rng, distribution, { wchoiceWeights }),
       );
     }
     case 'greedy':

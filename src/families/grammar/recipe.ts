@@ -26,6 +26,7 @@ export const grammarRecipe = defineRecipe({
         ...(s.errorRate !== null ? { errorRate: s.errorRate } : {}),
         ...(types ? { types } : {}),
         ...(distribution ? { distribution } : {}),
+        wchoiceWeights: s.wchoiceWeights,
         // One token must stay one token for NER gold tags to stay aligned.
         multiWord: ctx.task !== 'token-classification',
         protect: s.protect,

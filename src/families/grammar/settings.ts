@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { fieldSetting, maxWordsSetting, protectSetting } from '../../recipes/shared.ts';
 import { parseErrorTypes, type ParsedErrorTypes } from '../../perturb/grammar/error-types.ts';
+import { WCHOICE_WEIGHTS } from '../../perturb/grammar/sample.ts';
 
 /** The searches the grammar attack can use. */
 export const GRAMMAR_SEARCHES = ['probabilistic', 'greedy', 'beam', 'genetic'] as const;
@@ -49,6 +50,13 @@ export const grammarShape = {
   budget: budgetSetting,
   errorRate: z.number().gt(0).max(1).nullable().default(null).describe('probabilistic: errors per word (none: the budget)'),
   errorTypes: errorTypesSetting,
+  wchoiceWeights: z
+    .enum(WCHOICE_WEIGHTS)
+    .default('ranked')
+    .describe(
+      'probabilistic: how a Wchoice synonym is drawn: ranked = weight 1/(sense rank+1), most frequent sense first; ' +
+        "uniform = all alike (the paper's choice)",
+    ),
   beamWidth: z.number().int().min(1).default(5).describe('beam: beam size'),
   population: z.number().int().min(2).default(60).describe('genetic: population size'),
   maxWords: maxWordsSetting,

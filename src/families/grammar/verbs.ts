@@ -9,6 +9,7 @@ import { defineVerb } from '../../recipes/registry/verbs.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { formatGrid } from '../../util/table.ts';
 import { table3, table4, type GrammarRunSummary } from './tables.ts';
+import { pairedGrid, pairedTests, readOutcomes } from './paired.ts';
 
 /** A finished grammar run's summary; a clear error for a folder without one or of another recipe. */
 export function readGrammarRun(dir: string): GrammarRunSummary {
@@ -37,13 +38,19 @@ export const grammarTablesVerb = defineVerb({
     const runs = ctx.args.map(readGrammarRun);
     const t3 = table3(runs);
     const t4 = table4(runs);
+    const paired = pairedTests(runs.map((summary, i) => ({ summary, outcomes: readOutcomes(ctx.args[i]!) })));
     if (ctx.shared.json) {
-      ctx.print(JSON.stringify({ table3: t3, table4: t4 }, null, 2));
+      ctx.print(JSON.stringify({ table3: t3, table4: t4, paired }, null, 2));
       return;
     }
     ctx.print('Table 3 — attack success rate % (mean % modified words in successful attacks)');
     ctx.print(formatGrid(t3.header, t3.rows) + '\n');
     ctx.print('Table 4 — error types in successful attacks (% of their edits)');
     ctx.print(formatGrid(t4.header, t4.rows));
+    if (paired.length) {
+      ctx.print('\nPaired tests on the examples both runs attacked: attack success (Wilson 95%), exact McNemar, Holm over the rows');
+      const g = pairedGrid(paired);
+      ctx.print(formatGrid(g.header, g.rows));
+    }
   },
 });

@@ -4,6 +4,19 @@ import { GRAMMAR_ERROR_TYPES } from './confusion-sets.ts';
 import { DEFAULT_ERROR_DISTRIBUTION, normalise, type ErrorDistribution } from './distribution.ts';
 
 /**
+ * How Wchoice's synonyms weigh when one is drawn: `ranked` = 1/(sense rank + 1), most frequent sense first (our
+ * default); `uniform` = every synonym alike, as the paper does for Wchoice (it counts NUCLE only for ArtOrDet, Prep
+ * and Trans).
+ */
+export const WCHOICE_WEIGHTS = ['ranked', 'uniform'] as const;
+export type WchoiceWeights = (typeof WCHOICE_WEIGHTS)[number];
+
+export interface SampleOptions {
+  /** Default `ranked`. */
+  wchoiceWeights?: WchoiceWeights;
+}
+
+/**
  * The probabilistic transformation's choice among the errors possible in a text: first an error type from
  * the distribution (renormalised over the types that apply somewhere in this text), then a position where
  * that type applies, uniformly, then one of that position's candidates by its confusion weight. Returns the
@@ -13,6 +26,7 @@ export function sampleGrammarError(
   candidates: readonly WordCandidate[],
   rng: Rng,
   distribution: ErrorDistribution = DEFAULT_ERROR_DISTRIBUTION,
+  opts: SampleOptions = {},
 ): number {
   if (candidates.length === 0) return -1;
   const p = normalise(distribution);
@@ -23,7 +37,7 @@ export function sampleGrammarError(
   const positions = [...new Set(ofType.map((x) => x.c.wordIndex))];
   const position = positions[rng.int(positions.length)]!;
   const here = ofType.filter((x) => x.c.wordIndex === position);
-  const weights = here.map((x) => weightOf(x.c));
+  const weights = here.map((x) => (opts.wchoiceWeights === 'uniform' && x.c.type === 'grammar:Wchoice' ? 1 : weightOf(x.c)));
   return here[rng.weighted(weights)]!.k;
 }
 

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { bestAgainstLayer0 } from '../../src/families/encoder/layers.ts';
+import { buildErrorSentences, buildMinimalPairs, pairsToSentences } from '../../src/families/encoder/index.ts';
+import { mcnemarExact } from '../../src/stats/index.ts';
+import { clozeIntervals } from '../../src/families/encoder/cloze-generator.ts';
+import { SENTENCES } from './sentences.ts';
+
+describe("the paper's probing design: sentences, half of them with 1–2 errors", () => {
+  it('gives each type its own sentences, every second one with one or two errors of that type, seeded', () => {
+    const opts = { types: ['SVA', 'ArtOrDet', 'Prep'] as const, perType: 4, seed: 1 };
+    const r = buildErrorSentences(SENTENCES, opts);
+    expect(r).toEqual(buildErrorSentences(SENTENCES, opts));
+    expect(r.made).toEqual({ ArtOrDet: 4, Prep: 4, SVA: 4 });
+    expect(r.withErrors).toEqual({ ArtOrDet: 2, Prep: 2, SVA: 2 });
+    expect(r.sentencesTried).toBe(8);
+    expect(
+      r.sentences.map((s) => [
+        s.id,
+        s.type,
+        s.split,
+        s.label,
+        s.errorWords,
+        s.edits.map((e) => `${e.op}:${e.before}→${e.after}`),
+        s.words.words.join(' '),
+      ]),
+    ).toEqual([
+      ['s7', 'ArtOrDet', 'train', 0, [], [], 'My friends live in a big house near the city'],
+      ['s2', 'ArtOrDet', 'train', 1, [3], ['delete:the→'], 'He quickly opened door and left the room'],
+      ['s4', 'ArtOrDet', 'train', 0, [], [], 'They are going to the market on Sunday'],
+      ['s5', 'ArtOrDet', 'test', 1, [2], ['replace:a→the'], 'We bought the new car last year'],
+      ['s7', 'Prep', 'train', 0, [], [], 'My friends live in a big house near the city'],
+      // two errors: the later one is placed first, then moved one word on by the earlier insertion
+      ['s2', 'Prep', 'train', 1, [3, 8], ['insert:→among', 'insert:→by'], 'He quickly opened among the door and left by the room'],
+      ['s4', 'Prep', 'train', 0, [], [], 'They are going to the market on Sunday'],
+      ['s5', 'Prep', 'test', 1, [2], ['insert:→out'], 'We bought out a new car last year'],
+      ['s7', 'SVA', 'train', 0, [], [], 'My friends live in a big house near the city'],
+      ['s4', 'SVA', 'train', 1, [1], ['replace:are→is'], 'They is going to the market on Sunday'],
+      ['s1', 'SVA', 'train', 0, [], [], 'She has written three books about the war'],
+      ['s0', 'SVA', 'test', 1, [2], ['replace:walk→walks'], 'The children walks to school every morning'],
+    ]);
+    // the error words are the words that carry an edit
+    for (const s of r.sentences.filter((x) => x.label === 1)) {
+      const inserted = s.edits.filter((e) => e.op !== 'delete').map((e) => e.after.toLowerCase());
+      if (s.edits.every((e) => e.op === 'insert' || e.op === 'replace')) {
+        expect(s.errorWords.map((w) => s.words.words[w]!.toLowerCase())).toEqual(inserted);
+      }
+    }
+  });
+
+  it('turns a minimal pair into its two labelled sentences, one group, clean first', () => {
+    const set = buildMinimalPairs(SENTENCES.slice(0, 6), { types: ['SVA'], perType: 1, seed: 3 });
+    const [clean, error] = pairsToSentences(set.pairs);
+    const p = set.pairs[0]!;
+    expect([clean!.label, clean!.group, clean!.words]).toEqual([0, p.id, p.clean]);
+    expect([error!.label, error!.group, error!.words, error!.errorWords]).toEqual([1, p.id, p.error, p.errorWords]);
+  });
+
+  it('tests the best contextual layer against layer 0 with exact McNemar on the same sentences', () => {
+    const layer0 = [true, true, false, false, false, false, true, false];
+    const layer1 = [true, false, true, true, false, true, true, false];
+    const layer2 = [true, true, true, true, true, true, true, false];
+    const c = bestAgainstLayer0([layer0, layer1, layer2])!;
+    expect(c).toEqual({ layer: 2, onlyBest: 4, onlyLayer0: 0, p: mcnemarExact(4, 0) });
+    expect(c.p).toBeCloseTo(0.125, 10);
+    expect(bestAgainstLayer0([layer0])).toBeUndefined();
+  });
+});
+
+describe('cloze intervals', () => {
+  it('resamples whole pairs; the value is the pooled mean drop', () => {
+    // pair 1: two tokens next to the error (drops 0.2 and 0.4), one far (0); pair 2: one near (0.1), one far (0.05)
+    const units: [number, number, number, number][] = [
+      [0.6, 2, 0, 1],
+      [0.1, 1, 0.05, 1],
+    ];
+    const iv = clozeIntervals(units, 0);
+    expect(iv.near_error_drop.value).toBeCloseTo(0.7 / 3, 12);
+    expect(iv.far_drop.value).toBeCloseTo(0.025, 12);
+    expect(iv.near_minus_far.value).toBeCloseTo(0.7 / 3 - 0.025, 12);
+    // the resamples: both pairs twice (0.1 near, 0.05 far), pair 1 twice (0.3, 0), or the mix
+    expect(iv.near_error_drop.low).toBeCloseTo(0.1, 12);
+    expect(iv.near_error_drop.high).toBeCloseTo(0.3, 12);
+    expect(iv.near_error_drop.n).toBe(2);
+    expect(clozeIntervals(units, 0)).toEqual(iv);
+    expect(clozeIntervals([], 0).near_error_drop).toMatchObject({ value: null, n: 0 });
+  });
+});
