@@ -18,6 +18,7 @@ import { verbCommands } from './commands/verbs.ts';
 import { demoCommand } from './commands/demo.ts';
 import { evalCommand } from './commands/eval.ts';
 import { reportCommand } from './commands/report.ts';
+import { viewCommand } from './commands/view.ts';
 import { serveCommand } from './commands/serve.ts';
 import { initCommand, runCommand } from './commands/suite.ts';
 
@@ -43,6 +44,7 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     runCommand(registry),
     initCommand(),
     reportCommand(registry),
+    viewCommand(registry),
     cacheCommand(),
     mergeCommand(registry),
     workerCommand(registry),

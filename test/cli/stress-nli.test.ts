@@ -370,7 +370,7 @@ describe('stress nli in a suite: the gate reads its metrics, the report gets its
       expect(section).toContain(`<h4>${title}</h4>`);
     }
     expect(section).toContain(
-      `<td>negation</td><td class="n">distraction</td><td class="n">20</td><td class="n">20</td><td class="n">${pct(s.tests.negation!.accuracy)} `,
+      `<td>negation</td><td>distraction</td><td class="n">20</td><td class="n">20</td><td class="n">${pct(s.tests.negation!.accuracy)} `,
     );
     expect([...section.matchAll(/<figure class="chart"><h4>([^<]+)<\/h4><svg/g)].map((m) => m[1])).toEqual([
       'Accuracy per test',

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -62,6 +62,7 @@ describe('HTML report in a real browser (chromium, file://)', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[] = [];
+  let file = '';
 
   beforeAll(async () => {
     if (OPT_OUT || !existsSync(CHROMIUM)) return; // each test says why
@@ -106,7 +107,18 @@ describe('HTML report in a real browser (chromium, file://)', () => {
       out: join(runs, 'cloze'),
       seed: 0,
     });
-    const file = join(tmp('report-html'), 'report.html');
+    // And a real tagger attack: demo-ner, typos in four hand-made CoNLL sentences.
+    await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'typos',
+      settings: { k: 2 },
+      model: join(ROOT, 'models', 'demo-ner'),
+      data: fixtureData('conll2003/handmade.conll'),
+      limit: 4,
+      out: join(runs, 'ner-typos'),
+      seed: 0,
+    });
+    file = join(tmp('report-html'), 'report.html');
     await writeHtmlReport([runs], file, { title: `Report card ${XSS_SCRIPT}` });
     ({ browser, page, errors } = await openReport(file));
   });
@@ -128,7 +140,7 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     expect(titles).toEqual(
       expect.arrayContaining(['Success vs modification budget', 'Error types in successful attacks', 'Success by search method']),
     );
-    expect(await page.locator('.card .m .l').first().textContent()).toMatch(/clean accuracy/);
+    expect(await page.locator('.card .m .l').allTextContents()).toContain('clean accuracy');
     expect(await page.locator('body').textContent()).toMatch(/stability/);
   });
 
@@ -235,6 +247,34 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     const shot = join(SHOTS, 'report.png');
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).toBeGreaterThan(10_000);
+  });
+  browserIt('reads at 1280 and 1440 px: nothing cut, no local absolute path, human labels, tagger tags before and after', async () => {
+    const html = readFileSync(file, 'utf8');
+    // The fooling run's train file and the tiny models were given as absolute paths: none reaches the page.
+    expect(html).not.toContain(ROOT);
+    expect(html).not.toMatch(/(?:=|>|\s)\/(?:tmp|home|work|root|Users)\//);
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      const cut = await page.evaluate(`[...document.querySelectorAll('body *')].filter((el) => {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || el.closest('#examples')) return false;
+        const cs = getComputedStyle(el);
+        const scrolls = cs.overflowX === 'auto' || cs.overflowX === 'hidden' || cs.overflowX === 'scroll';
+        return r.right > document.documentElement.clientWidth + 1 || (scrolls && el.scrollWidth > el.clientWidth + 1);
+      }).map((el) => el.tagName + '.' + el.className + ': ' + (el.textContent || '').slice(0, 60))`);
+      expect(cut, `cut at ${width} px`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1360, height: 900 });
+    // Every tile of every card says in words what it shows (no snake_case metric keys).
+    const labels = await page.locator('.card .m .l').allTextContents();
+    expect(labels.length).toBeGreaterThan(10);
+    expect(labels.filter((l) => /^[a-z0-9]+(_[a-z0-9]+)+/.test(l.trim()))).toEqual([]);
+    // A tagger example shows gold and the predicted tags before and after the edit.
+    await page.selectOption('#eb-run', { label: 'ner-typos' });
+    const table = page.locator('#eb-list article.ex table.tags').first();
+    await expect.poll(() => table.count()).toBe(1);
+    expect(await table.locator('th').allTextContents()).toEqual(['token', 'after edit', 'gold', 'predicted before', 'predicted after']);
+    await page.selectOption('#eb-run', '');
   });
 });
 

@@ -46,7 +46,8 @@ function samplesTable(run: GeneratedRun, d: FoolingDetails): ReportTable {
   return {
     title: `${runLabel(run)}: highest-scoring fooling sentences`,
     head: ['score', 'epoch', 'sentence'],
-    rows: d.samples.map((s) => [fixed(s.score, 4), String(s.step + 1), s.text]),
+    // Five decimals: fooling scores crowd just under 1, where four would print them all alike.
+    rows: d.samples.map((s) => [fixed(s.score, 5), String(s.step + 1), s.text]),
     caption:
       `P(${d.target.label}) for word sequences drawn from D_task (${d.vocabulary.types} word types); T_task ${fixed(d.threshold.value, 4)} ` +
       (d.threshold.source === 'given'

@@ -17,9 +17,9 @@ function curveRows(rows: readonly CurveRow[]): { k: number; accuracy: number; lo
   );
 }
 
-function accuracyVsK(values: Record<string, unknown>[], seriesTitle: string, band: boolean): TopLevelSpec {
+function accuracyVsK(values: Record<string, unknown>[], seriesTitle: string, band: boolean, yTitle = 'accuracy'): TopLevelSpec {
   const x = { field: 'k', type: 'quantitative', title: 'K (typos allowed per sentence)', axis: { tickMinStep: 1, format: 'd' } } as const;
-  const y = { field: 'accuracy', type: 'quantitative', title: 'accuracy', axis: { format: '.0%' }, scale: { domain: [0, 1] } } as const;
+  const y = { field: 'accuracy', type: 'quantitative', title: yTitle, axis: { format: '.0%' }, scale: { domain: [0, 1] } } as const;
   const color = { field: 'series', type: 'nominal', title: seriesTitle, sort: { field: 'order' } } as const;
   if (!band) {
     return {
@@ -35,14 +35,28 @@ function accuracyVsK(values: Record<string, unknown>[], seriesTitle: string, ban
         mark: { type: 'errorband', opacity: 0.18 },
         encoding: {
           x,
-          y: { field: 'lo', type: 'quantitative', title: 'accuracy' },
+          y: { field: 'lo', type: 'quantitative', title: yTitle },
           y2: { field: 'hi' },
-          color: { ...color, legend: null },
+          // The band shares the lines' colour scale, so the one legend names both (legend: null here hid it).
+          color,
         },
       },
       { mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 }, encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color } },
     ],
   };
+}
+
+/** What a run's accuracy_by_edits counts: accuracy (classifiers), sentences fully right (taggers), answers with F1 > 0 (QA). */
+function measureOf(r: LoadedRun): string {
+  if (r.summary.clean_em !== undefined) return 'answers with F1 > 0';
+  if (r.summary.clean_f1 !== undefined) return 'sentences fully right';
+  return 'accuracy';
+}
+
+function byMeasure(runs: readonly LoadedRun[]): Map<string, LoadedRun[]> {
+  const out = new Map<string, LoadedRun[]>();
+  for (const r of runs) out.set(measureOf(r), [...(out.get(measureOf(r)) ?? []), r]);
+  return out;
 }
 
 export const typosFamily: ReportFamily = {
@@ -73,8 +87,10 @@ export const typosFamily: ReportFamily = {
     }
     const inCurve = new Set(curveGroups.map((g) => g.name));
     const lone = runs.filter((r) => !inCurve.has(r.group));
-    if (lone.length) {
-      const values = lone.flatMap((r, order) =>
+    // One chart per measure: accuracy, sentences fully right (taggers) and answers with F1 > 0 (QA) are different
+    // numbers and never share an axis.
+    for (const [measure, members] of byMeasure(lone)) {
+      const values = members.flatMap((r, order) =>
         (r.summary.accuracy_by_edits ?? []).map((accuracy, k) => {
           // The band: each point's 95% interval (Wilson), where the run has intervals.
           const iv = ivFields(r.summary.intervals?.accuracy_by_edits?.[k]);
@@ -87,11 +103,12 @@ export const typosFamily: ReportFamily = {
           };
         }),
       );
+      if (!values.length) continue;
       const banded = values.some((v) => 'lo' in v);
       charts.push({
-        title: 'Accuracy as the typo budget grows',
-        caption: `From each run’s search trace: accuracy when at most K typos are allowed.${banded ? ' Band: 95% interval (Wilson).' : ''}`,
-        spec: accuracyVsK(values, 'run', banded),
+        title: `${measure[0]!.toUpperCase()}${measure.slice(1)} as the typo budget grows`,
+        caption: `From each run’s search trace: ${measure} when at most K typos are allowed.${banded ? ' Band: 95% interval (Wilson).' : ''}`,
+        spec: accuracyVsK(values, 'run', banded, measure),
       });
     }
     // Curves: their target-max runs (the source- runs use one source each); plus every lone run.

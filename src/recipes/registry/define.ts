@@ -191,6 +191,12 @@ export interface ResultsDigest {
 /** A metric a recipe adds to the CI gate, read from its runs' summary.json. */
 export interface RecipeMetric {
   description: string;
+  /** Short label for report tiles and tables ("probe accuracy, layer 0"); default: the name with spaces. */
+  label?: string;
+  /** How to print it: a share (0–1, shown as %), a difference of shares (shown in points), a count, a layer index, or a plain number. */
+  unit?: 'rate' | 'points' | 'count' | 'index' | 'number';
+  /** Which way is good (colours the tile); absent: neutral. */
+  better?: 'higher' | 'lower';
   read(summary: Record<string, unknown>): number | null | undefined;
 }
 

@@ -71,6 +71,36 @@
     rows.appendChild(el('span', 'lbl', 'perturbed'));
     rows.appendChild(D.segments(ex.x, 1, data.types));
     a.appendChild(rows);
+    if (ex.tg) a.appendChild(tagTable(ex.tg));
+  }
+
+  // Taggers: one column per token; rows for the words, gold tags and the predicted tags before and after the edit.
+  // A predicted tag that differs from gold is marked wrong; one the edit changed is marked changed.
+  function tagTable(tg) {
+    var wrap = el('div', 'scroll tags');
+    var table = el('table', 'tags');
+    var rows = [
+      ['token', tg.w, null],
+      ['after edit', tg.pw, null],
+      ['gold', tg.g, null],
+      ['predicted before', tg.b, 'b'],
+      ['predicted after', tg.a, 'a'],
+    ];
+    rows.forEach(function (row) {
+      var tr = el('tr');
+      tr.appendChild(el('th', null, row[0]));
+      row[1].forEach(function (v, i) {
+        var cls = [];
+        if (row[2] && v !== tg.g[i]) cls.push('wrong');
+        if (row[2] === 'a' && v !== tg.b[i]) cls.push('changed');
+        if (row[0] === 'after edit' && v !== tg.w[i]) cls.push('changed');
+        tr.appendChild(el('td', cls.join(' ') || null, v));
+      });
+      table.appendChild(tr);
+    });
+    wrap.appendChild(table);
+    if (tg.from > 0) wrap.appendChild(el('div', 'notes', 'tokens from ' + (tg.from + 1)));
+    return wrap;
   }
 
   // QA: the question (before/after when it was edited) and the context before/after with the answer spans.

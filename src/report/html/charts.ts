@@ -1,6 +1,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { ChartSpec } from './types.ts';
+import { displayPath, isAbsolutePath } from './paths.ts';
 
 /** Shared look of every chart (fonts, colours, no borders), matching the page's CSS. */
 const CONFIG = {
@@ -23,7 +24,7 @@ const CONFIG = {
 
 /** vega-lite spec → inline SVG string (rendered in Node, no browser, no network). */
 export async function renderChart(chart: ChartSpec): Promise<string> {
-  const spec = { width: 360, height: 220, ...chart.spec, config: { ...CONFIG, ...(chart.spec.config ?? {}) } } as TopLevelSpec;
+  const spec = { width: 360, height: 220, ...shortPaths(chart.spec), config: { ...CONFIG, ...(chart.spec.config ?? {}) } } as TopLevelSpec;
   const compiled = compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.Error });
   try {
@@ -33,4 +34,22 @@ export async function renderChart(chart: ChartSpec): Promise<string> {
   } finally {
     view.finalize();
   }
+}
+
+/** The spec with every absolute path in its inline data shortened (series named by a model folder, …): none reaches the page. */
+function shortPaths(spec: TopLevelSpec): TopLevelSpec {
+  const fix = (v: unknown): unknown => {
+    if (typeof v === 'string') return isAbsolutePath(v) ? displayPath(v) : v;
+    if (Array.isArray(v)) return v.map(fix);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fix(x)]));
+    return v;
+  };
+  const withData = (s: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...s };
+    const data = s.data as { values?: unknown } | undefined;
+    if (data && Array.isArray(data.values)) out.data = { ...data, values: fix(data.values) };
+    if (Array.isArray(s.layer)) out.layer = (s.layer as Record<string, unknown>[]).map(withData);
+    return out;
+  };
+  return withData(spec as unknown as Record<string, unknown>) as unknown as TopLevelSpec;
 }

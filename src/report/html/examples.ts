@@ -3,6 +3,7 @@ import { textSegments, tokenSegments, type Segment } from './highlight.ts';
 import { isQaResult, qaCard, type QaCard } from './qa-view.ts';
 import type { LoadedRun, ReportFamily } from './types.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
+import { withoutAbsolutePaths } from './paths.ts';
 
 /** One example as the page's script draws it (short keys: the data island is the bulk of the file). */
 export interface BrowserExample {
@@ -28,6 +29,8 @@ export interface BrowserExample {
   why?: string;
   /** The outcome badge's text, when not the attack's (stress cases: "broken by the test", …). */
   k?: string;
+  /** Taggers: per token the words before/after, the gold tags and the predicted tags before and after (a window of them). */
+  tg?: { w: string[]; pw: string[]; g: string[]; b: string[]; a: string[]; from: number };
 }
 
 export interface BrowserData {
@@ -109,13 +112,13 @@ function show(v: unknown): string {
 function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => number): BrowserExample {
   const base = {
     r: ri,
-    id: r.source ?? r.id,
+    id: withoutAbsolutePaths(r.source ?? r.id),
     s: STATUS[r.status] ?? 2,
     b: [r.original_prediction.label, round(r.original_prediction.score)] as [string, number],
     a: [r.perturbed_prediction.label, round(r.perturbed_prediction.score)] as [string, number],
     t: [...new Set(r.edits.map((e) => typeIndex(e.type)))],
   };
-  const extra: { why?: string; k?: string } = r.skip_reason ? { why: clip(r.skip_reason, 200) } : {};
+  const extra: { why?: string; k?: string; tg?: BrowserExample['tg'] } = r.skip_reason ? { why: clip(r.skip_reason, 200) } : {};
   // A probe has no attack: its badge says how many of the B variants changed the prediction.
   if (r.probe && r.status !== 'skipped')
     extra.k =
@@ -128,9 +131,28 @@ function toBrowser(r: ExampleResult, ri: number, typeIndex: (t: string) => numbe
   const o = r.original[r.field] ?? '';
   const p = r.perturbed[r.field] ?? o;
   let segs: Segment[];
+  const tags = tagRows(r, o, p);
+  if (tags) extra.tg = tags;
   if (Array.isArray(o) && Array.isArray(p)) segs = tokenSegments(o, p, r.edits, typeIndex);
   else segs = textSegments(show(o), show(p), r.edits, typeIndex);
   return { ...base, g: clip(show(r.gold), 300), x: shorten(segs), ...(r.field !== 'text' ? { f: r.field } : {}), ...extra };
+}
+
+const TAG_WINDOW = 40;
+
+/**
+ * A tagger's tags to show beside its tokens: gold, predicted before and predicted after, over a window of at most
+ * TAG_WINDOW tokens around the first edit (long sentences), so a reader sees which tags the edit changed.
+ */
+function tagRows(r: ExampleResult, o: unknown, p: unknown): BrowserExample['tg'] | undefined {
+  const before = r.original_prediction.tags;
+  const after = r.perturbed_prediction.tags;
+  if (!Array.isArray(o) || !Array.isArray(p) || !before || !after || !Array.isArray(r.gold)) return undefined;
+  const first = Math.min(...r.edits.map((e) => e.wordIndex), Number.MAX_SAFE_INTEGER);
+  const n = Math.max(o.length, p.length);
+  const from = n <= TAG_WINDOW || !Number.isFinite(first) ? 0 : Math.max(0, Math.min(first - 10, n - TAG_WINDOW));
+  const cut = (xs: readonly unknown[]): string[] => xs.slice(from, from + TAG_WINDOW).map((x) => String(x));
+  return { w: cut(o), pw: cut(p), g: cut(r.gold as unknown[]), b: cut(before), a: cut(after), from };
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;

@@ -7,6 +7,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { escapeHtml as esc } from './escape.ts';
 import type { ChartSpec, GeneratedRun, ReportFamily, ReportSections, ReportTable, RunGroup } from './types.ts';
 import { sectionFinder } from './families/index.ts';
+import type { RecipeMetric } from '../../recipes/registry/define.ts';
 
 export interface GeneratedSlot {
   family: ReportFamily;
@@ -64,12 +65,48 @@ export function stepCharts(runs: readonly GeneratedRun[]): ChartSpec[] {
 const num = (x: unknown): string =>
   typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)) : x === null ? 'n/a' : String(x);
 
-/** The generator's summary metrics as tiles. */
-export function generatedTiles(run: GeneratedRun): string {
-  const tiles = Object.entries(run.summary.metrics).map(
-    ([k, v]) => `<div class="m"><div class="v">${esc(num(v))}</div><div class="l">${esc(k)}</div></div>`,
-  );
-  return `<div class="metrics">${tiles.join('')}</div>`;
+/** How a metric is printed: its declared unit, else guessed from its name (shares 0–1 as %, counts as integers). */
+function unitOf(name: string, value: unknown, declared?: RecipeMetric): NonNullable<RecipeMetric['unit']> {
+  if (declared?.unit) return declared.unit;
+  if (typeof value === 'number' && Number.isInteger(value)) return /layer$/.test(name) ? 'index' : 'count';
+  if (/(accuracy|localisation|fraction|share|rate|stability)$/.test(name)) return 'rate';
+  if (/(drop|minus_far|reduction|_change)$/.test(name)) return 'points';
+  return 'number';
+}
+
+/** A metric value in its unit: 61.2%, +0.9 pts, 424, layer 2, 0.9067. */
+export function formatMetric(value: unknown, unit: NonNullable<RecipeMetric['unit']>): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value === null || value === undefined ? 'n/a' : String(value);
+  switch (unit) {
+    case 'rate':
+      return `${(value * 100).toFixed(1)}%`;
+    case 'points':
+      return `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)} pts`;
+    case 'count':
+      return value.toLocaleString('en-US');
+    case 'index':
+      return String(value);
+    case 'number':
+      return num(value);
+  }
+}
+
+/** A metric's label: its declared one, else its name in words ("best_layer_accuracy" → "best layer accuracy"). */
+export function metricLabel(name: string, declared?: RecipeMetric): string {
+  return declared?.label ?? name.replace(/_/g, ' ');
+}
+
+/**
+ * The generator's summary metrics as tiles, labelled and in their units as the recipe declares them (`metrics`);
+ * the full description is the tile's tooltip. The grid wraps, so no tile is cut on a narrow card.
+ */
+export function generatedTiles(run: GeneratedRun, declared: Record<string, RecipeMetric> = {}): string {
+  const tiles = Object.entries(run.summary.metrics).map(([k, v]) => {
+    const d = declared[k];
+    const title = d?.description ? ` title="${esc(d.description)}"` : '';
+    return `<div class="m"${title}><div class="v">${esc(formatMetric(v, unitOf(k, v, d)))}</div><div class="l">${esc(metricLabel(k, d))}</div></div>`;
+  });
+  return `<div class="metrics wrap">${tiles.join('')}</div>`;
 }
 
 /** The first records a run generated, one row each (values shortened). */

@@ -5,6 +5,7 @@ import { escapeHtml as esc, jsonForScript } from './escape.ts';
 import { NA, fixed, pct } from '../../util/format.ts';
 import { browserData } from './examples.ts';
 import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
+import { displayPath, withoutAbsolutePaths } from './paths.ts';
 import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
 import { assignFamilies } from './families/index.ts';
 import { builtinRegistry } from '../../families/index.ts';
@@ -73,12 +74,12 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   addStressExamples(data, stSlots, perRun);
   const title = opts.title ?? 'textstress robustness report';
   const generatedRuns = genSlots.flatMap((s) => s.runs);
-  const models = [...new Set([...runs, ...generatedRuns, ...stressRuns].map((r) => r.summary.model))];
+  const models = [...new Set([...runs, ...generatedRuns, ...stressRuns].map((r) => displayPath(r.summary.model)))];
   const datasets = [
     ...new Set(
       [...runs, ...stressRuns]
-        .map((r) => r.summary.dataset)
-        .concat(generatedRuns.flatMap((r) => (r.summary.dataset ? [r.summary.dataset] : []))),
+        .map((r) => displayPath(r.summary.dataset))
+        .concat(generatedRuns.flatMap((r) => (r.summary.dataset ? [displayPath(r.summary.dataset)] : []))),
     ),
   ];
   const nRuns = runs.length + generatedRuns.length + stressRuns.length;
@@ -109,8 +110,13 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
       body.push(
         `<section class="card" data-family="${esc(s.family.id)}"><h3>${esc(s.family.title)}</h3><div class="sub">run: ` +
           `${esc(runLabel(run))} · ${run.summary.steps} steps · ${run.summary.n} generated</div>` +
-          generatedTiles(run) +
-          `<dl class="meta"><dt>model</dt><dd>${esc(run.summary.model)}</dd><dt>seed</dt><dd>` +
+          generatedTiles(
+            run,
+            (opts.registry ?? builtinRegistry()).has(run.summary.recipe)
+              ? (opts.registry ?? builtinRegistry()).get(run.summary.recipe).metrics
+              : undefined,
+          ) +
+          `<dl class="meta"><dt>model</dt><dd>${esc(displayPath(run.summary.model))}</dd><dt>seed</dt><dd>` +
           `${esc(String(run.summary.seed))}</dd><dt>settings</dt><dd>` +
           `${esc(formatSettings(run.summary.settings, true))}</dd></dl></section>`,
       );
@@ -133,7 +139,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
     for (const t of s.content.tables ?? []) body.push(tableHtml(t));
     if (s.content.charts.length) body.push(`<div class="charts">${s.content.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
-    for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(n)}</p>`);
+    for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(withoutAbsolutePaths(n))}</p>`);
     body.push(runsTable(s.content.runs ?? s.runs));
     body.push('</section>');
   }
@@ -143,7 +149,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
     for (const t of s.content.tables) body.push(tableHtml(t));
     if (s.content.charts.length) body.push(`<div class="charts">${s.content.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
-    for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(n)}</p>`);
+    for (const n of s.content.notes ?? []) body.push(`<p class="notes">${esc(withoutAbsolutePaths(n))}</p>`);
     body.push(stressRunsTable(s.runs));
     body.push('</section>');
   }
@@ -153,7 +159,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
     body.push(`<p class="blurb">${esc(s.family.blurb)}</p>`);
     for (const t of s.tables) body.push(tableHtml(t));
     if (s.charts.length) body.push(`<div class="charts">${s.charts.map((c) => figure(c, svgOf.get(c)!)).join('')}</div>`);
-    for (const n of s.notes) body.push(`<p class="notes">${esc(n)}</p>`);
+    for (const n of s.notes) body.push(`<p class="notes">${esc(withoutAbsolutePaths(n))}</p>`);
     if (!s.family.hideRecords) for (const run of s.runs) body.push(`<h4>${esc(runLabel(run))}: first records</h4>${sampleTable(run)}`);
     body.push('</section>');
   }
@@ -267,8 +273,11 @@ function metricTiles(h: HeadlineMetrics, iv: ReturnType<typeof headlineIntervals
 /** "k=3 · target=max · sources=6 (insertion,…)"; `full` lists long arrays whole. */
 export function formatSettings(settings: Record<string, unknown>, full = false): string {
   const value = (v: unknown): string => {
-    if (Array.isArray(v)) return !full && v.length > 3 ? `${v.length} (${v.slice(0, 2).join(',')},…)` : v.join(',');
-    return typeof v === 'object' ? JSON.stringify(v) : String(v);
+    if (Array.isArray(v)) {
+      const items = v.map((x) => (typeof x === 'string' ? displayPath(x) : String(x)));
+      return !full && items.length > 3 ? `${items.length} (${items.slice(0, 2).join(',')},…)` : items.join(',');
+    }
+    return typeof v === 'object' ? withoutAbsolutePaths(JSON.stringify(v)) : displayPath(String(v));
   };
   return Object.entries(settings)
     .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
@@ -283,7 +292,7 @@ function cardHtml(family: ReportFamily, run: LoadedRun, nRuns: number): string {
     `<div class="sub">headline run: ${esc(runLabel(run))}${nRuns > 1 ? ` · ${nRuns} runs in this family` : ''} · ${s.n} examples</div>` +
     metricTiles(run.headline, headlineIntervals(run)) +
     '<dl class="meta">' +
-    `<dt>model</dt><dd>${esc(s.model)}</dd><dt>data</dt><dd>${esc(s.dataset)}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
+    `<dt>model</dt><dd>${esc(displayPath(s.model))}</dd><dt>data</dt><dd>${esc(displayPath(s.dataset))}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
     `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true))}</dd>${llmMeta(s)}</dl></section>`
   );
 }
@@ -314,35 +323,59 @@ export function dollars(x: number): string {
   return `$${x !== 0 && Math.abs(x) < 0.01 ? x.toPrecision(3) : x.toFixed(2)}`;
 }
 
+function runRow(r: LoadedRun, metered: boolean): string {
+  const s = r.summary;
+  const h = r.headline;
+  return (
+    `<tr><td class="nowrap">${esc(runLabel(r))}</td><td class="nowrap">${esc(displayPath(s.model))}</td><td>` +
+    `${esc(displayPath(s.dataset))}</td><td class="n">${esc(String(s.seed))}</td>` +
+    `<td class="set" title="${esc(formatSettings(s.settings ?? {}, true))}">` +
+    `${esc(formatSettings(s.settings ?? {}))}</td><td class="n">${s.n}</td><td class="n">${pct(h.clean)}</td><td ` +
+    `class="n">${pct(h.attacked)}</td>` +
+    `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">` +
+    `${s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`}</td>` +
+    `<td class="n">${fixed(s.mean_queries)}</td>` +
+    (metered
+      ? `<td class="n">${s.usage ? (s.usage.input_tokens + s.usage.output_tokens).toLocaleString('en-US') : NA}</td>` +
+        `<td class="n">${s.usage?.cost_usd != null ? dollars(s.usage.cost_usd) : NA}</td><td class="n">${s.unmappable?.answers ?? NA}</td>`
+      : '') +
+    `<td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
+  );
+}
+
+function runsHead(metered: boolean): string {
+  return (
+    '<thead><tr><th>run</th><th>model</th><th>data</th><th class="n">seed</th><th>settings</th><th class="n">n</th>' +
+    '<th class="n">clean</th><th class="n">attacked</th><th class="n">success</th><th class="n">stability</th><th class="n">words edited</th>' +
+    `<th class="n">queries / ex</th>` +
+    `${metered ? '<th class="n">tokens</th><th class="n">cost</th><th class="n">unmappable</th>' : ''}<th class="n">wall</th></tr></thead>`
+  );
+}
+
+/**
+ * The family's runs, one row each; the sub-runs of an experiment (a typos curve's targets and sources …) fold
+ * under one row naming the experiment, opened on demand.
+ */
 function runsTable(runs: readonly LoadedRun[]): string {
   // Token, cost and unmappable columns only when some run used a metered model.
   const metered = runs.some((r) => r.summary.usage !== undefined);
-  const rows = runs.map((r) => {
-    const s = r.summary;
-    const h = r.headline;
-    return (
-      `<tr><td class="nowrap">${esc(runLabel(r))}</td><td class="nowrap">${esc(s.model)}</td><td>` +
-      `${esc(s.dataset)}</td><td class="n">${esc(String(s.seed))}</td>` +
-      `<td class="set" title="${esc(formatSettings(s.settings ?? {}, true))}">` +
-      `${esc(formatSettings(s.settings ?? {}))}</td><td class="n">${s.n}</td><td class="n">${pct(h.clean)}</td><td ` +
-      `class="n">${pct(h.attacked)}</td>` +
-      `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">` +
-      `${s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`}</td>` +
-      `<td class="n">${fixed(s.mean_queries)}</td>` +
-      (metered
-        ? `<td class="n">${s.usage ? (s.usage.input_tokens + s.usage.output_tokens).toLocaleString('en-US') : NA}</td>` +
-          `<td class="n">${s.usage?.cost_usd != null ? dollars(s.usage.cost_usd) : NA}</td><td class="n">${s.unmappable?.answers ?? NA}</td>`
-        : '') +
-      `<td class="n">${s.wall_seconds.toFixed(1)} s</td></tr>`
+  const byGroup = new Map<string, LoadedRun[]>();
+  for (const r of runs) byGroup.set(r.group, [...(byGroup.get(r.group) ?? []), r]);
+  const cols = metered ? 16 : 13;
+  const rows: string[] = [];
+  for (const [group, members] of byGroup) {
+    if (members.length === 1) {
+      rows.push(runRow(members[0]!, metered));
+      continue;
+    }
+    const recipes = [...new Set(members.map((m) => m.summary.recipe))].join(', ');
+    rows.push(
+      `<tr class="exp"><td colspan="${cols}"><details><summary><b>${esc(group)}</b> — an experiment of ${members.length} runs ` +
+        `(${esc(recipes)}); open to see each</summary><div class="scroll"><table class="runs">${runsHead(metered)}<tbody>` +
+        `${members.map((m) => runRow(m, metered)).join('')}</tbody></table></div></details></td></tr>`,
     );
-  });
-  return (
-    '<div class="scroll"><table class="runs"><thead><tr><th>run</th><th>model</th><th>data</th><th class="n">seed</th><th>settings</th><th class="n">n</th>' +
-    '<th class="n">clean</th><th class="n">attacked</th><th class="n">success</th><th class="n">stability</th><th class="n">words edited</th>' +
-    `<th class="n">queries / ex</th>` +
-    `${metered ? '<th class="n">tokens</th><th class="n">cost</th><th class="n">unmappable</th>' : ''}<th class="n">` +
-    `wall</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
-  );
+  }
+  return `<div class="scroll"><table class="runs">${runsHead(metered)}<tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function verdictHtml(v: Verdict): string {

@@ -10,6 +10,7 @@ import type { Edit } from '../../text/edits.ts';
 import { NA, pct } from '../../util/format.ts';
 import { fewClass } from './intervals.ts';
 import { escapeHtml as esc } from './escape.ts';
+import { displayPath, withoutAbsolutePaths } from './paths.ts';
 import { addFamily, shorten, type BrowserData, type BrowserExample } from './examples.ts';
 import { textSegments } from './highlight.ts';
 import { goldTexts, qaCard } from './qa-view.ts';
@@ -63,24 +64,31 @@ export function stressCardHtml(family: ReportFamily, run: StressRun, settings: s
     tile(s.max_reduction ? pct(s.max_reduction.reduction) : NA, 'largest reduction', s.max_reduction?.test ?? '') +
     tile(String(Object.keys(s.tests).length), 'tests') +
     '</div><dl class="meta">' +
-    `<dt>model</dt><dd>${esc(s.model)}</dd><dt>data</dt><dd>${esc(s.dataset)}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
+    `<dt>model</dt><dd>${esc(displayPath(s.model))}</dd><dt>data</dt><dd>${esc(displayPath(s.dataset))}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
     `<dt>settings</dt><dd>${esc(settings)}</dd></dl></section>`
   );
 }
 
 /** A family's table, every cell escaped. */
+/** A cell that reads as a figure (12, 61.2%, −3.1 pts, 0.9975, n/a, 45.0% [38–52] n=120): right-aligned, in tabular digits. */
+const FIGURE = /^(?:[−+-]?[\d.,]+\s*(?:%|pts|s|×)?(?:\s*\[[^\]]*\])?(?:\s*n=\d+)?(?:\s*\([^)]*\))?|n\/a|—|-)$/;
+
 export function tableHtml(t: ReportTable): string {
-  const head = t.head.map((h, i) => `<th${i ? ' class="n"' : ''}>${esc(h)}</th>`).join('');
+  // Figures right, words (sentences, names, tests) left: a column is numeric when every filled cell is a figure.
+  const numeric = t.head.map((_, i) => {
+    const filled = t.rows.map((r) => (r[i] ?? '').trim()).filter((c) => c !== '');
+    return i > 0 && filled.length > 0 && filled.every((c) => FIGURE.test(c) || fewClass(c) !== '');
+  });
+  const head = t.head.map((h, i) => `<th${numeric[i] ? ' class="n"' : ''}>${esc(h)}</th>`).join('');
   // A cell whose figure rests on too few examples (its text says so, see metrics/show.ts) is marked.
-  const rows = t.rows
-    .map(
-      (r) =>
-        `<tr>${r.map((c, i) => `<td${i || fewClass(c) ? ` class="${i ? 'n' : ''}${fewClass(c)}"` : ''}>${esc(c)}</td>`).join('')}</tr>`,
-    )
-    .join('');
+  const cell = (c: string, i: number): string => {
+    const cls = [numeric[i] ? 'n' : '', fewClass(c).trim()].filter(Boolean).join(' ');
+    return `<td${cls ? ` class="${cls}"` : ''}>${esc(withoutAbsolutePaths(c))}</td>`;
+  };
+  const rows = t.rows.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('');
   return (
     `<h4>${esc(t.title)}</h4><div class="scroll"><table class="runs stress"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>` +
-    (t.caption ? `<p class="notes">${esc(t.caption)}</p>` : '')
+    (t.caption ? `<p class="notes">${esc(withoutAbsolutePaths(t.caption))}</p>` : '')
   );
 }
 
@@ -93,8 +101,8 @@ export function stressRunsTable(runs: readonly StressRun[]): string {
       const s = r.summary;
       return [
         r.name,
-        s.model,
-        s.dataset,
+        displayPath(s.model),
+        displayPath(s.dataset),
         String(s.seed),
         String(s.n),
         String(s.cases),
@@ -146,7 +154,7 @@ function caseEntry(r: StressResult, c: StressCaseResult, ri: number, typeIndex: 
   const s: 0 | 1 | 2 = c.correct ? 1 : r.original.correct ? 0 : 2;
   return {
     r: ri,
-    id: `${r.source ?? r.id} · ${c.variant}`,
+    id: `${withoutAbsolutePaths(r.source ?? r.id)} · ${c.variant}`,
     s,
     k: STRESS_OUTCOMES[s],
     g: show(c.gold),

@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import { startViewServer } from '../../report/view/server.ts';
+import type { Registry } from '../../recipes/registry/registry.ts';
+import { int } from '../options.ts';
+
+interface ViewCliOptions {
+  port: number;
+  maxExamples: number;
+}
+
+export function viewCommand(registry: Registry): Command {
+  return new Command('view')
+    .description('browse run folders in a local web app: every run with its figures, a run’s report, two runs compared, a model over time')
+    .argument('[dirs...]', 'run folders, or folders holding runs (default: the current folder)')
+    .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', int('--port', 0), 0)
+    .option('--max-examples <n>', "most examples in a run report's example browser", int('--max-examples', 1), 1000)
+    .addHelpText(
+      'after',
+      '\nListens on 127.0.0.1 only and answers only its own Host (no CORS); the page loads nothing from the network.\n' +
+        'Results files are read only when a run is opened or compared. Stop it with Ctrl-C (SIGINT) or SIGTERM.\n\n' +
+        'Example:\n  npx textstress view runs/ textstress-demo/\n',
+    )
+    .action(async (dirs: string[], opts: ViewCliOptions) => {
+      const roots = dirs.length ? dirs : ['.'];
+      const server = await startViewServer({ roots, port: opts.port, registry, maxExamples: opts.maxExamples });
+      process.stderr.write(`textstress view: ${roots.join(', ')} at ${server.url}/ (Ctrl-C stops it)\n`);
+      await new Promise<void>((done) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void server.close().then(done);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,335 @@
+// textstress view's page: the runs list, a run's report in place, a comparison of two runs, one model's history.
+// Plain DOM, data set with textContent only (run names and texts come from files); nothing loads from the network.
+(() => {
+  'use strict';
+  const app = document.getElementById('app');
+  const state = { runs: [], problems: [], compare: false, selected: new Set(), query: '', recipe: '', model: '', open: new Set() };
+
+  const el = (tag, attrs = {}, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const kid of kids.flat())
+      if (kid !== null && kid !== undefined) e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    return e;
+  };
+  const pct = (x) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+  const fmt = (m, x) => (m.unit === 'rate' ? pct(x) : x === null || x === undefined ? 'n/a' : Number(x).toFixed(3));
+  const LABELS = {
+    clean_accuracy: 'clean accuracy',
+    attacked_accuracy: 'accuracy under attack',
+    clean_f1: 'clean F1',
+    attacked_f1: 'F1 under attack',
+    attack_success_rate: 'attack success rate',
+    stability: 'stability',
+  };
+  const label = (name) => LABELS[name] ?? name.replace(/_/g, ' ');
+  const TOO_WIDE = 0.2;
+
+  /** A figure with its interval and n; a figure whose interval is wider than 20 points is marked as too few examples. */
+  function figure(m) {
+    const wrap = el('span', { class: 'fig' }, el('b', {}, fmt(m, m.value)));
+    if (m.low !== null && m.high !== null && m.low !== undefined) {
+      wrap.append(el('span', { class: 'iv' }, ` [${fmt(m, m.low)}–${fmt(m, m.high)}]`));
+      if (m.unit === 'rate' && m.high - m.low > TOO_WIDE)
+        wrap.append(el('span', { class: 'few', title: 'the 95% interval is wider than 20 points' }, ` too few examples (n=${m.n})`));
+      else if (m.n !== null) wrap.append(el('span', { class: 'n' }, ` n=${m.n}`));
+    }
+    return wrap;
+  }
+
+  async function getJson(url) {
+    const res = await fetch(url, { headers: { accept: 'application/json' } });
+    const body = await res.json();
+    if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
+    return body;
+  }
+
+  function matches(r) {
+    if (state.recipe && r.recipe !== state.recipe) return false;
+    if (state.model && r.model !== state.model) return false;
+    if (!state.query) return true;
+    const hay = [r.path, r.root, r.recipe, r.kind, r.model, r.data ?? '', r.date].join(' ').toLowerCase();
+    return state.query
+      .toLowerCase()
+      .split(/\s+/)
+      .every((w) => hay.includes(w));
+  }
+
+  function options(values, current, all) {
+    return [
+      el('option', { value: '' }, all),
+      ...[...new Set(values)].sort().map((v) => el('option', { value: v, selected: v === current }, v)),
+    ];
+  }
+
+  function runRow(r, child) {
+    const kids = state.runs.filter((x) => x.parent !== undefined && x.root === r.root && x.parent === r.path);
+    const box = el('input', {
+      type: 'checkbox',
+      'aria-label': `select ${r.path}`,
+      checked: state.selected.has(r.id),
+      onchange: (e) => {
+        if (e.target.checked) state.selected.add(r.id);
+        else state.selected.delete(r.id);
+        renderList();
+      },
+    });
+    return el(
+      'tr',
+      { class: child ? 'child' : '', 'data-id': r.id },
+      el('td', {}, box),
+      el(
+        'td',
+        { class: 'name' },
+        el('a', { href: `#/run/${encodeURIComponent(r.id)}` }, r.path === '.' ? r.root : r.path),
+        r.complete ? '' : el('span', { class: 'few' }, ' unfinished'),
+      ),
+      el('td', {}, r.recipe),
+      el(
+        'td',
+        {},
+        el(
+          'a',
+          {
+            href: `#/history/${encodeURIComponent(r.model)}/${encodeURIComponent(r.metrics[0]?.name ?? '')}`,
+            title: 'this model over time',
+          },
+          r.model,
+        ),
+      ),
+      el('td', {}, r.data ?? '—'),
+      el('td', { class: 'date' }, r.date.slice(0, 16).replace('T', ' ')),
+      el('td', { class: 'num' }, r.n ?? '—'),
+      el(
+        'td',
+        { class: 'metrics' },
+        r.metrics.map((m) => el('div', {}, el('span', { class: 'mname' }, `${label(m.name)}: `), figure(m))),
+      ),
+      kids.length ? el('td', {}, el('span', { class: 'kids' }, `${kids.length} sub-runs below`)) : el('td', {}),
+    );
+  }
+
+  function renderList() {
+    const shown = state.runs.filter(matches);
+    const top = shown.filter((r) => r.parent === undefined || !state.runs.some((p) => p.root === r.root && p.path === r.parent));
+    const groups = new Map();
+    for (const r of shown) {
+      if (r.parent === undefined) continue;
+      const key = `${r.root}\u0001${r.parent}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(r);
+    }
+    const rows = [];
+    const seen = new Set();
+    for (const r of top) {
+      if (r.parent !== undefined) {
+        const key = `${r.root}\u0001${r.parent}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const members = groups.get(key) ?? [];
+        const open = state.open.has(key);
+        rows.push(
+          el(
+            'tr',
+            { class: 'group' },
+            el(
+              'td',
+              {},
+              el(
+                'button',
+                {
+                  class: 'fold',
+                  'aria-expanded': open,
+                  onclick: () => (open ? state.open.delete(key) : state.open.add(key), renderList()),
+                },
+                open ? '▾' : '▸',
+              ),
+            ),
+            el(
+              'td',
+              { colspan: 8 },
+              el('b', {}, r.parent),
+              ` — ${members.length} runs (${[...new Set(members.map((m) => m.recipe))].join(', ')})`,
+            ),
+          ),
+        );
+        if (open) for (const m of members) rows.push(runRow(m, true));
+        continue;
+      }
+      rows.push(runRow(r, false));
+    }
+    const picked = [...state.selected];
+    const compareBtn = el(
+      'button',
+      {
+        id: 'compare',
+        disabled: picked.length !== 2 || !state.compare,
+        onclick: () => (location.hash = `#/compare/${encodeURIComponent(picked[0])}/${encodeURIComponent(picked[1])}`),
+      },
+      picked.length === 2 ? 'Compare the two selected runs' : 'Select two runs to compare',
+    );
+    app.replaceChildren(
+      el(
+        'div',
+        { class: 'filters' },
+        el('input', {
+          id: 'search',
+          type: 'search',
+          placeholder: 'search runs (recipe, model, data, folder, date)',
+          value: state.query,
+          oninput: (e) => ((state.query = e.target.value), renderList(), document.getElementById('search').focus()),
+        }),
+        el(
+          'select',
+          { id: 'recipe', onchange: (e) => ((state.recipe = e.target.value), renderList()) },
+          options(
+            state.runs.map((r) => r.recipe),
+            state.recipe,
+            'every recipe',
+          ),
+        ),
+        el(
+          'select',
+          { id: 'model', onchange: (e) => ((state.model = e.target.value), renderList()) },
+          options(
+            state.runs.map((r) => r.model),
+            state.model,
+            'every model',
+          ),
+        ),
+        compareBtn,
+      ),
+      el('p', { class: 'count' }, `${shown.length} of ${state.runs.length} runs`),
+      el(
+        'div',
+        { class: 'scroll' },
+        el(
+          'table',
+          { class: 'runs' },
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              ['', 'run', 'recipe', 'model', 'data', 'date (UTC)', 'n', 'headline figures (95% interval)', ''].map((h) => el('th', {}, h)),
+            ),
+          ),
+          el('tbody', {}, rows),
+        ),
+      ),
+      state.problems.length
+        ? el(
+            'details',
+            { class: 'problems' },
+            el('summary', {}, `${state.problems.length} folders could not be read`),
+            el(
+              'ul',
+              {},
+              state.problems.map((p) => el('li', {}, `${p.root}/${p.path}: ${p.reason}`)),
+            ),
+          )
+        : '',
+    );
+    const search = document.getElementById('search');
+    search.setSelectionRange(search.value.length, search.value.length);
+  }
+
+  function back() {
+    return el('p', {}, el('a', { href: '#/' }, '← all runs'));
+  }
+
+  function renderRun(id) {
+    const r = state.runs.find((x) => x.id === id);
+    app.replaceChildren(
+      back(),
+      el('h2', {}, r ? `${r.recipe} · ${r.model} · ${r.path}` : id),
+      el('iframe', { class: 'report', title: 'report', src: `/run?id=${encodeURIComponent(id)}` }),
+    );
+  }
+
+  async function renderHistory(model, metric) {
+    const mine = state.runs.filter((r) => r.model === model);
+    const names = [...new Set(mine.flatMap((r) => r.metrics.map((m) => m.name)))];
+    const pick = el(
+      'select',
+      { id: 'metric', onchange: (e) => (location.hash = `#/history/${encodeURIComponent(model)}/${encodeURIComponent(e.target.value)}`) },
+      names.map((n) => el('option', { value: n, selected: n === metric }, label(n))),
+    );
+    const chart = el('div', { class: 'chart', id: 'history-chart' }, 'Loading…');
+    app.replaceChildren(back(), el('h2', {}, `${model} over time`), el('p', {}, 'figure: ', pick), chart);
+    const h = await getJson(`/api/history?model=${encodeURIComponent(model)}&metric=${encodeURIComponent(metric)}`);
+    chart.replaceChildren();
+    if (!h.svg) {
+      chart.textContent = 'No run of this model reports this figure.';
+      return;
+    }
+    // The SVG is drawn by the server with vega from our own catalog (its text nodes are escaped by vega).
+    chart.innerHTML = h.svg;
+    chart.append(
+      el(
+        'table',
+        { class: 'runs' },
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            ['date (UTC)', 'recipe', 'run', label(metric)].map((x) => el('th', {}, x)),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          h.points.map((p) =>
+            el(
+              'tr',
+              {},
+              el('td', {}, p.date.slice(0, 16).replace('T', ' ')),
+              el('td', {}, p.recipe),
+              el('td', {}, el('a', { href: `#/run/${encodeURIComponent(p.id)}` }, p.path)),
+              el('td', {}, figure({ ...p, unit: p.value <= 1 && p.value >= 0 ? 'rate' : 'number' })),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  async function renderCompare(a, b) {
+    app.replaceChildren(back(), el('p', {}, 'Comparing…'));
+    const c = await getJson(`/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+    app.replaceChildren(back(), ...window.textstressCompareView(c, el, { figure, label, pct }));
+  }
+
+  async function route() {
+    const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+    try {
+      if (parts[0] === 'run' && parts[1]) renderRun(parts[1]);
+      else if (parts[0] === 'compare' && parts[1] && parts[2]) await renderCompare(parts[1], parts[2]);
+      else if (parts[0] === 'history' && parts[1]) await renderHistory(parts[1], parts[2] || 'attack_success_rate');
+      else renderList();
+    } catch (err) {
+      app.replaceChildren(back(), el('p', { class: 'error', role: 'alert' }, String(err.message ?? err)));
+    }
+  }
+
+  (async () => {
+    try {
+      const data = await getJson('/api/runs');
+      Object.assign(state, { runs: data.runs, problems: data.problems, compare: data.compare });
+      document.getElementById('roots').textContent = `runs under ${data.roots.join(', ')}`;
+    } catch (err) {
+      app.replaceChildren(el('p', { class: 'error', role: 'alert' }, `Cannot list the runs: ${err.message}`));
+      return;
+    }
+    window.addEventListener('hashchange', route);
+    await route();
+  })();
+})();

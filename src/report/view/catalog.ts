@@ -1,0 +1,201 @@
+/**
+ * The runs `textstress view` lists: every finished run under the given folders, read from its summary.json and
+ * run.json only (results files are never opened here, so a folder of million-example runs lists in seconds).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { wilson, type Interval } from '../../stats/index.ts';
+
+/** One headline figure of a run, with its 95% interval where the summary gives one or its counts allow one. */
+export interface CatalogMetric {
+  name: string;
+  value: number | null;
+  low: number | null;
+  high: number | null;
+  n: number | null;
+  /** 'rate': a share 0–1 shown as a percentage; 'number': shown as is. */
+  unit: 'rate' | 'number';
+}
+
+export interface CatalogEntry {
+  /** Stable id within one catalog: the root's index and the run's path below it. */
+  id: string;
+  /** The folder given on the command line, as given. */
+  root: string;
+  /** The run's folder relative to its root ("." for a root that is itself a run). */
+  path: string;
+  /** The enclosing experiment or suite folder (relative to the root), for folding sub-runs under it; absent: top level. */
+  parent?: string;
+  recipe: string;
+  kind: string;
+  model: string;
+  data: string | null;
+  seed: number | null;
+  /** When the run was last written (run.json's updated_at, else summary.json's modification time), ISO 8601. */
+  date: string;
+  n: number | null;
+  complete: boolean;
+  metrics: CatalogMetric[];
+}
+
+/** A folder that could not be read as a run: listed, never fatal. */
+export interface CatalogProblem {
+  root: string;
+  path: string;
+  reason: string;
+}
+
+const MAX_DEPTH = 6;
+const SKIP = new Set(['node_modules', '.git']);
+
+/** Every run under `roots` (folders holding summary.json), newest first; unreadable summaries become problems. */
+export function scanRuns(roots: readonly string[]): { runs: CatalogEntry[]; problems: CatalogProblem[] } {
+  const runs: CatalogEntry[] = [];
+  const problems: CatalogProblem[] = [];
+  roots.forEach((root, i) => {
+    const abs = resolve(root);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+      problems.push({ root, path: '.', reason: `no folder at ${root}` });
+      return;
+    }
+    walk(abs, 0, (dir) => {
+      const path = relative(abs, dir).split(sep).join('/') || '.';
+      try {
+        runs.push(entryOf(i, root, abs, dir, path));
+      } catch (err) {
+        problems.push({ root, path, reason: err instanceof Error ? err.message : String(err) });
+      }
+    });
+  });
+  runs.sort((a, b) => b.date.localeCompare(a.date) || a.id.localeCompare(b.id));
+  return { runs, problems };
+}
+
+function walk(dir: string, depth: number, onRun: (dir: string) => void): void {
+  if (existsSync(join(dir, 'summary.json'))) {
+    onRun(dir);
+    return;
+  }
+  if (depth >= MAX_DEPTH) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return;
+  }
+  for (const name of names) walk(join(dir, name), depth + 1, onRun);
+}
+
+function readObject(file: string): Record<string, unknown> | undefined {
+  if (!existsSync(file)) return undefined;
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function entryOf(index: number, root: string, abs: string, dir: string, path: string): CatalogEntry {
+  let summary: Record<string, unknown> | undefined;
+  try {
+    summary = readObject(join(dir, 'summary.json'));
+  } catch (err) {
+    throw new Error(`summary.json is not JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  if (!summary || typeof summary.recipe !== 'string') throw new Error('summary.json is not a textstress run summary');
+  let runJson: Record<string, unknown> | undefined;
+  try {
+    runJson = readObject(join(dir, 'run.json'));
+  } catch {
+    runJson = undefined;
+  }
+  const date = str(runJson?.updated_at) ?? statSync(join(dir, 'summary.json')).mtime.toISOString();
+  const parentPath = path === '.' ? undefined : path.split('/').slice(0, -1).join('/');
+  const parent = parentPath && isGroupFolder(join(abs, parentPath)) ? parentPath : undefined;
+  return {
+    id: `${index}:${path}`,
+    root,
+    path,
+    ...(parent ? { parent } : {}),
+    recipe: summary.recipe,
+    kind: str(summary.kind) ?? (summary.attack_success_rate !== undefined ? 'attack' : 'other'),
+    model: displayName(str(summary.model) ?? '?'),
+    data: str(summary.dataset) ? displayName(str(summary.dataset)!) : null,
+    seed: num(summary.seed),
+    date,
+    n: num(summary.n),
+    complete: summary.complete !== false,
+    metrics: metricsOf(summary),
+  };
+}
+
+/** A folder whose sub-runs belong together: an experiment (manifest) or a suite's output (suite.json). */
+function isGroupFolder(dir: string): boolean {
+  return existsSync(join(dir, 'experiment.json')) || existsSync(join(dir, 'suite.json'));
+}
+
+/** A model or data path as a person wants to read it: relative paths as given, absolute ones by their last two parts. */
+export function displayName(spec: string): string {
+  if (!spec.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(spec)) return spec;
+  const parts = spec.split(/[\\/]+/).filter(Boolean);
+  return parts.slice(-2).join('/') || basename(spec);
+}
+
+/** The interval the summary wrote for a figure, if it did (summary.intervals, or metrics.intervals). */
+function writtenInterval(summary: Record<string, unknown>, name: string): Interval | undefined {
+  for (const holder of [summary.intervals, (summary.metrics as Record<string, unknown> | undefined)?.intervals]) {
+    const iv = (holder as Record<string, unknown> | undefined)?.[name] as Interval | undefined;
+    if (iv && typeof iv === 'object' && 'low' in iv && 'high' in iv) return iv;
+  }
+  return undefined;
+}
+
+function rate(summary: Record<string, unknown>, name: string, value: unknown, k: number | null, n: number | null): CatalogMetric {
+  const written = writtenInterval(summary, name);
+  if (written) return { name, value: written.value, low: written.low, high: written.high, n: written.n, unit: 'rate' };
+  const v = num(value);
+  if (v !== null && k !== null && n !== null && n > 0) {
+    const iv = wilson(Math.round(k), n);
+    return { name, value: v, low: iv.low, high: iv.high, n, unit: 'rate' };
+  }
+  return { name, value: v, low: null, high: null, n, unit: 'rate' };
+}
+
+/** The headline figures: the attack kind's four, else the numbers a generator or stress run puts in `metrics`. */
+function metricsOf(s: Record<string, unknown>): CatalogMetric[] {
+  if (s.attack_success_rate !== undefined) {
+    const n = num(s.n);
+    const attacked = num(s.attacked);
+    const byF1 = s.clean_f1 !== undefined && s.clean_f1 !== null;
+    const out: CatalogMetric[] = [];
+    if (byF1) {
+      out.push(rate(s, 'clean_f1', s.clean_f1, null, n), rate(s, 'attacked_f1', s.attacked_f1, null, n));
+    } else {
+      const acc = num(s.clean_accuracy);
+      const att = num(s.attacked_accuracy);
+      out.push(
+        rate(s, 'clean_accuracy', acc, acc !== null && n ? acc * n : null, n),
+        rate(s, 'attacked_accuracy', att, att !== null && n ? att * n : null, n),
+      );
+    }
+    out.push(rate(s, 'attack_success_rate', s.attack_success_rate, num(s.succeeded), attacked));
+    const stN = num(s.stability_n);
+    const st = num(s.stability);
+    out.push(rate(s, 'stability', st, st !== null && stN ? st * stN : null, stN));
+    return out;
+  }
+  const metrics = s.metrics;
+  if (typeof metrics !== 'object' || metrics === null) return [];
+  return Object.entries(metrics as Record<string, unknown>)
+    .filter(([, v]) => typeof v === 'number' && Number.isFinite(v))
+    .slice(0, 6)
+    .map(([name, v]) => {
+      const iv = writtenInterval(s, name);
+      const value = v as number;
+      const unit: CatalogMetric['unit'] = value >= 0 && value <= 1 && !/count|pairs|n$|queries|steps/.test(name) ? 'rate' : 'number';
+      return { name, value, low: iv?.low ?? null, high: iv?.high ?? null, n: iv?.n ?? null, unit };
+    });
+}

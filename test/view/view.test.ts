@@ -1,0 +1,131 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinRegistry } from '../../src/families/index.ts';
+import { runRecipe } from '../../src/kinds/run.ts';
+import { scanRuns } from '../../src/report/view/catalog.ts';
+import { startViewServer, type ViewServer } from '../../src/report/view/server.ts';
+import { wilson } from '../../src/stats/index.ts';
+import { DEMO_SST2, ROOT, SST2_DEV, readJson, runCli, tmp } from '../cli/helpers.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(ROOT, 'test', '.tmp');
+const OPT_OUT = process.env.TEXTSTRESS_SKIP_BROWSER === '1';
+
+/** GET with a chosen Host header (fetch does not let a caller set it). */
+function getWithHost(url: string, host: string): Promise<number> {
+  return new Promise((ok, fail) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      ok(res.statusCode ?? 0);
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+describe('textstress view', () => {
+  const registry = builtinRegistry();
+  let runs: string;
+  let server: ViewServer;
+  let browser: Browser | undefined;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    runs = tmp('view-runs');
+    // Two real typo attacks of one model on the same examples (K = 1 and K = 2), and a real typos curve (an
+    // experiment whose sub-runs fold under it).
+    for (const k of [1, 2]) {
+      await runRecipe({
+        registry,
+        recipe: 'typos',
+        settings: { k },
+        model: DEMO_SST2,
+        data: SST2_DEV,
+        limit: 12,
+        out: join(runs, `typos-k${k}`),
+        seed: 0,
+      });
+    }
+    const curveArgs = ['--limit', '6', '--k-max', '1', '--random-seeds', '1', '--out', join(runs, 'curve'), '--no-progress'];
+    const curve = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, ...curveArgs]);
+    expect(curve.code, curve.stderr).toBe(0);
+    server = await startViewServer({ roots: [runs], registry, maxExamples: 50 });
+    if (OPT_OUT) return;
+    if (!existsSync(CHROMIUM))
+      throw new Error(`chromium not found at ${CHROMIUM} (apt-get install chromium, or TEXTSTRESS_SKIP_BROWSER=1)`);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    // No request may leave the view server.
+    await page.route('**/*', (route) => (route.request().url().startsWith(server.url) ? route.continue() : route.abort()));
+    mkdirSync(SHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('lists every run from summary.json alone, with Wilson intervals from the counts', () => {
+    const { runs: listed, problems } = scanRuns([runs]);
+    expect(problems).toEqual([]);
+    const k1 = listed.find((r) => r.path === 'typos-k1')!;
+    const summary = readJson(join(runs, 'typos-k1', 'summary.json'));
+    const asr = k1.metrics.find((m) => m.name === 'attack_success_rate')!;
+    const iv = wilson(summary.succeeded as number, summary.attacked as number);
+    expect([asr.value, asr.low, asr.high, asr.n]).toEqual([summary.attack_success_rate, iv.low, iv.high, summary.attacked]);
+    // The curve's sub-runs fold under the experiment folder.
+    const sub = listed.filter((r) => r.parent === 'curve');
+    expect(sub.length).toBeGreaterThanOrEqual(3);
+    expect(
+      listed
+        .filter((r) => r.parent === undefined)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['typos-k1', 'typos-k2']);
+  });
+
+  it('answers only its own Host, with no CORS header', async () => {
+    expect(await getWithHost(`${server.url}/api/runs`, 'evil.example:80')).toBe(403);
+    const res = await fetch(`${server.url}/api/runs`, { headers: { origin: 'http://evil.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+  });
+
+  it('shows the list, filters it, opens a report in place and draws a model over time (chromium, 1280 px)', async (ctx) => {
+    if (OPT_OUT) ctx.skip('TEXTSTRESS_SKIP_BROWSER=1');
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('table.runs tbody tr');
+    expect(await page.locator('table.runs tbody tr').count()).toBe(3); // two runs + the folded curve
+    await expect.poll(() => page.locator('text=too few examples').count()).toBeGreaterThan(0); // 12 examples
+    await page.fill('#search', 'k2');
+    expect(await page.locator('table.runs tbody tr').count()).toBe(1);
+    await page.fill('#search', '');
+    await page.click('tr.group button.fold');
+    expect(await page.locator('tr.child').count()).toBeGreaterThanOrEqual(3);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'view-list-1280.png'), fullPage: true });
+
+    await page.click('a[href="#/run/0%3Atypos-k1"]');
+    const frame = page.frameLocator('iframe.report');
+    await expect.poll(() => frame.locator('h1').first().textContent(), { timeout: 20_000 }).toMatch(/typos/);
+
+    await page.goto(`${server.url}/#/history/${encodeURIComponent('models/demo-sst2')}/attack_success_rate`);
+    await page.waitForSelector('#history-chart svg', { timeout: 20_000 });
+    expect(await page.locator('#history-chart tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await page.screenshot({ path: join(SHOTS, 'view-history-1280.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
