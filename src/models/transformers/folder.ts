@@ -64,7 +64,9 @@ export function checkLocalFolder(dir: string): { config: Record<string, unknown>
           .filter((d) => d.isDirectory() && existsSync(path.join(parent, d.name, 'config.json')))
           .map((d) => d.name)
       : [];
-    const near = siblings.length ? ` ${parent} holds the model folders ${siblings.slice(0, 8).join(', ')}${siblings.length > 8 ? ', …' : ''}.` : '';
+    const near = siblings.length
+      ? ` ${parent} holds the model folders ${siblings.slice(0, 8).join(', ')}${siblings.length > 8 ? ', …' : ''}.`
+      : '';
     throw new ModelError(`the model folder ${dir} does not exist.${near}`, {
       hint:
         'Give the folder that holds config.json, tokenizer.json and onnx/model.onnx, or a Hugging Face hub id such as ' +
