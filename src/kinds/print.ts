@@ -7,7 +7,10 @@ import type { RunSummary } from '../metrics/summary.ts';
  * examples tested; a probe: zero examples probed; a generator: zero records) exits 1, so no script mistakes it for
  * a result; its files are still written.
  */
-export function emptyRunWarnings(summary: Pick<RunSummary, 'n' | 'skipped_rows' | 'replacement_chars' | 'probe'>): {
+export function emptyRunWarnings(
+  summary: Pick<RunSummary, 'n' | 'skipped_rows' | 'replacement_chars' | 'probe'>,
+  opts: { probe?: boolean } = {},
+): {
   warnings: string[];
   failed: boolean;
 } {
@@ -19,7 +22,8 @@ export function emptyRunWarnings(summary: Pick<RunSummary, 'n' | 'skipped_rows' 
         'the data file is probably not UTF-8, and the model read "�" where the text had other characters. Re-encode it (e.g. iconv -f latin1 -t utf-8).',
     );
   }
-  const probed = summary.probe?.n;
+  // A probe's summary carries its `probe` figures only when it probed something.
+  const probed = summary.probe?.n ?? (opts.probe ? 0 : undefined);
   if (summary.n > 0 && probed === 0) {
     warnings.push(
       `textstress: error: nothing probed: none of the ${summary.n} examples had what the probe rewrites, so its figures ` +
