@@ -65,7 +65,8 @@ describe('data and labels', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'textstress: error: --label-map 0=negative,1=postive does not fit: "postive" is not a label of the model [negative, positive] (did you mean "positive"?).',
+      'textstress: error: --label-map 0=negative,1=postive does not fit: "postive" is not a label of the model ' +
+        '[negative, positive] (did you mean "positive"?).',
     );
   });
 
@@ -164,7 +165,8 @@ describe('suites: readable figures, and a did-you-mean for gate metrics', () => 
         `  d: { path: ${JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'))}, limit: 3 }`,
         'tests:',
         `  - { name: noise, recipe: noise, model: m, dataset: d, thresholds: [${thresholds}] }`,
-        `  - { name: fool, recipe: fooling, model: m, settings: { train: ${JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'))}, population: 10, length: 5, epochs: 2 } }`,
+        `  - { name: fool, recipe: fooling, model: m, settings: { train: ${JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'))}, ` +
+          'population: 10, length: 5, epochs: 2 } }',
       ].join('\n') + '\n',
     );
     return file;
