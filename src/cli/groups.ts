@@ -33,7 +33,7 @@ export const HELP_GROUPS = [
   {
     id: 'compare',
     heading: 'Compare and report',
-    example: 'textstress report runs/typos-20261127-064012 runs/noise-20261127-064530 --out report.html',
+    example: 'textstress report runs/ --html report.html',
   },
   {
     id: 'serve',
