@@ -21,6 +21,8 @@ import { reportCommand } from './commands/report.ts';
 import { viewCommand } from './commands/view.ts';
 import { serveCommand } from './commands/serve.ts';
 import { initCommand, runCommand } from './commands/suite.ts';
+import { listCommand } from './commands/list.ts';
+import { examplesText, grouped } from './groups.ts';
 
 export interface ProgramOptions {
   /** The recipes the CLI offers (default: the built-in ones). */
@@ -36,9 +38,11 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     )
     .version(packageVersion())
     .option('--plugin <module>', 'load recipes from a JS/TS module (its default export or `recipes`); repeatable')
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', examplesText());
   const fixed = [
     demoCommand(registry),
+    listCommand(registry),
     evalCommand(),
     serveCommand(),
     runCommand(registry),
@@ -58,7 +62,9 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     taken.add(cmd.name());
     fixed.push(cmd);
   }
-  for (const cmd of fixed) program.addCommand(cmd);
+  // Shown by purpose (src/cli/groups.ts), not in the order they were added.
+  for (const cmd of grouped(fixed, registry)) program.addCommand(cmd);
+  program.commandsGroup('Start here:').helpCommand(true);
   return program;
 }
 

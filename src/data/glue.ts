@@ -44,7 +44,7 @@ const MRPC_HEADER = ['Quality', '#1 ID', '#2 ID', '#1 String', '#2 String'];
 const COLA_COLUMNS = ['source', 'label', 'mark', 'sentence'];
 const QNLI_HEADER = ['index', 'question', 'sentence', 'label'];
 
-const FORMAT_HINT = 'If the file is in another format, pass it explicitly with --format (openDataset(path, { format })).';
+const FORMAT_HINT = 'If the file is in another format, name it with --format (e.g. --format csv).';
 const UNLABELLED_HINT = 'This looks like an unlabelled GLUE test file; stress tests need gold labels, so use the dev (or train) file.';
 
 const indexTable = (names: string[]): Record<string, string> => Object.fromEntries(names.map((n, i) => [String(i), n]));
@@ -103,7 +103,7 @@ export async function loadSst2(path: string, opts: LoadOptions & { split?: strin
         id: lineId(path, line),
         source: src(path, line),
         text: checkText(path, line, 'column "sentence"', f[0]!, maxChars),
-        label: mapLabel(path, line, f[1]!, table),
+        label: mapLabel(path, line, f[1]!, table, opts.keepLabels),
       };
     }),
   );
@@ -140,7 +140,7 @@ export async function loadMrpc(path: string, opts: LoadOptions & { split?: strin
         source: src(path, line),
         textA: checkText(path, line, 'column "#1 String"', f[3]!, maxChars),
         textB: checkText(path, line, 'column "#2 String"', f[4]!, maxChars),
-        label: mapLabel(path, line, f[0]!, table),
+        label: mapLabel(path, line, f[0]!, table, opts.keepLabels),
       };
     }),
   );
@@ -170,7 +170,7 @@ export async function loadCola(path: string, opts: LoadOptions & { split?: strin
         id: lineId(path, line),
         source: src(path, line),
         text: checkText(path, line, 'column 4 (sentence)', f[3]!, maxChars),
-        label: mapLabel(path, line, f[1]!, table),
+        label: mapLabel(path, line, f[1]!, table, opts.keepLabels),
       };
     }),
   );
@@ -206,7 +206,7 @@ export async function loadQnli(path: string, opts: LoadOptions & { split?: strin
         source: src(path, line),
         textA: checkText(path, line, 'column "question"', f[1]!, maxChars),
         textB: checkText(path, line, 'column "sentence"', f[2]!, maxChars),
-        label: mapLabel(path, line, f[3]!, table),
+        label: mapLabel(path, line, f[3]!, table, opts.keepLabels),
       };
     }),
   );

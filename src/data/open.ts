@@ -32,7 +32,7 @@ function formatsHint(): string {
   return (
     'Accepted formats: ' +
     DATA_FORMATS.map((f) => `${f} (${FORMAT_DESCRIPTIONS[f]})`).join('; ') +
-    ". Pass the format explicitly with --format <name> (openDataset(path, { format: 'sst2' }))."
+    '. Name the format with --format <name> (e.g. --format sst2).'
   );
 }
 

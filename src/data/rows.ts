@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 import { DataError, TextstressError } from '../util/errors.ts';
 import { DEFAULT_MAX_CHARS, type Dataset, type DatasetInfo, type Example, type LoadOptions, type SkippedRow } from './types.ts';
 
-const SKIP_HINT = 'Fix or remove the row, or pass skipBadRows: true (--skip-bad-rows on the command line) to skip bad rows.';
+// The CLI's words: most readers meet this on the command line (suites and the API take skip_bad_rows / skipBadRows).
+const SKIP_HINT = 'Fix or remove the row, or pass --skip-bad-rows to skip bad rows (they are counted).';
 
 /** Throws a {@link TextstressError} naming the file unless `path` is a readable regular file. */
 export function checkFile(path: string): void {
@@ -128,14 +129,22 @@ export function checkText(file: string, line: number, field: string, text: strin
  * Maps a raw label through a fixed table (e.g. "0" → "negative"), throwing a DataError naming the
  * accepted values when it is not in the table.
  */
-export function mapLabel(file: string, line: number, raw: string, table: Record<string, string>): string {
+export function mapLabel(file: string, line: number, raw: string, table: Record<string, string>, keep?: readonly string[]): string {
   const key = raw.trim();
+  // A label the --label-map names (e.g. pos/neg in an SST-2-shaped file) is kept as written: the map aligns it.
+  if (keep?.includes(key)) return key;
   const name = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
   if (name === undefined) {
     const accepted = Object.keys(table)
       .map((k) => JSON.stringify(k))
       .join(', ');
-    throw rowError(file, line, `label ${JSON.stringify(raw)} is not in the label set (expected one of ${accepted}).`);
+    const names = [...new Set(Object.values(table))];
+    throw rowError(
+      file,
+      line,
+      `label ${JSON.stringify(raw)} is not in the label set (expected one of ${accepted}).`,
+      `If the file names its labels otherwise, map them with --label-map (e.g. --label-map ${key || 'x'}=${names[0] ?? 'label'}).`,
+    );
   }
   return name;
 }

@@ -12,6 +12,7 @@ import {
   lineId,
   makeDataset,
   maxCharsOf,
+  readFirstLine,
   readLines,
   rejectSplit,
   rowError,
@@ -34,9 +35,7 @@ const GUESS = {
   id: ['id', 'idx', 'guid', 'pair_ID'],
 } as const;
 
-const COLUMNS_HINT =
-  'Map them explicitly with columns: { text, label } or { textA, textB, label } (optionally id); on the command ' +
-  'line --text-column, --text-a-column, --text-b-column, --label-column, --id-column.';
+const COLUMNS_HINT = 'Name them with --text-column and --label-column (pairs: --text-a-column, --text-b-column; optionally --id-column).';
 
 /**
  * Resolves which columns (or JSON keys) hold text, label and id. Explicit `columns` entries win;
@@ -211,6 +210,21 @@ async function* csvRecords(path: string, delimiter: string): AsyncGenerator<CsvR
   while (pending.length > 0) yield pending.shift()!;
 }
 
+const DELIMITERS = [',', ';', '\t', '|'];
+
+/** A header's field delimiter: the most frequent of , ; tab | outside quotes (a comma when none is more frequent). */
+export function sniffDelimiter(header: string): string {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const ch of header) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && DELIMITERS.includes(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  }
+  let best = ',';
+  for (const d of DELIMITERS) if ((counts.get(d) ?? 0) > (counts.get(best) ?? 0)) best = d;
+  return best;
+}
+
 /**
  * Generic CSV with a header row (csv-parse: RFC 4180 quoting, BOM handled). `columns` maps header names
  * to text/label/id (guessed when left out). Id `<basename>:<line>` unless an id column is mapped.
@@ -218,7 +232,8 @@ async function* csvRecords(path: string, delimiter: string): AsyncGenerator<CsvR
 export async function loadCsv(path: string, opts: TabularOptions = {}): Promise<Dataset<TextExample | PairExample>> {
   checkFile(path);
   rejectSplit('csv', path, opts.split);
-  const delimiter = opts.delimiter ?? ',';
+  // Spreadsheets in many locales write ";" between fields: read the header to see which one the file uses.
+  const delimiter = opts.delimiter ?? sniffDelimiter((await readFirstLine(path)) ?? '');
   const maxChars = maxCharsOf(opts);
   let header: CsvRecord | undefined;
   for await (const r of csvRecords(path, delimiter)) {

@@ -88,6 +88,11 @@ export interface LoadOptions {
    * bad rows. Default {@link DEFAULT_MAX_CHARS}.
    */
   maxChars?: number;
+  /**
+   * Labels that formats with a fixed label set (SST-2, MRPC, QNLI, CoLA …) keep as written instead of refusing: the
+   * keys of a --label-map, which aligns them with the model's labels.
+   */
+  keepLabels?: readonly string[];
 }
 
 /** Default for {@link LoadOptions.maxChars}. */

@@ -2,11 +2,15 @@
 import type { RunSummary } from '../metrics/summary.ts';
 
 /**
- * The warnings of a finished per-example run: text that was probably not UTF-8 (U+FFFD in examples), and a run over
- * zero examples, which measured nothing: every metric is n/a, and the command fails so no script mistakes it for a
- * result.
+ * The warnings of a finished per-example run: text that was probably not UTF-8 (U+FFFD in examples), and a run that
+ * measured nothing. One rule for every kind (docs/cli.md): a run whose headline figures are over zero cases (zero
+ * examples tested; a probe: zero examples probed; a generator: zero records) exits 1, so no script mistakes it for
+ * a result; its files are still written.
  */
-export function emptyRunWarnings(summary: Pick<RunSummary, 'n' | 'skipped_rows' | 'replacement_chars'>): {
+export function emptyRunWarnings(
+  summary: Pick<RunSummary, 'n' | 'skipped_rows' | 'replacement_chars' | 'probe'>,
+  opts: { probe?: boolean } = {},
+): {
   warnings: string[];
   failed: boolean;
 } {
@@ -17,6 +21,15 @@ export function emptyRunWarnings(summary: Pick<RunSummary, 'n' | 'skipped_rows' 
       `textstress: warning: ${bad.rows} example${bad.rows === 1 ? '' : 's'} hold U+FFFD (the first at ${bad.first ?? '?'}): ` +
         'the data file is probably not UTF-8, and the model read "�" where the text had other characters. Re-encode it (e.g. iconv -f latin1 -t utf-8).',
     );
+  }
+  // A probe's summary carries its `probe` figures only when it probed something.
+  const probed = summary.probe?.n ?? (opts.probe ? 0 : undefined);
+  if (summary.n > 0 && probed === 0) {
+    warnings.push(
+      `textstress: error: nothing probed: none of the ${summary.n} examples had what the probe rewrites, so its figures ` +
+        'measure nothing (see "not applicable" above).',
+    );
+    return { warnings, failed: true };
   }
   if (summary.n > 0) return { warnings, failed: false };
   const skipped = summary.skipped_rows ? ` (${summary.skipped_rows} bad rows skipped)` : '';

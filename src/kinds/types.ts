@@ -136,7 +136,7 @@ export interface GateRuntime {
   measured(run: AnyLoadedRun): { n: number; unit: string };
   /** The suite's progress line for the finished run (without the test name and time). */
   line(run: AnyLoadedRun): string;
-  /** The suite table's cells: recipe, n, clean, attacked, success, stability. */
+  /** The suite table's cells: recipe, n, clean, attacked, success, stability, and (kinds without those) other figures. */
   row(run: AnyLoadedRun): string[];
 }
 

@@ -9,6 +9,7 @@ import type { DatasetInfo } from '../data/types.ts';
 import type { ModelInfo } from '../models/types.ts';
 import { TextstressError } from '../util/errors.ts';
 import type { AnyRecipe, TaskKind } from './registry/define.ts';
+import { closest } from './registry/registry.ts';
 
 /** The task kind of a model on a dataset; a TextstressError when they do not fit together. */
 export function taskKindOf(model: ModelInfo, data: DatasetInfo): TaskKind {
@@ -53,7 +54,7 @@ export function goalFor(
   }
   const datasetLabels = [...new Set([...(data.labelNames ?? []), ...observedLabels])];
   const map = byName(labelMap, data.labelNames ?? [], datasetLabels);
-  checkLabelMap(map, model, data, datasetLabels);
+  checkLabelMap(map, model, data, datasetLabels, labelMap);
   const aligner = new LabelAligner(model.labels, data.labelNames ?? [], map);
   checkLabels(aligner, model, data, datasetLabels);
   return { goal: new UntargetedClassification(aligner), labels: aligner };
@@ -70,17 +71,27 @@ function byName(labelMap: Record<string, string>, names: readonly string[], data
 }
 
 /** A --label-map entry that matches no dataset label or no model label is a mistake (a typo), not a no-op. */
-function checkLabelMap(labelMap: Record<string, string>, model: ModelInfo, data: DatasetInfo, datasetLabels: readonly string[]): void {
+function checkLabelMap(
+  labelMap: Record<string, string>,
+  model: ModelInfo,
+  data: DatasetInfo,
+  datasetLabels: readonly string[],
+  given: Record<string, string> = labelMap,
+): void {
   const lower = (xs: readonly string[]): string[] => xs.map((x) => x.toLowerCase());
   const modelLabels = lower(model.labels ?? []);
   const problems: string[] = [];
   for (const [from, to] of Object.entries(labelMap)) {
     if (!datasetLabels.includes(from)) problems.push(`"${from}" is not a label of ${data.path} [${datasetLabels.join(', ')}]`);
-    if (!modelLabels.includes(to.toLowerCase())) problems.push(`"${to}" is not a label of the model [${(model.labels ?? []).join(', ')}]`);
+    if (!modelLabels.includes(to.toLowerCase())) {
+      const near = closest(to, model.labels ?? []);
+      problems.push(`"${to}" is not a label of the model [${(model.labels ?? []).join(', ')}]${near ? ` (did you mean "${near}"?)` : ''}`);
+    }
   }
   if (problems.length) {
     throw new TextstressError(
-      `--label-map ${Object.entries(labelMap)
+      // Echoed as the user wrote it (the keys above may be label indices turned into names).
+      `--label-map ${Object.entries(given)
         .map(([a, b]) => `${a}=${b}`)
         .join(',')} does not fit: ${problems.join('; ')}.`,
       {

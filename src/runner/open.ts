@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { checkAnnotatorDestination, openResemble, readResembleConfig } from '../defence/index.ts';
+import { parseLabelMap } from '../attack/labels.ts';
 import { isOpenAiSpec, loadModel } from '../models/load.ts';
 import { standInModel } from '../models/stand-in.ts';
 import type { ModelAdapter } from '../models/types.ts';
@@ -82,6 +83,13 @@ async function openPlainModel(opts: ModelSpec, dryRun = false): Promise<ModelAda
   return loadModel(resolveModelSpec(opts.model), { ...loadOptionsOf(opts), ...(dryRun ? { dryRun } : {}) });
 }
 
+/** The labels a --label-map names: the data loader keeps them as written (see LoadOptions.keepLabels). */
+function labelMapKeys(opts: DataSpec & { labelMap?: unknown }): { keepLabels?: string[] } {
+  if (typeof opts.labelMap !== 'string') return {};
+  const keys = Object.keys(parseLabelMap(opts.labelMap));
+  return keys.length ? { keepLabels: keys } : {};
+}
+
 /** Opens the dataset a spec names with {@link openDataset}, passing the format, split, limit and column options on. */
 export async function openData(opts: DataSpec): Promise<Dataset> {
   const columns = {
@@ -96,6 +104,7 @@ export async function openData(opts: DataSpec): Promise<Dataset> {
     split: opts.split,
     limit: opts.limit,
     skipBadRows: opts.skipBadRows,
+    ...labelMapKeys(opts),
     ...(opts.maxChars ? { maxChars: opts.maxChars } : {}),
     ...(Object.keys(columns).length ? { columns } : {}),
   };

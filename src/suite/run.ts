@@ -318,5 +318,11 @@ export function suiteTable(groups: readonly RunGroup[], registry?: Registry): st
     const subject = groupSubject(g, registry);
     return [g.name, ...subject.gate.row(subject.run)];
   });
-  return formatGrid(['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'], rows);
+  const head = ['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'];
+  // Generators and encoder probes have no clean/attacked figures: theirs get a column of their own.
+  if (rows.some((r) => (r[head.length] ?? '') !== '')) head.push('other figures');
+  return formatGrid(
+    head,
+    rows.map((r) => [...r, ...Array<string>(Math.max(0, head.length - r.length)).fill('')].slice(0, head.length)),
+  );
 }

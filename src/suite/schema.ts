@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { suiteEntryShape, type NamedOption } from '../options/derive.ts';
 import { snake } from '../util/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
-import { closest, type Registry } from '../recipes/registry/registry.ts';
+import { closest, editDistance, type Registry } from '../recipes/registry/registry.ts';
 import { GATE_METRICS } from '../kinds/attack/gate.ts';
 
 /**
@@ -17,6 +17,25 @@ import { GATE_METRICS } from '../kinds/attack/gate.ts';
  */
 export const THRESHOLD_RE =
   /^\s*([a-z_][a-z0-9_]*)\s*(<=|>=|<|>|==)\s*(?:(baseline)\s*(?:([+-])\s*(\d+(?:\.\d+)?)\s*(%|pts?|points?)?)?|(-?\d+(?:\.\d+)?)\s*(%)?)\s*$/;
+
+/**
+ * The metric names a mistyped one most likely meant: the closest by edit distance (≤ 2), else those sharing the most
+ * words with it (`succes_rate` → attack_success_rate), each word matched with up to one typo; at most three.
+ */
+export function nearMetrics(word: string, metrics: readonly string[]): string[] {
+  const near = closest(word, metrics);
+  if (near) return [near];
+  const parts = word.toLowerCase().split('_').filter(Boolean);
+  const score = (name: string): number =>
+    parts.filter((p) => name.split('_').some((q) => q === p || (p.length > 3 && editDistance(p, q) <= 1))).length;
+  const scored = metrics.map((name) => ({ name, s: score(name) })).filter((x) => x.s > 0);
+  const best = Math.max(0, ...scored.map((x) => x.s));
+  return scored
+    .filter((x) => x.s === best)
+    .sort((a, b) => a.name.length - b.name.length)
+    .slice(0, 3)
+    .map((x) => x.name);
+}
 
 function thresholdSchema(metrics: readonly string[]) {
   return z
@@ -31,10 +50,14 @@ function thresholdSchema(metrics: readonly string[]) {
         return;
       }
       if (!metrics.includes(m[1]!)) {
-        const near = closest(m[1]!, metrics);
+        // A hundred-odd names would bury the answer: the likeliest few, and where the whole list is.
+        const near = nearMetrics(m[1]!, metrics);
         ctx.addIssue({
           code: 'custom',
-          message: `unknown metric "${m[1]}" in threshold "${s}"${near ? ` (did you mean ${near}?)` : ''}; use one of ${metrics.join(', ')}`,
+          message:
+            `unknown metric "${m[1]}" in threshold "${s}"` +
+            (near.length ? ` (did you mean ${near.join(' or ')}?)` : '') +
+            "; docs/recipes.md lists every gate metric (each recipe's own under it)",
         });
       }
     })

@@ -5,6 +5,12 @@ export function pct(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || !Number.isFinite(x) ? NA : `${(100 * x).toFixed(digits)}%`;
 }
 
+/** A figure of unknown unit for a terminal line: integers as they are, others to 3 significant digits. */
+export function figure(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return NA;
+  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(3)));
+}
+
 export function fixed(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || !Number.isFinite(x) ? NA : x.toFixed(digits);
 }

@@ -3,10 +3,10 @@
  * the demo, a plain-Node ESM import and a TypeScript file type-checked against the shipped declarations.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/helpers.ts';
 
@@ -38,9 +38,12 @@ beforeAll(() => {
   tarball = join(work, packed[0]!.filename);
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'stranger', private: true, type: 'module' }, null, 2));
-  // The same install settings as the repo (onnxruntime-node's skip flags); cached packages are used when present.
-  copyFileSync(join(ROOT, '.npmrc'), join(project, '.npmrc'));
-  const install = sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `@types/node@${typesNode}`]);
+  // As the README tells a stranger: no .npmrc of ours (npm never reads a dependency's), only the one setting that
+  // stops onnxruntime-node's install script from downloading CUDA binaries on linux-x64 (and failing offline).
+  // Cached packages are used when present.
+  const install = sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `@types/node@${typesNode}`], project, {
+    ONNXRUNTIME_NODE_INSTALL: 'skip',
+  });
   if (install.code !== 0) throw new Error(`npm install of the tarball failed:\n${install.out}`);
 }, 480_000);
 
@@ -66,6 +69,30 @@ describe('the packed package, installed into an empty project', () => {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => /^package\/(src|test|bench)\//.test(f))).toEqual([]);
+  });
+
+  it('installs without onnxruntime-node fetching its CUDA binaries', () => {
+    expect(existsSync(join(project, '.npmrc'))).toBe(false);
+    const bin = join(project, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', process.platform, process.arch);
+    expect(existsSync(join(bin, 'onnxruntime_binding.node')), bin).toBe(true);
+    expect(existsSync(join(bin, 'libonnxruntime_providers_cuda.so'))).toBe(false);
+  });
+
+  it("the shipped README's and docs' relative links point at files in the package", () => {
+    const files = new Set(execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n'));
+    const pages = [...files].filter((f) => /^package\/(README|BENCHMARKS)\.md$|^package\/(docs|demo)\/[^/]+\.md$/.test(f));
+    expect(pages).toContain('package/README.md');
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = execFileSync('tar', ['xzOf', tarball, page], { encoding: 'utf8' });
+      for (const m of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        const target = m[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        const path = posix.normalize(posix.join(posix.dirname(page), target));
+        if (!files.has(path) && ![...files].some((f) => f.startsWith(`${path}/`))) broken.push(`${page} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('npx textstress --help lists the commands', () => {

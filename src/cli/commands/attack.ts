@@ -18,6 +18,7 @@ import { terminalSafe } from '../../util/terminal.ts';
 import { addRecipeOptions, recipeSettingsFrom } from '../derive.ts';
 import { addDataOptions, addModelOptions, addRunOptions } from '../options.ts';
 import { progressBars } from '../progress.ts';
+import { DEFAULT_RUNS_DIR, releaseRunDir, runDirFor } from '../out-dir.ts';
 
 /** What a recipe command's flags parse to: the shared options (src/options/shared.ts); the recipe's own are read apart. */
 type RunCliOptions = ModelSpec & Partial<DataSpec> & RunOptions & { seed: number };
@@ -109,11 +110,17 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
   addModelOptions(cmd);
   if (def.data !== 'none') addDataOptions(cmd, (def.data ?? 'required') === 'required');
   addRunOptions(cmd);
+  const outFlag = cmd.options.find((o) => o.long === '--out');
+  if (outFlag) outFlag.description += ` (default: a new folder per run, ${DEFAULT_RUNS_DIR}/${verb}-<date>-<time>)`;
   return cmd.action(async (opts: RunCliOptions) => {
     const settings = recipeSettingsFrom(cmd, def);
-    const { out = `runs/${verb}`, progress, json, dryRun, ...spec } = opts;
+    const { out: givenOut, progress, json, dryRun, ...spec } = opts;
     const showProgress = progress !== false && !json;
     if (dryRun) return dryRunRecipe(def, registry, settings, spec, json === true);
+    const log = (line: string): void => void process.stderr.write(`textstress: ${terminalSafe(line, { keepLayout: true })}\n`);
+    // No --out: a new folder per run, so the same command twice never meets the first run's folder (out-dir.ts).
+    const { out, fresh } = runDirFor(verb, { out: givenOut, resume: spec.resume });
+    if (fresh) log(`writing to ${out} (a new folder for this run; --out names one)`);
     const request = {
       ...spec,
       registry,
@@ -121,11 +128,18 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
       settings,
       out,
       ...(showProgress ? { progress: progressBars() } : {}),
-      log: (line: string) => void process.stderr.write(`textstress: ${terminalSafe(line, { keepLayout: true })}\n`),
+      log,
     };
     // With --queue this process coordinates: workers (textstress worker) do the examples.
     const queue = spec.queue;
-    const outcome = queue ? await (await import('../../queue/coordinator.ts')).runQueued({ ...request, queue }) : await runRecipe(request);
+    let outcome: RecipeOutcome;
+    try {
+      outcome = queue ? await (await import('../../queue/coordinator.ts')).runQueued({ ...request, queue }) : await runRecipe(request);
+    } catch (err) {
+      // A run that failed before writing anything (model not found, bad data) leaves no empty folder behind.
+      if (fresh) releaseRunDir(out);
+      throw err;
+    }
     await printOutcome(outcome, json === true);
   });
 }

@@ -20,8 +20,9 @@ export async function printAttackRun(
   run: { dir: string; summary: RunSummary; text?: string },
   opts: { json: boolean },
   extra: string[] = [],
+  kind: { probe?: boolean } = {},
 ): Promise<Printed> {
-  const { failed, warnings } = emptyRunWarnings(run.summary);
+  const { failed, warnings } = emptyRunWarnings(run.summary, kind);
   if (opts.json) return { text: JSON.stringify(run.summary, null, 2), warnings, failed };
   const parts: string[] = [];
   if (run.text !== undefined) parts.push(run.text);

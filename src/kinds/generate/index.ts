@@ -11,7 +11,7 @@ import type { BuildContext, BuiltGenerate } from '../../recipes/registry/define.
 import type { GeneratedRun } from '../../recipes/report/types.ts';
 import { fileFingerprint, openData, surveyExamples, type DataSpec } from '../../runner/open.ts';
 import { SUMMARY_FILE } from '../../runner/per-example.ts';
-import { NA } from '../../util/format.ts';
+import { figure } from '../../util/format.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { recipeMetric } from '../gate.ts';
 import { BUILD_OPENERS } from '../prepare.ts';
@@ -88,9 +88,12 @@ export const GENERATE_KIND: KindRuntime = {
   async print(outcome, opts) {
     const summary = summaryOf(outcome);
     const text = (outcome as { text?: string }).text;
+    // The rule of every kind (src/kinds/print.ts): a run that measured nothing exits 1.
+    const nothing = (summary.measured ?? summary.n) === 0;
+    const warnings = nothing ? ['textstress: error: nothing measured: the run generated 0 records, so its figures are n/a.'] : [];
     if (text !== undefined && !opts.json)
-      return { text: `${text}\nResults: ${join(outcome.dir, SUMMARY_FILE)}`, warnings: [], failed: false };
-    return { text: JSON.stringify(summary, null, 2), warnings: [], failed: false };
+      return { text: `${text}\nResults: ${join(outcome.dir, SUMMARY_FILE)}`, warnings, failed: nothing };
+    return { text: JSON.stringify(summary, null, 2), warnings, failed: nothing };
   },
   runRows: (outcome) => [{ name: outcome.recipe.name, n: summaryOf(outcome).n }],
   finished: {
@@ -104,15 +107,16 @@ export const GENERATE_KIND: KindRuntime = {
       measured: (run) => ({ n: generated(run).summary.measured ?? generated(run).summary.n, unit: 'records generated' }),
       line: (run) =>
         Object.entries(generated(run).summary.metrics)
-          .map(([k, v]) => `${k} ${v ?? 'n/a'}`)
+          .map(([k, v]) => `${k} ${figure(v)}`)
           .join(', '),
       row(run) {
         const s = generated(run).summary;
         const m = Object.entries(s.metrics)
           .slice(0, 2)
-          .map(([k, v]) => `${k}=${v === null ? NA : Number(v.toFixed(3))}`)
+          .map(([k, v]) => `${k}=${figure(v)}`)
           .join(' ');
-        return [s.recipe, String(s.n), m, '', '', ''];
+        // No clean or attacked examples: its own figures go in the last column, not under "clean".
+        return [s.recipe, String(s.n), '', '', '', '', m];
       },
     },
   },

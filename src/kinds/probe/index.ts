@@ -84,7 +84,7 @@ export const PROBE_KIND: KindRuntime = {
   print(outcome, opts) {
     const { sets } = outcome as { sets?: ProbeSetFiles };
     const extra = sets ? [`D_worst: ${sets.worst}`, `D_best: ${sets.best}`] : [];
-    return printAttackRun({ ...(outcome as { dir: string; text?: string }), summary: runSummaryOf(outcome) }, opts, extra);
+    return printAttackRun({ ...(outcome as { dir: string; text?: string }), summary: runSummaryOf(outcome) }, opts, extra, { probe: true });
   },
   runRows: (outcome) => [{ name: outcome.recipe.name, n: runSummaryOf(outcome).n, process: runSummaryOf(outcome).process }],
   finished: {

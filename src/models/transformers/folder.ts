@@ -25,7 +25,18 @@ export function isLocalSpec(spec: string): boolean {
   if (existsSync(spec)) return true;
   if (path.isAbsolute(spec) || spec.startsWith('.') || spec.startsWith('~') || spec.includes('\\')) return true;
   if (spec.split('/').length > 2) return true;
+  // `models/nope` has a hub id's shape, but when `models/` is a local folder the user means a path: say it is
+  // missing rather than ask the hub (which fails offline with an unrelated "fetch failed").
+  if (spec.includes('/') && isFolder(spec.split('/')[0]!)) return true;
   return !HUB_ID.test(spec);
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export function readJson(file: string, what: string): Record<string, unknown> {
@@ -47,7 +58,16 @@ export function readJson(file: string, what: string): Record<string, unknown> {
 /** Checks a local model folder up front, so that a missing file is named instead of failing deep in the library. */
 export function checkLocalFolder(dir: string): { config: Record<string, unknown>; externalData: boolean } {
   if (!existsSync(dir)) {
-    throw new ModelError(`the model folder ${dir} does not exist.`, {
+    const parent = path.dirname(dir);
+    const siblings = isFolder(parent)
+      ? readdirSync(parent, { withFileTypes: true })
+          .filter((d) => d.isDirectory() && existsSync(path.join(parent, d.name, 'config.json')))
+          .map((d) => d.name)
+      : [];
+    const near = siblings.length
+      ? ` ${parent} holds the model folders ${siblings.slice(0, 8).join(', ')}${siblings.length > 8 ? ', …' : ''}.`
+      : '';
+    throw new ModelError(`the model folder ${dir} does not exist.${near}`, {
       hint:
         'Give the folder that holds config.json, tokenizer.json and onnx/model.onnx, or a Hugging Face hub id such as ' +
         'Xenova/distilbert-base-uncased-finetuned-sst-2-english.',

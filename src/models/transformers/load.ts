@@ -67,9 +67,10 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     try {
       config = (await AutoConfig.from_pretrained(idOrPath)) as unknown as Record<string, unknown>;
     } catch (err) {
-      throw new ModelError(`cannot load the model "${idOrPath}" from the Hugging Face hub: ${(err as Error).message.split('\n')[0]}`, {
+      const why = (err as Error).message.split('\n')[0]!.replace(/[.\s]*$/, '');
+      throw new ModelError(`there is no local folder ${dir}, and the Hugging Face hub did not give "${idOrPath}" (${why}).`, {
         cause: err,
-        hint: `It is not a local folder either (no ${dir}). Check the name and your internet connection, or give a folder.`,
+        hint: 'Give a model folder (config.json, tokenizer.json, onnx/model.onnx), or check the hub id and your internet connection.',
       });
     }
   }

@@ -1,0 +1,120 @@
+/**
+ * The top-level --help, grouped by purpose. A command lands in a group by one line in COMMAND_GROUPS; a recipe's
+ * own top-level verb not named there goes by its kind; anything else goes to "other", so a new command is never
+ * hidden, only ungrouped until someone adds its line.
+ */
+import type { Command } from 'commander';
+import type { RecipeKind } from '../recipes/registry/define.ts';
+import type { Registry } from '../recipes/registry/registry.ts';
+
+/** The help's groups, in the order it shows them, each with one example. */
+export const HELP_GROUPS = [
+  { id: 'start', heading: 'Start here', example: 'textstress demo' },
+  {
+    id: 'attack',
+    heading: 'Attack a model',
+    example: 'textstress attack typos --model models/demo-sst2 --data demo/reviews.tsv',
+  },
+  {
+    id: 'stress',
+    heading: 'Stress tests',
+    example: 'textstress stress nli --model models/demo-sick --data SICK.txt --split TEST',
+  },
+  {
+    id: 'probe',
+    heading: 'Probe a model (entity swaps, inside the encoder) and defend it',
+    example: 'textstress probe entities --model models/demo-ner --data demo/news.conll --type PER --budget 20',
+  },
+  {
+    id: 'generate',
+    heading: 'Generate (fooling sentences, adversarial training data)',
+    example: 'textstress fool --model models/demo-sst2 --train demo/reviews.tsv --population 100 --epochs 10',
+  },
+  {
+    id: 'compare',
+    heading: 'Compare and report',
+    example: 'textstress report runs/ --html report.html',
+  },
+  {
+    id: 'serve',
+    heading: 'Serve and scale',
+    example: 'textstress attack typos --model M --data dev.tsv --shard 0/3 --out runs/typos-0  (then textstress merge)',
+  },
+  { id: 'other', heading: 'Other commands', example: undefined },
+] as const;
+
+/** One of {@link HELP_GROUPS}' ids. */
+export type HelpGroupId = (typeof HELP_GROUPS)[number]['id'];
+
+/** Which group each top-level command is shown in: one line per command. */
+export const COMMAND_GROUPS: Readonly<Record<string, HelpGroupId>> = {
+  demo: 'start',
+  list: 'start',
+  init: 'start',
+  run: 'start',
+  help: 'start',
+  attack: 'attack',
+  eval: 'attack',
+  'typos-curve': 'attack',
+  'grammar-budget-curve': 'attack',
+  'universal-names': 'probe',
+  stress: 'stress',
+  probe: 'probe',
+  resemble: 'probe',
+  fool: 'generate',
+  'fool-sweep': 'generate',
+  'fool-transfer': 'generate',
+  'fool-augment': 'generate',
+  augment: 'generate',
+  report: 'compare',
+  compare: 'compare',
+  transfer: 'compare',
+  view: 'compare',
+  'grammar-tables': 'compare',
+  serve: 'serve',
+  worker: 'serve',
+  merge: 'serve',
+  cache: 'serve',
+};
+
+/** Where a recipe's own top-level verb goes when COMMAND_GROUPS does not name it. */
+const KIND_GROUPS: Readonly<Record<RecipeKind, HelpGroupId>> = {
+  attack: 'attack',
+  probe: 'probe',
+  stress: 'stress',
+  generate: 'generate',
+  experiment: 'attack',
+};
+
+/** The group of a top-level command. */
+export function groupOf(command: string, registry?: Registry): HelpGroupId {
+  const named = COMMAND_GROUPS[command];
+  if (named) return named;
+  const recipe = registry?.all().find((d) => (d.verb ?? d.name) === command);
+  return recipe ? KIND_GROUPS[recipe.kind] : 'other';
+}
+
+const headingOf = (id: HelpGroupId): string => `${HELP_GROUPS.find((g) => g.id === id)!.heading}:`;
+
+/**
+ * Orders the commands by group and gives each its help heading (commander shows a heading's commands together,
+ * headings in the order first met); returns the commands in that order.
+ */
+export function grouped(commands: readonly Command[], registry?: Registry): Command[] {
+  const rank = (c: Command): number => HELP_GROUPS.findIndex((g) => g.id === groupOf(c.name(), registry));
+  const ordered = [...commands].sort((a, b) => rank(a) - rank(b));
+  for (const c of ordered) c.helpGroup(headingOf(groupOf(c.name(), registry)));
+  return ordered;
+}
+
+/** The help's closing lines: one example per group. */
+export function examplesText(): string {
+  const rows = HELP_GROUPS.filter((g) => g.example !== undefined).map((g) => `  ${g.example}`);
+  return [
+    '',
+    'Examples (one per group):',
+    ...rows,
+    '',
+    '`textstress list` lists every recipe with its command, kind, tasks and paper.',
+  ].join('\n');
+}

@@ -1,0 +1,213 @@
+/**
+ * Where a new user stumbled on the CLI (issue 28 part 4), each replayed: the same command twice without --out, the
+ * label map, a semicolon CSV, errors in CLI words, one exit rule for runs that measured nothing, readable progress
+ * figures, a did-you-mean for gate metrics, and a missing model folder named as such. (`--version` is
+ * test/cli/version.test.ts.)
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { claimRunDir } from '../../src/cli/out-dir.ts';
+import { sniffDelimiter } from '../../src/data/tabular.ts';
+import { nearMetrics } from '../../src/suite/schema.ts';
+import { DEMO_SST2, ROOT, readJson, runCli, tmp } from './helpers.ts';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+const writingTo = (stderr: string): string => /writing to (\S+) \(a new folder/.exec(stderr)?.[1] ?? '';
+
+describe('no --out: a new folder per run', () => {
+  it('`attack typos --model models/demo-sst2 --data demo/reviews.tsv` twice in a row works, each run in its own folder', async () => {
+    // The command as a user types it from the repository (runs/ is git-ignored); -n keeps the test cheap.
+    const args = ['attack', 'typos', '--model', 'models/demo-sst2', '--data', 'demo/reviews.tsv', '-n', '4', '--no-progress'];
+    const first = await runCli(args);
+    const second = await runCli(args);
+    const dirs = [writingTo(first.stderr), writingTo(second.stderr)];
+    made.push(...dirs.filter(Boolean).map((d) => join(ROOT, d)));
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    for (const d of dirs) expect(d).toMatch(/^runs\/typos-\d{8}-\d{6}(-\d+)?$/);
+    expect(dirs[0]).not.toBe(dirs[1]);
+    for (const d of dirs) expect(readJson(join(ROOT, d, 'summary.json')).n).toBe(4);
+    expect(second.stdout).toContain(`Results: ${dirs[1]}/summary.json`);
+  }, 90_000);
+
+  it('claims a folder that did not exist: the same second gives -2, -3', () => {
+    const parent = tmp('claim');
+    const at = new Date(2026, 10, 27, 6, 40, 12);
+    expect(claimRunDir('typos', { parent, at })).toBe(join(parent, 'typos-20261127-064012'));
+    expect(claimRunDir('typos', { parent, at })).toBe(join(parent, 'typos-20261127-064012-2'));
+    mkdirSync(join(parent, 'typos-20261127-064012-3'));
+    expect(claimRunDir('typos', { parent, at })).toBe(join(parent, 'typos-20261127-064012-4'));
+  });
+
+  it('--resume without --out says to name the folder', async () => {
+    const r = await runCli(['attack', 'typos', '--model', DEMO_SST2, '--data', 'demo/reviews.tsv', '--resume']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--resume continues a run folder: name it with --out.');
+  });
+});
+
+describe('data and labels', () => {
+  const dir = tmp('first-run-data');
+  const posneg = join(dir, 'posneg.tsv');
+  writeFileSync(posneg, 'sentence\tlabel\ngreat movie , loved it\tpos\nawful and boring\tneg\n');
+
+  it('--label-map is echoed as written, with the likely model label', async () => {
+    const r = await runCli([
+      'attack',
+      'typos',
+      ...['--model', DEMO_SST2, '--data', 'demo/reviews.tsv', '-n', '2', '--out', join(dir, 'echo')],
+      ...['--label-map', '0=negative,1=postive'],
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'textstress: error: --label-map 0=negative,1=postive does not fit: "postive" is not a label of the model ' +
+        '[negative, positive] (did you mean "positive"?).',
+    );
+  });
+
+  it('an SST-2-shaped TSV with pos/neg labels runs with --label-map, and says to use it without', async () => {
+    const out = join(dir, 'posneg');
+    const ok = await runCli([
+      'attack',
+      'noise',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      posneg,
+      '--label-map',
+      'pos=positive,neg=negative',
+      '--out',
+      out,
+    ]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readJson(join(out, 'summary.json'))).toMatchObject({ n: 2, clean_accuracy: 1 });
+    const bare = await runCli(['attack', 'noise', '--model', DEMO_SST2, '--data', posneg, '--out', join(dir, 'bare')]);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('posneg.tsv:2: label "pos" is not in the label set (expected one of "0", "1").');
+    expect(bare.stderr).toContain('map them with --label-map (e.g. --label-map pos=negative)');
+    // CLI words, not the library's.
+    expect(bare.stderr).toContain('--skip-bad-rows');
+    expect(bare.stderr).not.toMatch(/skipBadRows|openDataset\(/);
+  });
+
+  it('a semicolon CSV is read by its own delimiter', async () => {
+    const csv = join(dir, 'semi.csv');
+    writeFileSync(csv, 'review;stars\ngreat movie, loved it;positive\nawful and boring;negative\n');
+    const out = join(dir, 'semi');
+    const r = await runCli(['attack', 'noise', '--model', DEMO_SST2, '--data', csv, '--label-column', 'stars', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readJson(join(out, 'summary.json'))).toMatchObject({ n: 2, clean_accuracy: 1 });
+    expect(sniffDelimiter('review;stars')).toBe(';');
+    expect(sniffDelimiter('"a;b",c')).toBe(',');
+    expect(sniffDelimiter('text\tlabel')).toBe('\t');
+    expect(sniffDelimiter('text')).toBe(',');
+  });
+
+  it('a wrong header names --format, not a library call', async () => {
+    const r = await runCli([
+      'attack',
+      'noise',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      join(dir, 'semi.csv'),
+      '--format',
+      'sst2',
+      '--out',
+      join(dir, 'x'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('name it with --format (e.g. --format csv)');
+    expect(r.stderr).not.toContain('openDataset(');
+  });
+});
+
+describe('one exit rule: a run that measured nothing exits 1', () => {
+  const dir = tmp('first-run-empty');
+
+  it('an attack over zero examples, and an entity probe that probed none', async () => {
+    const empty = join(dir, 'empty.tsv');
+    writeFileSync(empty, 'sentence\tlabel\n');
+    const attack = await runCli(['attack', 'noise', '--model', DEMO_SST2, '--data', empty, '--out', join(dir, 'a')]);
+    expect(attack.code).toBe(1);
+    expect(attack.stderr).toContain('no examples tested');
+    // The first sentence of demo/news.conll has no LOC entity: nothing to probe.
+    const probe = await runCli(
+      ['probe', 'entities', '--model', 'models/demo-ner', '--data', 'demo/news.conll', '-n', '1', '--type', 'LOC', '--budget', '2'].concat([
+        '--no-progress',
+        '--out',
+        join(dir, 'p'),
+      ]),
+    );
+    expect(probe.code).toBe(1);
+    expect(probe.stdout).toContain('0 of 1 examples probed');
+    expect(probe.stderr).toContain('textstress: error: nothing probed: none of the 1 examples had what the probe rewrites');
+    // Its files are written all the same.
+    expect(existsSync(join(dir, 'p', 'summary.json'))).toBe(true);
+  }, 60_000);
+});
+
+describe('suites: readable figures, and a did-you-mean for gate metrics', () => {
+  const dir = tmp('first-run-suite');
+  const suite = (thresholds: string): string => {
+    const file = join(dir, 'suite.yaml');
+    writeFileSync(
+      file,
+      [
+        'models:',
+        `  m: ${JSON.stringify(DEMO_SST2)}`,
+        'datasets:',
+        `  d: { path: ${JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'))}, limit: 3 }`,
+        'tests:',
+        `  - { name: noise, recipe: noise, model: m, dataset: d, thresholds: [${thresholds}] }`,
+        `  - { name: fool, recipe: fooling, model: m, settings: { train: ${JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'))}, ` +
+          'population: 10, length: 5, epochs: 2 } }',
+      ].join('\n') + '\n',
+    );
+    return file;
+  };
+
+  it('an unknown metric gets the likeliest names, not the list of every metric', async () => {
+    const r = await runCli(['run', suite('"succes_rate < 0.5"'), '--out', join(dir, 'bad'), '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown metric "succes_rate" in threshold "succes_rate < 0.5" (did you mean attack_success_rate?)');
+    expect(r.stderr).not.toContain('nli_tautology');
+    expect(nearMetrics('stabilty', ['stability', 'clean_accuracy'])).toEqual(['stability']);
+    expect(nearMetrics('zzz', ['stability'])).toEqual([]);
+  });
+
+  it("a generator's figures: 3 significant digits in its progress line, its own column in the table", async () => {
+    const r = await runCli(['run', suite('"clean_metric > 0.5"'), '--out', join(dir, 'ok')]);
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stderr.split('\n').find((l) => l.includes('    fool: fooling_fraction'))!;
+    expect(line).toBeDefined();
+    // No raw float: no figure with more than three significant digits after the point.
+    expect(line).not.toMatch(/\d\.\d{4,}/);
+    const table = r.stdout.split('\n');
+    const header = table.find((l) => l.startsWith('test '))!;
+    expect(header).toMatch(/stability\s+other figures$/);
+    const fool = table.find((l) => l.startsWith('fool '))!;
+    // Under "clean" (which ends where its header ends) the fooling row has nothing.
+    const cleanEnd = header.indexOf('clean') + 'clean'.length;
+    expect(fool.slice(cleanEnd - 5, cleanEnd).trim()).toBe('');
+    expect(fool).toMatch(/fooling_fraction=\d/);
+  }, 60_000);
+});
+
+describe('a missing model folder', () => {
+  it('`models/nope` is a folder that does not exist (not a hub lookup), naming the model folders beside it', async () => {
+    const r = await runCli(['attack', 'typos', '--model', 'models/nope', '--data', 'demo/reviews.tsv']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the model folder \S+models\/nope does not exist\. \S+models holds the model folders [^.]*demo-sst2/);
+    expect(r.stderr).not.toMatch(/from the Hugging Face hub|fetch failed|hub did not give/);
+    // The folder claimed for the run is not left behind empty.
+    const claimed = writingTo(r.stderr);
+    expect(claimed).toMatch(/^runs\/typos-/);
+    expect(existsSync(join(ROOT, claimed))).toBe(false);
+  });
+});
