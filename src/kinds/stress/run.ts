@@ -48,10 +48,19 @@ export async function runStress(opts: StressRunOptions): Promise<StressSummary> 
     async finish({ resultsPath, wallSeconds, stats0 }) {
       const tally = new StressTally(
         suite.tests.map((t) => t.name),
-        { confusion: suite.confusion === true, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
+        {
+          confusion: suite.confusion === true,
+          ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}),
+          ...(suite.noReduction ? { noReduction: suite.noReduction } : {}),
+        },
       );
-      for await (const r of readResults<StressResult>(resultsPath)) tally.add(r);
-      const metrics = tally.finish();
+      // What the recipe reads from the results in the same pass (NLI: per-example counts for intervals).
+      const digest = built.digest?.();
+      for await (const r of readResults<StressResult>(resultsPath)) {
+        tally.add(r);
+        digest?.add(r);
+      }
+      const metrics = digest ? digest.finish(tally.finish()) : tally.finish();
       const details = built.details?.(metrics);
       // `kind` again for the type: a key spread in first keeps its place.
       return {

@@ -10,7 +10,7 @@ import type { GoalFactory } from '../../attack/goals/index.ts';
 import type { LabelAligner } from '../../attack/labels.ts';
 import type { Probe } from '../../attack/probe.ts';
 import type { Generator } from '../../attack/generate.ts';
-import type { StressSuite } from '../../attack/stress.ts';
+import type { StressResult, StressSuite } from '../../attack/stress.ts';
 import type { StressMetrics, StressSummary } from '../../metrics/stress.ts';
 import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
 import type { ExampleResult } from '../../attack/result.ts';
@@ -128,6 +128,11 @@ export interface BuiltStress {
   // Each suite has its own example view and gold type; the runner only passes them between its own functions.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   suite: StressSuite<any, any>;
+  /**
+   * Reads the results in the same pass as the tallies and gives the tallies back with what it adds (NLI: intervals
+   * that resample whole examples, accuracy per gold label); `details` then sees its output.
+   */
+  digest?(): { add(r: StressResult): void; finish(metrics: StressMetrics): StressMetrics };
   /** Fields added to summary.json under `details` (NLI: the label scheme and the tautology sweep). */
   details?(metrics: StressMetrics): Record<string, unknown>;
   /** What the terminal shows for a finished run (default: one line per test). */
