@@ -102,7 +102,10 @@ export function nliDetails(
           accuracy: pr.accuracy,
           majority,
           over_majority: pr.accuracy === null || !majority ? null : pr.accuracy - majority.rate,
-          ...(intervals ? { over_majority_interval: intervals.overMajority('premise-removed') } : {}),
+          // The interval's value is the figure beside it (the same sums, added in another order).
+          ...(intervals && pr.accuracy !== null && majority
+            ? { over_majority_interval: { ...intervals.overMajority('premise-removed'), value: pr.accuracy - majority.rate } }
+            : {}),
         }
       : null,
     ...(byGold && competence.length ? { accuracy_by_gold: Object.fromEntries(competence.map((t) => [t, byGold[t] ?? {}])) } : {}),
