@@ -111,6 +111,11 @@ export interface StressSuite<X = unknown, G = unknown> {
   confusion?: boolean;
   /** Tests left out of the worst-test figures (e.g. one compared with the majority class instead). */
   notInWorst?: readonly string[];
+  /**
+   * Tests whose cases carry golds of their own (set by the rule), so a reduction from the original answers on the
+   * same examples compares different questions: their reduction is null and they stay out of max_reduction.
+   */
+  noReduction?: readonly string[];
 }
 
 /** One case of a result line, as results.jsonl keeps it. */

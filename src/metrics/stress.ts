@@ -24,6 +24,10 @@ export interface StressCell {
   confusion?: Record<string, { n: number; predicted: Record<string, number> }>;
   /** Classifiers: the most frequent gold label among these cases and its share (the majority-class baseline). */
   majority?: { label: string; rate: number } | null;
+  /** 95% interval of `accuracy`, where the suite computes one (see src/metrics/stress-intervals.ts). */
+  accuracy_interval?: Interval;
+  /** 95% interval of `reduction` (bootstrap over whole examples), where the suite computes one. */
+  reduction_interval?: Interval;
 }
 
 /** The numbers of one test: its cell, where it applied, and its variants. */
@@ -55,6 +59,8 @@ export interface StressMetrics {
   max_reduction: { test: string; reduction: number } | null;
   /** Mean distinct model inputs per example. */
   mean_queries: number | null;
+  /** 95% intervals of the run-level figures (`worst_accuracy`, `max_reduction`), where the suite computes them. */
+  intervals?: Record<string, Interval>;
 }
 
 class Cell {
@@ -150,7 +156,7 @@ export class StressTally {
 
   constructor(
     tests: readonly string[],
-    private readonly opts: { confusion?: boolean; notInWorst?: readonly string[]; seed?: number } = {},
+    private readonly opts: { confusion?: boolean; notInWorst?: readonly string[]; noReduction?: readonly string[]; seed?: number } = {},
   ) {
     this.original = new Cell(opts.confusion === true);
     for (const t of tests) this.tests.set(t, new TestTally(opts.confusion === true));
@@ -191,16 +197,21 @@ export class StressTally {
 
   finish(): StressMetrics {
     const tests: Record<string, StressTestSummary> = {};
+    // A test with golds of its own has no reduction (see StressSuite.noReduction).
+    const cell = (name: string, c: Cell): StressCell => {
+      const f = c.finish(true);
+      return this.opts.noReduction?.includes(name) ? { ...f, reduction: null } : f;
+    };
     for (const [name, t] of this.tests) {
       const reasons = Object.fromEntries([...t.reasons].sort((a, b) => b[1] - a[1]));
       tests[name] = {
-        ...t.all.finish(true),
+        ...cell(name, t.all),
         examples: t.examples,
         not_applicable: [...t.reasons.values()].reduce((a, b) => a + b, 0),
         not_applicable_reasons: reasons,
-        ...t.columns.finish(this.opts.seed ?? 0, name),
+        ...noReductionInterval(name, t.columns.finish(this.opts.seed ?? 0, name), this.opts.noReduction),
         ...([...t.variants.keys()].some((v) => v !== name)
-          ? { variants: Object.fromEntries([...t.variants].map(([k, v]) => [k, v.finish(true)])) }
+          ? { variants: Object.fromEntries([...t.variants].map(([k, v]) => [k, cell(name, v)])) }
           : {}),
       };
     }
@@ -222,6 +233,17 @@ export class StressTally {
       mean_queries: this.n ? this.queries / this.n : null,
     };
   }
+}
+
+/** A test without a reduction (StressSuite.noReduction) has no reduction interval either. */
+function noReductionInterval<T extends { reduction_interval?: unknown }>(
+  name: string,
+  iv: T,
+  none?: readonly string[],
+): Omit<T, 'reduction_interval'> | T {
+  if (!none?.includes(name)) return iv;
+  const { reduction_interval: _dropped, ...rest } = iv;
+  return rest;
 }
 
 /** summary.json of a stress run: what identifies it, its tallies, and what its suite adds. */

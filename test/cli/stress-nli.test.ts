@@ -10,6 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { StressResult } from '../../src/attack/stress.ts';
 import type { StressSummary } from '../../src/metrics/stress.ts';
 import { openModel } from '../../src/runner/open.ts';
+import { ciText } from '../../src/families/stress/nli/tables.ts';
+import { wilson, type Interval } from '../../src/stats/index.ts';
 import { pct } from '../../src/util/format.ts';
 import { fixtureData, ROOT, runCli, tmp, type CliResult } from './helpers.ts';
 
@@ -74,7 +76,6 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       'length-mismatch',
       ...['premise', 'hypothesis'].flatMap((side) => [1, 2, 3, 4, 5].map((n) => `tautology-${side}-${n}`)),
       'spelling-swap',
-      'antonymy',
       'premise-removed',
     ]);
     const negation = first.cases.find((c) => c.test === 'negation')!;
@@ -82,11 +83,30 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       'A group of kids is playing in a yard and an old man is standing in the background and false is not true',
     );
     expect(Object.keys(negation).sort()).toEqual(['confidence', 'correct', 'edits', 'gold', 'prediction', 'test', 'text', 'variant']);
-    expect(first.not_applicable).toEqual({ numerical: 'no count of two or more before a noun in the premise' });
+    // "There is no … man smiling": a negated premise gets no antonymy pair ("no woman smiling" would not contradict it).
+    expect(first.not_applicable).toEqual({
+      antonymy: 'no adjective or noun of the premise has a WordNet antonym in its sense and context',
+      numerical: 'no count of two or more before a noun in the premise',
+    });
     // Competence golds are the rules': antonymy is always contradiction.
     expect(new Set(results.flatMap((r) => r.cases.filter((c) => c.test === 'antonymy').map((c) => c.gold)))).toEqual(
       new Set(['contradiction']),
     );
+  });
+
+  it('numerical reasoning has entailed, contradicting and neutral cases (Naik et al. §4.2); neutral = the entailed pair turned round', () => {
+    const numerical = lines(out).flatMap((r) => r.cases.filter((c) => c.test === 'numerical'));
+    const golds = (variant: string) => [...new Set(numerical.filter((c) => c.variant === variant).map((c) => c.gold))];
+    expect(
+      Object.fromEntries(['entailment', 'contradiction', 'neutral'].map((g) => [g, numerical.filter((c) => c.gold === g).length])),
+    ).toEqual({ entailment: 41, contradiction: 90, neutral: 41 });
+    expect([golds('numerical-at-least-reversed'), golds('numerical-more-than-less-reversed')]).toEqual([['neutral'], ['neutral']]);
+    const turned = numerical.find((c) => c.variant === 'numerical-at-least-reversed')!;
+    const entailed = lines(out)
+      .flatMap((r) => r.cases)
+      .find((c) => c.variant === 'numerical-at-least' && c.text.premise === turned.text.hypothesis)!;
+    expect([turned.text.premise, turned.text.hypothesis]).toEqual([entailed.text.hypothesis, entailed.text.premise]);
+    expect(turned.edits).toEqual([{ ...entailed.edits![0], field: 'premise' }]);
   });
 
   it('each case’s prediction is what the model answers when asked directly', async () => {
@@ -110,7 +130,7 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       kind: 'stress',
       recipe: 'stress-nli',
       n: 114,
-      cases: 1914,
+      cases: 1923,
       settings: { split: 'TEST', tests: TESTS, scheme: 'auto', maxTautologies: 5 },
     });
     const counted = recount(results);
@@ -123,15 +143,17 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       'length-mismatch': [114, 114, 0],
       tautology: [114, 1140, 0],
       spelling: [114, 114, 0],
-      antonymy: [73, 73, 41],
-      numerical: [30, 131, 84],
+      antonymy: [41, 41, 73],
+      numerical: [30, 172, 84],
       'premise-removed': [114, 114, 0],
     });
     for (const test of TESTS) {
       const t = s.tests[test]!;
       const c = counted[test]!;
       expect([test, t.correct, t.accuracy, t.original_accuracy]).toEqual([test, c.correct, c.correct / c.n, c.orig / c.n]);
-      expect(t.reduction).toBeCloseTo((c.orig - c.correct) / c.orig, 12);
+      // The competence tests' golds are the rules': no reduction (the paper gives none).
+      if (test === 'antonymy' || test === 'numerical') expect([test, t.reduction, t.reduction_interval]).toEqual([test, null, undefined]);
+      else expect(t.reduction).toBeCloseTo((c.orig - c.correct) / c.orig, 12);
       for (const [gold, row] of Object.entries(c.conf)) {
         const n = Object.values(row).reduce((a, b) => a + b, 0);
         expect(t.confusion![gold]).toEqual({
@@ -161,12 +183,67 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
     expect(d.premise_removed.over_majority).toBeCloseTo(s.tests['premise-removed']!.accuracy! - Math.max(...top) / 114, 12);
   });
 
+  it('max_reduction ignores the competence tests; the gate has no reduction metric for them', async () => {
+    const s = summaryOf(out);
+    const distraction = ['word-overlap', 'negation', 'length-mismatch', 'tautology', 'spelling'];
+    const top = distraction.reduce((a, t) => (s.tests[t]!.reduction! > s.tests[a]!.reduction! ? t : a));
+    expect(s.max_reduction).toEqual({ test: top, reduction: s.tests[top]!.reduction });
+    expect(s.intervals!.max_reduction).toEqual(s.tests[top]!.reduction_interval);
+    const { stressNliRecipe } = await import('../../src/families/stress/nli/recipe.ts');
+    const metrics = Object.keys(stressNliRecipe.metrics ?? {});
+    expect(metrics.filter((k) => k.endsWith('_reduction')).sort()).toEqual([
+      'nli_length_mismatch_reduction',
+      'nli_max_reduction',
+      'nli_negation_reduction',
+      'nli_premise_removed_reduction',
+      'nli_spelling_reduction',
+      'nli_tautology_reduction',
+      'nli_word_overlap_reduction',
+    ]);
+  });
+
+  it('every row has its 95% interval and n: Wilson over one case per pair, else a bootstrap over whole pairs; accuracy per gold label', () => {
+    const s = summaryOf(out);
+    const results = lines(out);
+    expect(s.original.accuracy_interval).toEqual(wilson(s.original.correct, 114));
+    for (const test of TESTS) {
+      const t = s.tests[test]!;
+      const iv = t.accuracy_interval!;
+      expect([test, iv.value, iv.method, iv.n]).toEqual(
+        test === 'tautology' || test === 'numerical' ? [test, t.accuracy, 'bootstrap', t.examples] : [test, t.accuracy, 'wilson', t.n],
+      );
+      if (iv.method === 'wilson') expect(iv).toEqual(wilson(t.correct, t.n));
+      expect(iv.low! <= t.accuracy! && t.accuracy! <= iv.high!).toBe(true);
+      if (t.reduction !== null) {
+        expect(t.reduction_interval).toMatchObject({ value: t.reduction, n: t.examples, method: 'bootstrap' });
+        expect(t.reduction_interval!.low! <= t.reduction && t.reduction <= t.reduction_interval!.high!).toBe(true);
+      }
+      for (const v of Object.values(t.variants ?? {})) expect(v.accuracy_interval!.value).toBe(v.accuracy);
+    }
+    const d = s.details as {
+      accuracy_by_gold: Record<string, Record<string, { n: number; correct: number; accuracy: number; accuracy_interval: Interval }>>;
+      premise_removed: { over_majority: number; over_majority_interval: Interval };
+      sweep: { premise: { accuracy: number; accuracy_interval: Interval; reduction_interval: Interval }[] };
+    };
+    const cases = results.flatMap((r) => r.cases);
+    for (const test of ['antonymy', 'numerical']) {
+      for (const [gold, g] of Object.entries(d.accuracy_by_gold[test]!)) {
+        const mine = cases.filter((c) => c.test === test && c.gold === gold);
+        expect([test, gold, g.n, g.correct]).toEqual([test, gold, mine.length, mine.filter((c) => c.correct).length]);
+      }
+    }
+    expect(Object.keys(d.accuracy_by_gold.numerical!)).toEqual(['contradiction', 'entailment', 'neutral']);
+    expect(d.accuracy_by_gold.antonymy!.contradiction!.accuracy_interval).toEqual(wilson(s.tests.antonymy!.correct, s.tests.antonymy!.n));
+    expect(d.premise_removed.over_majority_interval).toMatchObject({ value: d.premise_removed.over_majority, n: 114, method: 'bootstrap' });
+    expect(d.sweep.premise[0]!.accuracy_interval.value).toBe(d.sweep.premise[0]!.accuracy);
+  });
+
   it('prints the Table-2 layout, the error confusion and the tautology sweep', () => {
     const s = summaryOf(out);
     const text = run.stdout;
     expect(text).toContain(`textstress · stress-nli · ${DEMO_SICK} on ${SICK} (TEST)`);
     expect(text).toContain(
-      '3-way labels (entailment, neutral, contradiction) · premise: sentence_A · hypothesis: sentence_B · 114 pairs, 1914 cases',
+      '3-way labels (entailment, neutral, contradiction) · premise: sentence_A · hypothesis: sentence_B · 114 pairs, 1923 cases',
     );
     expect(text).toContain('Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)');
     const row = (title: string): string =>
@@ -176,24 +253,40 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
         .replace(/\s+/g, ' ')
         .trim();
     const red = (r: number): string => `(${r < 0 ? '−' : ''}${Math.abs(100 * r).toFixed(1)}%)`;
-    expect(row('original ')).toBe(`original 114 114 ${pct(s.original.accuracy)}`);
+    expect(row('original ')).toBe(`original 114 114 ${pct(s.original.accuracy)} ${ciText(s.original.accuracy_interval)}`);
     for (const [title, test, family] of [
       ['word overlap', 'word-overlap', 'distraction'],
       ['negation', 'negation', 'distraction'],
       ['length mismatch', 'length-mismatch', 'distraction'],
       ['spelling error', 'spelling', 'noise'],
-      ['antonymy', 'antonymy', 'competence'],
-      ['numerical reasoning', 'numerical', 'competence'],
     ] as const) {
       const t = s.tests[test]!;
       expect(row(`${title} `)).toBe(
-        `${title} ${family} ${t.examples} ${t.n} ${pct(t.accuracy)} ${red(t.reduction!)} ${pct(t.original_accuracy)}`,
+        `${title} ${family} ${t.examples} ${t.n} ${pct(t.accuracy)} ${red(t.reduction!)} ${ciText(t.accuracy_interval)} ` +
+          `${ciText(t.reduction_interval)} ${pct(t.original_accuracy)}`,
       );
+    }
+    // The competence tests: accuracy and its interval only.
+    for (const [title, test] of [
+      ['antonymy', 'antonymy'],
+      ['numerical reasoning', 'numerical'],
+    ] as const) {
+      const t = s.tests[test]!;
+      expect(row(`${title} `)).toBe(`${title} competence ${t.examples} ${t.n} ${pct(t.accuracy)} ${ciText(t.accuracy_interval)}`);
     }
     const pr = s.tests['premise-removed']!;
     expect(row('premise removed ')).toBe(
-      `premise removed annotation artifacts 114 114 ${pct(pr.accuracy)} (majority class neutral ${pct(pr.majority!.rate)}) ${pct(pr.original_accuracy)}`,
+      `premise removed annotation artifacts 114 114 ${pct(pr.accuracy)} (majority class neutral ${pct(pr.majority!.rate)}) ` +
+        `${ciText(pr.accuracy_interval)} ${pct(pr.original_accuracy)}`,
     );
+    expect(text).toContain('Competence tests: accuracy per gold label');
+    const byGold = (
+      s.details as { accuracy_by_gold: Record<string, Record<string, { n: number; accuracy: number; accuracy_interval: Interval }>> }
+    ).accuracy_by_gold;
+    for (const [gold, g] of Object.entries(byGold.numerical!)) {
+      const line = text.split('\n').find((l) => new RegExp(`^numerical reasoning +${gold} `).test(l))!;
+      expect(line.replace(/\s+/g, ' ').trim()).toBe(`numerical reasoning ${gold} ${g.n} ${pct(g.accuracy)} ${ciText(g.accuracy_interval)}`);
+    }
     expect(text).toMatch(/Error confusion: share of gold X predicted as Y\ntest +E→N +E→C +N→E +N→C +C→E +C→N\n/);
     const e2n = s.tests.negation!.confusion!.entailment!.predicted.neutral ?? 0;
     expect(
@@ -207,8 +300,8 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       `0 (original) ${pct(s.tests.tautology!.original_accuracy)} ${pct(s.tests.tautology!.original_accuracy)}`,
     );
     expect(text).toContain(
-      'Not applicable (no case made, not scored): antonymy: 41 pairs (no adjective or noun of the premise has a ' +
-        'WordNet antonym); numerical reasoning: 84 pairs (no count of two or more before a noun in the premise).',
+      'Not applicable (no case made, not scored): antonymy: 73 pairs (no adjective or noun of the premise has a ' +
+        'WordNet antonym in its sense and context); numerical reasoning: 84 pairs (no count of two or more before a noun in the premise).',
     );
     expect(text).toContain(`Results: ${join(out, 'summary.json')}, ${join(out, 'results.jsonl')}`);
   });
@@ -261,12 +354,12 @@ describe('stress nli: a 2-way pair model (entailment / not_entailment) on the QN
     const r = await stressNli(['--model', model, '--data', QNLI, '--premise', 'sentence', '--hypothesis', 'question', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(
-      '2-way labels (entailment, not_entailment) · premise: sentence · hypothesis: question · 60 pairs, 971 cases',
+      '2-way labels (entailment, not_entailment) · premise: sentence · hypothesis: question · 60 pairs, 954 cases',
     );
     expect(r.stdout).toMatch(/\ntest +E→¬E +¬E→E\n/);
     const s = summaryOf(out);
     expect([s.tests.antonymy!.examples, s.tests.antonymy!.not_applicable, s.tests.numerical!.examples, s.tests.numerical!.n]).toEqual([
-      43, 17, 6, 28,
+      16, 44, 6, 38,
     ]);
     const results = lines(out);
     // The sentence is the premise: the length-mismatch tautologies go on it; antonymy's gold is not_entailment.

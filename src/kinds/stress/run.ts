@@ -56,15 +56,23 @@ async function runStressFolder(opts: StressRunOptions): Promise<StressSummary> {
     async finish({ resultsPath, wallSeconds, stats0 }) {
       const tally = new StressTally(
         suite.tests.map((t) => t.name),
-        { confusion: suite.confusion === true, seed: settings.seed, ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}) },
+        {
+          confusion: suite.confusion === true,
+          seed: settings.seed,
+          ...(suite.notInWorst ? { notInWorst: suite.notInWorst } : {}),
+          ...(suite.noReduction ? { noReduction: suite.noReduction } : {}),
+        },
       );
+      // What the recipe reads from the results in the same pass (intervals over whole examples, …).
       const digest = built.digest?.();
       for await (const r of readResults<StressResult>(resultsPath)) {
         tally.add(r);
         digest?.add(r);
       }
-      const metrics = tally.finish();
-      const details = built.details?.(metrics, digest?.finish());
+      const tallied = tally.finish();
+      const digested = digest?.finish(tallied);
+      const metrics = digested?.metrics ?? tallied;
+      const details = built.details?.(metrics, digested?.digested);
       // `kind` again for the type: a key spread in first keeps its place.
       return {
         ...summaryFrame(

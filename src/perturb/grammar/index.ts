@@ -16,6 +16,7 @@ export {
   FREQUENT_SENSE_SHARE,
   MIN_POS_SHARE,
   WordNetIndex,
+  type AntonymSense,
   type AntonymSource,
   type SynonymOptions,
   type SynonymSource,

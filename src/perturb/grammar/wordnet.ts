@@ -35,6 +35,24 @@ export interface AntonymSource {
    * Only direct antonyms: satellite adjectives ("elderly") have none of their own, as in WordNet.
    */
   antonyms(lemma: string, pos: WordNetPos): string[];
+  /**
+   * Every sense of `lemma` in this POS, most frequent first (WordNet's order), with its SemCor tag count and the
+   * lemma's direct antonyms in that sense (empty when it has none): what a rule needs to tell which sense an
+   * antonym belongs to ("old": lived long → young; not new → new).
+   */
+  antonymSenses(lemma: string, pos: WordNetPos): AntonymSense[];
+}
+
+/** One sense of a lemma and the lemma's direct antonyms in it (see AntonymSource.antonymSenses). */
+export interface AntonymSense {
+  /** Synset offset in data.<pos>. */
+  offset: number;
+  /** SemCor tag count of the lemma in this sense (0 when never tagged). */
+  tags: number;
+  /** WordNet's lexicographer file of the sense (nouns: 18 = noun.person). */
+  lexFile: number;
+  /** Single-word antonyms of the lemma in this sense, without names. */
+  antonyms: string[];
 }
 
 /**
@@ -212,21 +230,42 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
     return total === 0 || here >= MIN_POS_SHARE * total;
   }
 
+  antonymSenses(lemma: string, pos: WordNetPos): AntonymSense[] {
+    const tags = this.tagCounts(lemma);
+    return (this.indexOf(pos).get(lemma) ?? []).map((offset) => ({
+      offset,
+      tags: tags.get(`${pos}:${offset}`) ?? 0,
+      lexFile: Number(
+        this.dataOf(pos)
+          .slice(offset, offset + 40)
+          .split(' ')[1],
+      ),
+      antonyms: this.antonymsIn(lemma, pos, offset),
+    }));
+  }
+
+  /** The lemma's direct antonyms in the synset at `offset` (lexical `!` pointers from its own word). */
+  private antonymsIn(lemma: string, pos: WordNetPos, offset: number): string[] {
+    const out: string[] = [];
+    const k = this.synsetWords(pos, offset).findIndex((m) => m.word === lemma);
+    if (k < 0) return out;
+    for (const p of this.pointers(pos, offset)) {
+      // Antonymy is lexical: it links word k + 1 of this synset to one word of the target synset.
+      if (p.symbol !== '!' || p.source !== k + 1) continue;
+      const target = this.synsetWords(p.pos, p.offset)[p.target - 1];
+      if (!target || target.capital || !/^[a-z]+$/.test(target.word) || out.includes(target.word)) continue;
+      out.push(target.word);
+    }
+    return out;
+  }
+
   antonyms(lemma: string, pos: WordNetPos): string[] {
     const key = `!${pos}:${lemma}`;
     const cached = this.answers.get(key);
     if (cached) return cached;
     const out: string[] = [];
     for (const offset of this.sensesOf(lemma, pos, false)) {
-      const k = this.synsetWords(pos, offset).findIndex((m) => m.word === lemma);
-      if (k < 0) continue;
-      for (const p of this.pointers(pos, offset)) {
-        // Antonymy is lexical: it links word k + 1 of this synset to one word of the target synset.
-        if (p.symbol !== '!' || p.source !== k + 1) continue;
-        const target = this.synsetWords(p.pos, p.offset)[p.target - 1];
-        if (!target || target.capital || !/^[a-z]+$/.test(target.word) || out.includes(target.word)) continue;
-        out.push(target.word);
-      }
+      for (const a of this.antonymsIn(lemma, pos, offset)) if (!out.includes(a)) out.push(a);
     }
     this.answers.set(key, out);
     return out;

@@ -129,15 +129,16 @@ export interface BuiltStress {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   suite: StressSuite<any, any>;
   /**
-   * Fields added to summary.json under `details` (NLI: the label scheme and the tautology sweep); `digested` is
-   * what `digest` gathered from the result lines, when the recipe has one.
-   */
-  details?(metrics: StressMetrics, digested?: Record<string, unknown>): Record<string, unknown>;
-  /**
    * Reads every result line (file order, resumed ones included) beside the tallies, for what they cannot give
-   * (e.g. intervals that resample whole examples); its `finish()` is passed to `details`.
+   * (intervals that resample whole examples, accuracy per gold label). Its `finish` may give the tallies back
+   * with what it adds (`metrics`) and what `details` reads (`digested`).
    */
-  digest?(): { add(r: StressResult): void; finish(): Record<string, unknown> };
+  digest?(): {
+    add(r: StressResult): void;
+    finish(metrics: StressMetrics): { metrics?: StressMetrics; digested?: Record<string, unknown> };
+  };
+  /** Fields added to summary.json under `details` (NLI: the label scheme and the tautology sweep); `digested`: see `digest`. */
+  details?(metrics: StressMetrics, digested?: Record<string, unknown>): Record<string, unknown>;
   /** Closes what the build opened (models it searches against); called once the run ends, finished or not. */
   close?(): Promise<void>;
   /** What the terminal shows for a finished run (default: one line per test). */

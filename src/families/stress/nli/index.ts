@@ -35,7 +35,7 @@ export {
   nliWordOverlap,
 } from './distraction.ts';
 export { NLI_MIN_TYPO_WORD_LENGTH, nliSpellingError } from './noise.ts';
-export { antonymSlots, nliAntonymy, type AntonymSlot } from './antonymy.ts';
+export { antonymSlots, nliAntonymy, senseAntonym, type AntonymSlot } from './antonymy.ts';
 export { findQuantities, NLI_NUMBER_WORDS, nliNumerical, NUMERICAL_RULES, type NumericalRule, type Quantity } from './numerical.ts';
 export { nliPremiseRemoved } from './artifacts.ts';
 export { defaultNliLexicon, type NliLexicon } from './lexicon.ts';

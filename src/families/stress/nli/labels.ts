@@ -1,6 +1,6 @@
 /**
  * The NLI label schemes, in one place: 3-way (MNLI, SNLI, SICK) and 2-way (QNLI, RTE). A rule that sets a
- * gold label sets entailment or contradiction; in the 2-way scheme contradiction is not_entailment.
+ * gold label sets entailment, neutral or contradiction; in the 2-way scheme the last two are not_entailment.
  */
 import { TextstressError } from '../../../util/errors.ts';
 
@@ -17,11 +17,11 @@ export type NliScheme = keyof typeof NLI_LABEL_SCHEMES;
 export type NliLabel = (typeof NLI_LABEL_SCHEMES)[NliScheme][number];
 
 /** The labels a generation rule can set by itself. */
-export type NliRuleLabel = 'entailment' | 'contradiction';
+export type NliRuleLabel = 'entailment' | 'neutral' | 'contradiction';
 
-/** The label a rule's verdict has in `scheme`: contradiction is not_entailment in the 2-way scheme. */
+/** The label a rule's verdict has in `scheme`: neutral and contradiction are not_entailment in the 2-way scheme. */
 export function nliRuleLabel(label: NliRuleLabel, scheme: NliScheme): NliLabel {
-  return scheme === '2-way' && label === 'contradiction' ? 'not_entailment' : label;
+  return scheme === '2-way' && label !== 'entailment' ? 'not_entailment' : label;
 }
 
 /** Is `label` one of the scheme's names? */

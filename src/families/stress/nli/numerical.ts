@@ -14,7 +14,12 @@
  *  - `more-than`: "more than N" — contradiction;
  *  - `fewer-than`: "fewer than N" — contradiction;
  *  - `changed`: another count M, drawn with the seed from N−2..N+2 (M ≥ 2, and ≤ 20 for number words) —
- *    contradiction.
+ *    contradiction;
+ *  - `at-least-reversed`, `more-than-less-reversed`: the entailed pair turned round, as Naik et al. make their
+ *    neutral pairs (their released set: premise "Tim has less than 750 pounds of cement …", hypothesis "Tim has
+ *    350 pounds of cement …", neutral): the restated sentence is the premise and the original premise the
+ *    hypothesis ("At least two dogs are running" → "Two dogs are running") — neutral (not_entailment in the
+ *    2-way scheme): a bound does not settle the exact count.
  * The bound keeps the number's form (digits stay digits, words stay words) and a capital at the start of
  * the sentence moves to the bound ("Two dogs" → "At least two dogs"). One quantity per premise, chosen with
  * the seed; every rule that applies to it gives a pair. No quantity, no pair.
@@ -52,7 +57,15 @@ export const NLI_NUMBER_WORDS = [
 ] as const;
 
 /** The rules, in output order. */
-export const NUMERICAL_RULES = ['at-least', 'more-than-less', 'more-than', 'fewer-than', 'changed'] as const;
+export const NUMERICAL_RULES = [
+  'at-least',
+  'more-than-less',
+  'more-than',
+  'fewer-than',
+  'changed',
+  'at-least-reversed',
+  'more-than-less-reversed',
+] as const;
 /** One of {@link NUMERICAL_RULES}. */
 export type NumericalRule = (typeof NUMERICAL_RULES)[number];
 
@@ -132,18 +145,26 @@ export function nliNumerical(pair: NliPair, opts: NliRuleOptions & { lexicon?: N
   const seq = WordSeq.parse(pair.premise);
   const at = seq.offsetOf(q.index);
   const shape = caseShape(q.word);
-  return restatements(q, counts.length > 0 ? rng.pick(counts) : undefined).map(({ rule, phrase, label }) => {
+  const made = restatements(q, counts.length > 0 ? rng.pick(counts) : undefined).map(({ rule, phrase, label }) => {
     const to = applyShape(phrase, shape);
+    return { rule, label, text: seq.replace(q.index, to).toString(), edit: { at, from: q.word, to } };
+  });
+  // Neutral: each entailed restatement as the premise, the original premise as the hypothesis.
+  const reversed = made
+    .filter((m) => m.label === 'entailment')
+    .map((m) => ({ ...m, rule: `${m.rule}-reversed` as NumericalRule, label: 'neutral' as const }));
+  return [...made, ...reversed].map(({ rule, label, text, edit }) => {
+    const turned = rule.endsWith('-reversed');
     return makePair(
       pair,
       'numerical',
       {
         variant: `numerical-${rule}`,
-        premise: pair.premise,
-        hypothesis: seq.replace(q.index, to).toString(),
+        premise: turned ? text : pair.premise,
+        hypothesis: turned ? pair.premise : text,
         label,
         hypothesisFrom: 'premise',
-        edits: [{ field: 'hypothesis', at, from: q.word, to }],
+        edits: [{ field: turned ? 'premise' : 'hypothesis', ...edit }],
       },
       opts,
     );

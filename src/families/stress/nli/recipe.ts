@@ -5,7 +5,8 @@
  */
 import type { DatasetInfo } from '../../../data/types.ts';
 import { NLI_LABEL_SCHEMES } from './labels.ts';
-import { NLI_STRESS_TESTS } from './types.ts';
+import { NLI_COMPETENCE_TESTS, NLI_STRESS_TESTS } from './types.ts';
+import { StressIntervalTally } from '../../../metrics/stress-interval-tally.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../../../recipes/registry/define.ts';
 import { closest } from '../../../recipes/registry/registry.ts';
@@ -24,6 +25,20 @@ const overMajority: RecipeMetric = {
     return d === undefined ? undefined : (d?.over_majority ?? null);
   },
 };
+
+/**
+ * The gate metrics: the stress kind's per test, without a reduction for the competence tests (their golds are the
+ * rules'; the paper gives none), which also stay out of `nli_max_reduction`; and the premise-removed comparison.
+ */
+function nliGateMetrics(): Record<string, RecipeMetric> {
+  const all = stressGateMetrics('nli', NLI_STRESS_TESTS, 'stress-nli', ['premise-removed']);
+  for (const test of NLI_COMPETENCE_TESTS) delete all[`nli_${test}_reduction`];
+  all.nli_max_reduction = {
+    ...all.nli_max_reduction!,
+    description: `stress-nli: the largest reduction of any test (premise-removed and the competence tests, ${NLI_COMPETENCE_TESTS.join(', ')}, aside)`,
+  };
+  return { ...all, nli_premise_removed_over_majority: overMajority };
+}
 
 /** Which text of the pairs is the premise, from --premise / --hypothesis (column names or textA / textB). */
 export function premiseSide(
@@ -67,10 +82,7 @@ export const stressNliRecipe = defineRecipe({
   verb: 'nli',
   tasks: ['pair-classification'],
   settings: stressNliSettings,
-  metrics: {
-    ...stressGateMetrics('nli', NLI_STRESS_TESTS, 'stress-nli', ['premise-removed']),
-    nli_premise_removed_over_majority: overMajority,
-  },
+  metrics: nliGateMetrics(),
   report: stressNliFamily,
   helpAfter: [
     'Examples:',
@@ -81,8 +93,9 @@ export const stressNliRecipe = defineRecipe({
     "Labels: the model's and the data's labels are read as NLI labels by name (ENTAILMENT, not_entailment, …) or as",
     '--label-map says: label=target, label a gold label or a model label, target an NLI label or a model label',
     '(--label-map "LABEL_0=entailment,LABEL_1=neutral,LABEL_2=contradiction"). 2-way when the model or the data is.',
-    'Prints Table 2 (accuracy per test, % reduction from the original on the same pairs), the error confusion and',
-    'the tautology sweep; writes summary.json and results.jsonl. More: docs/stress-tests.md.',
+    'Prints Table 2 (accuracy per test with its 95% interval, % reduction from the original on the same pairs; the',
+    'competence tests: accuracy only, and per gold label), the error confusion and the tautology sweep; writes',
+    'summary.json and results.jsonl. More: docs/stress-tests.md.',
   ],
   build(s, ctx) {
     if (!ctx.data) throw new TextstressError('the NLI stress tests need a dataset of premise/hypothesis pairs.', { hint: 'Pass --data.' });
@@ -90,11 +103,27 @@ export const stressNliRecipe = defineRecipe({
     const labels = planNliLabels(ctx.model, ctx.data, ctx.observedLabels ?? [], ctx.labelMap ?? {}, s.scheme);
     const suite = nliStressSuite({ tests: s.tests, labels, premiseIs: side.premiseIs, seed: ctx.seed, maxTautologies: s.maxTautologies });
     const modelLabels = Object.fromEntries((ctx.model.labels ?? []).map((l, i) => [l, labels.model[i]!]));
+    // Intervals resample whole pairs (a pair yields several cases); read in the tallies' pass, used by details.
+    let intervals: StressIntervalTally | undefined;
     return {
       kind: 'stress',
       suite,
+      digest: () => {
+        const t = new StressIntervalTally({
+          seed: ctx.seed,
+          byGold: NLI_COMPETENCE_TESTS,
+          overMajority: ['premise-removed'],
+          noReduction: NLI_COMPETENCE_TESTS,
+        });
+        intervals = t;
+        return { add: (r) => t.add(r), finish: (m) => ({ metrics: t.finish(m) }) };
+      },
       details: (m) => ({
-        ...nliDetails(m, { scheme: labels.scheme, labels: NLI_LABEL_SCHEMES[labels.scheme], ...side.names, model_labels: modelLabels }),
+        ...nliDetails(
+          m,
+          { scheme: labels.scheme, labels: NLI_LABEL_SCHEMES[labels.scheme], ...side.names, model_labels: modelLabels },
+          intervals,
+        ),
       }),
       text: nliText,
     };

@@ -1,12 +1,13 @@
 /**
- * The report section of the NLI stress suite: Table 2, the error confusion and the tautology sweep as tables,
- * a chart of accuracy per test with its reduction, and the sweep's chart (the paper's Figure 2).
+ * The report section of the NLI stress suite: Table 2, the competence tests per gold label, the error confusion and
+ * the tautology sweep as tables, a chart of accuracy per test with its reduction, and the sweep's chart (the
+ * paper's Figure 2).
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { NliStressTest } from './types.ts';
 import type { ChartSpec, ReportFamily, ReportTable, StressRun } from '../../../recipes/report/types.ts';
 import { accuracyPerTestChart } from '../../../recipes/report/stress.ts';
-import { confusionTable, NLI_TEST_TITLES, sweepTable, table2, type NliDetails } from './tables.ts';
+import { competenceTable, confusionTable, NLI_TEST_TITLES, sweepTable, table2, type NliDetails } from './tables.ts';
 
 const title = (test: string): string => NLI_TEST_TITLES[test as NliStressTest] ?? test;
 
@@ -49,7 +50,7 @@ export const stressNliFamily: ReportFamily = {
   stressSection(runs) {
     const suffix = (r: StressRun, t: ReportTable): ReportTable => (runs.length > 1 ? { ...t, title: `${t.title} — ${r.name}` } : t);
     const tables = runs.flatMap((r) =>
-      [table2(r.summary), confusionTable(r.summary), sweepTable(r.summary)]
+      [table2(r.summary), competenceTable(r.summary), confusionTable(r.summary), sweepTable(r.summary)]
         .filter((t): t is ReportTable => t !== undefined)
         .map((t) => suffix(r, t)),
     );

@@ -10,14 +10,14 @@ import type { ModelInput, ModelOutput } from '../../../models/types.ts';
 import type { Edit } from '../../../text/edits.ts';
 import { NLI_RULES, type NliStressOptions } from './index.ts';
 import { NLI_LABEL_SCHEMES, type NliLabel } from './labels.ts';
-import type { NliEdit, NliPair, NliStressTest, StressPair } from './types.ts';
+import { NLI_COMPETENCE_TESTS, type NliEdit, type NliPair, type NliStressTest, type StressPair } from './types.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import type { NliLabelPlan } from './label-mapping.ts';
 
 /** Why a test made no pair for a premise/hypothesis pair. */
 export const NOT_APPLICABLE: Partial<Record<NliStressTest, string>> = {
   spelling: 'no hypothesis word of four or more letters to misspell',
-  antonymy: 'no adjective or noun of the premise has a WordNet antonym',
+  antonymy: 'no adjective or noun of the premise has a WordNet antonym in its sense and context',
   numerical: 'no count of two or more before a noun in the premise',
 };
 
@@ -55,6 +55,9 @@ export function nliStressSuite(o: NliSuiteOptions): StressSuite<NliPair, NliLabe
     confusion: true,
     // The annotation-artifacts test is compared with the majority class, not counted as a failure of reading.
     notInWorst: ['premise-removed'],
+    // The competence tests' golds are the rules' (antonymy: contradiction), not the pairs': a reduction from the
+    // original answers would compare different questions, and the paper gives none.
+    noReduction: NLI_COMPETENCE_TESTS,
     read(example: Example): NliPair {
       if (example.kind !== 'pair') {
         throw new TextstressError(

@@ -31,6 +31,9 @@ export const NLI_TEST_FAMILY: Readonly<Record<NliStressTest, 'distraction' | 'no
   'premise-removed': 'annotation-artifacts',
 };
 
+/** The competence tests: their golds are set by the rule, so they report accuracy (per gold label), no reduction. */
+export const NLI_COMPETENCE_TESTS: readonly NliStressTest[] = NLI_STRESS_TESTS.filter((t) => NLI_TEST_FAMILY[t] === 'competence');
+
 /** A premise/hypothesis pair with its gold label. */
 export interface NliPair {
   id: string;

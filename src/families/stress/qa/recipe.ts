@@ -123,7 +123,7 @@ export const stressQaRecipe = defineRecipe({
       },
       digest: () => {
         const d = new QaIntervalDigest(ctx.seed, WORST_OF_SETS);
-        return { add: (r) => d.add(r), finish: () => ({ ...d.finish() }) };
+        return { add: (r) => d.add(r), finish: () => ({ digested: { ...d.finish() } }) };
       },
       details: (m, iv) => ({
         ...qaDetails(
