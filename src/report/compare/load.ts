@@ -89,14 +89,6 @@ export function readRunInfo(dir: string): RunInfo {
   }
   if (typeof s.recipe !== 'string' || typeof s.n !== 'number')
     throw new TextstressError('summary.json is not a textstress run summary.', { where: file });
-  if (typeof s.kind === 'string' && s.kind !== 'attack' && s.kind !== 'probe') {
-    throw new TextstressError(
-      `${dir} is a ${s.kind} run: only attack and probe runs (one result per example) can be compared example by example.`,
-      {
-        where: file,
-      },
-    );
-  }
   if (s.shard) throw new TextstressError(`${dir} is one shard of a run; join the shards with textstress merge first.`, { where: file });
   if (!existsSync(join(dir, RESULTS_FILE))) throw new TextstressError(`no results.jsonl in ${dir}.`, { where: dir });
   return {
@@ -118,7 +110,10 @@ export async function readOutcomes(dir: string): Promise<RunOutcomes> {
   for await (const r of readResults<ExampleResult>(file)) {
     line++;
     if (typeof r.id !== 'string' || typeof r.original_correct !== 'boolean' || !r.original_prediction || !r.perturbed_prediction) {
-      throw new TextstressError(`result ${line} is not an attack result (id, original_correct, predictions).`, { where: file });
+      throw new TextstressError(
+        `result ${line} is not an attack or probe result (id, original_correct, predictions): only runs with one result per example can be compared example by example.`,
+        { where: file },
+      );
     }
     if (outcomes.has(r.id)) throw new TextstressError(`example id "${r.id}" occurs twice (result ${line}).`, { where: file });
     outcomes.set(r.id, outcomeOf(r));
