@@ -111,7 +111,8 @@ export async function readOutcomes(dir: string): Promise<RunOutcomes> {
     line++;
     if (typeof r.id !== 'string' || typeof r.original_correct !== 'boolean' || !r.original_prediction || !r.perturbed_prediction) {
       throw new TextstressError(
-        `result ${line} is not an attack or probe result (id, original_correct, predictions): only runs with one result per example can be compared example by example.`,
+        `result ${line} is not an attack or probe result (id, original_correct, predictions): ` +
+          'only runs with one result per example can be compared example by example.',
         { where: file },
       );
     }
