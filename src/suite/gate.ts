@@ -184,8 +184,9 @@ export function checkTest(
 
 /**
  * `METRIC OP baseline ± margin`. With a paired comparison of the two runs (same examples) and a per-example metric,
- * the check fails only when the paired test finds the difference significant (Holm-adjusted p < alpha) and the
- * current value is beyond the margin; a difference within sampling noise is no failure. Otherwise (stress and
+ * a check whose values miss the bound fails only when the miss is beyond sampling noise: without a margin, when the
+ * paired test (exact McNemar / paired bootstrap, Holm-adjusted) finds the difference significant; with a margin,
+ * when the paired difference's 95% interval lies wholly beyond it. A miss within noise passes (says so). Otherwise (stress and
  * generator runs, or no comparison) the raw values are compared as before.
  */
 function baselineCheck(
@@ -221,16 +222,27 @@ function baselineCheck(
   const base = `${test}: ${t.metric} = ${fmt(t.metric, actual)} vs baseline ${fmt(t.metric, bv)}${marginText(t.baseline!.margin)}`;
   if (paired && paired.p_holm !== null) {
     const pn = paired.diff.n;
-    const status: GateStatus = !within && paired.significant ? 'fail' : pn < minN ? 'inconclusive' : 'pass';
-    const test_ = `paired ${paired.test === 'mcnemar' ? 'exact McNemar' : 'bootstrap'} over ${pn} examples, p (Holm) = ${paired.p_holm.toPrecision(3)}`;
+    const m = t.baseline!.margin;
+    const d = paired.diff;
+    // Margin 0: the paired test decides. A margin: the paired difference's 95% interval must lie wholly beyond it.
+    const beyond =
+      m === 0
+        ? paired.significant
+        : d.low !== null &&
+          d.high !== null &&
+          (t.op === '<' || t.op === '<=' ? d.low > m + EPS : t.op === '==' ? d.low > m + EPS || d.high < m - EPS : d.high < m - EPS);
+    const status: GateStatus = !within && beyond ? 'fail' : pn < minN ? 'inconclusive' : 'pass';
+    const test_ =
+      `paired ${paired.test === 'mcnemar' ? 'exact McNemar' : 'bootstrap'} over ${pn} examples, p (Holm) = ${paired.p_holm.toPrecision(3)}` +
+      (m === 0 || d.low === null ? '' : `; difference ${fmt(t.metric, d.value!)} [${fmt(t.metric, d.low)}, ${fmt(t.metric, d.high!)}]`);
     const said =
       status === 'fail'
-        ? `fails ${t.op} (significant: ${test_})`
+        ? `fails ${t.op} (${m === 0 ? 'significant' : 'the whole 95% interval of the difference is beyond the margin'}: ${test_})`
         : status === 'inconclusive'
           ? `inconclusive: n = ${pn} < min_n ${minN} (${test_})`
           : within
             ? `meets ${t.op} (${test_})`
-            : `meets ${t.op} within sampling noise: the difference is not significant (${test_})`;
+            : `meets ${t.op} within sampling noise: the shortfall is not significant (${test_})`;
     return { test, expr, passed: status === 'pass', status, actual, bound, n: pn, p: paired.p_holm, ...ivPart, message: `${base} ${said}` };
   }
   const status: GateStatus = !within ? 'fail' : n < minN ? 'inconclusive' : 'pass';

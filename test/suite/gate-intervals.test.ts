@@ -95,15 +95,19 @@ describe('gate: intervals, minimum n, paired baseline', () => {
       out,
       '--no-progress',
     ]);
-    // Same model, data and seed: every example agrees, so "5 points better" is not met but no difference is significant.
-    expect(r.code, r.stdout).toBe(0);
+    // Same model, data and seed: every example agrees. No difference: the paired test finds none (p = 1), so
+    // "no worse than the baseline" holds; "5 points better" fails: the difference's interval is [0, 0], wholly short of it.
+    expect(r.code, r.stdout).toBe(1);
     const v = verdictOfRun(out);
     expect(v.checks.map((c) => [c.status, c.p])).toEqual([
-      ['pass', 1],
+      ['fail', 1],
       ['pass', 1],
     ]);
     expect(v.checks[0]!.message).toMatch(
-      /attacked_accuracy = [\d.]+ vs baseline [\d.]+ \+ 0\.05 meets >= within sampling noise: the difference is not significant \(paired exact McNemar over 10 examples, p \(Holm\) = 1\.00\)/,
+      /attacked_accuracy = ([\d.]+) vs baseline \1 \+ 0\.05 fails >= \(the whole 95% interval of the difference is beyond the margin: paired exact McNemar over 10 examples, p \(Holm\) = 1\.00; difference 0\.000 \[0\.000, 0\.000\]\)/,
+    );
+    expect(v.checks[1]!.message).toMatch(
+      /stability = ([\d.]+) vs baseline \1 meets >= \(paired exact McNemar over 10 examples, p \(Holm\) = 1\.00\)/,
     );
   });
 
