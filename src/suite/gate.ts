@@ -148,7 +148,10 @@ export function checkTest(
     if (value === undefined) return fail(expr, `${test}: ${expr} — ${t.metric} is not reported by this run`);
     if (value === null) return fail(expr, `${test}: ${expr} — ${t.metric} is n/a: ${run.gate.naReason(t.metric, run.run)}`);
     const iv = metricInterval(t.metric, run.run.summary);
+    // The minimum applies where the metric's own n is known (its interval, or the counts behind it); a recipe
+    // metric without an interval in its summary has no known denominator yet and is judged on its value.
     const n = iv?.n ?? run.gate.measured(run.run).n;
+    const enough = !iv || n >= minN;
     const ivPart = iv ? { interval: iv } : {};
     if (t.baseline) return baselineCheck(test, t, value, n, baseline, extra, registry, opts, ivPart);
     let actual = value;
@@ -161,11 +164,12 @@ export function checkTest(
     }
     const name = t.bound ? `${t.metric}.${t.bound}` : t.metric;
     const ok = holds(t.op, actual, t.value!);
-    const status: GateStatus = !ok ? 'fail' : n < minN ? 'inconclusive' : 'pass';
+    const status: GateStatus = !ok ? 'fail' : enough ? 'pass' : 'inconclusive';
     const shown =
       iv && iv.low !== null
         ? ` (${fmt(t.metric, iv.value!)} [${fmt(t.metric, iv.low)}, ${fmt(t.metric, iv.high!)}], n = ${n})`
         : ` (n = ${n})`;
+    const nPart = status === 'inconclusive' ? ` (n = ${n})` : '';
     const verb = status === 'pass' ? 'meets' : status === 'fail' ? 'fails' : 'would meet';
     const why = status === 'inconclusive' ? ` — inconclusive: n = ${n} < min_n ${minN}, too few examples to pass` : '';
     return {
@@ -177,7 +181,8 @@ export function checkTest(
       bound: t.value!,
       n,
       ...ivPart,
-      message: `${test}: ${name} = ${fmt(t.metric, actual)}${t.bound ? shown : ` (n = ${n})`} ${verb} ${t.op} ${fmt(t.metric, t.value!)}${why}`,
+      // A plain check that passes or fails reads as before; n is shown where it decides or an interval was read.
+      message: `${test}: ${name} = ${fmt(t.metric, actual)}${t.bound ? shown : nPart} ${verb} ${t.op} ${fmt(t.metric, t.value!)}${why}`,
     };
   });
 }
@@ -245,7 +250,7 @@ function baselineCheck(
             : `meets ${t.op} within sampling noise: the shortfall is not significant (${test_})`;
     return { test, expr, passed: status === 'pass', status, actual, bound, n: pn, p: paired.p_holm, ...ivPart, message: `${base} ${said}` };
   }
-  const status: GateStatus = !within ? 'fail' : n < minN ? 'inconclusive' : 'pass';
+  const status: GateStatus = !within ? 'fail' : ivPart.interval && n < minN ? 'inconclusive' : 'pass';
   const said = status === 'fail' ? 'fails' : status === 'pass' ? 'meets' : `would meet (inconclusive: n = ${n} < min_n ${minN})`;
   return {
     test,
