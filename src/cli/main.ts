@@ -1,6 +1,7 @@
 import { workerCommand } from './commands/worker.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { cacheCommand } from './commands/cache.ts';
+import { compareCommand, transferCommand } from './commands/compare.ts';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -52,6 +53,8 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
     cacheCommand(),
     mergeCommand(registry),
     workerCommand(registry),
+    compareCommand(),
+    transferCommand(),
   ];
   const taken = new Set(fixed.map((c) => c.name()));
   for (const cmd of [...recipeCommands(registry), ...verbCommands(registry)]) {

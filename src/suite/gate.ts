@@ -1,33 +1,64 @@
 import type { RunGroup } from '../report/html/types.ts';
-import type { CheckResult, Verdict } from '../report/html/types.ts';
+import type { CheckResult, GateStatus, Verdict } from '../report/html/types.ts';
 import { groupSubject } from '../report/html/load.ts';
 import type { RecipeMetric } from '../recipes/registry/define.ts';
 import { GATE_METRICS } from '../kinds/attack/gate.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
+import type { Comparison } from '../report/compare/index.ts';
+import { wilson, type Interval } from '../stats/index.ts';
 import { THRESHOLD_RE } from './schema.ts';
 
+/**
+ * Exit codes of a gated run (`textstress run`, `textstress demo`): 0 every check passed, 1 a check failed (or an
+ * error), 3 nothing failed but some check was inconclusive (too few examples to pass). 2 is left to usage errors.
+ */
+export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, fail: 1, inconclusive: 3 };
+
+/** Gate metrics that measure robustness (behaviour under attack), not only clean performance. */
+export const ROBUSTNESS_METRICS: readonly string[] = [
+  'attacked_accuracy',
+  'attack_success_rate',
+  'stability',
+  'attacked_metric',
+  'metric_drop',
+  'attacked_f1',
+  'attacked_em',
+];
+
+/**
+ * Whether a check on this metric checks robustness: the built-in ones above, and every recipe metric except those
+ * that describe the clean model or the run itself (`*_original_*`, `clean`, counts of what was probed or generated).
+ */
+export function isRobustnessMetric(metric: string): boolean {
+  if (metric in GATE_METRICS) return ROBUSTNESS_METRICS.includes(metric);
+  return !/(^|_)(original|clean)(_|$)|_(probed|sentences|threshold)$/.test(metric);
+}
 /** A parsed gate check, e.g. "attack_success_rate < 0.4" (see {@link parseThreshold}); percent and points are stored /100. */
 export interface Threshold {
   expr: string;
   /** A built-in gate metric or one a recipe adds. */
   metric: string;
+  /** The interval bound the check reads (`attack_success_rate.high < 0.3`); absent: the value itself. */
+  bound?: 'low' | 'high';
   op: '<' | '<=' | '>' | '>=' | '==';
   /** A fixed bound, or the baseline's value plus `margin`. */
   value?: number;
   baseline?: { margin: number };
 }
 
-/** "attack_success_rate < 0.4", "stability > 90%", "attacked_accuracy >= baseline - 2pts". Percent and points are /100. */
+/** "attack_success_rate < 0.4", "clean_accuracy.low > 0.8", "attacked_accuracy >= baseline - 2pts". Percent and points are /100. */
 export function parseThreshold(expr: string, extra: Record<string, RecipeMetric> = {}): Threshold {
   const m = THRESHOLD_RE.exec(expr);
   if (!m || !(m[1]! in GATE_METRICS || m[1]! in extra)) throw new Error(`not a threshold: "${expr}"`);
   const metric = m[1]!;
-  const op = m[2] as Threshold['op'];
-  if (m[3]) {
-    const size = m[5] ? Number(m[5]) / (m[6] ? 100 : 1) : 0;
-    return { expr, metric, op, baseline: { margin: m[4] === '-' ? -size : size } };
+  const bound = m[2] === 'low' || m[2] === 'high' ? { bound: m[2] as 'low' | 'high' } : {};
+  const op = m[3] as Threshold['op'];
+  if (m[4]) {
+    if (bound.bound) throw new Error(`"${expr}": a baseline check compares values by the paired test; name the metric without .${m[2]}`);
+    const size = m[6] ? Number(m[6]) / (m[7] ? 100 : 1) : 0;
+    return { expr, metric, op, baseline: { margin: m[5] === '-' ? -size : size } };
   }
-  return { expr, metric, op, value: Number(m[7]) / (m[8] ? 100 : 1) };
+  return { expr, metric, ...bound, op, value: Number(m[8]) / (m[9] ? 100 : 1) };
 }
 
 const EPS = 1e-9;
@@ -51,6 +82,46 @@ const marginText = (m: number): string => (m ? ` ${m > 0 ? '+' : '−'} ${Math.a
 
 const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
 
+/** k of n from a rate the summary rounds to a float (k = rate·n is an integer up to float noise). */
+const countOf = (rate: unknown, n: unknown): [number, number] | undefined =>
+  typeof rate === 'number' && typeof n === 'number' && n > 0 ? [Math.round(rate * n), n] : undefined;
+
+/**
+ * A metric's 95% interval from a run's summary: `intervals[metric]` where the summary carries it (issue 27's
+ * CONTRACT: beside the figures, or under `metrics` for generator runs), else Wilson from the counts the summary has
+ * for the four per-example rates. TEMPORARY fallback until every summary writes intervals: delete the second half.
+ */
+export function metricInterval(metric: string, summary: object): Interval | undefined {
+  const s = summary as Record<string, unknown>;
+  const own =
+    (s.intervals as Record<string, Interval> | undefined)?.[metric] ??
+    (s.metrics as { intervals?: Record<string, Interval> } | undefined)?.intervals?.[metric];
+  if (own && typeof own.n === 'number') return own;
+  const kn =
+    metric === 'clean_accuracy'
+      ? countOf(s.clean_accuracy, s.n)
+      : metric === 'attacked_accuracy'
+        ? countOf(s.attacked_accuracy, s.n)
+        : metric === 'attack_success_rate'
+          ? typeof s.succeeded === 'number' && typeof s.attacked === 'number'
+            ? ([s.succeeded, s.attacked] as [number, number])
+            : undefined
+          : metric === 'stability'
+            ? countOf(s.stability, s.stability_n)
+            : undefined;
+  if (kn) return wilson(kn[0], kn[1]);
+  if (metric === 'attack_success_rate' && s.attacked === 0) return wilson(0, 0);
+  return undefined;
+}
+
+/** Options of {@link checkTest}. */
+export interface CheckOptions {
+  /** Fewest examples behind a metric for its check to pass (default 0: no minimum; suites pass their min_n). */
+  minN?: number;
+  /** Paired comparisons of this test's run against the baseline's (`baseline` checks then use the paired test). */
+  paired?: Comparison;
+}
+
 /** Evaluates one test's thresholds on its headline run (and on the baseline's test of the same name). */
 export function checkTest(
   test: string,
@@ -59,59 +130,170 @@ export function checkTest(
   baseline: readonly RunGroup[] | undefined,
   extra: Record<string, RecipeMetric> = {},
   registry?: Registry,
+  opts: CheckOptions = {},
 ): CheckResult[] {
   const run = groupSubject(group, registry);
+  const minN = opts.minN ?? 0;
+  const fail = (expr: string, message: string, more: Partial<CheckResult> = {}): CheckResult => ({
+    test,
+    expr,
+    passed: false,
+    status: 'fail',
+    ...more,
+    message,
+  });
   return exprs.map((expr) => {
     const t = parseThreshold(expr, extra);
-    const actual = run.gate.value(t.metric, run.run, extra);
-    if (actual === undefined) {
-      return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is not reported by this run` };
+    const value = run.gate.value(t.metric, run.run, extra);
+    if (value === undefined) return fail(expr, `${test}: ${expr} — ${t.metric} is not reported by this run`);
+    if (value === null) return fail(expr, `${test}: ${expr} — ${t.metric} is n/a: ${run.gate.naReason(t.metric, run.run)}`);
+    const iv = metricInterval(t.metric, run.run.summary);
+    // The minimum applies where the metric's own n is known (its interval, or the counts behind it); a recipe
+    // metric without an interval in its summary has no known denominator yet and is judged on its value.
+    const n = iv?.n ?? run.gate.measured(run.run).n;
+    const enough = !iv || n >= minN;
+    const ivPart = iv ? { interval: iv } : {};
+    if (t.baseline) return baselineCheck(test, t, value, n, baseline, extra, registry, opts, ivPart);
+    let actual = value;
+    if (t.bound) {
+      const b = iv?.[t.bound];
+      if (b === undefined || b === null) {
+        return { test, expr, passed: false, status: 'inconclusive', n, message: `${test}: ${expr} — no interval is known for ${t.metric}` };
+      }
+      actual = b;
     }
-    if (actual === null) {
-      return { test, expr, passed: false, message: `${test}: ${expr} — ${t.metric} is n/a: ${run.gate.naReason(t.metric, run.run)}` };
-    }
-    let bound = t.value;
-    if (t.baseline) {
-      const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
-      if (!b)
-        return { test, expr, passed: false, actual, message: `${test}: ${expr} — no baseline run for this test (pass --baseline DIR)` };
-      const br = groupSubject(b, registry);
-      const bv = br.gate.value(t.metric, br.run, extra);
-      if (bv === undefined)
-        return { test, expr, passed: false, actual, message: `${test}: ${expr} — the baseline does not report ${t.metric}` };
-      if (bv === null)
-        return {
-          test,
-          expr,
-          passed: false,
-          actual,
-          message: `${test}: ${expr} — the baseline's ${t.metric} is n/a: ${br.gate.naReason(t.metric, br.run)}`,
-        };
-      bound = bv + t.baseline.margin;
-    }
-    const passed = holds(t.op, actual, bound!);
+    const name = t.bound ? `${t.metric}.${t.bound}` : t.metric;
+    const ok = holds(t.op, actual, t.value!);
+    const status: GateStatus = !ok ? 'fail' : enough ? 'pass' : 'inconclusive';
+    const shown =
+      iv && iv.low !== null
+        ? ` (${fmt(t.metric, iv.value!)} [${fmt(t.metric, iv.low)}, ${fmt(t.metric, iv.high!)}], n = ${n})`
+        : ` (n = ${n})`;
+    const nPart = status === 'inconclusive' ? ` (n = ${n})` : '';
+    const verb = status === 'pass' ? 'meets' : status === 'fail' ? 'fails' : 'would meet';
+    const why = status === 'inconclusive' ? ` — inconclusive: n = ${n} < min_n ${minN}, too few examples to pass` : '';
     return {
       test,
       expr,
-      passed,
+      passed: status === 'pass',
+      status,
       actual,
-      bound: bound!,
-      message:
-        `${test}: ${t.metric} = ${fmt(t.metric, actual)} ${passed ? 'meets' : 'fails'} ${t.op} ` +
-        `${fmt(t.metric, bound!)}${t.baseline ? ` (baseline${marginText(t.baseline.margin)})` : ''}`,
+      bound: t.value!,
+      n,
+      ...ivPart,
+      // A plain check that passes or fails reads as before; n is shown where it decides or an interval was read.
+      message: `${test}: ${name} = ${fmt(t.metric, actual)}${t.bound ? shown : nPart} ${verb} ${t.op} ${fmt(t.metric, t.value!)}${why}`,
     };
   });
 }
 
-/** The gate's verdict: passed when every check passed (so also when there is none). */
+/**
+ * `METRIC OP baseline ± margin`. With a paired comparison of the two runs (same examples) and a per-example metric,
+ * a check whose values miss the bound fails only when the miss is beyond sampling noise: without a margin, when the
+ * paired test (exact McNemar / paired bootstrap, Holm-adjusted) finds the difference significant; with a margin,
+ * when the paired difference's 95% interval lies wholly beyond it. A miss within noise passes (says so). Otherwise (stress and
+ * generator runs, or no comparison) the raw values are compared as before.
+ */
+function baselineCheck(
+  test: string,
+  t: Threshold,
+  actual: number,
+  n: number,
+  baseline: readonly RunGroup[] | undefined,
+  extra: Record<string, RecipeMetric>,
+  registry: Registry | undefined,
+  opts: CheckOptions,
+  ivPart: Partial<CheckResult>,
+): CheckResult {
+  const expr = t.expr;
+  const fail = (message: string): CheckResult => ({
+    test,
+    expr,
+    passed: false,
+    status: 'fail',
+    actual,
+    message: `${test}: ${expr} — ${message}`,
+  });
+  const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
+  if (!b) return fail('no baseline run for this test (pass --baseline DIR)');
+  const br = groupSubject(b, registry);
+  const bv = br.gate.value(t.metric, br.run, extra);
+  if (bv === undefined) return fail(`the baseline does not report ${t.metric}`);
+  if (bv === null) return fail(`the baseline's ${t.metric} is n/a: ${br.gate.naReason(t.metric, br.run)}`);
+  const bound = bv + t.baseline!.margin;
+  const within = holds(t.op, actual, bound);
+  const paired = opts.paired?.metrics.find((m) => m.metric === t.metric);
+  const minN = opts.minN ?? 0;
+  const base = `${test}: ${t.metric} = ${fmt(t.metric, actual)} vs baseline ${fmt(t.metric, bv)}${marginText(t.baseline!.margin)}`;
+  if (paired && paired.p_holm !== null) {
+    const pn = paired.diff.n;
+    const m = t.baseline!.margin;
+    const d = paired.diff;
+    // Margin 0: the paired test decides. A margin: the paired difference's 95% interval must lie wholly beyond it.
+    const beyond =
+      m === 0
+        ? paired.significant
+        : d.low !== null &&
+          d.high !== null &&
+          (t.op === '<' || t.op === '<=' ? d.low > m + EPS : t.op === '==' ? d.low > m + EPS || d.high < m - EPS : d.high < m - EPS);
+    const status: GateStatus = !within && beyond ? 'fail' : pn < minN ? 'inconclusive' : 'pass';
+    const test_ =
+      `paired ${paired.test === 'mcnemar' ? 'exact McNemar' : 'bootstrap'} over ${pn} examples, p (Holm) = ${paired.p_holm.toPrecision(3)}` +
+      (m === 0 || d.low === null ? '' : `; difference ${fmt(t.metric, d.value!)} [${fmt(t.metric, d.low)}, ${fmt(t.metric, d.high!)}]`);
+    const said =
+      status === 'fail'
+        ? `fails ${t.op} (${m === 0 ? 'significant' : 'the whole 95% interval of the difference is beyond the margin'}: ${test_})`
+        : status === 'inconclusive'
+          ? `inconclusive: n = ${pn} < min_n ${minN} (${test_})`
+          : within
+            ? `meets ${t.op} (${test_})`
+            : `meets ${t.op} within sampling noise: the shortfall is not significant (${test_})`;
+    return { test, expr, passed: status === 'pass', status, actual, bound, n: pn, p: paired.p_holm, ...ivPart, message: `${base} ${said}` };
+  }
+  const status: GateStatus = !within ? 'fail' : ivPart.interval && n < minN ? 'inconclusive' : 'pass';
+  const said = status === 'fail' ? 'fails' : status === 'pass' ? 'meets' : `would meet (inconclusive: n = ${n} < min_n ${minN})`;
+  return {
+    test,
+    expr,
+    passed: status === 'pass',
+    status,
+    actual,
+    bound,
+    n,
+    ...ivPart,
+    message: `${base} ${said} ${t.op} (raw values: no paired test for this run)`,
+  };
+}
+
+/** A check's status (checks written before statuses existed: from `passed`). */
+export const statusOf = (c: CheckResult): GateStatus => c.status ?? (c.passed ? 'pass' : 'fail');
+
+/** The gate's verdict: fail if a check failed, else inconclusive if one was, else pass (also when there is none). */
 export function verdictOf(checks: CheckResult[]): Verdict {
-  return { passed: checks.every((c) => c.passed), checks };
+  const statuses = checks.map(statusOf);
+  const status: GateStatus = statuses.includes('fail') ? 'fail' : statuses.includes('inconclusive') ? 'inconclusive' : 'pass';
+  // The metrics named (not the "n > 0" check every test gets).
+  const checked = [...new Set(checks.map((c) => THRESHOLD_RE.exec(c.expr)?.[1]).filter((m): m is string => !!m && m !== 'n'))];
+  return { passed: status === 'pass', status, checked, robustness: checked.some(isRobustnessMetric), checks };
 }
 
 /** The short verdict printed at the end of `textstress run`. */
 export function verdictText(v: Verdict): string {
   if (v.checks.length === 0) return 'Gate: no thresholds set.';
-  const failed = v.checks.filter((c) => !c.passed);
-  if (!failed.length) return `Gate: PASS — all ${v.checks.length} checks hold.`;
-  return [`Gate: FAIL — ${failed.length} of ${v.checks.length} checks failed:`, ...failed.map((c) => `  ✗ ${c.message}`)].join('\n');
+  const failed = v.checks.filter((c) => statusOf(c) === 'fail');
+  const unsure = v.checks.filter((c) => statusOf(c) === 'inconclusive');
+  const lines: string[] = [];
+  if (failed.length)
+    lines.push(`Gate: FAIL — ${failed.length} of ${v.checks.length} checks failed:`, ...failed.map((c) => `  ✗ ${c.message}`));
+  if (unsure.length) {
+    lines.push(
+      `Gate: ${failed.length ? '' : 'INCONCLUSIVE — '}${unsure.length} of ${v.checks.length} checks inconclusive ` +
+        '(too few examples to pass; exit code 3 when nothing failed):',
+      ...unsure.map((c) => `  ? ${c.message}`),
+    );
+  }
+  if (!lines.length) lines.push(`Gate: PASS — all ${v.checks.length} checks hold.`);
+  if (v.robustness === false)
+    lines.push('Gate: note — no check reads a robustness metric (attack success, accuracy under attack, stability …).');
+  return lines.join('\n');
 }

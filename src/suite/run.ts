@@ -18,9 +18,10 @@ import { runRecipe, type ProgressSink } from '../kinds/run.ts';
 import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
-import { checkTest, verdictOf } from './gate.ts';
+import { checkTest, parseThreshold, verdictOf } from './gate.ts';
+import { BINARY_METRICS, compareRuns, type Comparison } from '../report/compare/index.ts';
 import { suitePath, suiteSettings, type LoadedSuite } from './load.ts';
-import type { DatasetEntry, ModelEntry, SuiteTest } from './schema.ts';
+import { DEFAULT_MIN_N, type DatasetEntry, type ModelEntry, type Suite, type SuiteTest } from './schema.ts';
 
 /** Options of {@link runSuite}. */
 export interface SuiteRunOptions {
@@ -211,10 +212,16 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   const baselineDir = opts.baseline ?? (suite.baseline ? suitePath(dir, suite.baseline) : undefined);
   const baseline = baselineDir ? await loadGroups([baselineDir], { sampleSize: 0 }) : undefined;
   const metrics = opts.registry.metrics();
-  const checks: CheckResult[] = ran.flatMap(({ test, group }) => [
-    ...emptyRunChecks(test.name, group, opts.registry),
-    ...checkTest(test.name, group, [...(suite.gate ?? []), ...(test.thresholds ?? [])], baseline, metrics, opts.registry),
-  ]);
+  const minN = suite.min_n ?? DEFAULT_MIN_N;
+  const checks: CheckResult[] = [];
+  for (const { test, group } of ran) {
+    const exprs = [...(suite.gate ?? []), ...(test.thresholds ?? [])];
+    const paired = baseline ? await pairedWithBaseline(test.name, group, exprs, baseline, suite, opts.registry) : undefined;
+    checks.push(
+      ...emptyRunChecks(test.name, group, opts.registry),
+      ...checkTest(test.name, group, exprs, baseline, metrics, opts.registry, { minN, ...(paired ? { paired } : {}) }),
+    );
+  }
   const verdict: Verdict = { ...verdictOf(checks), ...(skipped.length ? { skipped } : {}) };
   writeFileSync(join(opts.out, VERDICT_FILE), JSON.stringify(verdict, null, 2) + '\n');
   writeFileSync(join(opts.out, 'suite.json'), JSON.stringify({ file: loaded.file, suite }, null, 2) + '\n');
@@ -254,6 +261,37 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
     }
     if (opts.progress !== false && (process.env[authEnv] || authEnv !== 'OPENAI_API_KEY'))
       process.stderr.write(`textstress: ${where} sends the environment variable ${authEnv} as its Authorization header\n`);
+  }
+}
+
+/**
+ * The paired comparison of a test's run with the baseline's run of the same test (same examples), over the metrics
+ * its baseline checks name, Holm across them; undefined when there is no such check or the runs cannot be paired
+ * (not per-example runs, or different examples): those checks then compare raw values.
+ */
+async function pairedWithBaseline(
+  name: string,
+  group: RunGroup,
+  exprs: readonly string[],
+  baseline: readonly RunGroup[],
+  suite: Suite,
+  registry: Registry,
+): Promise<Comparison | undefined> {
+  const named = exprs
+    .map((e) => parseThreshold(e, registry.metrics()))
+    .filter((t) => t.baseline && (t.metric in BINARY_METRICS || t.metric.endsWith('_f1')));
+  const b = baseline.find((g) => g.name === name) ?? (baseline.length === 1 ? baseline[0] : undefined);
+  if (!named.length || !b) return undefined;
+  const dirOf = (g: RunGroup): string => (groupSubject(g, registry).run as { dir: string }).dir;
+  try {
+    return await compareRuns(dirOf(b), dirOf(group), {
+      seed: suite.seed ?? 0,
+      alpha: suite.alpha ?? 0.05,
+      metrics: [...new Set(named.map((t) => t.metric))],
+      maxExamples: 0,
+    });
+  } catch {
+    return undefined;
   }
 }
 

@@ -13,10 +13,12 @@ import { GATE_METRICS } from '../kinds/attack/gate.ts';
 /**
  * A threshold: `METRIC OP VALUE`, VALUE a number (0.4), a percentage (40%), or the baseline's value of the same
  * metric give or take a margin (`baseline - 2pts`, `baseline - 0.02`). OP is <, <=, >, >= or ==. A number may be
- * negative, for metrics that can be (a stress test's reduction is negative when the test raised accuracy).
+ * negative, for metrics that can be (a stress test's reduction is negative when the test raised accuracy). METRIC may
+ * name a bound of its 95% interval: `attack_success_rate.high < 0.30`, `clean_accuracy.low > 0.8` (groups: 1 metric,
+ * 2 bound, 3 op, 4 baseline, 5 sign, 6 margin, 7 unit, 8 value, 9 %).
  */
 export const THRESHOLD_RE =
-  /^\s*([a-z_][a-z0-9_]*)\s*(<=|>=|<|>|==)\s*(?:(baseline)\s*(?:([+-])\s*(\d+(?:\.\d+)?)\s*(%|pts?|points?)?)?|(-?\d+(?:\.\d+)?)\s*(%)?)\s*$/;
+  /^\s*([a-z_][a-z0-9_]*)(?:\.(low|high|value))?\s*(<=|>=|<|>|==)\s*(?:(baseline)\s*(?:([+-])\s*(\d+(?:\.\d+)?)\s*(%|pts?|points?)?)?|(-?\d+(?:\.\d+)?)\s*(%)?)\s*$/;
 
 /**
  * The metric names a mistyped one most likely meant: the closest by edit distance (≤ 2), else those sharing the most
@@ -45,7 +47,9 @@ function thresholdSchema(metrics: readonly string[]) {
       if (!m) {
         ctx.addIssue({
           code: 'custom',
-          message: `"${s}" is not a threshold; write e.g. "attack_success_rate < 0.4", "stability >= 90%" or "attacked_accuracy >= baseline - 2pts"`,
+          message:
+            `"${s}" is not a threshold; write e.g. "attack_success_rate < 0.4", "attack_success_rate.high < 0.3", ` +
+            `"stability >= 90%" or "attacked_accuracy >= baseline - 2pts"`,
         });
         return;
       }
@@ -61,7 +65,9 @@ function thresholdSchema(metrics: readonly string[]) {
         });
       }
     })
-    .describe('`METRIC OP VALUE`, e.g. "attack_success_rate < 0.4", "stability > 90%", "attacked_accuracy >= baseline - 2pts"');
+    .describe(
+      '`METRIC[.low|.high] OP VALUE`, e.g. "attack_success_rate.high < 0.3", "stability > 90%", "attacked_accuracy >= baseline - 2pts"',
+    );
 }
 
 /** A field schema without its default (kept as the JSON Schema `default` for editors). */
@@ -144,8 +150,19 @@ export interface Suite {
   tests: SuiteTest[];
   gate?: string[];
   baseline?: string;
+  /** Fewest examples behind a metric for its check to pass (below: inconclusive); default {@link DEFAULT_MIN_N}. */
+  min_n?: number;
+  /** Significance level of the paired test against the baseline (after Holm); default 0.05. */
+  alpha?: number;
   report?: { title?: string; max_examples?: number };
 }
+
+/**
+ * Default fewest examples behind a gate check (a metric's own n: attacked examples for attack_success_rate,
+ * stability_n for stability, examples for accuracies). At n = 30 a Wilson interval is still about ±0.15 wide around
+ * 0.5, so a pass on fewer says little; below it a check that holds is inconclusive, never a pass.
+ */
+export const DEFAULT_MIN_N = 30;
 
 /** The names a threshold may use: the built-in gate metrics and those the recipes add. */
 export function gateMetricNames(registry: Registry): string[] {
@@ -185,6 +202,20 @@ export function suiteSchemaFor(registry: Registry): z.ZodType<Suite> {
         .string()
         .optional()
         .describe('output folder of an earlier run of this suite (another model or version), relative to the suite file'),
+      min_n: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe(
+          `fewest examples behind a metric for its check to pass; below, a check that holds is inconclusive (default ${DEFAULT_MIN_N})`,
+        ),
+      alpha: z
+        .number()
+        .gt(0)
+        .lt(1)
+        .optional()
+        .describe('significance level of the paired test against the baseline, after Holm (default 0.05)'),
       report: z
         .strictObject({
           title: z.string().optional(),

@@ -18,8 +18,10 @@ datasets:                    # name: file, or an object with columns, limit, fal
     # text_column: review    # CSV/JSONL column mapping
     # label_column: stars
 
-gate:                        # CI gate: checks on every test (exit code 1 if one fails)
+# min_n: 30                 # fewest examples behind a check for it to pass (below: inconclusive, exit code 3)
+gate:                        # CI gate: checks on every test (exit code 1 if one fails, 3 if one is inconclusive)
   - stability > 0.1          # share of originally-correct examples whose prediction did not change
+  # - attack_success_rate.high < 0.5        # a bound of the 95% interval (.low / .high)
   # - attacked_accuracy >= baseline - 2pts   # no worse than the baseline (--baseline DIR) by more than 2 points
 
 tests:

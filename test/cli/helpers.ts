@@ -137,6 +137,8 @@ export function writeSst2Suite(dir: string, tests: string[], limit: number): str
       `  m: ${JSON.stringify(DEMO_SST2)}`,
       'datasets:',
       `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: ${limit} }`,
+      // These suites test the plumbing (shards, merge, the queue) on a few examples: no minimum n for the gate.
+      'min_n: 1',
       'tests:',
       ...tests.map((t) => `  - ${t}`),
     ].join('\n') + '\n',

@@ -104,7 +104,9 @@ describe('the packed package, installed into an empty project', () => {
 
   it('npx textstress demo writes summaries, results, a table and the report', () => {
     const r = sh('npx', ['textstress', 'demo', '--out', 'demo-out', '--limit', '30', '--no-progress']);
-    expect(r.code, r.out).toBe(0);
+    // 30 reviews leave 28 attacked under noise, fewer than the gate's min_n (30): its robustness check is
+    // inconclusive (exit 3); the full demo (50 reviews) passes it.
+    expect(r.code, r.out).toBe(3);
     const demoOut = join(project, 'demo-out');
     const html = readFileSync(join(demoOut, 'report.html'), 'utf8');
     expect(r.out).toMatch(/K=3/);
@@ -143,7 +145,8 @@ describe('the packed package, installed into an empty project', () => {
     expect(JSON.parse(readFileSync(join(demoOut, 'mlm-cloze', 'summary.json'), 'utf8')).metrics.pairs_used).toBeGreaterThan(50);
     expect(html).toMatch(/Inside the encoder: where grammar errors are noticed/);
     expect(html).toMatch(/Cloze test: how far a grammar error reaches/);
-    expect(r.out).toMatch(/Gate: PASS — all 4 checks hold/);
+    expect(r.out).toMatch(/Gate: INCONCLUSIVE — 1 of 5 checks inconclusive/);
+    expect(r.out).toContain('noise-middle-random: attack_success_rate.high = ');
     expect(html).toMatch(/Fooling sentences \(EFSG\)/);
     expect(html).toMatch(/Entity names/);
     expect(html).toMatch(/Keyboard typos/);

@@ -208,6 +208,8 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
           `price_output: 0.6, cache_dir: cache, auth_env: ${KEY_VAR} }`,
         'datasets:',
         `  sst2: { path: ${JSON.stringify(SST2_DEV)}, limit: 6 }`,
+        // Six examples test the endpoint's plumbing, not the statistics: no minimum n for the gate.
+        'min_n: 1',
         'tests:',
         '  - name: typos-llm',
         '    recipe: typos',

@@ -1,3 +1,4 @@
+import { GATE_EXIT } from '../../suite/gate.ts';
 import { join, relative } from 'node:path';
 import { Command } from 'commander';
 import { formatGrid } from '../../util/table.ts';
@@ -16,6 +17,12 @@ import { printOutcome } from './suite.ts';
 export const DEMO_DATA = { sentiment: join(PACKAGE_ROOT, 'demo', 'reviews.tsv'), ner: join(PACKAGE_ROOT, 'demo', 'news.conll') };
 
 const CLEAN = ['clean_metric > 0.5'];
+/**
+ * The demo gate checks robustness too, on an interval bound: under character noise, the upper 95% bound of the attack
+ * success rate stays below 65% (measured 20/46 = 43.5% [30.2, 57.8] over the 50 reviews, seed 0). Typos at K = 3
+ * break demo-sst2 almost always (91%): the report shows that; the gate does not pretend it is acceptable or not.
+ */
+const NOISE_ROBUST = [...CLEAN, 'attack_success_rate.high < 0.65'];
 
 /**
  * The built-in suite: typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on demo-ner,
@@ -51,7 +58,7 @@ export function demoSuite(opts: { k: number; limit?: number; seed: number }): Su
         model: 'demo-sst2',
         dataset: 'sentiment',
         settings: { noise: 'middle-random' },
-        thresholds: CLEAN,
+        thresholds: NOISE_ROBUST,
       },
       { name: 'ner-typos-k2', recipe: 'typos', model: 'demo-ner', dataset: 'news', settings: { target: 'max', k: 2 }, thresholds: CLEAN },
       // Person names swapped B = 20 times per sentence (the entity paper's Algorithm 1): Table 3 in the report.
@@ -125,6 +132,8 @@ export function demoCommand(registry: Registry): Command {
       process.stdout.write(
         `Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`,
       );
-      if (!outcome.verdict.passed) process.exitCode = 1;
+      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to pass): GATE_EXIT.
+      const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
+      if (code) process.exitCode = code;
     });
 }

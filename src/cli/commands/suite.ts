@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { dryRunTable } from '../../kinds/dry-run.ts';
 import { Command } from 'commander';
-import { verdictText } from '../../suite/gate.ts';
+import { GATE_EXIT, verdictText } from '../../suite/gate.ts';
 import { loadSuite } from '../../suite/load.ts';
 import { runSuite, suiteTable } from '../../suite/run.ts';
 import { STARTER_SUITE } from '../../suite/starter.ts';
@@ -104,7 +104,9 @@ export function runCommand(registry: Registry): Command {
         ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       });
       printOutcome(outcome, registry);
-      if (!outcome.verdict.passed) process.exitCode = 1;
+      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to pass): GATE_EXIT.
+      const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
+      if (code) process.exitCode = code;
     });
 }
 

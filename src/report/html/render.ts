@@ -379,18 +379,32 @@ function runsTable(runs: readonly LoadedRun[]): string {
 }
 
 function verdictHtml(v: Verdict): string {
-  const failed = v.checks.filter((c) => !c.passed);
+  // Checks and verdicts written before statuses existed carry only `passed`.
+  const status = (c: { passed: boolean; status?: string }): string => c.status ?? (c.passed ? 'pass' : 'fail');
+  const failed = v.checks.filter((c) => status(c) === 'fail');
+  const unsure = v.checks.filter((c) => status(c) === 'inconclusive');
+  const overall = v.status ?? (v.passed ? 'pass' : 'fail');
   const head =
     v.checks.length === 0
       ? 'Gate: no thresholds set'
-      : v.passed
+      : overall === 'pass'
         ? `Gate passed: all ${v.checks.length} checks hold`
-        : `Gate failed: ${failed.length} of ${v.checks.length} checks`;
-  const items = [...failed, ...v.checks.filter((c) => c.passed)].map(
-    (c) => `<li class="${c.passed ? 'pass' : 'fail'}">${c.passed ? '✓' : '✗'} ${esc(c.message)}</li>`,
+        : overall === 'inconclusive'
+          ? `Gate inconclusive: ${unsure.length} of ${v.checks.length} checks have too few examples to pass`
+          : `Gate failed: ${failed.length} of ${v.checks.length} checks`;
+  const mark: Record<string, string> = { pass: '✓', fail: '✗', inconclusive: '?' };
+  const items = [...failed, ...unsure, ...v.checks.filter((c) => status(c) === 'pass')].map(
+    (c) => `<li class="${status(c) === 'inconclusive' ? 'skip' : status(c)}">${mark[status(c)]} ${esc(c.message)}</li>`,
   );
   for (const sk of v.skipped ?? []) items.push(`<li class="skip">– ${esc(sk.test)}: not run (${esc(sk.reason)})</li>`);
-  return `<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict"><h3>${esc(head)}</h3><ul>${items.join('')}</ul></div>`;
+  const checked = v.checked?.length ? `<p class="gate-checked">Checked: ${v.checked.map(esc).join(', ')}.</p>` : '';
+  const warn =
+    v.checks.length && v.robustness === false
+      ? '<p class="gate-warn">⚠ No check reads a robustness metric (attack success, accuracy under attack, stability …): ' +
+        'this gate says nothing about how the model holds up under attack.</p>'
+      : '';
+  const cls = overall === 'pass' ? 'pass' : 'fail';
+  return `<div class="verdict ${cls}" id="verdict" data-status="${overall}"><h3>${esc(head)}</h3>${checked}${warn}<ul>${items.join('')}</ul></div>`;
 }
 
 function definitionsHtml(): string {

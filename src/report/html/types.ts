@@ -4,15 +4,31 @@ export type * from '../../recipes/report/types.ts';
 export interface CheckResult {
   test: string;
   expr: string;
+  /** True only when the check holds on enough examples (status 'pass'). */
   passed: boolean;
+  /** 'inconclusive': it holds, but on fewer examples than the suite's min_n (or no interval to read): never a pass. */
+  status?: GateStatus;
   actual?: number;
   bound?: number;
+  /** The metric's own n (its denominator), and the interval the check read, when known. */
+  n?: number;
+  interval?: { value: number | null; low: number | null; high: number | null; n: number; method: string };
+  /** A baseline check decided by the paired test: its Holm-adjusted p-value. */
+  p?: number | null;
   message: string;
 }
+
+/** A gate check's or verdict's outcome; exit codes 0, 1 and 3 (see src/suite/gate.ts GATE_EXIT). */
+export type GateStatus = 'pass' | 'fail' | 'inconclusive';
 
 /** The CI gate's outcome: passed when every check passed. */
 export interface Verdict {
   passed: boolean;
+  /** fail if any check failed, else inconclusive if any was, else pass (absent in verdicts written before it). */
+  status?: GateStatus;
+  /** The metrics the checks read, and whether one of them measures robustness (not only clean performance). */
+  checked?: string[];
+  robustness?: boolean;
   checks: CheckResult[];
   /** Tests not run (e.g. an optional dataset is absent), with why. */
   skipped?: { test: string; reason: string }[];

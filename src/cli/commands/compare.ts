@@ -1,0 +1,160 @@
+/**
+ * `textstress compare A B` (paired comparison of two runs over the same examples) and `textstress transfer --from RUN
+ * --models m1,m2` (the transfer matrix); the logic lives in src/report/compare/.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { compareRuns, ivText, transferHtml, transferMatrix, writeComparison, type Comparison } from '../../report/compare/index.ts';
+import { QueryEngine } from '../../query/engine.ts';
+import { openModel } from '../../runner/open.ts';
+import { formatGrid } from '../../util/table.ts';
+import { terminalSafe } from '../../util/terminal.ts';
+import { TextstressError } from '../../util/errors.ts';
+
+const number =
+  (what: string, lo: number, hi: number) =>
+  (v: string): number => {
+    const x = Number(v);
+    if (!Number.isFinite(x) || x <= lo || x >= hi) throw new InvalidArgumentError(`${what} must be a number in (${lo}, ${hi}).`);
+    return x;
+  };
+
+const pText = (p: number | null): string => (p === null ? 'n/a' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+
+/** The terminal table of a comparison. */
+export function comparisonText(c: Comparison): string {
+  const rows = c.metrics.map((m) => [
+    m.metric,
+    ivText(m.a),
+    ivText(m.b),
+    ivText(m.diff, true),
+    m.test === 'mcnemar' ? `McNemar ${m.counts!.onlyA}/${m.counts!.onlyB}` : 'paired bootstrap',
+    pText(m.p),
+    pText(m.p_holm),
+    m.regression ? 'WORSE in B' : m.improvement ? 'better in B' : '',
+  ]);
+  const joined =
+    c.joined.mode === 'same'
+      ? `${c.joined.n} examples`
+      : `${c.joined.n} examples in both (${c.joined.only_a} only in A, ${c.joined.only_b} only in B)`;
+  return [
+    `A: ${c.a.dir} (${c.a.recipe} on ${c.a.model})`,
+    `B: ${c.b.dir} (${c.b.recipe} on ${c.b.model})`,
+    `Joined per example: ${joined}; α = ${c.alpha} after Holm; bootstrap seed ${String(c.seed)}.`,
+    formatGrid(['metric', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]', 'test (discordant A/B)', 'p', 'p Holm', ''], rows),
+    `Newly broke under attack: ${c.newly_broke_n}; newly held: ${c.newly_held_n}.`,
+    c.regression
+      ? `Regression: ${c.metrics
+          .filter((m) => m.regression)
+          .map((m) => m.metric)
+          .join(', ')} significantly worse in B.`
+      : 'No significant regression in B.',
+  ].join('\n');
+}
+
+export function compareCommand(): Command {
+  return new Command('compare')
+    .description(
+      'paired comparison of two runs over the same examples: both values with 95% intervals, the difference, ' +
+        'exact McNemar / paired bootstrap with Holm; writes compare.json and compare.html',
+    )
+    .argument('<a>', 'the first run folder (the baseline)')
+    .argument('<b>', 'the second run folder (compared against A: differences are B − A)')
+    .option('-o, --out <dir>', 'folder for compare.json and compare.html (default: print only)')
+    .option('--intersection', 'compare on the examples both runs hold instead of refusing different example sets')
+    .option('--seed <n>', 'bootstrap seed (default: the seed of run A)', (v) => Number.parseInt(v, 10))
+    .option('--alpha <p>', 'significance level after Holm', number('--alpha', 0, 1), 0.05)
+    .option('--fail-on-regression', 'exit 1 when some metric is significantly worse in B (after Holm)')
+    .option('--max-examples <n>', 'most examples listed per side (newly broke / newly held)', (v) => Number.parseInt(v, 10), 200)
+    .option('--json', 'print compare.json instead of the table')
+    .action(
+      async (
+        a: string,
+        b: string,
+        opts: {
+          out?: string;
+          intersection?: boolean;
+          seed?: number;
+          alpha: number;
+          failOnRegression?: boolean;
+          maxExamples: number;
+          json?: boolean;
+        },
+      ) => {
+        const c = await compareRuns(a, b, {
+          alpha: opts.alpha,
+          maxExamples: opts.maxExamples,
+          ...(opts.intersection ? { intersection: true } : {}),
+          ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
+        });
+        process.stdout.write((opts.json ? JSON.stringify(c, null, 2) : terminalSafe(comparisonText(c), { keepLayout: true })) + '\n');
+        if (opts.out) {
+          const files = writeComparison(c, opts.out);
+          if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
+        }
+        if (opts.failOnRegression && c.regression) process.exitCode = 1;
+      },
+    );
+}
+
+/** "MODEL=a:b,c:d" → {MODEL: {a: b, c: d}}; MODEL must be one of --models. */
+function labelMaps(specs: readonly string[], models: readonly string[]): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const s of specs) {
+    const at = s.indexOf('=');
+    const model = s.slice(0, at);
+    const pairs = s
+      .slice(at + 1)
+      .split(',')
+      .map((p) => p.split(':'));
+    if (at < 1 || !models.includes(model) || pairs.some((p) => p.length !== 2 || !p[0] || !p[1])) {
+      throw new TextstressError(`--label-map "${s}" is not MODEL=from:to,from:to with MODEL one of --models (${models.join(', ')}).`);
+    }
+    out[model] = Object.fromEntries(pairs.map((p) => [p[0]!.trim(), p[1]!.trim()]));
+  }
+  return out;
+}
+
+export function transferCommand(): Command {
+  return new Command('transfer')
+    .description(
+      'score the adversarial examples of one or more runs on other models: the N×M matrix of transfer rates with 95% intervals (transfer.json, transfer.html)',
+    )
+    .requiredOption('--from <dirs...>', 'run folders whose successful adversarial examples are scored (classification runs)')
+    .requiredOption('--models <specs>', 'comma-separated models (folders, built-in names, hub ids or URLs)')
+    .option(
+      '--label-map <model=map...>',
+      'run label → model label for one model, e.g. "demo-cola=negative:unacceptable,positive:acceptable"',
+    )
+    .option('-o, --out <dir>', 'folder for transfer.json and transfer.html (default: print only)')
+    .option('--json', 'print transfer.json instead of the table')
+    .action(async (opts: { from: string[]; models: string; labelMap?: string[]; out?: string; json?: boolean }) => {
+      const models = opts.models
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const t = await transferMatrix(opts.from, {
+        models,
+        labelMaps: labelMaps(opts.labelMap ?? [], models),
+        open: (spec) => openModel({ model: spec }),
+        query: (model, inputs) => new QueryEngine(model).query(inputs),
+      });
+      if (opts.json) process.stdout.write(JSON.stringify(t, null, 2) + '\n');
+      else {
+        const rows = t.rows.map((r) => [
+          `${r.run.recipe} on ${r.run.model}`,
+          ...r.cells.map((c) => `${ivText(c.rate)} (${c.fooled}/${c.clean_correct})`),
+        ]);
+        process.stdout.write(
+          terminalSafe(formatGrid(['adversarial examples of', ...models], rows), { keepLayout: true }) + '\n' + t.definition + '\n',
+        );
+      }
+      if (opts.out) {
+        mkdirSync(opts.out, { recursive: true });
+        writeFileSync(join(opts.out, 'transfer.json'), JSON.stringify(t, null, 2) + '\n');
+        writeFileSync(join(opts.out, 'transfer.html'), transferHtml(t));
+        if (!opts.json) process.stdout.write(`Wrote ${join(opts.out, 'transfer.json')} and ${join(opts.out, 'transfer.html')}\n`);
+      }
+    });
+}
