@@ -7,6 +7,7 @@ import { builtinRegistry } from '../../src/families/index.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
 import { scanRuns } from '../../src/report/view/catalog.ts';
 import { startViewServer, type ViewServer } from '../../src/report/view/server.ts';
+import { compareRuns } from '../../src/report/compare/index.ts';
 import { wilson } from '../../src/stats/index.ts';
 import { DEMO_SST2, ROOT, SST2_DEV, readJson, runCli, tmp } from '../cli/helpers.ts';
 
@@ -53,7 +54,7 @@ describe('textstress view', () => {
     const curveArgs = ['--limit', '6', '--k-max', '1', '--random-seeds', '1', '--out', join(runs, 'curve'), '--no-progress'];
     const curve = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, ...curveArgs]);
     expect(curve.code, curve.stderr).toBe(0);
-    server = await startViewServer({ roots: [runs], registry, maxExamples: 50 });
+    server = await startViewServer({ roots: [runs], registry, maxExamples: 50, compare: (a, b) => compareRuns(a, b) });
     if (OPT_OUT) return;
     if (!existsSync(CHROMIUM))
       throw new Error(`chromium not found at ${CHROMIUM} (apt-get install chromium, or TEXTSTRESS_SKIP_BROWSER=1)`);
@@ -126,6 +127,41 @@ describe('textstress view', () => {
     await page.waitForSelector('#history-chart svg', { timeout: 20_000 });
     expect(await page.locator('#history-chart tbody tr').count()).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: join(SHOTS, 'view-history-1280.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('compares two picked runs with the same p-values as `textstress compare` (chromium, 1280 px)', async (ctx) => {
+    if (OPT_OUT) ctx.skip('TEXTSTRESS_SKIP_BROWSER=1');
+    const cli = await runCli(['compare', join(runs, 'typos-k1'), join(runs, 'typos-k2'), '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    const expected = JSON.parse(cli.stdout) as {
+      metrics: { metric: string; p: number | null; p_holm: number | null }[];
+      newly_broke_n: number;
+    };
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('table.runs tbody tr');
+    await page.check('input[aria-label="select typos-k1"]');
+    await page.check('input[aria-label="select typos-k2"]');
+    await page.click('#compare');
+    await page.waitForSelector('#cmp-metrics tbody tr', { timeout: 20_000 });
+    const fmt = (p: number | null): string => (p === null ? '—' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+    for (const m of expected.metrics) {
+      const row = page.locator(`#cmp-metrics tr[data-metric="${m.metric}"]`);
+      expect(await row.locator('td.p').textContent()).toBe(fmt(m.p));
+      expect(await row.locator('td.p-holm').textContent()).toBe(fmt(m.p_holm));
+    }
+    // K = 2 breaks examples K = 1 held: they are listed with the edit highlighted.
+    expect(expected.newly_broke_n).toBeGreaterThan(0);
+    expect(await page.locator('#cmp-broke article.cmp-ex').count()).toBe(expected.newly_broke_n);
+    expect(await page.locator('#cmp-broke ins').count()).toBeGreaterThan(0);
+    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'view-compare-1280.png'), fullPage: true });
+    // Runs over different examples are refused with compare's reason.
+    const res = await fetch(
+      `${server.url}/api/compare?a=${encodeURIComponent('0:typos-k1')}&b=${encodeURIComponent('0:curve/target-max')}`,
+    );
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: string }).error).toMatch(/example/);
     expect(errors).toEqual([]);
   }, 60_000);
 });

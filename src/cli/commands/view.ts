@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { compareRuns } from '../../report/compare/index.ts';
 import { startViewServer } from '../../report/view/server.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { int } from '../options.ts';
@@ -22,7 +23,8 @@ export function viewCommand(registry: Registry): Command {
     )
     .action(async (dirs: string[], opts: ViewCliOptions) => {
       const roots = dirs.length ? dirs : ['.'];
-      const server = await startViewServer({ roots, port: opts.port, registry, maxExamples: opts.maxExamples });
+      const compare = (a: string, b: string): Promise<unknown> => compareRuns(a, b);
+      const server = await startViewServer({ roots, port: opts.port, registry, maxExamples: opts.maxExamples, compare });
       process.stderr.write(`textstress view: ${roots.join(', ')} at ${server.url}/ (Ctrl-C stops it)\n`);
       await new Promise<void>((done) => {
         const stop = (): void => {

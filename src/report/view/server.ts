@@ -34,8 +34,13 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-const ASSETS = ['./app.client.js', './view.css'] as const;
-const [SCRIPT, STYLE] = ASSETS.map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')) as [string, string];
+const ASSETS = ['./compare-view.client.js', './app.client.js', './view.css'] as const;
+const [COMPARE_SCRIPT, APP_SCRIPT, STYLE] = ASSETS.map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')) as [
+  string,
+  string,
+  string,
+];
+const SCRIPT = `${COMPARE_SCRIPT}\n${APP_SCRIPT}`;
 
 /** Nothing but this origin: the page and the reports it frames run with no network beyond the view server. */
 const CSP = [
@@ -145,7 +150,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
       if (!opts.compare) throw new HttpError(404, 'comparison is not available in this build');
       const a = findRun(opts, q('a'));
       const b = findRun(opts, q('b'));
-      return send(res, 200, 'application/json', JSON.stringify(await opts.compare(runDir(a), runDir(b))));
+      let comparison: unknown;
+      try {
+        comparison = await opts.compare(runDir(a), runDir(b));
+      } catch (err) {
+        // Runs that cannot be compared (different examples, another kind of run): the reason, as compare gives it.
+        throw new HttpError(409, err instanceof Error ? err.message : String(err));
+      }
+      return send(res, 200, 'application/json', JSON.stringify(comparison));
     }
     default:
       throw new HttpError(404, `no page ${url.pathname}`);
