@@ -11,9 +11,11 @@ import { loadTransformersModel } from '../../src/models/transformers/index.ts';
 import type { ModelAdapter, ModelInput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { foolingRecipe } from '../../src/families/fooling/recipe.ts';
+import { sentenceLength } from '../../src/families/fooling/source.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { runGenerator } from '../../src/kinds/generate/run.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
+import { wilson } from '../../src/stats/index.ts';
 import { DEMO_SST2, ROOT, SST2_TRAIN, fixtureData, runCli, tmp } from '../cli/helpers.ts';
 
 const DEMO_QNLI = join(ROOT, 'models', 'demo-qnli');
@@ -96,12 +98,23 @@ describe('fooling on demo-sst2', () => {
     expect(details.threshold).toMatchObject({ value: T, source: 'train' });
     expect(details.threshold.positives).toBe(102); // the fixture's 200 SST-2 training rows hold 102 positive ones
     expect(details.target.label).toBe('positive');
+    // The last epoch's F and S with 95% intervals over its 40 sentences: Wilson for F, a seeded bootstrap for S.
+    const last = steps.at(-1)!;
+    const intervals = (summary.details as { intervals: Record<string, { value: number; low: number; high: number; n: number }> }).intervals;
+    expect(intervals.fooling_fraction).toEqual(wilson(Number(last.fooling), 40));
+    expect(intervals.fooling_mean_score).toMatchObject({ value: last.mean_score, n: 40, method: 'bootstrap' });
+    expect(intervals.fooling_mean_score!.low).toBeLessThan(intervals.fooling_mean_score!.value);
+    expect(intervals.fooling_mean_score!.high).toBeGreaterThan(intervals.fooling_mean_score!.value);
+    expect(outcome.text).toMatch(/Final S [\d.]+ \[[\d.]+, [\d.]+\], F [\d.]+% \[[\d.]+%, [\d.]+%\] \(95%, n = 40\)/);
     expect(details.samples.map((s) => s.score)).toEqual([...details.samples.map((s) => s.score)].sort((x, y) => y - x));
     expect(outcome.text).toMatch(/T_task = /);
 
     const b = tmp('fool-b');
     await run(b);
-    for (const f of ['results.jsonl', 'steps.jsonl']) expect(readFileSync(join(b, f), 'utf8')).toBe(readFileSync(join(a, f), 'utf8'));
+    for (const f of ['results.jsonl', 'steps.jsonl', 'summary.json'])
+      expect(readFileSync(join(b, f), 'utf8').replace(/"wall_seconds": [\d.]+/, '')).toBe(
+        readFileSync(join(a, f), 'utf8').replace(/"wall_seconds": [\d.]+/, ''),
+      );
   });
 
   it("T_task is the 25th percentile of the model's scores of the positive training examples", async () => {
@@ -175,6 +188,16 @@ describe('fooling on demo-sst2', () => {
   });
 
   it('errors: no --train, a target the model lacks, fixed sentences for a single-text model', async () => {
+    // L: --length when given, else 9 for single texts (pairs: x̂'s words, tested in pair mode).
+    expect(sentenceLength({ length: null }, { kind: 'text' })).toEqual({ length: 9, source: 'default' });
+    expect(sentenceLength({ length: 4 }, { kind: 'pair', fixed: 'a b c', side: 'second', id: null })).toEqual({
+      length: 4,
+      source: 'given',
+    });
+    expect(sentenceLength({ length: null }, { kind: 'pair', fixed: 'Who, then, won?', side: 'second', id: null })).toEqual({
+      length: 3,
+      source: 'fixed-sentence',
+    });
     await expect(build(sst2, { population: 4 })).rejects.toThrow(/needs the training file/);
     await expect(build(sst2, { ...SMALL, target: 'happy' })).rejects.toThrow(/no class "happy"; its classes are negative, positive/);
     await expect(build(sst2, { ...SMALL, fixedText: 'a sentence' })).rejects.toThrow(/for pair models/);
@@ -216,6 +239,25 @@ describe('fooling in pair mode (demo-qnli)', () => {
     for (const input of asked) if (input.kind === 'pair') expect(input.textB.split(' ')).toHaveLength(8);
     for (const r of lines(join(out, 'results.jsonl'))) expect(r).toMatchObject({ fixed: question, side: 'second' });
     expect((outcome.summary.details as { pair: unknown }).pair).toEqual({ fixed: question, side: 'second', id: '0' });
+    expect(outcome.summary.details).toMatchObject({ length: 8, length_source: 'given' });
+
+    // Without --length the evolved text has as many words as x̂, as in the paper: the question has 10.
+    asked.length = 0;
+    const own = await runRecipe({
+      registry: builtinRegistry(),
+      recipe: 'fooling',
+      model: DEMO_QNLI,
+      settings: { train, fixedId: '0', population: 6, epochs: 2, threshold: 0.2 },
+      out: tmp('fool-pair-length'),
+      seed: 1,
+      shared: { model: spy, engine: new QueryEngine(spy) },
+    });
+    if (own.kind !== 'generate') throw new Error('expected a generator run');
+    expect(own.summary.details).toMatchObject({ length: 10, length_source: 'fixed-sentence' });
+    expect(asked.length).toBeGreaterThan(0);
+    for (const input of asked) if (input.kind === 'pair') expect(input.textB.split(' ')).toHaveLength(10);
+    expect(own.text).toMatch(/sentences of 10 words \(x̂'s length\)/);
+    await expect(build(qnli, { train, fixedText: '?!', population: 4 })).rejects.toThrow(/x̂ "\?!" has no words/);
     await expect(build(qnli, { train, population: 4 })).rejects.toThrow(/needs the sentence x̂/);
     await expect(build(qnli, { train, fixedId: 'nope', population: 4 })).rejects.toThrow(/no example has the id "nope"/);
   });

@@ -11,7 +11,8 @@ import { loadTransformersModel } from '../../src/models/transformers/index.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
-import { meanStd, sweepRows } from '../../src/families/fooling/sweep-stats.ts';
+import { meanStd, pairedDifference, sweepRows } from '../../src/families/fooling/sweep-stats.ts';
+import { pairedBootstrap } from '../../src/stats/index.ts';
 import { foolingSweepRecipe } from '../../src/families/fooling/sweep.ts';
 import { runGenerator } from '../../src/kinds/generate/run.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
@@ -59,6 +60,37 @@ describe('sweep statistics', () => {
     ]);
     expect(rows[1]).toMatchObject({ runs: 1, final: { S: { mean: 0.3, std: null, n: 1 } } });
   });
+
+  it("crossover's effect: the last epoch's on − off paired by seed, with a seeded bootstrap interval over the seeds", () => {
+    const last = (value: string, seed: number, s: number, f: number) => [
+      { value, seed, epoch: 1, mean_score: 0, fooling_fraction: 0 },
+      { value, seed, epoch: 2, mean_score: s, fooling_fraction: f },
+    ];
+    const records = [
+      ...last('on', 0, 0.9, 0.7),
+      ...last('on', 1, 0.8, 0.6),
+      ...last('on', 2, 0.85, 0.8),
+      ...last('off', 0, 0.8, 0.6),
+      ...last('off', 1, 0.8, 0.5),
+      ...last('off', 2, 0.7, 0.6),
+      ...last('off', 3, 0.1, 0.1), // no "on" run with seed 3: left out of the pairing
+    ];
+    const d = pairedDifference('off', 'on', records, 7);
+    expect(d.seeds).toEqual([0, 1, 2]);
+    expect(d.F).toMatchObject({ n: 3, method: 'bootstrap' });
+    expect(d.F.value).toBeCloseTo((0.1 + 0.1 + 0.2) / 3, 12);
+    expect(d.S.value).toBeCloseTo((0.1 + 0 + 0.15) / 3, 12);
+    // Every seed's F difference is positive, so every resample's mean is too: the interval lies in [0.1, 0.2], p = 0.
+    expect(d.F.low).toBeGreaterThanOrEqual(0.1 - 1e-12);
+    expect(d.F.high).toBeLessThanOrEqual(0.2 + 1e-12);
+    expect(d.F.p).toBe(0);
+    // The same seed gives the same interval; it equals the stats module's paired bootstrap over the seeds.
+    expect(pairedDifference('off', 'on', records, 7)).toEqual(d);
+    const mean = (xs: number[]) => (idx: Uint32Array) => Array.from(idx).reduce((t, i) => t + xs[i]!, 0) / idx.length;
+    expect(d.F).toEqual(
+      pairedBootstrap(3, mean([0.6, 0.5, 0.6]), mean([0.7, 0.6, 0.8]), { seed: 'fooling-sweep\u00017\u0001fooling_fraction' }),
+    );
+  });
 });
 
 describe('fool-sweep on demo-sst2', () => {
@@ -103,6 +135,14 @@ describe('fool-sweep on demo-sst2', () => {
       ['off', 2],
     ]);
     expect(outcome.text).toMatch(/EFSG sweep over crossover/);
+    // The paired difference on − off over the two seeds, from the sub-runs' last epochs.
+    const final = (value: string, seed: number) => records.find((r) => r.value === value && r.seed === seed && r.epoch === 4)!;
+    const diffF = [0, 4].map((seed) => Number(final('on', seed).fooling_fraction) - Number(final('off', seed).fooling_fraction));
+    const dd = (outcome.summary.details as { difference: { a: string; b: string; seeds: number[]; F: { value: number; n: number } } })
+      .difference;
+    expect(dd).toMatchObject({ a: 'off', b: 'on', seeds: [0, 4], F: { n: 2 } });
+    expect(dd.F.value).toBeCloseTo((diffF[0]! + diffF[1]!) / 2, 12);
+    expect(outcome.text).toMatch(/on − off, paired by seed \(95% bootstrap over 2 seeds\): S -?[\d.]+ \[/);
     const html = join(tmp('sweep-html'), 'r.html');
     expect((await runCli(['report', out, '--html', html])).code).toBe(0);
     const page = readFileSync(html, 'utf8');

@@ -7,14 +7,17 @@
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import { initPopulation, nextGeneration, thresholdAt, type Sentence } from './efsg/index.ts';
 import type { ModelOutput } from '../../models/types.ts';
+import { bootstrapMean, wilson } from '../../stats/index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import type { FoolingSettings } from './settings.ts';
-import { inputOf, readTrain, type FoolingMode, type TrainSource } from './source.ts';
+import { inputOf, readTrain, type FoolingMode, type SentenceLength, type TrainSource } from './source.ts';
 import { foolingText, type FoolingDetails, type FoolingSample } from './tables.ts';
 
 /** The checkpoint: the population to score next, T_task and the train file it came from. */
 export interface FoolingState {
   population: Sentence[];
+  /** The scores of the population scored last (for the final S and F intervals; absent before the first epoch). */
+  scores?: number[];
   threshold: number;
   positives: number | null;
   fingerprint: string;
@@ -25,7 +28,11 @@ export interface FoolingSetup {
   labels: readonly string[];
   target: { index: number; label: string };
   mode: FoolingMode;
+  /** L, resolved from --length or (pair mode) x̂. */
+  length: SentenceLength;
   modelId: string;
+  /** The run's seed (the intervals' bootstrap derives from it). */
+  seed: number;
 }
 
 const SAMPLES = 20;
@@ -38,6 +45,18 @@ export function targetScore(output: ModelOutput, target: { index: number; label:
   if (output.kind !== 'classes') throw new TextstressError(`EFSG needs class probabilities, but the model answered with ${output.kind}.`);
   const named = output.labels.indexOf(target.label);
   return output.probs[named >= 0 ? named : target.index] ?? 0;
+}
+
+/**
+ * 95% intervals of the last epoch's F (Wilson over its N sentences) and S (bootstrap over them, seeded from the run's
+ * seed). They measure how precisely this population pins the figures down, not the spread between seeds (fool-sweep).
+ */
+export function finalIntervals(scores: readonly number[], threshold: number, seed: number): FoolingDetails['intervals'] {
+  const fooling = scores.filter((x) => x > threshold).length;
+  return {
+    fooling_fraction: wilson(fooling, scores.length),
+    fooling_mean_score: bootstrapMean(scores, { seed: `fooling\u0001${seed}` }),
+  };
 }
 
 export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Generator<FoolingState> {
@@ -83,7 +102,7 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
         positives = picked.length;
       }
       return {
-        population: initPopulation(t.vocabulary, s.population, s.length, ctx.rng),
+        population: initPopulation(t.vocabulary, s.population, setup.length.length, ctx.rng),
         threshold,
         positives,
         fingerprint: t.fingerprint,
@@ -112,7 +131,7 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
       });
       const n = scores.length;
       return {
-        state: { ...state, population: nextGeneration(state.population, scores, t.vocabulary, s.crossover, ctx.rng) },
+        state: { ...state, population: nextGeneration(state.population, scores, t.vocabulary, s.crossover, ctx.rng), scores },
         records,
         stats: {
           mean_score: scores.reduce((a, x) => a + x, 0) / n,
@@ -156,11 +175,13 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
         },
         vocabulary: { types: t.vocabulary.words.length, tokens: t.vocabulary.total },
         population: s.population,
-        length: s.length,
+        length: setup.length.length,
+        length_source: setup.length.source,
         epochs: s.epochs,
         crossover: s.crossover,
         pair: setup.mode.kind === 'pair' ? { fixed: setup.mode.fixed, side: setup.mode.side, id: setup.mode.id } : null,
         samples: top,
+        intervals: finalIntervals(state.scores ?? [], state.threshold, setup.seed),
       };
       return { details: details as unknown as Record<string, unknown>, metrics: { fooling_threshold: state.threshold } };
     },

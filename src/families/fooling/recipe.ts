@@ -11,7 +11,7 @@ import { defineRecipe, type BuildContext, type RecipeMetric } from '../../recipe
 import { foolingGenerator } from './generator.ts';
 import { foolingFamily } from './report.ts';
 import { foolingSettings, type FoolingSettings } from './settings.ts';
-import { fixedSentence, type FoolingMode } from './source.ts';
+import { fixedSentence, sentenceLength, type FoolingMode } from './source.ts';
 import { FOOLING_METRICS } from './tables.ts';
 
 const metrics = Object.fromEntries(
@@ -45,7 +45,8 @@ export const foolingRecipe = defineRecipe({
     'positive examples exceed. Each epoch scores the N sentences in one batch, keeps those above T_task and breeds the',
     'next N: parents drawn in proportion to their scores, uniform crossover, one word mutated. Writes results.jsonl (every',
     'distinct fooling sentence, with its score and first epoch: the adversarial set), steps.jsonl (S, M, F per epoch) and',
-    'summary.json; --resume continues after the last finished epoch. Pair models: one text (x̂) stays fixed.',
+    'summary.json; --resume continues after the last finished epoch. Pair models: one text (x̂) stays fixed and, without',
+    '--length, the evolved text has as many words as x̂ (the paper); single texts default to 9 words.',
   ],
   build: async (s, ctx) => ({ kind: 'generate', generator: await foolingGeneratorFor(s, ctx) }),
 });
@@ -74,5 +75,13 @@ export async function foolingGeneratorFor(s: FoolingSettings, ctx: BuildContext)
       where: s.train,
     });
   }
-  return foolingGenerator(s, { train: s.train, labels, target, mode, modelId: ctx.model.id });
+  return foolingGenerator(s, {
+    train: s.train,
+    labels,
+    target,
+    mode,
+    length: sentenceLength(s, mode),
+    modelId: ctx.model.id,
+    seed: ctx.seed,
+  });
 }

@@ -8,7 +8,7 @@ import { fixed, pct } from '../../util/format.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { generatedFamily } from '../../recipes/report/generated.ts';
 import type { ChartSpec, GeneratedRun, ReportTable } from '../../recipes/report/types.ts';
-import { detailsOf, type FoolingDetails } from './tables.ts';
+import { detailsOf, transferThresholdText, type FoolingDetails } from './tables.ts';
 
 function curveChart(run: GeneratedRun, d: FoolingDetails): ChartSpec {
   const values = run.steps.flatMap((s, i) => [
@@ -37,7 +37,12 @@ function curveChart(run: GeneratedRun, d: FoolingDetails): ChartSpec {
     title: `${runLabel(run)}: S and F per epoch`,
     caption:
       `N = ${d.population}, L = ${d.length}, ${d.crossover ? 'crossover + mutation' : 'mutation only'}; target ` +
-      `"${d.target.label}"; dashed line: T_task = ${fixed(d.threshold.value, 4)}.`,
+      `"${d.target.label}"; dashed line: T_task = ${fixed(d.threshold.value, 4)}.` +
+      (d.intervals
+        ? ` Last epoch, 95% over its ${d.intervals.fooling_fraction.n} sentences: S ${fixed(d.intervals.fooling_mean_score.value, 4)} ` +
+          `[${fixed(d.intervals.fooling_mean_score.low, 4)}, ${fixed(d.intervals.fooling_mean_score.high, 4)}], F ` +
+          `${pct(d.intervals.fooling_fraction.value)} [${pct(d.intervals.fooling_fraction.low)}, ${pct(d.intervals.fooling_fraction.high)}].`
+        : ''),
     spec,
   };
 }
@@ -62,9 +67,19 @@ function transferTable(run: GeneratedRun, d: FoolingDetails): ReportTable | unde
   if (!t) return undefined;
   return {
     title: `${runLabel(run)}: transfer of ${t.sentences} fooling sentences`,
-    head: ['model', 'T_task', 'S', 'M', 'F'],
-    rows: t.rows.map((r) => [r.model, fixed(r.threshold, 4), fixed(r.mean_score, 4), String(r.fooling), pct(r.fooling_fraction)]),
-    caption: `Each model against its own T_task from ${t.train}; the first row is the model that generated them.`,
+    head: ['model', 'T', 'S [95%]', 'M', 'F [95%]'],
+    rows: t.rows.map((r) => [
+      r.model,
+      fixed(r.threshold, 4),
+      fixed(r.mean_score, 4) +
+        (r.mean_score_interval ? ` [${fixed(r.mean_score_interval.low, 4)}, ${fixed(r.mean_score_interval.high, 4)}]` : ''),
+      String(r.fooling),
+      pct(r.fooling_fraction) +
+        (r.fooling_fraction_interval ? ` [${pct(r.fooling_fraction_interval.low)}, ${pct(r.fooling_fraction_interval.high)}]` : ''),
+    ]),
+    caption:
+      `${transferThresholdText(t).replace(/^./, (c) => c.toUpperCase())}; the first row is the model that generated them. ` +
+      'Intervals over the sentences: bootstrap for S, Wilson for F.',
   };
 }
 

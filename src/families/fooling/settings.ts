@@ -12,7 +12,14 @@ export const foolingSettings = z.strictObject({
     .default(null)
     .describe('the training file (any format --data reads): its words make D_task and its positive examples set T_task (required)'),
   population: z.number().int().min(2).max(100_000).default(500).describe('sentences per epoch (N)'),
-  length: z.number().int().min(1).max(200).default(9).describe('words per sentence (L); never changes'),
+  length: z
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .nullable()
+    .default(null)
+    .describe("words per sentence (L); never changes (none: 9 for single texts; for pairs the number of x̂'s words, as in the paper)"),
   epochs: z.number().int().min(1).max(100_000).default(50).describe('generations (P), one batch of N model queries each'),
   crossover: z
     .boolean()

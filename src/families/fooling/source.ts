@@ -6,7 +6,7 @@
 import { LabelAligner } from '../../attack/labels.ts';
 import { fileFingerprint, openDataset } from '../../data/index.ts';
 import type { Example } from '../../data/types.ts';
-import { buildVocabulary, type Vocabulary } from './efsg/index.ts';
+import { buildVocabulary, wordsOf, type Vocabulary } from './efsg/index.ts';
 import type { ModelInput } from '../../models/types.ts';
 import { TextstressError } from '../../util/errors.ts';
 import type { FoolingSettings } from './settings.ts';
@@ -20,6 +20,30 @@ export interface TrainSource {
   positives: ModelInput[];
   fingerprint: string;
   kind: 'text' | 'pair';
+}
+
+/** L for single texts when --length is not given (the length the docs' runs and the demo use). */
+export const TEXT_LENGTH = 9;
+
+/** The sentence length L of a run and where it came from. */
+export interface SentenceLength {
+  length: number;
+  source: 'given' | 'fixed-sentence' | 'default';
+}
+
+/**
+ * L: --length when given; in pair mode the number of words of x̂ (counted as D_task counts words), because the paper
+ * generates the evolved text with the fixed sentence's length; otherwise {@link TEXT_LENGTH}.
+ */
+export function sentenceLength(s: Pick<FoolingSettings, 'length'>, mode: FoolingMode): SentenceLength {
+  if (s.length !== null) return { length: s.length, source: 'given' };
+  if (mode.kind === 'text') return { length: TEXT_LENGTH, source: 'default' };
+  const n = wordsOf(mode.fixed).length;
+  if (n === 0)
+    throw new TextstressError(`the fixed sentence x̂ "${mode.fixed}" has no words, so it gives no length for the evolved text.`, {
+      hint: 'Pass --length L, or pick another x̂.',
+    });
+  return { length: n, source: 'fixed-sentence' };
 }
 
 /** The model input for an evolved sentence. */

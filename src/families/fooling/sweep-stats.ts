@@ -1,4 +1,8 @@
-/** The sweep's numbers: mean ± sample standard deviation over seeds, per value, per epoch and at the last epoch. */
+/**
+ * The sweep's numbers: mean ± sample standard deviation over seeds, per value, per epoch and at the last epoch; for a
+ * crossover sweep, the paired difference on − off at the last epoch with a bootstrap interval over seeds.
+ */
+import { pairedBootstrap, type Interval } from '../../stats/index.ts';
 
 /** A mean with its sample standard deviation (null with fewer than two seeds) over `n` runs. */
 export interface MeanStd {
@@ -30,6 +34,40 @@ export interface SweepDetails {
   seeds: number[];
   epochs: number;
   rows: SweepRow[];
+  /** Crossover sweeps: the last epoch's on − off, paired by seed (absent for other sweeps and older runs). */
+  difference?: SweepDifference | null;
+}
+
+/** A paired difference b − a over the seeds both values ran with: its mean, 95% bootstrap interval and p-value. */
+export interface SweepDifference {
+  a: string;
+  b: string;
+  /** The seeds both ran with (the bootstrap's units). */
+  seeds: number[];
+  S: Interval & { p: number | null };
+  F: Interval & { p: number | null };
+}
+
+/**
+ * The last epoch's S and F of value `b` minus value `a`, paired by seed: a percentile bootstrap over the seeds both
+ * ran with (each resample draws whole seeds, so both arms of a seed stay together), seeded from the run's seed.
+ */
+export function pairedDifference(a: string, b: string, records: readonly SweepRecord[], seed: number): SweepDifference {
+  const final = (value: string): Map<number, SweepRecord> => {
+    const out = new Map<number, SweepRecord>();
+    for (const r of records) if (r.value === value && r.epoch > (out.get(r.seed)?.epoch ?? 0)) out.set(r.seed, r);
+    return out;
+  };
+  const fa = final(a);
+  const fb = final(b);
+  const seeds = [...fa.keys()].filter((s) => fb.has(s)).sort((x, y) => x - y);
+  const diff = (key: 'mean_score' | 'fooling_fraction'): Interval & { p: number | null } => {
+    const xs = seeds.map((s) => fa.get(s)![key]);
+    const ys = seeds.map((s) => fb.get(s)![key]);
+    const avg = (v: number[]) => (idx: Uint32Array) => (idx.length ? Array.from(idx).reduce((t, i) => t + v[i]!, 0) / idx.length : null);
+    return pairedBootstrap(seeds.length, avg(xs), avg(ys), { seed: `fooling-sweep\u0001${seed}\u0001${key}` });
+  };
+  return { a, b, seeds, S: diff('mean_score'), F: diff('fooling_fraction') };
 }
 
 export function meanStd(xs: readonly number[]): MeanStd {

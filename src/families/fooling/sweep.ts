@@ -14,7 +14,7 @@ import { defineRecipe, type BuildContext } from '../../recipes/registry/define.t
 import { foolingGeneratorFor } from './recipe.ts';
 import { foolingSettings, type FoolingSettings } from './settings.ts';
 import { sweepFamily } from './sweep-report.ts';
-import { sweepRows, type MeanStd, type SweepDetails, type SweepRecord } from './sweep-stats.ts';
+import { pairedDifference, sweepRows, type MeanStd, type SweepDetails, type SweepRecord } from './sweep-stats.ts';
 
 const VARY = ['crossover', 'population', 'length', 'fixed'] as const;
 type Vary = (typeof VARY)[number];
@@ -72,9 +72,18 @@ export function sweepText(d: SweepDetails): string {
       1,
     ),
   ]);
+  const diff = d.difference;
+  const iv = (x: { value: number | null; low: number | null; high: number | null }, k: number, digits: number): string =>
+    x.value === null
+      ? 'n/a'
+      : `${fixed(k * x.value, digits)} [${fixed(k * (x.low ?? NaN), digits)}, ${fixed(k * (x.high ?? NaN), digits)}]`;
   return (
     `EFSG sweep over ${d.vary} (seeds ${d.seeds.join(', ')}; ${d.epochs} epochs), at the last epoch:\n` +
-    formatGrid([d.vary, 'runs', 'S (mean ± std)', 'F % (mean ± std)'], rows)
+    formatGrid([d.vary, 'runs', 'S (mean ± std)', 'F % (mean ± std)'], rows) +
+    (diff
+      ? `\n${diff.b} − ${diff.a}, paired by seed (95% bootstrap over ${diff.seeds.length} seeds): S ${iv(diff.S, 1, 4)}, ` +
+        `F ${iv(diff.F, 100, 1)} points`
+      : '')
   );
 }
 
@@ -113,7 +122,7 @@ export const foolingSweepRecipe = defineRecipe({
         jobs.push({ value, seed, generator: await foolingGeneratorFor(settings, sub) });
       }
     }
-    return { kind: 'generate', generator: sweepGenerator(s.vary, values, s.seeds, s.epochs, jobs) };
+    return { kind: 'generate', generator: sweepGenerator(s.vary, values, s.seeds, s.epochs, jobs, ctx.seed) };
   },
 });
 
@@ -127,6 +136,7 @@ function sweepGenerator(
   seeds: number[],
   epochs: number,
   jobs: { value: string; seed: number; generator: Generator }[],
+  runSeed: number,
 ): Generator<SweepState> {
   return {
     name: 'fooling-sweep',
@@ -175,7 +185,10 @@ function sweepGenerator(
     async finish(_state, ctx) {
       const records: SweepRecord[] = [];
       for await (const r of ctx.records()) records.push(r as unknown as SweepRecord);
-      const details: SweepDetails = { vary, values, seeds, epochs, rows: sweepRows(values, records) };
+      // Issue 27: crossover's effect as a paired difference over seeds, not two means to compare by eye.
+      const difference =
+        vary === 'crossover' && values.includes('on') && values.includes('off') ? pairedDifference('off', 'on', records, runSeed) : null;
+      const details: SweepDetails = { vary, values, seeds, epochs, rows: sweepRows(values, records), difference };
       return { details: details as unknown as Record<string, unknown> };
     },
     text: (summary) => sweepText(summary.details as unknown as SweepDetails),

@@ -1,5 +1,6 @@
 /** What a fooling run records (summary.json `details`, the step stats) and what the terminal prints. */
 import type { GenerateSummaryView } from '../../attack/generate.ts';
+import type { Interval } from '../../stats/index.ts';
 import { fixed, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';
 
@@ -10,12 +11,16 @@ export interface FoolingSample {
   step: number;
 }
 
-/** One model's scores of a set of fooling sentences (transfer.ts): S, M and F against its own T_task. */
+/** One model's scores of a set of fooling sentences (transfer.ts): S, M and F against the T it is held to. */
 export interface TransferRow {
   model: string;
   threshold: number;
-  threshold_source: 'train' | 'given';
-  /** Positive training examples scored for its T_task (null when given). */
+  /**
+   * source: the run's T_task, fixed for every model (the paper's choice, the default); given: a T passed to the run
+   * or to fool-transfer; train: this model's own T_task from the training file (--per-model).
+   */
+  threshold_source: 'source' | 'train' | 'given';
+  /** Positive training examples scored for its T_task (null unless computed for this model). */
   positives: number | null;
   n: number;
   /** S: mean target-class score (null over no sentences). */
@@ -24,6 +29,9 @@ export interface TransferRow {
   fooling: number;
   /** F = M / n (null over no sentences). */
   fooling_fraction: number | null;
+  /** 95% intervals over the sentences: S by a seeded bootstrap, F by Wilson (absent in older tables). */
+  mean_score_interval?: Interval;
+  fooling_fraction_interval?: Interval;
 }
 
 /** The transfer table: the source model first, then every other model. */
@@ -32,7 +40,18 @@ export interface TransferTable {
   sentences: number;
   train: string;
   target: string;
+  /** fixed: one T for every model (the paper's choice); per-model: each model's own T_task (absent in older tables: per-model). */
+  threshold_mode?: 'fixed' | 'per-model';
+  /** The one T of fixed mode (null in per-model mode). */
+  threshold?: number | null;
   rows: TransferRow[];
+}
+
+/** What the transfer table's T is, in words (terminal and report). */
+export function transferThresholdText(t: TransferTable): string {
+  if ((t.threshold_mode ?? 'per-model') === 'per-model') return `each model against its own T_task from ${t.train}`;
+  const given = t.rows[0]?.threshold_source === 'given';
+  return `one T = ${fixed(t.threshold ?? null, 4)} for every model (${given ? 'given' : "the source run's T_task"}), as in the paper`;
 }
 
 /** summary.json `details` of a fooling run. */
@@ -42,11 +61,18 @@ export interface FoolingDetails {
   vocabulary: { types: number; tokens: number };
   population: number;
   length: number;
+  /** Where L came from: --length, x̂'s word count (pair mode, the paper's choice) or the default 9 (absent in older runs). */
+  length_source?: 'given' | 'fixed-sentence' | 'default';
   epochs: number;
   crossover: boolean;
   pair: { fixed: string; side: 'first' | 'second'; id: string | null } | null;
   /** The highest-scoring distinct fooling sentences (at most 20). */
   samples: FoolingSample[];
+  /**
+   * 95% intervals of the metrics of the same names, over the last epoch's N sentences: F by Wilson, S by a seeded
+   * bootstrap (absent in older runs). Here rather than in `metrics`, whose values a generator keeps numeric.
+   */
+  intervals?: { fooling_fraction: Interval; fooling_mean_score: Interval };
   transfer?: TransferTable;
 }
 
@@ -74,13 +100,15 @@ export function transferText(t: TransferTable): string {
     r.model,
     fixed(r.threshold, 4),
     String(r.n),
-    fixed(r.mean_score, 4),
+    fixed(r.mean_score, 4) +
+      (r.mean_score_interval ? ` [${fixed(r.mean_score_interval.low, 4)}, ${fixed(r.mean_score_interval.high, 4)}]` : ''),
     String(r.fooling),
-    pct(r.fooling_fraction),
+    pct(r.fooling_fraction) +
+      (r.fooling_fraction_interval ? ` [${pct(r.fooling_fraction_interval.low)}, ${pct(r.fooling_fraction_interval.high)}]` : ''),
   ]);
   return (
-    `Transfer of ${t.sentences} fooling sentences (target ${t.target}; each model's own T_task from ${t.train}):\n` +
-    formatGrid(['model', 'T_task', 'n', 'S', 'M', 'F'], rows)
+    `Transfer of ${t.sentences} fooling sentences (target ${t.target}; ${transferThresholdText(t)}; 95% intervals over the sentences):\n` +
+    formatGrid(['model', 'T', 'n', 'S', 'M', 'F'], rows)
   );
 }
 
@@ -89,7 +117,7 @@ export function foolingText(summary: GenerateSummaryView & { steps?: number }, s
   const m = summary.metrics;
   if (!d) return JSON.stringify(m, null, 2);
   const lines = [
-    `EFSG: ${d.population} sentences of ${d.length} words, ${d.epochs} epochs, ` +
+    `EFSG: ${d.population} sentences of ${d.length} words${d.length_source === 'fixed-sentence' ? " (x̂'s length)" : ''}, ${d.epochs} epochs, ` +
       `${d.crossover ? 'crossover + mutation' : 'mutation only'}; target class "${d.target.label}".`,
     `T_task = ${fixed(d.threshold.value, 4)} ` +
       `(${d.threshold.source === 'given' ? 'given' : `${pct(d.threshold.share, 0)} of ${d.threshold.positives} positive training examples score above it`}); ` +
@@ -105,9 +133,12 @@ export function foolingText(summary: GenerateSummaryView & { steps?: number }, s
     ]);
     lines.push('', formatGrid(['epoch', 'S', 'M', 'F'], rows));
   }
+  const iv = d.intervals;
+  const sIv = iv ? ` [${fixed(iv.fooling_mean_score.low, 4)}, ${fixed(iv.fooling_mean_score.high, 4)}]` : '';
+  const fIv = iv ? ` [${pct(iv.fooling_fraction.low)}, ${pct(iv.fooling_fraction.high)}] (95%, n = ${iv.fooling_fraction.n})` : '';
   lines.push(
     '',
-    `Final S ${fixed(m.fooling_mean_score, 4)}, F ${pct(m.fooling_fraction)}; ${m.fooling_sentences ?? 0} distinct ` +
+    `Final S ${fixed(m.fooling_mean_score, 4)}${sIv}, F ${pct(m.fooling_fraction)}${fIv}; ${m.fooling_sentences ?? 0} distinct ` +
       `fooling sentences; best score ${fixed(m.fooling_max_score, 4)}.`,
   );
   if (d.samples.length) lines.push('Top fooling sentences:', ...d.samples.slice(0, 5).map((s) => `  ${fixed(s.score, 4)}  ${s.text}`));

@@ -1,5 +1,5 @@
 /**
- * `textstress fool-transfer` (a fooling run's sentences scored by other models, each against its own T_task) and
+ * `textstress fool-transfer` (a fooling run's sentences scored by other models against one fixed T, or each against its own T_task) and
  * `textstress fool-augment` (the sentences as labelled training examples for adversarial training). `textstress
  * fool` itself is the `fooling` recipe's verb.
  */
@@ -11,11 +11,19 @@ import { saveTransfer, transferFooling } from './transfer.ts';
 
 export const foolTransferVerb = defineVerb({
   name: 'fool-transfer',
-  summary: "score a fooling run's sentences with other models, each against its own T_task (EFSG transfer, Figure 4)",
+  summary:
+    "score a fooling run's sentences with other models against one T, the source run's T_task as in the paper, or each model's own (EFSG transfer, Figure 4)",
   settings: z.strictObject({
     from: z.string().min(1).describe('the --out folder of a finished `textstress fool` run'),
     models: z.array(z.string().min(1)).min(1).describe('comma-separated model specs (folders, built-in names, hub ids, URLs)'),
-    train: z.string().min(1).optional().describe("training file for each model's T_task (default: the run's --train)"),
+    perModel: z
+      .boolean()
+      .default(false)
+      .describe(
+        "hold each model to its own T_task, computed like the run's (default: one T for every model, the source run's T_task, as in the paper)",
+      ),
+    threshold: z.number().min(0).max(1).optional().describe("the one T for every model (default: the source run's T_task)"),
+    train: z.string().min(1).optional().describe("with --per-model: training file for each model's T_task (default: the run's --train)"),
     out: z
       .string()
       .min(1)
@@ -25,15 +33,22 @@ export const foolTransferVerb = defineVerb({
   cli: {
     from: { required: true, arg: '<dir>' },
     models: { required: true, arg: '<specs>' },
+    threshold: { arg: '<T>' },
     train: { arg: '<file>' },
     out: { arg: '<file>' },
   },
   shared: ['json'],
-  helpAfter: ['Example:', '  textstress fool-transfer --from OUT --models models/extra/demo-sst2-seed14,models/extra/demo-sst2-large'],
+  helpAfter: [
+    'Examples:',
+    '  textstress fool-transfer --from OUT --models models/extra/demo-sst2-seed14,models/extra/demo-sst2-large',
+    '  textstress fool-transfer --from OUT --models models/extra/demo-sst2-seed14 --per-model   # each model its own T_task',
+  ],
   async run(ctx) {
     const s = ctx.settings;
     const table = await transferFooling(s.from, {
       models: s.models,
+      perModel: s.perModel,
+      ...(s.threshold !== undefined ? { threshold: s.threshold } : {}),
       ...(s.train ? { train: s.train } : {}),
       open: (spec) => ctx.openModel(spec),
       engine: (model) => ctx.engine(model),
