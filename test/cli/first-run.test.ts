@@ -163,6 +163,8 @@ describe('suites: readable figures, and a did-you-mean for gate metrics', () => 
         `  m: ${JSON.stringify(DEMO_SST2)}`,
         'datasets:',
         `  d: { path: ${JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'))}, limit: 3 }`,
+        // Three examples: every check would be inconclusive at the default min_n; these tests are about the wording.
+        'min_n: 1',
         'tests:',
         `  - { name: noise, recipe: noise, model: m, dataset: d, thresholds: [${thresholds}] }`,
         `  - { name: fool, recipe: fooling, model: m, settings: { train: ${JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'))}, ` +

@@ -207,12 +207,13 @@ describe('the suite on one pair', () => {
     ]);
   });
 
-  it('an antonymy pair’s edits start where they stand once the earlier edits are made ("An old" → "A young")', () => {
-    const [p] = nliAntonymy({ id: 'a', premise: 'An old man is sleeping', hypothesis: 'x', label: 'neutral' }, { all: true });
-    expect(p!.hypothesis).toBe('A young man is sleeping');
+  // ("An old" → "A young" was the example before antonyms took the word's sense: "old" is skipped now, its senses disagree.)
+  it('an antonymy pair’s edits start where they stand once the earlier edits are made ("An empty" → "A full")', () => {
+    const [p] = nliAntonymy({ id: 'a', premise: 'An empty glass is on the table', hypothesis: 'x', label: 'neutral' }, { all: true });
+    expect(p!.hypothesis).toBe('A full glass is on the table');
     expect(toEdits(p!)).toEqual([
       { type: 'nli:antonymy', field: 'hypothesis', wordIndex: 0, start: 0, before: 'An', after: 'A' },
-      { type: 'nli:antonymy', field: 'hypothesis', wordIndex: 1, start: 2, before: 'old', after: 'young' },
+      { type: 'nli:antonymy', field: 'hypothesis', wordIndex: 1, start: 2, before: 'empty', after: 'full' },
     ]);
   });
 });
