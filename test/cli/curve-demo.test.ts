@@ -14,7 +14,7 @@ describe('textstress typos-curve', () => {
       '--data',
       SST2_DEV,
       '--limit',
-      '30',
+      '20',
       '--k-max',
       '3',
       '--random-seeds',
