@@ -37,6 +37,38 @@ describe('textstress typos-curve', () => {
     }
     expect(curve.by_target[2]!.std).toHaveLength(4);
     expect(existsSync(join(out, 'target-random-seed1', 'summary.json'))).toBe(true);
+    // The orderings with their uncertainty: max vs random vs min at each K, McNemar on the same examples.
+    expect(curve.paired!.map((t) => `${t.k}:${t.a}-${t.b}`)).toEqual(
+      [1, 2, 3].flatMap((k) => [`${k}:max-random`, `${k}:max-min`, `${k}:random-min`]),
+    );
+    expect(r.stdout).toMatch(/Paired tests on the same 20 examples \(exact McNemar, Holm over all 9/);
+    // Recomputed from the runs' results: right at K = 2 unless wrong before or broken with at most 2 edits.
+    const rightAt = (dir: string, k: number): Map<string, boolean> =>
+      new Map(
+        readFileSync(join(out, dir, 'results.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { id: string; original_correct: boolean; status: string; edits: unknown[] })
+          .map((x) => [x.id, x.original_correct && !(x.status === 'succeeded' && x.edits.length <= k)]),
+      );
+    const [mx, mn] = [rightAt('target-max', 2), rightAt('target-min', 2)];
+    let onlyMax = 0;
+    let onlyMin = 0;
+    for (const [id, right] of mx) {
+      if (right && !mn.get(id)) onlyMax++;
+      if (!right && mn.get(id)) onlyMin++;
+    }
+    const t = curve.paired!.find((x) => x.k === 2 && x.a === 'max' && x.b === 'min')!;
+    expect([t.only_a, t.only_b, t.n]).toEqual([onlyMax, onlyMin, 20]);
+    // Exact two-sided binomial tail, by hand.
+    const d = onlyMax + onlyMin;
+    let tail = 0;
+    for (let i = 0; i <= Math.min(onlyMax, onlyMin); i++) {
+      let c = 1;
+      for (let j = 0; j < i; j++) c = (c * (d - j)) / (j + 1);
+      tail += c / 2 ** d;
+    }
+    expect(t.p).toBeCloseTo(d === 0 ? 1 : Math.min(1, 2 * tail), 12);
   });
 });
 

@@ -269,6 +269,10 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     const labels = await page.locator('.card .m .l').allTextContents();
     expect(labels.length).toBeGreaterThan(10);
     expect(labels.filter((l) => /^[a-z0-9]+(_[a-z0-9]+)+/.test(l.trim()))).toEqual([]);
+    // The encoder card's figures carry their intervals, and cells over a few test sentences say so.
+    expect(await page.locator('section.card[data-family="probe-layers"] .m .ci').count()).toBeGreaterThanOrEqual(4);
+    expect(await page.locator('section.card[data-family="probe-layers"] .m .ci.few').count()).toBeGreaterThan(0);
+    expect(await page.locator('#fam-probe-layers td.few').count()).toBeGreaterThan(0);
     // A tagger example shows gold and the predicted tags before and after the edit.
     await page.selectOption('#eb-run', { label: 'ner-typos' });
     const table = page.locator('#eb-list article.ex table.tags').first();

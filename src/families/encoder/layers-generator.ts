@@ -8,7 +8,7 @@ import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { probeLayers, type TypeResult } from './index.ts';
 import type { ProbeDesign } from './probe-sentences.ts';
 import { defaultPairText, preparer } from './prepare.ts';
-import { headGrid, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
+import { headGrid, headlineIntervals, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
 
 export interface LayerRunOptions {
   modelId: string;
@@ -103,7 +103,15 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
         examples.push(...r.examples);
       }
       await prep.close();
-      const details: LayerDetails = { encoder: encoderDetails, sentences, types, examples, headQuery: o.headQuery, probes: o.probes };
+      const details: LayerDetails = {
+        encoder: encoderDetails,
+        sentences,
+        types,
+        examples,
+        headQuery: o.headQuery,
+        probes: o.probes,
+        ...(o.probes ? { intervals: headlineIntervals(types) } : {}),
+      };
       const grid = o.heads ? headGrid(details) : [];
       const bestHead = Math.max(-1, ...grid.flat().map((v) => v ?? -1));
       const files = {

@@ -11,6 +11,7 @@ import { generatedFamily } from '../../recipes/report/generated.ts';
 import type { ChartSpec, GeneratedRun, ReportTable } from '../../recipes/report/types.ts';
 import type { ClozeDetails } from './cloze-generator.ts';
 import { headGrid, layerDetailsOf, layerTable, rate, type LayerDetails } from './tables.ts';
+import { withInterval } from '../../metrics/show.ts';
 
 function heatMap(
   title: string,
@@ -124,6 +125,25 @@ export const layersFamily = generatedFamily<LayerDetails>({
     const tables: ReportTable[] = [];
     if (d.probes) {
       charts.push(layerHeat(run, d, 'accuracy'), layerHeat(run, d, 'localisation'));
+      // Each cell with its 95% interval and n: a cell over a few test sentences is marked "too few examples".
+      for (const pick of ['accuracy', 'localisation'] as const) {
+        tables.push({
+          title: `${runLabel(run)}: ${pick === 'accuracy' ? 'Table 7 (probe accuracy)' : 'Table 8 (probe localisation)'} per cell, with 95% intervals`,
+          head: ['layer', ...d.types.map((t) => t.type)],
+          rows: Array.from({ length: d.encoder.layers + 1 }, (_, l) => [
+            l === 0 ? 'embeddings (0)' : `layer ${l}`,
+            ...d.types.map((t) => {
+              const share = t[pick]?.[l];
+              return share?.interval
+                ? withInterval(rate(share), share.interval)
+                : rate(share) === null
+                  ? 'n/a'
+                  : `${(100 * rate(share)!).toFixed(1)}%`;
+            }),
+          ]),
+          caption: 'Wilson 95% intervals over the test sentences of each cell; wider than 20 points reads "too few examples".',
+        });
+      }
       const t8 = layerTable(d, 'localisation');
       tables.push({
         title: `${runLabel(run)}: Table 8 layout with the random baseline`,

@@ -3,6 +3,7 @@
  * (probe accuracy, layer × error type), Table 8 (probe top-2 localisation), Figure 3 (head × layer localisation).
  * Shares are kept as hits and n, so a cell over zero sentences reads "n/a", never 0.
  */
+import { wilson, type Interval } from '../../stats/index.ts';
 import type { Share, TypeResult } from './index.ts';
 
 export interface EncoderDetails {
@@ -33,6 +34,42 @@ export interface LayerDetails {
   examples: { type: string; layer: number; tokens: string[]; attention: number[]; errorTokens: number[]; probability: number }[];
   headQuery: 'all' | 'cls';
   probes: boolean;
+  /**
+   * 95% intervals of the headline figures (layer 0 and the best layer, accuracy and localisation), by the metric's
+   * name: Wilson over the test sentences of every type pooled at that layer (the headline figure is the mean over
+   * types, which equals the pooled share when the types have as many test sentences). Absent in older runs.
+   */
+  intervals?: Record<string, Interval>;
+}
+
+/** The headline figures' intervals (see LayerDetails.intervals); the best layer is chosen as the metrics choose it. */
+export function headlineIntervals(types: readonly TypeResult[]): Record<string, Interval> {
+  const out: Record<string, Interval> = {};
+  for (const [name, pick] of [
+    ['accuracy', (t: TypeResult) => t.accuracy],
+    ['localisation', (t: TypeResult) => t.localisation],
+  ] as const) {
+    const layers = Math.max(0, ...types.map((t) => pick(t)?.length ?? 0));
+    if (layers === 0) continue;
+    const pooled = (l: number): Interval => {
+      let hits = 0;
+      let n = 0;
+      for (const t of types) {
+        const s = pick(t)?.[l];
+        if (s) {
+          hits += s.hits;
+          n += s.n;
+        }
+      }
+      return wilson(hits, n);
+    };
+    const mean = (l: number): number | null => meanOf(types.map((t) => rate(pick(t)?.[l])));
+    let best = -1;
+    for (let l = 1; l < layers; l++) if (mean(l) !== null && (best < 0 || mean(l)! > mean(best)!)) best = l;
+    out[`layer0_${name}`] = pooled(0);
+    if (best > 0) out[`best_layer_${name}`] = pooled(best);
+  }
+  return out;
 }
 
 export const rate = (s: Share | undefined): number | null => (s && s.n > 0 ? s.hits / s.n : null);

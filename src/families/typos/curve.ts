@@ -10,6 +10,7 @@ import { defineRecipe, type SubRun } from '../../recipes/registry/define.ts';
 import { minLengthSetting } from '../../recipes/shared.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import { typoSearchSettings } from './settings.ts';
+import { curvePairTests, curvePairText, outcomesByK, type CurvePairTest } from './curve-paired.ts';
 
 /** One row of the curve: accuracy (0–1) for K = 0..k_max; `std` is across the random-target seeds (random row only). */
 export interface CurveRow {
@@ -27,6 +28,8 @@ export interface TyposCurve {
   by_target: CurveRow[];
   /** Adv-BERT Figure 2: accuracy for K = 0..k_max per typo source (typos in max-importance words). */
   by_source: CurveRow[];
+  /** max vs random vs min at each K on the same examples (exact McNemar, Holm); absent in older curves. */
+  paired?: CurvePairTest[];
 }
 
 /** The `typos-curve` experiment: Adv-BERT's Table 1 and Figure 2 from one typo run per target and source. */
@@ -70,7 +73,11 @@ export const typosCurveRecipe = defineRecipe({
       runs,
       async combine(c) {
         const byDir = new Map<string, number[]>();
+        const firstRandom = runs.find((r) => r.dir.startsWith('target-random-'))!.dir;
+        const paired = new Map<string, Map<string, boolean[]>>();
         for (const outcome of c.runs) {
+          const row = { 'target-max': 'max', [firstRandom]: 'random', 'target-min': 'min' }[outcome.run.dir];
+          if (row) paired.set(row, await outcomesByK(c.results(outcome), s.kMax, !s.skipUneditable));
           // Top-K mode: a word without typos uses up a K, so K counts visited words (trace points), not edits.
           const acc = s.skipUneditable ? (outcome.summary.accuracy_by_edits ?? []) : await accuracyByWords(c.results(outcome), s.kMax);
           byDir.set(outcome.run.dir, acc);
@@ -87,8 +94,10 @@ export const typosCurveRecipe = defineRecipe({
             { name: 'random', ...meanStd(randoms) },
           ],
           by_source: s.bySource ? TYPO_SOURCE_NAMES.map((source) => ({ name: source, accuracy: accuracy(`source-${source}`) })) : [],
+          paired: curvePairTests(new Map(['max', 'random', 'min'].map((n) => [n, paired.get(n)!])), s.kMax),
         };
-        return { files: { 'curve.json': curve }, json: curve, text: curveTables(curve), headline: 'target-max' };
+        const text = [curveTables(curve), '', curvePairText(curve.paired!)].join('\n');
+        return { files: { 'curve.json': curve }, json: curve, text, headline: 'target-max' };
       },
     };
   },

@@ -8,6 +8,8 @@ import { escapeHtml as esc } from './escape.ts';
 import type { ChartSpec, GeneratedRun, ReportFamily, ReportSections, ReportTable, RunGroup } from './types.ts';
 import { sectionFinder } from './families/index.ts';
 import type { RecipeMetric } from '../../recipes/registry/define.ts';
+import type { Interval } from '../../stats/index.ts';
+import { ciHtml } from './intervals.ts';
 
 export interface GeneratedSlot {
   family: ReportFamily;
@@ -69,7 +71,7 @@ const num = (x: unknown): string =>
 function unitOf(name: string, value: unknown, declared?: RecipeMetric): NonNullable<RecipeMetric['unit']> {
   if (declared?.unit) return declared.unit;
   if (typeof value === 'number' && Number.isInteger(value)) return /layer$/.test(name) ? 'index' : 'count';
-  if (/(accuracy|localisation|fraction|share|rate|stability)$/.test(name)) return 'rate';
+  if (/(accuracy|localisation|fraction|share|rate|stability|chance)$/.test(name)) return 'rate';
   if (/(drop|minus_far|reduction|_change)$/.test(name)) return 'points';
   return 'number';
 }
@@ -91,6 +93,13 @@ export function formatMetric(value: unknown, unit: NonNullable<RecipeMetric['uni
   }
 }
 
+/** The 95% interval a generator run wrote for one of its metrics (summary `intervals`, or `details.intervals`). */
+function intervalOf(run: GeneratedRun, name: string): Interval | undefined {
+  const summary = run.summary as unknown as { intervals?: Record<string, Interval>; details?: { intervals?: Record<string, Interval> } };
+  const iv = summary.intervals?.[name] ?? summary.details?.intervals?.[name];
+  return iv && typeof iv === 'object' && 'low' in iv ? iv : undefined;
+}
+
 /** A metric's label: its declared one, else its name in words ("best_layer_accuracy" → "best layer accuracy"). */
 export function metricLabel(name: string, declared?: RecipeMetric): string {
   return declared?.label ?? name.replace(/_/g, ' ');
@@ -104,7 +113,10 @@ export function generatedTiles(run: GeneratedRun, declared: Record<string, Recip
   const tiles = Object.entries(run.summary.metrics).map(([k, v]) => {
     const d = declared[k];
     const title = d?.description ? ` title="${esc(d.description)}"` : '';
-    return `<div class="m"${title}><div class="v">${esc(formatMetric(v, unitOf(k, v, d)))}</div><div class="l">${esc(metricLabel(k, d))}</div></div>`;
+    const unit = unitOf(k, v, d);
+    const iv = intervalOf(run, k);
+    const ci = iv && (unit === 'rate' || unit === 'points') ? ciHtml(iv, 'share') : iv ? ciHtml(iv, 'number') : '';
+    return `<div class="m"${title}><div class="v">${esc(formatMetric(v, unit))}</div><div class="l">${esc(metricLabel(k, d))}</div>${ci}</div>`;
   });
   return `<div class="metrics wrap">${tiles.join('')}</div>`;
 }
