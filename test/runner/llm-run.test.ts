@@ -1,8 +1,8 @@
 /**
  * Attacks against an LLM endpoint end to end: `serve --openai` puts demo-sst2 behind /v1/chat/completions and
  * the openai: adapter (the official client) attacks it. With the logprobs mapping the outcomes equal the local
- * adapter's; the disk cache makes a second run free; --max-cost stops cleanly and --resume continues; faults are
- * retried, never scored; unmappable answers are counted; a planted API key appears in no file and no message.
+ * adapter's; the disk cache makes a second run free; --max-cost stops cleanly and --resume continues (faults retried, never
+ * scored: test/faults/llm-retries.test.ts); unmappable answers are counted; a planted API key appears in no file and no message.
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -145,17 +145,6 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
     const { process: _p, wall_seconds: _w, ...a } = summaryOf(out);
     const { process: _q, wall_seconds: _x, ...b } = summaryOf(full);
     expect(a).toEqual(b);
-  });
-
-  it('retries 429 (retry-after), 500 and malformed bodies and never scores them: same outcomes as a clean server', async () => {
-    const clean = tmp('llm-clean');
-    await attack({ baseUrl: base(server), cache: false, out: clean });
-    const out = tmp('llm-faulty');
-    await attack({ baseUrl: base(faulty), cache: false, out });
-    expect(byId(lines(out))).toEqual(byId(lines(clean)));
-    const spent = summaryOf(out).process.spent!;
-    expect(spent.retries).toBeGreaterThan(0);
-    expect(spent.rate_limited).toBeGreaterThan(0);
   });
 
   it('counts answers that name no label as unmappable, a skip reason when the clean answer is one', async () => {
