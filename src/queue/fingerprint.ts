@@ -5,9 +5,10 @@
  * add results no local run would give, unnoticed), and each stored result carries its maker's digest.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { modelIdentity as identityOf } from '../util/model-identity.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import { packageVersion } from '../util/package-root.ts';
 
@@ -45,24 +46,7 @@ export function codeDigest(): string {
  * model may sit elsewhere on each machine); else what it says it is (id, endpoint and answer-deciding settings).
  */
 export function modelIdentity(model: ModelAdapter): string {
-  const folder = resolve(model.info.id);
-  if (existsSync(folder) && statSync(folder).isDirectory()) {
-    const hash = createHash('sha256');
-    const walk = (dir: string): void => {
-      for (const name of readdirSync(dir).sort()) {
-        const p = join(dir, name);
-        if (statSync(p).isDirectory()) walk(p);
-        else hash.update(relative(folder, p)).update('\0').update(readFileSync(p)).update('\0');
-      }
-    };
-    walk(folder);
-    return `${basename(folder)}#${hash.digest('hex').slice(0, 16)}`;
-  }
-  const hash = createHash('sha256')
-    .update(model.info.id)
-    .update('\0')
-    .update(model.cacheIdentity ?? '');
-  return `${model.info.id}#${hash.digest('hex').slice(0, 16)}`;
+  return identityOf(model.info.id, model.cacheIdentity);
 }
 
 export function fingerprintOf(model: ModelAdapter): Fingerprint {
