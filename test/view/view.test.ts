@@ -51,7 +51,18 @@ describe('textstress view', () => {
         seed: 0,
       });
     }
-    const curveArgs = ['--limit', '6', '--k-max', '1', '--random-seeds', '1', '--out', join(runs, 'curve'), '--no-progress'];
+    const curveArgs = [
+      '--limit',
+      '6',
+      '--k-max',
+      '1',
+      '--random-seeds',
+      '1',
+      '--no-by-source',
+      '--out',
+      join(runs, 'curve'),
+      '--no-progress',
+    ];
     const curve = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, ...curveArgs]);
     expect(curve.code, curve.stderr).toBe(0);
     server = await startViewServer({ roots: [runs], registry, maxExamples: 50, compare: (a, b) => compareRuns(a, b) });
