@@ -50,21 +50,36 @@ export interface BootstrapOptions {
  * Resampling whole units keeps the cases of one example together.
  */
 export function bootstrap(n: number, stat: (idx: Uint32Array) => number | null, opts: BootstrapOptions): Interval {
+  const { value, draws } = resample(n, stat, opts, 'bootstrap');
+  if (value === null) return { value: null, low: null, high: null, n, method: 'bootstrap' };
+  const [low, high] = percentiles(draws, opts.level ?? 0.95);
+  return { value, low: low ?? value, high: high ?? value, n, method: 'bootstrap' };
+}
+
+/**
+ * The statistic on all n units and on B seeded resamples of them (with repeats); resamples where it is undefined
+ * are dropped. `stream` names the generator's stream, so two kinds of bootstrap with one seed draw independently.
+ */
+function resample(
+  n: number,
+  stat: (idx: Uint32Array) => number | null,
+  opts: BootstrapOptions,
+  stream: string,
+): { value: number | null; draws: number[] } {
   const all = new Uint32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
   const value = n === 0 ? null : stat(all);
-  if (value === null) return { value: null, low: null, high: null, n, method: 'bootstrap' };
-  const rng = new Rng(`bootstrap\u0001${String(opts.seed)}`);
+  if (value === null) return { value, draws: [] };
+  const rng = new Rng(`${stream}\u0001${String(opts.seed)}`);
   const B = opts.resamples ?? DEFAULT_RESAMPLES;
-  const stats: number[] = [];
+  const draws: number[] = [];
   const idx = new Uint32Array(n);
   for (let b = 0; b < B; b++) {
     for (let i = 0; i < n; i++) idx[i] = rng.int(n);
     const s = stat(idx);
-    if (s !== null && Number.isFinite(s)) stats.push(s);
+    if (s !== null && Number.isFinite(s)) draws.push(s);
   }
-  const [low, high] = percentiles(stats, opts.level ?? 0.95);
-  return { value, low: low ?? value, high: high ?? value, n, method: 'bootstrap' };
+  return { value, draws };
 }
 
 /** Bootstrap interval of a mean of per-unit values (nulls are units without a value and are left out). */
@@ -88,19 +103,8 @@ export function pairedBootstrap(
     const b = statB(idx);
     return a === null || b === null ? null : b - a;
   };
-  const all = new Uint32Array(n);
-  for (let i = 0; i < n; i++) all[i] = i;
-  const value = n === 0 ? null : diff(all);
+  const { value, draws: ds } = resample(n, diff, opts, 'paired-bootstrap');
   if (value === null) return { value: null, low: null, high: null, n, method: 'bootstrap', p: null };
-  const rng = new Rng(`paired-bootstrap\u0001${String(opts.seed)}`);
-  const B = opts.resamples ?? DEFAULT_RESAMPLES;
-  const ds: number[] = [];
-  const idx = new Uint32Array(n);
-  for (let b = 0; b < B; b++) {
-    for (let i = 0; i < n; i++) idx[i] = rng.int(n);
-    const d = diff(idx);
-    if (d !== null && Number.isFinite(d)) ds.push(d);
-  }
   const [low, high] = percentiles(ds, opts.level ?? 0.95);
   return { value, low: low ?? value, high: high ?? value, n, method: 'bootstrap', p: bootstrapP(ds) };
 }

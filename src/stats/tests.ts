@@ -2,6 +2,7 @@
  * Paired significance tests: the exact McNemar test on per-example binary outcomes and Holm's step-down
  * correction when several metrics are tested at once.
  */
+import { wilson, type Interval } from './interval.ts';
 
 /** Per-example outcomes of two runs over the same examples, counted into the four cells of McNemar's table. */
 export interface PairedCounts {
@@ -62,4 +63,29 @@ export function holm(ps: readonly (number | null)[]): (number | null)[] {
     out[i] = running;
   });
   return out;
+}
+
+/** Two runs' per-example binary outcomes on the same examples, compared (see {@link pairedBinary}). */
+export interface PairedBinary {
+  n: number;
+  /** Share of true outcomes in each run, with its Wilson interval. */
+  a: Interval;
+  b: Interval;
+  onlyA: number;
+  onlyB: number;
+  /** Exact McNemar p (two-sided). */
+  p: number;
+}
+
+/** Wilson intervals of both runs' shares and the exact McNemar test on their discordant examples. */
+export function pairedBinary(a: readonly boolean[], b: readonly boolean[]): PairedBinary {
+  const c = pairedCounts(a, b);
+  return {
+    n: a.length,
+    a: wilson(c.both + c.onlyA, a.length),
+    b: wilson(c.both + c.onlyB, a.length),
+    onlyA: c.onlyA,
+    onlyB: c.onlyB,
+    p: mcnemarExact(c.onlyA, c.onlyB),
+  };
 }

@@ -10,48 +10,17 @@ import { loadModel } from '../../src/models/load.ts';
 import { parseFaults } from '../../src/models/openai-compat.ts';
 import { startModelServer, type ModelServer } from '../../src/models/serve.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
-import { BUILTIN_RECIPES } from '../../src/families/index.ts';
-import { createRegistry } from '../../src/recipes/registry/registry.ts';
-import { runRecipe, type RunRequest } from '../../src/kinds/run.ts';
+import type { RunRequest } from '../../src/kinds/run.ts';
 import type { RunSummary } from '../../src/kinds/attack/run.ts';
-import { DEMO_SST2, SST2_DEV, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, tmp } from '../cli/helpers.ts';
+import { llmTypos, outcomesById, resultLines } from '../support/llm.ts';
 
-const registry = createRegistry(BUILTIN_RECIPES);
 const KEY_VAR = 'TEXTSTRESS_TEST_RETRY_KEY';
-type Line = {
-  id: string;
-  status: string;
-  perturbed: unknown;
-  edits: unknown;
-  original_prediction: { label: string };
-  perturbed_prediction: { label: string };
-};
-const lines = (dir: string): Line[] =>
-  readFileSync(join(dir, 'results.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Line);
-const outcome = (r: Line): string =>
-  JSON.stringify([r.id, r.status, r.perturbed, r.edits, r.original_prediction.label, r.perturbed_prediction.label]);
-const byId = (rs: Line[]): Map<string, string> => new Map(rs.map((r) => [r.id, outcome(r)]));
-
 describe('an OpenAI-compatible endpoint that answers 429, 500 and malformed bodies', () => {
   let local: ModelAdapter;
   let server: ModelServer;
   let faulty: ModelServer;
-  const attack = (over: Partial<RunRequest> & { out: string }): Promise<unknown> =>
-    runRecipe({
-      registry,
-      recipe: 'typos',
-      settings: { k: 1 },
-      model: 'openai:demo',
-      labels: ['negative', 'positive'],
-      data: SST2_DEV,
-      limit: 12,
-      seed: 3,
-      authEnv: KEY_VAR,
-      ...over,
-    });
+  const attack = (over: Partial<RunRequest> & { out: string }): Promise<unknown> => llmTypos({ authEnv: KEY_VAR, ...over });
 
   beforeAll(async () => {
     process.env[KEY_VAR] = 'sk-test-retries';
@@ -74,7 +43,7 @@ describe('an OpenAI-compatible endpoint that answers 429, 500 and malformed bodi
     await attack({ baseUrl: `${server.url}/v1`, cache: false, out: clean });
     const out = tmp('llm-faulty');
     await attack({ baseUrl: `${faulty.url}/v1`, cache: false, out });
-    expect(byId(lines(out))).toEqual(byId(lines(clean)));
+    expect(outcomesById(resultLines(out))).toEqual(outcomesById(resultLines(clean)));
     const spent = (JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary).process.spent!;
     expect(spent.retries).toBeGreaterThan(0);
     expect(spent.rate_limited).toBeGreaterThan(0);

@@ -19,30 +19,15 @@ import type { RunSummary } from '../../src/kinds/attack/run.ts';
 import { parseSuite } from '../../src/suite/load.ts';
 import { runSuite } from '../../src/suite/run.ts';
 import { DEMO_SST2, SST2_DEV, allFilesText as allText, tmp } from '../cli/helpers.ts';
+import { llmTypos, outcomesById, resultLines } from '../support/llm.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);
 const KEY_VAR = 'TEXTSTRESS_TEST_PLANTED_KEY';
 const PLANTED = 'sk-planted-7f3a9c1e55d04b2a';
 
-type Line = {
-  id: string;
-  status: string;
-  perturbed: unknown;
-  edits: unknown;
-  original_prediction: { label: string; unmappable?: string };
-  perturbed_prediction: { label: string };
-  usage?: { input_tokens: number; cost_usd?: number };
-  unmappable?: number;
-};
-const lines = (dir: string): Line[] =>
-  readFileSync(join(dir, 'results.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Line);
+const lines = resultLines;
 const summaryOf = (dir: string): RunSummary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
-const outcome = (r: Line): string =>
-  JSON.stringify([r.id, r.status, r.perturbed, r.edits, r.original_prediction.label, r.perturbed_prediction.label]);
-const byId = (rs: Line[]): Map<string, string> => new Map(rs.map((r) => [r.id, outcome(r)]));
+const byId = outcomesById;
 
 describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
   let local: ModelAdapter;
@@ -51,20 +36,7 @@ describe('attacking an OpenAI-compatible endpoint (serve --openai)', () => {
   let garbage: ModelServer;
   const base = (s: ModelServer): string => `${s.url}/v1`;
   const attack = (over: Partial<RunRequest> & { out: string }): Promise<unknown> =>
-    runRecipe({
-      registry,
-      recipe: 'typos',
-      settings: { k: 1 },
-      model: 'openai:demo',
-      labels: ['negative', 'positive'],
-      data: SST2_DEV,
-      limit: 12,
-      seed: 3,
-      priceInput: 0.15,
-      priceOutput: 0.6,
-      authEnv: KEY_VAR,
-      ...over,
-    });
+    llmTypos({ priceInput: 0.15, priceOutput: 0.6, authEnv: KEY_VAR, ...over });
 
   beforeAll(async () => {
     process.env[KEY_VAR] = PLANTED;

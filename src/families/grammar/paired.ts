@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { holm, mcnemarExact, pairedCounts, wilson, type Interval } from '../../stats/index.ts';
+import { holm, pairedBinary, type Interval } from '../../stats/index.ts';
 import { shortDataset, shortModel, type GrammarRunSummary, type Grid } from './tables.ts';
 
 /** A run's per-example outcomes: true = the attack succeeded, false = it failed (attacked examples only). */
@@ -51,18 +51,18 @@ export function pairedTests(runs: readonly { summary: GrammarRunSummary; outcome
       const ids = [...A.outcomes.keys()].filter((id) => B.outcomes.has(id));
       const a = ids.map((id) => A.outcomes.get(id)!);
       const b = ids.map((id) => B.outcomes.get(id)!);
-      const c = pairedCounts(a, b);
+      const t = pairedBinary(a, b);
       rows.push({
         model: shortModel(A.summary.model),
         dataset: shortDataset(A.summary.dataset),
         a: searchOf(A.summary),
         b: searchOf(B.summary),
-        n: ids.length,
-        a_success: wilson(c.both + c.onlyA, ids.length),
-        b_success: wilson(c.both + c.onlyB, ids.length),
-        only_a: c.onlyA,
-        only_b: c.onlyB,
-        p: mcnemarExact(c.onlyA, c.onlyB),
+        n: t.n,
+        a_success: t.a,
+        b_success: t.b,
+        only_a: t.onlyA,
+        only_b: t.onlyB,
+        p: t.p,
       });
     }
   }

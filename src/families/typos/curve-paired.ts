@@ -5,7 +5,7 @@
  * run (a mean over seeds has no per-example outcome to pair).
  */
 import type { ExampleResult } from '../../attack/result.ts';
-import { holm, mcnemarExact, pairedCounts, wilson, type Interval } from '../../stats/index.ts';
+import { holm, pairedBinary, type Interval } from '../../stats/index.ts';
 
 /** One comparison at one K: accuracies with Wilson intervals, the discordant pairs, p and Holm's p. */
 export interface CurvePairTest {
@@ -52,18 +52,8 @@ export function curvePairTests(rows: ReadonlyMap<string, Map<string, boolean[]>>
       for (let j = i + 1; j < names.length; j++) {
         const a = ids.map((id) => rows.get(names[i]!)!.get(id)![k]!);
         const b = ids.map((id) => rows.get(names[j]!)!.get(id)![k]!);
-        const c = pairedCounts(a, b);
-        tests.push({
-          k,
-          a: names[i]!,
-          b: names[j]!,
-          n: ids.length,
-          a_accuracy: wilson(c.both + c.onlyA, ids.length),
-          b_accuracy: wilson(c.both + c.onlyB, ids.length),
-          only_a: c.onlyA,
-          only_b: c.onlyB,
-          p: mcnemarExact(c.onlyA, c.onlyB),
-        });
+        const t = pairedBinary(a, b);
+        tests.push({ k, a: names[i]!, b: names[j]!, n: t.n, a_accuracy: t.a, b_accuracy: t.b, only_a: t.onlyA, only_b: t.onlyB, p: t.p });
       }
     }
   }

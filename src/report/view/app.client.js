@@ -42,6 +42,24 @@
     return wrap;
   }
 
+  /** A table of the page's look: header cells from `head`, the given body rows; `attrs` on the table element. */
+  function table(head, rows, attrs = {}) {
+    return el(
+      'table',
+      { class: 'runs', ...attrs },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          head.map((x) => el('th', {}, x)),
+        ),
+      ),
+      el('tbody', {}, rows),
+    );
+  }
+
   async function getJson(url) {
     const res = await fetch(url, { headers: { accept: 'application/json' } });
     const body = await res.json();
@@ -208,20 +226,7 @@
       el(
         'div',
         { class: 'scroll' },
-        el(
-          'table',
-          { class: 'runs' },
-          el(
-            'thead',
-            {},
-            el(
-              'tr',
-              {},
-              ['', 'run', 'recipe', 'model', 'data', 'date (UTC)', 'n', 'headline figures (95% interval)', ''].map((h) => el('th', {}, h)),
-            ),
-          ),
-          el('tbody', {}, rows),
-        ),
+        table(['', 'run', 'recipe', 'model', 'data', 'date (UTC)', 'n', 'headline figures (95% interval)', ''], rows),
       ),
       state.problems.length
         ? el(
@@ -272,30 +277,16 @@
     // The SVG is drawn by the server with vega from our own catalog (its text nodes are escaped by vega).
     chart.innerHTML = h.svg;
     chart.append(
-      el(
-        'table',
-        { class: 'runs' },
-        el(
-          'thead',
-          {},
+      table(
+        ['date (UTC)', 'recipe', 'run', label(metric)],
+        h.points.map((p) =>
           el(
             'tr',
             {},
-            ['date (UTC)', 'recipe', 'run', label(metric)].map((x) => el('th', {}, x)),
-          ),
-        ),
-        el(
-          'tbody',
-          {},
-          h.points.map((p) =>
-            el(
-              'tr',
-              {},
-              el('td', {}, p.date.slice(0, 16).replace('T', ' ')),
-              el('td', {}, p.recipe),
-              el('td', {}, el('a', { href: `#/run/${encodeURIComponent(p.id)}` }, p.path)),
-              el('td', {}, figure({ ...p, unit: p.value <= 1 && p.value >= 0 ? 'rate' : 'number' })),
-            ),
+            el('td', {}, p.date.slice(0, 16).replace('T', ' ')),
+            el('td', {}, p.recipe),
+            el('td', {}, el('a', { href: `#/run/${encodeURIComponent(p.id)}` }, p.path)),
+            el('td', {}, figure({ ...p, unit: p.value <= 1 && p.value >= 0 ? 'rate' : 'number' })),
           ),
         ),
       ),
@@ -305,7 +296,7 @@
   async function renderCompare(a, b) {
     app.replaceChildren(back(), el('p', {}, 'Comparing…'));
     const c = await getJson(`/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
-    app.replaceChildren(back(), ...window.textstressCompareView(c, el, { figure, label, pct }));
+    app.replaceChildren(back(), ...window.textstressCompareView(c, el, { figure, label, pct, table }));
   }
 
   async function route() {

@@ -134,20 +134,7 @@ window.textstressCompareView = function (c, el, h) {
     el(
       'div',
       { class: 'scroll' },
-      el(
-        'table',
-        { class: 'runs', id: 'cmp-metrics' },
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            ['metric', 'A', 'B', 'Δ (B − A)', 'test', 'p', 'p (Holm)', 'verdict'].map((x) => el('th', {}, x)),
-          ),
-        ),
-        el('tbody', {}, rows),
-      ),
+      h.table(['metric', 'A', 'B', 'Δ (B − A)', 'test', 'p', 'p (Holm)', 'verdict'], rows, { id: 'cmp-metrics' }),
     ),
     el('h3', {}, 'Newly broke: right under attack in A, wrong in B (' + c.newly_broke_n + ')'),
     el('div', { id: 'cmp-broke' }, c.newly_broke.map(exampleCard)),
