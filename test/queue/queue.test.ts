@@ -3,12 +3,11 @@
  * processes started as a user starts them, and the coordinator's outputs compared with a local run's. The faults
  * (kill -9 of a worker holding a job, Redis lost under a worker) are in test/faults/queue-workers.test.ts.
  */
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { SST2_DEV, runCli, startQueueWorker, tmp, writeSst2Suite } from '../cli/helpers.ts';
-import { HAS_REDIS, SKIP_REDIS, queueIt, startRedis } from '../support/redis.ts';
+import { describe, expect } from 'vitest';
+import { SST2_DEV, runCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
+import { queueIt, useQueueWorkers } from '../support/redis.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
 const withoutTiming = (dir: string): unknown => {
@@ -17,30 +16,14 @@ const withoutTiming = (dir: string): unknown => {
 };
 
 describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
-  let redis: ChildProcess;
-  let url = '';
-  const workers: ChildProcess[] = [];
-  // Workers are processes: one is killed with -9 while it holds a job, and each runs until a signal. The
-  // coordinator and the local runs compared with it run in this process (runCli).
-  const startWorker = async (): Promise<ChildProcess> => {
-    const w = await startQueueWorker(url, ['--lock-ms', '3000']);
-    workers.push(w);
-    return w;
-  };
-
-  beforeAll(async () => {
-    if (SKIP_REDIS || !HAS_REDIS) return;
-    ({ url, process: redis } = await startRedis());
-  }, 30_000);
-  afterAll(() => {
-    for (const w of workers) w.kill('SIGKILL');
-    redis?.kill('SIGKILL');
-  });
+  // Workers are processes (one may be killed with -9 while it holds a job); the coordinator and the local runs
+  // compared with it run in this process (runCli).
+  const q = useQueueWorkers();
 
   queueIt(
     'a suite through --queue gives the outputs of a local suite run',
     async () => {
-      while (workers.filter((w) => w.exitCode === null && w.signalCode === null).length < 2) await startWorker();
+      while (q.alive().length < 2) await q.startWorker();
       const dir = tmp('queue-suite');
       const file = writeSst2Suite(
         dir,
@@ -53,7 +36,7 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
       const local = join(dir, 'local');
       const queued = join(dir, 'queued');
       expect((await runCli(['run', file, '--out', local, '--no-progress'])).code).toBe(0);
-      const r = await runCli(['run', file, '--out', queued, '--queue', url, '--block-size', '5', '--no-progress']);
+      const r = await runCli(['run', file, '--out', queued, '--queue', q.url, '--block-size', '5', '--no-progress']);
       expect(r.code, r.stderr).toBe(0);
       for (const t of ['typos-k2', 'grammar']) {
         expect(read(join(queued, t, 'results.jsonl'))).toBe(read(join(local, t, 'results.jsonl')));
@@ -66,7 +49,7 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   queueIt(
     'a job that fails on every attempt is reported by example instead of hanging',
     async () => {
-      if (!workers.some((w) => w.exitCode === null)) await startWorker();
+      if (!q.workers.some((w) => w.exitCode === null)) await q.startWorker();
       const r = await runCli([
         'attack',
         'typos',
@@ -85,7 +68,7 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
         '--out',
         tmp('queue-fail'),
         '--queue',
-        url,
+        q.url,
         '--no-progress',
       ]);
       expect(r.code).not.toBe(0);

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { it } from 'vitest';
-import { freePort } from '../cli/helpers.ts';
+import { afterAll, beforeAll, it } from 'vitest';
+import { freePort, startQueueWorker } from '../cli/helpers.ts';
 
 /** Whether Debian's redis-server is installed (.ci/run installs it). */
 export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
@@ -51,4 +51,50 @@ export function queueIt(name: string, fn: () => Promise<void>, timeout: number):
     },
     timeout,
   );
+}
+
+/** A file's Redis and queue workers (see {@link useQueueWorkers}). */
+export interface QueueHarness {
+  readonly url: string;
+  readonly port: number;
+  /** Worker processes started so far (some may have exited or been killed). */
+  readonly workers: ChildProcess[];
+  /** Starts one more `textstress worker` on this Redis (3 s job locks, so a killed worker's job comes back soon). */
+  startWorker(): Promise<ChildProcess>;
+  /** The workers still running. */
+  alive(): ChildProcess[];
+  /** Kills Redis and starts an empty one on the same port (no persistence: every queued job is gone). */
+  restartRedis(): Promise<void>;
+}
+
+/** Starts a Redis for the file (unless the queue's checks are left out) and kills it and every worker afterwards. */
+export function useQueueWorkers(): QueueHarness {
+  let redis: ChildProcess | undefined;
+  const h = {
+    url: '',
+    port: 0,
+    workers: [] as ChildProcess[],
+    async startWorker(): Promise<ChildProcess> {
+      const w = await startQueueWorker(h.url, ['--lock-ms', '3000']);
+      h.workers.push(w);
+      return w;
+    },
+    alive: (): ChildProcess[] => h.workers.filter((w) => w.exitCode === null && w.signalCode === null),
+    async restartRedis(): Promise<void> {
+      redis?.kill('SIGKILL');
+      await sleep(1500);
+      redis = (await startRedis(h.port)).process;
+    },
+  };
+  beforeAll(async () => {
+    if (SKIP_REDIS || !HAS_REDIS) return;
+    const r = await startRedis();
+    Object.assign(h, { url: r.url, port: r.port });
+    redis = r.process;
+  }, 30_000);
+  afterAll(() => {
+    for (const w of h.workers) w.kill('SIGKILL');
+    redis?.kill('SIGKILL');
+  });
+  return h;
 }
