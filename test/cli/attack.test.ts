@@ -1,27 +1,23 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONLL, DEMO_NER, DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, servedUrl, startCliProcess, tmp } from './helpers.ts';
+import {
+  CONLL,
+  DEMO_NER,
+  DEMO_SST2,
+  SST2_DEV,
+  readJson,
+  readJsonl,
+  runCli,
+  servedUrl,
+  startCliProcess,
+  tmp,
+  typosOnSst2,
+} from './helpers.ts';
 
 describe('textstress attack typos on demo-sst2 over SST-2 dev (first 400 sentences)', () => {
   it('writes summary.json with the documented fields, results.jsonl and a table', async () => {
     const out = tmp('attack');
-    const r = await runCli([
-      'attack',
-      'typos',
-      '--model',
-      DEMO_SST2,
-      '--data',
-      SST2_DEV,
-      '--target',
-      'max',
-      '--k',
-      '1',
-      '--limit',
-      '40',
-      '--out',
-      out,
-      '--no-progress',
-    ]);
+    const r = await runCli(typosOnSst2('--target', 'max', '--k', '1', '--limit', '40', '--out', out, '--no-progress'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/attack success rate/);
     const s = readJson(join(out, 'summary.json'));

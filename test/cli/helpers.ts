@@ -121,6 +121,9 @@ export const readJsonl = (path: string): ExampleResult[] =>
     .split('\n')
     .map((l) => JSON.parse(l) as ExampleResult);
 export const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+/** `attack typos` of demo-sst2 on the SST-2 dev slice, then `more` (the argument list many CLI tests start from). */
+export const typosOnSst2 = (...more: string[]): string[] => ['attack', 'typos', '--model', DEMO_SST2, '--data', SST2_DEV, ...more];
+
 /** A summary without the fields that describe this process rather than the results. */
 export const stable = (s: Record<string, unknown>): Record<string, unknown> => {
   const { wall_seconds: _w, process: _p, ...rest } = s;

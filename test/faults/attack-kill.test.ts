@@ -2,28 +2,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SST2, SST2_DEV, readJson, readJsonl, runCli, stable, startCliProcess, tmp } from '../cli/helpers.ts';
+import { readJson, readJsonl, runCli, stable, startCliProcess, tmp, typosOnSst2 } from '../cli/helpers.ts';
 
 describe('textstress attack typos on demo-sst2 over SST-2 dev, killed', () => {
   it('resumes after kill -9: every example exactly once, same summary as an uninterrupted run', async () => {
-    const args = (out: string, extra: string[] = []): string[] => [
-      'attack',
-      'typos',
-      '--model',
-      DEMO_SST2,
-      '--data',
-      SST2_DEV,
-      '--k',
-      '3',
-      '--limit',
-      '80',
-      '--concurrency',
-      '8',
-      '--out',
-      out,
-      '--no-progress',
-      ...extra,
-    ];
+    const args = (out: string, extra: string[] = []): string[] =>
+      typosOnSst2('--k', '3', '--limit', '80', '--concurrency', '8', '--out', out, '--no-progress', ...extra);
     const full = tmp('full');
     const killed = tmp('killed');
     // A process: only a process can be killed with -9 mid-run (the resume and the uninterrupted run need none).

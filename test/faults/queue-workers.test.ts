@@ -7,14 +7,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { describe, expect } from 'vitest';
-import { DEMO_SST2, SST2_DEV, runCli, tmp } from '../cli/helpers.ts';
+import { DEMO_SST2, SST2_DEV, runCli, tmp, readJson, stable, typosOnSst2 } from '../cli/helpers.ts';
 import { queueIt, useQueueWorkers } from '../support/redis.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
-const withoutTiming = (dir: string): unknown => {
-  const { wall_seconds: _w, process: _p, ...rest } = JSON.parse(read(join(dir, 'summary.json'))) as Record<string, unknown>;
-  return rest;
-};
+const withoutTiming = (dir: string): unknown => stable(readJson(join(dir, 'summary.json')));
 
 describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   // Workers are processes (one may be killed with -9 while it holds a job); the coordinator and the local runs
@@ -24,21 +21,7 @@ describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   queueIt(
     '3 workers give the outputs of a local run; kill -9 of a worker holding a job loses and duplicates nothing',
     async () => {
-      const common = [
-        'attack',
-        'typos',
-        '--model',
-        DEMO_SST2,
-        '--data',
-        SST2_DEV,
-        '--limit',
-        '60',
-        '--k',
-        '2',
-        '--seed',
-        '3',
-        '--no-progress',
-      ];
+      const common = typosOnSst2('--limit', '60', '--k', '2', '--seed', '3', '--no-progress');
       const local = tmp('queue-local');
       expect((await runCli([...common, '--out', local])).code).toBe(0);
 

@@ -8,29 +8,24 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_SST2, ROOT, SST2_DEV, runCli, runCliProcess, startCliProcess, startQueueWorker, stderrMatch, tmp } from '../cli/helpers.ts';
+import {
+  DEMO_SST2,
+  ROOT,
+  runCli,
+  runCliProcess,
+  startCliProcess,
+  startQueueWorker,
+  stderrMatch,
+  tmp,
+  typosOnSst2,
+} from '../cli/helpers.ts';
 import { queueIt, startRedis } from '../support/redis.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
 const exited = (p: ChildProcess): Promise<number | null> =>
   p.exitCode !== null || p.signalCode !== null ? Promise.resolve(p.exitCode) : new Promise((r) => p.once('exit', (code) => r(code)));
-const attack = (out: string, limit: number): string[] => [
-  'attack',
-  'typos',
-  '--model',
-  DEMO_SST2,
-  '--data',
-  SST2_DEV,
-  '--limit',
-  String(limit),
-  '--k',
-  '2',
-  '--seed',
-  '5',
-  '--out',
-  out,
-  '--no-progress',
-];
+const attack = (out: string, limit: number): string[] =>
+  typosOnSst2('--limit', String(limit), '--k', '2', '--seed', '5', '--out', out, '--no-progress');
 
 const started: ChildProcess[] = [];
 afterEach(() => {

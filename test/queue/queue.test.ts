@@ -6,14 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { SST2_DEV, runCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
+import { SST2_DEV, runCli, tmp, writeSst2Suite, readJson, stable } from '../cli/helpers.ts';
 import { queueIt, useQueueWorkers } from '../support/redis.ts';
 
 const read = (p: string): string => readFileSync(p, 'utf8');
-const withoutTiming = (dir: string): unknown => {
-  const { wall_seconds: _w, process: _p, ...rest } = JSON.parse(read(join(dir, 'summary.json'))) as Record<string, unknown>;
-  return rest;
-};
+const withoutTiming = (dir: string): unknown => stable(readJson(join(dir, 'summary.json')));
 
 describe('--queue redis:// with textstress worker processes (BullMQ)', () => {
   // Workers are processes (one may be killed with -9 while it holds a job); the coordinator and the local runs

@@ -16,7 +16,7 @@ import { parseShard } from '../../src/options/shard.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
-import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp, writeSst2Suite } from '../cli/helpers.ts';
+import { CONLL, DEMO_NER, DEMO_SST2, ROOT, SST2_DEV, fixtureData, runCli, tmp, writeSst2Suite, typosOnSst2 } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);
 const read = (p: string): string => readFileSync(p, 'utf8');
@@ -139,22 +139,7 @@ describe('--shard I/N and merge', () => {
   });
 
   it('works from the command line: attack … --shard I/N, then textstress merge', async () => {
-    const args = (out: string, more: string[] = []) => [
-      'attack',
-      'typos',
-      '--model',
-      DEMO_SST2,
-      '--data',
-      SST2_DEV,
-      '--limit',
-      '10',
-      '--k',
-      '1',
-      '--out',
-      out,
-      '--no-progress',
-      ...more,
-    ];
+    const args = (out: string, more: string[] = []) => typosOnSst2('--limit', '10', '--k', '1', '--out', out, '--no-progress', ...more);
     const dirs = [tmp('cli-shard-0'), tmp('cli-shard-1')];
     for (const [i, d] of dirs.entries()) expect((await runCli(args(d, ['--shard', `${i}/2`]))).code).toBe(0);
     const merged = tmp('cli-merged');
