@@ -41,7 +41,9 @@ describe('textstress probe layers|heads|cloze', () => {
       heads: { share: unknown[][] };
     };
     expect(json.table7.head).toEqual(['layer', 'ArtOrDet', 'SVA', 'mean']);
-    expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test sentences', 'best vs 0: McNemar p']);
+    // The last row: the best contextual layer, chosen on the dev split, against layer 0 on the test sentences.
+    expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test sentences', 'best (dev) vs 0: Δ, p']);
+    expect(json.table7.rows[4]!.slice(1, 3).every((c) => /^L[12] [+−±]\d+ p [\d.<]+$/.test(c))).toBe(true);
     expect(json.table8.rows.map((r) => r[0])).toContain('random top-2');
     expect(json.heads.share).toHaveLength(2);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { metrics: Record<string, number | null> };

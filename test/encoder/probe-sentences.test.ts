@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestAgainstLayer0 } from '../../src/families/encoder/layers.ts';
+import { bestAgainstLayer0, comparisonText } from '../../src/families/encoder/layers.ts';
 import { buildErrorSentences, buildMinimalPairs, pairsToSentences } from '../../src/families/encoder/index.ts';
 import { mcnemarExact } from '../../src/stats/index.ts';
 import { clozeIntervals } from '../../src/families/encoder/cloze-generator.ts';
@@ -55,14 +55,22 @@ describe("the paper's probing design: sentences, half of them with 1–2 errors"
     expect([error!.label, error!.group, error!.words, error!.errorWords]).toEqual([1, p.id, p.error, p.errorWords]);
   });
 
-  it('tests the best contextual layer against layer 0 with exact McNemar on the same sentences', () => {
+  it('chooses the best contextual layer on dev, then tests it against layer 0 with exact McNemar on the test sentences', () => {
     const layer0 = [true, true, false, false, false, false, true, false];
     const layer1 = [true, false, true, true, false, true, true, false];
     const layer2 = [true, true, true, true, true, true, true, false];
-    const c = bestAgainstLayer0([layer0, layer1, layer2])!;
-    expect(c).toEqual({ layer: 2, onlyBest: 4, onlyLayer0: 0, p: mcnemarExact(4, 0) });
-    expect(c.p).toBeCloseTo(0.125, 10);
-    expect(bestAgainstLayer0([layer0])).toBeUndefined();
+    // Layer 2 is best on these (test) sentences, but layer 1 is best on dev: layer 1 is the one compared.
+    const c = bestAgainstLayer0([layer0, layer1, layer2], [0.5, 0.8, 0.7])!;
+    expect(c).toEqual({ layer: 1, onlyBest: 3, onlyLayer0: 1, p: mcnemarExact(3, 1), chosenOn: 'dev' });
+    expect(comparisonText(c)).toBe('L1 vs L0: +2 sentences (3 right only on L1, 1 only on L0), McNemar p 0.625');
+    // The issue's case: a loss prints with its sign.
+    expect(comparisonText({ layer: 2, onlyBest: 7, onlyLayer0: 14, p: mcnemarExact(7, 14), chosenOn: 'dev' })).toBe(
+      `L2 vs L0: −7 sentences (7 right only on L2, 14 only on L0), McNemar p ${mcnemarExact(7, 14).toFixed(3)}`,
+    );
+    // Ties go to the first layer; no dev score, no comparison.
+    expect(bestAgainstLayer0([layer0, layer1, layer2], [0.5, 0.7, 0.7])!.layer).toBe(1);
+    expect(bestAgainstLayer0([layer0, layer1], [0.5, null])).toBeUndefined();
+    expect(bestAgainstLayer0([layer0], [0.5])).toBeUndefined();
   });
 });
 

@@ -46,13 +46,15 @@ describe('gate: intervals, minimum n, paired baseline', () => {
     expect(r.code, r.stderr + r.stdout).toBe(3);
     // 2 of the 10 attacks succeed: the check holds, on 10 attacked examples (< min_n 30).
     expect(r.stdout).toMatch(/Gate: INCONCLUSIVE — 1 of 1 checks inconclusive/);
-    expect(r.stdout).toContain('? noise: attack_success_rate = 0.200 (n = 10) would meet < 0.500 — inconclusive: n = 10 < min_n 30');
+    expect(r.stdout).toContain(
+      '? noise: attack_success_rate = 0.200 (n = 10) would meet < 0.500 — inconclusive: n = 10 < min_n 30, too few examples to judge',
+    );
     expect(r.stdout).not.toMatch(/PASS/);
     const v = verdictOfRun(out);
     expect(v).toMatchObject({ passed: false, status: 'inconclusive', checked: ['attack_success_rate'], robustness: true });
     expect(v.checks[0]).toMatchObject({ status: 'inconclusive', passed: false, n: 10, actual: 0.2 });
     const html = readFileSync(join(out, 'report.html'), 'utf8');
-    expect(html).toContain('Gate inconclusive: 1 of 1 checks have too few examples to pass');
+    expect(html).toContain('Gate inconclusive: 1 of 1 checks have too few examples to judge');
     expect(html).toContain('Checked: attack_success_rate.');
   });
 
