@@ -343,6 +343,19 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
     expect(text).toContain(`Results: ${join(out, 'summary.json')}, ${join(out, 'results.jsonl')}`);
   });
 
+  it('the report shows the distinct premises beside the cases, as the terminal does', async () => {
+    const s = summaryOf(out);
+    const html = join(tmp('nli-report'), 'report.html');
+    const r = await runCli(['report', out, '--html', html]);
+    expect(r.code, r.stderr).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<th class="n">distinct premises</th>');
+    const t = s.tests.antonymy!;
+    expect(page).toContain(
+      `<td>antonymy</td><td>competence</td><td class="n">${t.examples}</td><td class="n">${t.n}</td><td class="n">${t.clusters}</td>`,
+    );
+  });
+
   it('--resume finishes an interrupted run with the same files; a test subset makes the same cases', async () => {
     const cut = tmp('stress-nli-cut');
     cpSync(join(out, 'run.json'), join(cut, 'run.json'));

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bestAgainstLayer0, comparisonText } from '../../src/families/encoder/layers.ts';
 import { buildErrorSentences, buildMinimalPairs, pairsToSentences } from '../../src/families/encoder/index.ts';
-import { mcnemarExact } from '../../src/stats/index.ts';
+import { mcnemarExact, stratifiedWilson, wilson } from '../../src/stats/index.ts';
+import { bestHead, headlineIntervals } from '../../src/families/encoder/tables.ts';
+import type { TypeResult } from '../../src/families/encoder/layers.ts';
 import { clozeIntervals } from '../../src/families/encoder/cloze-generator.ts';
 import { SENTENCES } from './sentences.ts';
 
@@ -71,6 +73,52 @@ describe("the paper's probing design: sentences, half of them with 1–2 errors"
     expect(bestAgainstLayer0([layer0, layer1, layer2], [0.5, 0.7, 0.7])!.layer).toBe(1);
     expect(bestAgainstLayer0([layer0, layer1], [0.5, null])).toBeUndefined();
     expect(bestAgainstLayer0([layer0], [0.5])).toBeUndefined();
+  });
+});
+
+describe('the headline best layer and best head: chosen on dev, measured on test, with an interval for the mean over types', () => {
+  const share = (hits: number, n: number) => ({ hits, n });
+  // Two types: on the test sentences layer 2 looks best, on dev layer 1 is; type B has fewer test sentences.
+  const types = [
+    {
+      type: 'SVA',
+      counts: { train: 80, dev: 10, test: 20 },
+      chance: 0.2,
+      accuracy: [share(10, 20), share(14, 20), share(17, 20)],
+      devAccuracy: [0.5, 0.9, 0.6],
+      localisation: [share(2, 10), share(5, 10), share(4, 10)],
+      devLocalisation: [0.1, 0.3, 0.7],
+      heads: [[share(3, 10), share(8, 10)]],
+      headsDev: [[share(6, 10), share(1, 10)]],
+    },
+    {
+      type: 'Prep',
+      counts: { train: 40, dev: 6, test: 10 },
+      chance: 0.2,
+      accuracy: [share(5, 10), share(6, 10), share(9, 10)],
+      devAccuracy: [0.5, 0.8, 0.7],
+      localisation: [share(1, 5), share(2, 5), share(3, 5)],
+      devLocalisation: [0.2, 0.2, 0.6],
+      heads: [[share(1, 5), share(4, 5)]],
+      headsDev: [[share(3, 5), share(0, 5)]],
+    },
+  ] as unknown as TypeResult[];
+
+  it('the best layer is the one best on dev; its figure is the mean of the types’ test shares, with Kish’s effective n', () => {
+    const iv = headlineIntervals(types);
+    // Layer 1 (dev means 0.85 vs 0.65), not layer 2 (the best on the test sentences).
+    expect(iv.best_layer_accuracy).toEqual(stratifiedWilson([share(14, 20), share(6, 10)]));
+    expect(iv.best_layer_accuracy!.value).toBeCloseTo((14 / 20 + 6 / 10) / 2, 12);
+    // n_eff = T² / Σ 1/n_t = 4 / (1/20 + 1/10): fewer than the 30 sentences pooled, as the unequal weights cost.
+    expect(iv.best_layer_accuracy!.n_eff).toBeCloseTo(4 / (1 / 20 + 1 / 10), 12);
+    expect(iv.best_layer_accuracy!.n).toBe(30);
+    // Localisation: layer 2 is best on dev there.
+    expect(iv.best_layer_localisation!.value).toBeCloseTo((4 / 10 + 3 / 5) / 2, 12);
+    expect(iv.layer0_accuracy!.value).toBe(0.5);
+  });
+
+  it('the best head is the one best on dev (head 1 here), measured on the test sentences, pooled over types', () => {
+    expect(bestHead(types)).toEqual({ layer: 0, head: 0, interval: wilson(4, 15) });
   });
 });
 

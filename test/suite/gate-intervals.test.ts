@@ -56,6 +56,20 @@ describe('gate: intervals, minimum n, paired baseline', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('Gate inconclusive: 1 of 1 checks have too few examples to judge');
     expect(html).toContain('Checked: attack_success_rate.');
+
+    // Below min_n a check is inconclusive whichever way it points (issue 34, item 2): 0.200 would fail < 0.1, but
+    // 10 attacked examples cannot tell a regression from noise, so this is exit 3 as well, never exit 1.
+    const failing = await runCli(['run', suite(dir, ['attack_success_rate < 0.1']), '--out', out, '--no-progress', '--resume']);
+    expect(failing.code, failing.stderr + failing.stdout).toBe(3);
+    expect(failing.stdout).toContain(
+      '? noise: attack_success_rate = 0.200 (n = 10) would fail < 0.100 — inconclusive: n = 10 < min_n 30, too few examples to judge',
+    );
+    expect(failing.stdout).not.toMatch(/Gate: FAIL/);
+    expect(verdictOfRun(out)).toMatchObject({
+      passed: false,
+      status: 'inconclusive',
+      checks: [{ status: 'inconclusive', actual: 0.2, n: 10 }],
+    });
   });
 
   it('interval bounds: .high and .low read the Wilson interval; min_n is a suite setting; a failing check still fails', async () => {
