@@ -25,7 +25,16 @@ describe('Wilson covers a rare rate; the percentile bootstrap does not', () => {
     expect(exact).toBeCloseTo(0.9216, 4);
     const rng = new Rng('coverage');
     const runs = Array.from({ length: 2000 }, () => Array.from({ length: 50 }, () => (rng.next() < 0.02 ? 1 : 0)));
-    const wilsonCovers = runs.filter((xs) => covers(wilson(xs.reduce((a: number, x) => a + x, 0), 50), 0.02)).length / runs.length;
+    const wilsonCovers =
+      runs.filter((xs) =>
+        covers(
+          wilson(
+            xs.reduce((a: number, x) => a + x, 0),
+            50,
+          ),
+          0.02,
+        ),
+      ).length / runs.length;
     expect(wilsonCovers).toBeGreaterThanOrEqual(0.9);
     // The issue's numbers: the percentile bootstrap of the same 0/1 values ([0, 0] whenever no success was drawn).
     const boot = runs.slice(0, 200).filter((xs, r) => covers(bootstrapMean(xs, { seed: r, resamples: 400, degenerate: 'keep' }), 0.02));
@@ -52,7 +61,16 @@ describe('clustered cases (several per premise or example): Wilson at the effect
         m.push(size);
       }
       if (covers(clusteredWilson(k, m), 0.3)) clustered++;
-      if (covers(wilson(k.reduce((a, x) => a + x, 0), m.reduce((a, x) => a + x, 0)), 0.3)) naive++;
+      if (
+        covers(
+          wilson(
+            k.reduce((a, x) => a + x, 0),
+            m.reduce((a, x) => a + x, 0),
+          ),
+          0.3,
+        )
+      )
+        naive++;
     }
     expect(clustered / runs).toBeGreaterThanOrEqual(0.92);
     expect(naive / runs).toBeLessThan(0.85);
