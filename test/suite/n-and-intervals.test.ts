@@ -83,9 +83,10 @@ const RUNS: Record<string, string[]> = {
 const registry = builtinRegistry();
 const metrics = registry.metrics();
 const groups = new Map<string, RunGroup>();
+/** Where the runs are written (eval's --out too: its summary sits among runs, as a user's runs/ folder has it). */
+const root = tmp('gate-metrics');
 
 beforeAll(async () => {
-  const root = tmp('gate-metrics');
   for (const [name, args] of Object.entries(RUNS)) {
     const out = join(root, name);
     const r = await runCli([...args, '--out', out, '--no-progress']);
@@ -168,7 +169,7 @@ describe("the gate uses each metric's n (issue 34's cases)", () => {
   });
 
   it("Table 3's figures are judged over |D|, the examples that mention the type, not over every example", () => {
-    const summary = groupSubject(groups.get('entities')!, registry).run.summary as { n: number; details: { probed: number } };
+    const summary = groupSubject(groups.get('entities')!, registry).run.summary as unknown as { n: number; details: { probed: number } };
     const [gap] = check('entities', ['entities_gap < 0.99']);
     expect(summary.details.probed).toBeLessThan(summary.n);
     expect([gap!.status, gap!.n]).toEqual(['inconclusive', summary.details.probed]);
@@ -181,7 +182,7 @@ describe("the gate uses each metric's n (issue 34's cases)", () => {
     const [low] = check('stress-nli', ['nli_negation_accuracy.low > 0.01'], 1);
     expect(low!.message).not.toMatch(/no interval is known/);
     expect(low!.actual).toBe(nli.tests.negation!.accuracy_interval.low);
-    const ent = groupSubject(groups.get('entities')!, registry).run.summary as {
+    const ent = groupSubject(groups.get('entities')!, registry).run.summary as unknown as {
       details: { table3: { stability_interval: { low: number } } };
     };
     const [stab] = check('entities', ['entities_stability.low >= 0'], 1);
@@ -203,7 +204,7 @@ const read = (dir: string): EvalSummary => JSON.parse(readFileSync(join(dir, 'su
 
 describe('textstress eval: intervals, --json and summary.json', () => {
   it('a classifier: accuracy and per-label accuracy with Wilson intervals, in --json, summary.json and the terminal', async () => {
-    const out = join(tmp('eval'), 'out');
+    const out = join(root, 'eval');
     // --json prints what summary.json holds.
     const j = await runCli(['eval', '--model', DEMO_SST2, '--data', REVIEWS, '--out', out, '--json']);
     expect(j.code, j.stderr).toBe(0);
@@ -227,6 +228,13 @@ describe('textstress eval: intervals, --json and summary.json', () => {
     const b = (x: number | null): string => (100 * x!).toFixed(1);
     expect(r.stdout).toMatch(new RegExp(`accuracy +│ +${b(s.accuracy)}% \\[${b(iv.low)}–${b(iv.high)}\\] n=50`));
     expect(r.stdout).toContain(`Results: ${join(out, 'summary.json')}`);
+    // Among run folders, eval's summary is no run: the report leaves it out (and says so when it is named alone).
+    const found = await loadGroups([root], { sampleSize: 0, registry });
+    expect(found.map((g) => g.name)).not.toContain('eval');
+    expect(found.length).toBe(Object.keys(RUNS).length);
+    expect(expectCleanError(await runCli(['report', out, '--html', join(root, 'r.html')]))).toMatch(
+      /summary of `textstress eval`, not of a run/,
+    );
   });
 
   it('a tagger: entity F1, precision and recall with bootstrap intervals over the sentences; without --out nothing is written', async () => {
