@@ -77,31 +77,32 @@ describe("the paper's probing design: sentences, half of them with 1–2 errors"
 });
 
 describe('the headline best layer and best head: chosen on dev, measured on test, with an interval for the mean over types', () => {
+  // A type's per-layer test hits (of n, and of nErr sentences with an error), dev scores, and one layer of two heads.
+  const typeOf = (
+    type: string,
+    [n, nErr]: [number, number],
+    acc: number[],
+    devAccuracy: number[],
+    loc: number[],
+    devLocalisation: number[],
+    heads: number[],
+    headsDev: number[],
+  ) => ({
+    type,
+    counts: { train: 4 * n, dev: n / 2, test: n },
+    chance: 0.2,
+    accuracy: acc.map((hits) => ({ hits, n })),
+    devAccuracy,
+    localisation: loc.map((hits) => ({ hits, n: nErr })),
+    devLocalisation,
+    heads: [heads.map((hits) => ({ hits, n: nErr }))],
+    headsDev: [headsDev.map((hits) => ({ hits, n: nErr }))],
+  });
   const share = (hits: number, n: number) => ({ hits, n });
-  // Two types: on the test sentences layer 2 looks best, on dev layer 1 is; type B has fewer test sentences.
+  // Two types: on the test sentences layer 2 looks best, on dev layer 1 is; Prep has fewer test sentences.
   const types = [
-    {
-      type: 'SVA',
-      counts: { train: 80, dev: 10, test: 20 },
-      chance: 0.2,
-      accuracy: [share(10, 20), share(14, 20), share(17, 20)],
-      devAccuracy: [0.5, 0.9, 0.6],
-      localisation: [share(2, 10), share(5, 10), share(4, 10)],
-      devLocalisation: [0.1, 0.3, 0.7],
-      heads: [[share(3, 10), share(8, 10)]],
-      headsDev: [[share(6, 10), share(1, 10)]],
-    },
-    {
-      type: 'Prep',
-      counts: { train: 40, dev: 6, test: 10 },
-      chance: 0.2,
-      accuracy: [share(5, 10), share(6, 10), share(9, 10)],
-      devAccuracy: [0.5, 0.8, 0.7],
-      localisation: [share(1, 5), share(2, 5), share(3, 5)],
-      devLocalisation: [0.2, 0.2, 0.6],
-      heads: [[share(1, 5), share(4, 5)]],
-      headsDev: [[share(3, 5), share(0, 5)]],
-    },
+    typeOf('SVA', [20, 10], [10, 14, 17], [0.5, 0.9, 0.6], [2, 5, 4], [0.1, 0.3, 0.7], [3, 8], [6, 1]),
+    typeOf('Prep', [10, 5], [5, 6, 9], [0.5, 0.8, 0.7], [1, 2, 3], [0.2, 0.2, 0.6], [1, 4], [3, 0]),
   ] as unknown as TypeResult[];
 
   it('the best layer is the one best on dev; its figure is the mean of the types’ test shares, with Kish’s effective n', () => {
