@@ -148,7 +148,9 @@ export {
   type SummaryOptions,
   type GenerateSummary,
 } from './metrics/summary.ts';
-export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
+export { evaluateClean, type CleanMetrics, type CleanOptions } from './metrics/clean.ts';
+// The 95% intervals a recipe's gate metric declares (RecipeMetric.interval): shares, clustered shares, means and F1.
+export { wilson, clusteredWilson, bootstrap, bootstrapMean, sameValueBounds, type Interval } from './stats/index.ts';
 export {
   StressTally,
   reduction,

@@ -98,6 +98,7 @@ tests:
     recipe: evolve
     settings: { population: 6, epochs: 3, threshold: 0.5 }
     thresholds: [evolved_fraction >= 0]
+min_n: 6
 `;
     writeFileSync(suite, yaml('min_leters: 4'));
     const plugins = ['shout', 'swap-names', 'evolve'].flatMap((f) => ['--plugin', join(FIXTURES, `${f}.ts`)]);

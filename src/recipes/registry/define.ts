@@ -18,6 +18,7 @@ import type { ModelAdapter, ModelInfo, ModelTask } from '../../models/types.ts';
 import type { Encoder, EncoderOptions } from '../../models/encoder/index.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
 import type { ReportFamily } from '../report/types.ts';
+import type { Interval } from '../../stats/index.ts';
 
 /** What a model + data pair is, as far as recipes care. */
 export const TASK_KINDS = [
@@ -199,6 +200,35 @@ export interface RecipeMetric {
   /** Which way is good (colours the tile); absent: neutral. */
   better?: 'higher' | 'lower';
   read(summary: Record<string, unknown>): number | null | undefined;
+  /**
+   * Its 95% interval and n from the same summary — {value, low, high, n, method}, n the independent units behind it
+   * (examples, questions, sentences; clusters where cases share a source): what the gate's min_n and `.low` / `.high`
+   * checks read. Undefined where the summary does not carry it (a run written before intervals): the gate then
+   * refuses a check on the metric, its n being unknown (issue 34). Counts and extremes of the run itself have
+   * method 'observed' (low = high = value).
+   */
+  interval?(summary: Record<string, unknown>): Interval | undefined;
+  /**
+   * The values it can take; a threshold outside them (or one that could never hold, or always would) is refused when
+   * the suite is read. Default by unit: a rate [0, 1], points [−1, 1], a count or index [0, ∞), a number unbounded.
+   */
+  range?: readonly [number, number];
+}
+
+/** The values a metric can take (RecipeMetric.range, or its unit's). */
+export function metricRange(m: Pick<RecipeMetric, 'range' | 'unit'>): readonly [number, number] {
+  if (m.range) return m.range;
+  switch (m.unit) {
+    case 'rate':
+      return [0, 1];
+    case 'points':
+      return [-1, 1];
+    case 'count':
+    case 'index':
+      return [0, Infinity];
+    default:
+      return [-Infinity, Infinity];
+  }
 }
 
 /** A recipe declaration: the CLI, the suite schema, the docs and the report are all derived from it. */
