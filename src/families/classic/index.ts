@@ -4,6 +4,9 @@
  * section (report.ts).
  */
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
+import { checklistRecipe } from './checklist.ts';
+import { deepWordBugRecipe } from './deepwordbug.ts';
+import { pwwsRecipe } from './pwws.ts';
 
 /** The classic recipes, in the order `textstress list` shows them: add a recipe here. */
-export const CLASSIC_RECIPES: readonly AnyRecipe[] = [];
+export const CLASSIC_RECIPES: readonly AnyRecipe[] = [pwwsRecipe, deepWordBugRecipe, checklistRecipe];
