@@ -92,7 +92,12 @@ async function bestSwapScores(ctx: SearchContext, words: readonly number[]): Pro
   const best: (number | undefined)[] = [];
   for (const i of words) {
     const options = await ctx.expandAsync(ctx.initial.state, [i]);
-    const scored = options.length ? await scoreAll(ctx, options.map((x) => x.state)) : [];
+    const scored = options.length
+      ? await scoreAll(
+          ctx,
+          options.map((x) => x.state),
+        )
+      : [];
     best.push(scored.length ? Math.max(...scored.map((s) => s.status.score)) : undefined);
   }
   return best;
