@@ -60,6 +60,10 @@ export { universalNamesRecipe } from './families/entities/universal-names/recipe
 export { foolingRecipe } from './families/fooling/recipe.ts';
 export { foolingSweepRecipe } from './families/fooling/sweep.ts';
 export { probeLayersRecipe, probeHeadsRecipe, clozeRecipe } from './families/encoder/recipe.ts';
+export { CLASSIC_RECIPES } from './families/classic/index.ts';
+export { pwwsRecipe, pwwsAttack, wordnetSwap, type PwwsOptions } from './families/classic/pwws.ts';
+export { deepWordBugRecipe, deepWordBugAttack, charEditsTransformation, type DeepWordBugOptions } from './families/classic/deepwordbug.ts';
+export { checklistRecipe, checklistAttack, type ChecklistAttackOptions } from './families/classic/checklist.ts';
 
 // The building blocks of recipes: attacks (transformation, constraints, goal, search), probes, generators and
 // stress suites; perturbations; rewriting examples; seeded randomness; the query engine.
@@ -85,15 +89,28 @@ export {
   type StressCaseResult,
 } from './attack/stress.ts';
 export { GreedyWordSearch } from './attack/search/greedy-word.ts';
+export {
+  GreedyWordSwapWIR,
+  rankByWir,
+  softmax,
+  WIR_METHODS,
+  UNK_TOKEN,
+  type WirMethod,
+  type WirOptions,
+} from './attack/search/greedy-wir.ts';
+export { stopwords, maxLevenshtein } from './attack/text-constraints.ts';
 export { BeamSearch } from './attack/search/beam.ts';
 export { GeneticSearch, type GeneticOptions } from './attack/search/genetic.ts';
 export { RandomEditsSearch } from './attack/search/random-edits.ts';
 export { OneShotSearch, type WholeTextTransform } from './attack/search/one-shot.ts';
-export type { SearchContext, SearchMethod, SearchOutcome } from './attack/search/types.ts';
+export type { SearchContext, SearchMethod, SearchOutcome, Expanded } from './attack/search/types.ts';
 export { rankWords, WORD_TARGETS, type WordTarget } from './attack/search/word-importance.ts';
 export { applyCandidate, initialState, type AttackState, type Scored } from './attack/state.ts';
 export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './attack/subject.ts';
-export type { Transformation } from './attack/transformation.ts';
+export { composite, type Transformation } from './attack/transformation.ts';
+export { charEdit, CHAR_EDITS, ASCII_LETTERS, type CharEdit, type CharEditOptions } from './perturb/classic/chars.ts';
+export { WordNetSynonyms } from './perturb/classic/wordnet-synonyms.ts';
+export { nltkEnglishStopwords, isStopword } from './text/stopwords.ts';
 export type { Edit, WordCandidate } from './text/edits.ts';
 export * from './perturb/index.ts';
 export { parseErrorTypes, type ParsedErrorTypes } from './perturb/grammar/error-types.ts';
@@ -151,6 +168,7 @@ export {
 export { evaluateClean, type CleanMetrics, type CleanOptions } from './metrics/clean.ts';
 // The 95% intervals a recipe's gate metric declares (RecipeMetric.interval): shares, clustered shares, means and F1.
 export { wilson, clusteredWilson, bootstrap, bootstrapMean, sameValueBounds, type Interval } from './stats/index.ts';
+export { textAttackSummary, TextAttackTally, textAttackTable, type TextAttackSummary } from './metrics/textattack.ts';
 export {
   StressTally,
   reduction,
