@@ -85,15 +85,28 @@ export {
   type StressCaseResult,
 } from './attack/stress.ts';
 export { GreedyWordSearch } from './attack/search/greedy-word.ts';
+export {
+  GreedyWordSwapWIR,
+  rankByWir,
+  softmax,
+  WIR_METHODS,
+  UNK_TOKEN,
+  type WirMethod,
+  type WirOptions,
+} from './attack/search/greedy-wir.ts';
+export { stopwords, maxLevenshtein } from './attack/text-constraints.ts';
 export { BeamSearch } from './attack/search/beam.ts';
 export { GeneticSearch, type GeneticOptions } from './attack/search/genetic.ts';
 export { RandomEditsSearch } from './attack/search/random-edits.ts';
 export { OneShotSearch, type WholeTextTransform } from './attack/search/one-shot.ts';
-export type { SearchContext, SearchMethod, SearchOutcome } from './attack/search/types.ts';
+export type { SearchContext, SearchMethod, SearchOutcome, Expanded } from './attack/search/types.ts';
 export { rankWords, WORD_TARGETS, type WordTarget } from './attack/search/word-importance.ts';
 export { applyCandidate, initialState, type AttackState, type Scored } from './attack/state.ts';
 export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './attack/subject.ts';
-export type { Transformation } from './attack/transformation.ts';
+export { composite, type Transformation } from './attack/transformation.ts';
+export { charEdit, CHAR_EDITS, ASCII_LETTERS, type CharEdit, type CharEditOptions } from './perturb/classic/chars.ts';
+export { WordNetSynonyms } from './perturb/classic/wordnet-synonyms.ts';
+export { nltkEnglishStopwords, isStopword } from './text/stopwords.ts';
 export type { Edit, WordCandidate } from './text/edits.ts';
 export * from './perturb/index.ts';
 export { parseErrorTypes, type ParsedErrorTypes } from './perturb/grammar/error-types.ts';
@@ -149,6 +162,7 @@ export {
   type GenerateSummary,
 } from './metrics/summary.ts';
 export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
+export { textAttackSummary, TextAttackTally, textAttackTable, type TextAttackSummary } from './metrics/textattack.ts';
 export {
   StressTally,
   reduction,

@@ -55,6 +55,7 @@ export const ATTACK_KIND: KindRuntime = {
         work: workOf(built),
         enrich: subwordEnricher(ctx.model),
         editCurve: attack.search.incremental !== false,
+        ...((built as BuiltAttack).details ? { details: (built as BuiltAttack).details } : {}),
         ...(ctx.req.maxQueries !== undefined ? { maxQueries: ctx.req.maxQueries } : {}),
         ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
       });

