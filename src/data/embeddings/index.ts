@@ -99,9 +99,9 @@ export class WordEmbeddings {
 
   /**
    * The `k` nearest other words of each word, by cosine, best first (a word not in the vocabulary has none). All
-   * words not answered before are searched in one batch.
+   * words not answered before are searched in one batch; `onSearched` learns how many.
    */
-  async neighbours(words: readonly string[], k: number): Promise<Map<string, Neighbour[]>> {
+  async neighbours(words: readonly string[], k: number, onSearched?: (n: number) => void): Promise<Map<string, Neighbour[]>> {
     const out = new Map<string, Neighbour[]>();
     const todo: string[] = [];
     for (const w of new Set(words)) {
@@ -116,6 +116,7 @@ export class WordEmbeddings {
       // One more than asked: the word itself comes first (or tied first) and is dropped.
       const rows = await this.search.top(queries, k + 1);
       this.searches += todo.length;
+      onSearched?.(todo.length);
       todo.forEach((w, r) => {
         const self = this.ids.get(w)!;
         const { ids, cosines } = rows[r]!;

@@ -15,11 +15,10 @@ export class SentenceEncoder {
   /** Texts run through the model (cached ones are not counted: see the constraint's own cache). */
   encoded = 0;
 
-  private constructor(
-    private readonly p: Pretrained,
-    /** The graph output read: `last_hidden_state`, else the last `hidden_states.N` a textstress export adds. */
-    private readonly output: string | undefined,
-  ) {}
+  /** The graph output read: `last_hidden_state`, else the last `hidden_states.N` a textstress export adds. */
+  private output?: string;
+
+  private constructor(private readonly p: Pretrained) {}
 
   get id(): string {
     return this.p.id;
@@ -27,7 +26,7 @@ export class SentenceEncoder {
 
   static async open(spec: string): Promise<SentenceEncoder> {
     const p = await openPretrained(spec, AutoModel as never, 'sentence encoder');
-    return new SentenceEncoder(p, undefined);
+    return new SentenceEncoder(p);
   }
 
   /** One mean-pooled vector per text, in order. */
@@ -43,7 +42,9 @@ export class SentenceEncoder {
     const name = this.pick(Object.keys(outputs));
     const { data, dims } = outputs[name]!;
     if (dims.length !== 3 || dims[0] !== texts.length) {
-      throw new ModelError(`the sentence encoder ${this.p.id} answered ${name} with shape [${dims.join(', ')}], not [texts, tokens, hidden].`);
+      throw new ModelError(
+        `the sentence encoder ${this.p.id} answered ${name} with shape [${dims.join(', ')}], not [texts, tokens, hidden].`,
+      );
     }
     const [, width, hidden] = dims as [number, number, number];
     this.encoded += texts.length;
@@ -69,11 +70,14 @@ export class SentenceEncoder {
       .sort((a, b) => Number(b.m![1]) - Number(a.m![1]));
     const name = names.includes('last_hidden_state') ? 'last_hidden_state' : hidden[0]?.n;
     if (!name) {
-      throw new ModelError(`${this.p.id} gives no hidden states (its outputs: ${names.join(', ')}): it cannot serve as a sentence encoder.`, {
-        hint: 'Give a feature-extraction model (one whose graph returns last_hidden_state), e.g. Xenova/all-MiniLM-L6-v2.',
-      });
+      throw new ModelError(
+        `${this.p.id} gives no hidden states (its outputs: ${names.join(', ')}): it cannot serve as a sentence encoder.`,
+        {
+          hint: 'Give a feature-extraction model (one whose graph returns last_hidden_state), e.g. Xenova/all-MiniLM-L6-v2.',
+        },
+      );
     }
-    (this as { output: string | undefined }).output = name;
+    this.output = name;
     return name;
   }
 

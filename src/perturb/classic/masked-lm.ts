@@ -7,11 +7,8 @@
  * the sub-words and only retain the whole words"). A candidate must be one word with an ASCII letter, and differ from
  * the word it replaces.
  */
-import type { MaskPrediction, PieceScheme } from '../models/lm/masked-lm.ts';
-import type { AttackSubject } from '../attack/subject.ts';
-import type { Transformation } from '../attack/transformation.ts';
-import type { WordCandidate } from '../text/edits.ts';
-import { WORD } from '../text/word-seq.ts';
+import type { MaskPrediction, PieceScheme } from '../../models/lm/masked-lm.ts';
+import { WORD } from '../../text/word-seq.ts';
 
 /** What BAE needs of a masked LM (models/lm/masked-lm.ts's MaskedLm). */
 export interface MaskFiller {
@@ -85,42 +82,4 @@ function fromByteSymbols(s: string): string {
     bytes.push(b);
   }
   return Buffer.from(bytes).toString('utf8');
-}
-
-/** Masked-LM calls of one example, for the result record. */
-export interface MlmCount {
-  texts: number;
-}
-
-/**
- * BAE-R's word replacement as a transformation: per example (`prepare`), the masked texts of the asked positions are
- * sent to the model together, and each position's words replace it. Only the asynchronous form exists (the model
- * is asked); `count` receives each example's number of masked texts.
- */
-export function maskedLmSwap(lm: MaskFiller, opts: MaskedWordOptions, count?: (subject: AttackSubject, texts: number) => void): Transformation {
-  const name = `masked-lm-swap(${opts.maxCandidates})`;
-  const refuse = (): never => {
-    throw new Error(`${name} asks a masked language model: it needs a search that awaits candidates (the classic greedy search does)`);
-  };
-  const forSubject = (subject: AttackSubject): Transformation => ({
-    name,
-    candidates: refuse,
-    async candidatesAsync(state, indices) {
-      const targets = indices.filter((i) => i < state.seq.length);
-      // The whole field (the attack window's words and any text after it), with one word masked.
-      const texts = targets.map((i) => String(subject.fields(state.seq.replace(i, lm.maskToken))[subject.field]));
-      if (!texts.length) return [];
-      const preds = await lm.predict(texts);
-      count?.(subject, texts.length);
-      const out: WordCandidate[] = [];
-      targets.forEach((i, k) => {
-        const current = state.seq.words[i]!;
-        for (const w of maskedWords(preds[k]!, (id) => lm.token(id), lm.scheme, opts)) {
-          if (w !== current && /[a-zA-Z]/.test(w)) out.push({ wordIndex: i, after: w, type: 'mlm-swap' });
-        }
-      });
-      return out;
-    },
-  });
-  return { name, candidates: refuse, prepare: async (subject) => forSubject(subject) };
 }

@@ -1,0 +1,156 @@
+/**
+ * TextFooler (Jin et al. 2020, "Is BERT Really Robust? A Strong Baseline for Natural Language Attack on Text
+ * Classification and Entailment"), as TextAttack's textfooler_jin_2019.py composes it: each word swapped for one of
+ * its 50 nearest embedding neighbours with cosine ≥ 0.5, no word modified twice, none of TextFooler's stopwords
+ * modified, the same part of speech (nouns and verbs interchangeable), sentence similarity ≥ 0.840845057 (angular,
+ * 15-word window, against the text before the swap; texts under 15 words pass), untargeted classification, greedy
+ * search by deletion importance.
+ */
+import { z } from 'zod';
+import type { Attack } from '../../attack/attack.ts';
+import { editZone, noRepeatEdits, type Constraint } from '../../attack/constraints.ts';
+import { wordEmbeddingDistance } from '../../attack/embedding-distance.ts';
+import type { GoalFactory } from '../../attack/goals/index.ts';
+import { partOfSpeech } from '../../attack/part-of-speech.ts';
+import { GreedyWordSwapWIR, type WirMethod } from '../../attack/search/greedy-wir.ts';
+import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
+import type { SubjectOptions } from '../../attack/subject.ts';
+import { stopwords } from '../../attack/text-constraints.ts';
+import { WordNetSynonyms } from '../../perturb/classic/wordnet-synonyms.ts';
+import { defineRecipe } from '../../recipes/registry/define.ts';
+import { TEXTFOOLER_STOPWORDS } from '../../text/textfooler-stopwords.ts';
+import { embeddingsRecord, lmDetails, openLmResources, similarityRecord, type LmResources } from './lm-resources.ts';
+import {
+  embeddingsSetting,
+  mlmSubwordsSetting,
+  optionalMlmSetting,
+  sentenceEncoderSetting,
+  similarityThresholdSetting,
+} from './lm-settings.ts';
+import { embeddingSwap, wordnetMlmSwap } from './lm-swaps.ts';
+import { classicFamily } from './report.ts';
+import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
+import { classicSubject } from './shared.ts';
+
+/** Neighbours per word (TextAttack's WordSwapEmbedding(max_candidates=50)). */
+export const TEXTFOOLER_NEIGHBOURS = 50;
+
+/**
+ * The recipe's sentence-similarity constraint: the paper's ε = 0.5 on 1 − arccos(cos) without the division by π that
+ * TextFooler's code leaves out, i.e. angular similarity ≥ 1 − 0.5/π = 0.840845057 (TextAttack's re-derivation).
+ */
+export const TEXTFOOLER_SIMILARITY: SimilarityOptions = {
+  threshold: 0.840845057,
+  metric: 'angular',
+  compareAgainst: 'previous',
+  window: 15,
+  skipShorterThanWindow: true,
+};
+
+export const textFoolerSettings = z.strictObject({
+  ...classicSettings,
+  embeddings: embeddingsSetting,
+  minCosine: z
+    .number()
+    .min(-1)
+    .max(1)
+    .default(0.5)
+    .describe('lowest cosine between a word’s vector and its replacement’s (the released code’s 0.5; the paper says 0.7)'),
+  sentenceEncoder: sentenceEncoderSetting,
+  similarityThreshold: similarityThresholdSetting(
+    TEXTFOOLER_SIMILARITY.threshold,
+    'angular, 15-word window, against the text before the swap',
+  ),
+  mlm: optionalMlmSetting,
+  mlmSubwords: mlmSubwordsSetting,
+  wir: wirSetting('delete'),
+  unkToken: unkTokenSetting,
+});
+
+/** What textFoolerAttack needs. */
+export interface TextFoolerOptions {
+  goal: GoalFactory;
+  resources: LmResources;
+  minCosine: number;
+  mlmSubwords: 'strip' | 'drop';
+  wir: WirMethod;
+  unkToken: string;
+  maxWords: number;
+  subject: SubjectOptions;
+}
+
+/** TextFooler composed (see the file comment); WordNet (+ the masked LM) and no cosine bound without word vectors. */
+export function textFoolerAttack(o: TextFoolerOptions): Attack {
+  const r = o.resources;
+  const swap = r.embeddings
+    ? embeddingSwap(r.embeddings, TEXTFOOLER_NEIGHBOURS, 'textfooler:embedding', r.counts)
+    : wordnetMlmSwap(
+        TEXTFOOLER_NEIGHBOURS,
+        'textfooler',
+        new WordNetSynonyms(),
+        r.mlm ? { lm: r.mlm, opts: { maxCandidates: TEXTFOOLER_NEIGHBOURS, minConfidence: 0, subwords: o.mlmSubwords } } : undefined,
+        r.counts,
+      );
+  const constraints: Constraint[] = [editZone(), noRepeatEdits, stopwords(TEXTFOOLER_STOPWORDS, 'textfooler-stopwords')];
+  if (r.embeddings) constraints.push(wordEmbeddingDistance(r.embeddings, o.minCosine));
+  constraints.push(partOfSpeech({ allowVerbNounSwap: true }));
+  if (r.similarity) constraints.push(r.similarity.constraint());
+  return {
+    name: 'textfooler',
+    transformation: swap,
+    constraints,
+    goal: o.goal,
+    search: new GreedyWordSwapWIR({ method: o.wir, unkToken: o.unkToken }),
+    window: o.maxWords,
+    subject: o.subject,
+    resourceQueries: (subject) => r.resourceQueries(subject),
+  };
+}
+
+export const textFoolerRecipe = defineRecipe({
+  name: 'textfooler',
+  summary:
+    'TextFooler: ranks words by the drop in the true class when each is deleted, then swaps each for the best of its 50 ' +
+    'nearest embedding neighbours (cosine ≥ 0.5, same part of speech, the text still similar to the one before the swap), ' +
+    'keeping the swap while it helps, until the label flips',
+  paper: 'Jin et al. 2020 (TextFooler); TextAttack textfooler_jin_2019',
+  resources: [
+    'word vectors: --embeddings FILE (GloVe text format, counter-fitted as published; optional: WordNet synonyms, + --mlm words, and no cosine bound without)',
+    'a sentence encoder: --sentence-encoder FOLDER|HUB_ID (optional: the similarity constraint is off without)',
+    "TextFooler's stopword list (bundled); part-of-speech tags from wink-nlp (bundled)",
+  ],
+  kind: 'attack',
+  tasks: ['text-classification', 'pair-classification'],
+  settings: textFoolerSettings,
+  build: async (s, ctx) => {
+    const similarity = { ...TEXTFOOLER_SIMILARITY, threshold: s.similarityThreshold };
+    const resources = await openLmResources(ctx, { embeddings: s.embeddings, sentenceEncoder: s.sentenceEncoder, mlm: s.mlm, similarity });
+    return {
+      kind: 'attack',
+      attack: textFoolerAttack({
+        goal: ctx.goal,
+        resources,
+        minCosine: s.minCosine,
+        mlmSubwords: s.mlmSubwords,
+        wir: s.wir,
+        unkToken: s.unkToken,
+        maxWords: s.maxWords,
+        subject: classicSubject(s.field, ctx),
+      }),
+      details: lmDetails(ctx.seed, {
+        word_swaps: embeddingsRecord(
+          resources.embeddings?.info,
+          TEXTFOOLER_NEIGHBOURS,
+          resources.mlm ? `WordNet synonyms, then ${resources.mlm.id}'s words` : 'WordNet synonyms',
+        ),
+        word_embedding_cosine: resources.embeddings
+          ? { used: true, min: s.minCosine }
+          : { used: false, min: s.minCosine, why: 'no --embeddings: no word vectors to compare' },
+        part_of_speech: { used: true, tagger: 'wink-nlp (wink-eng-lite-web-model), universal tagset', allow_verb_noun_swap: true },
+        sentence_similarity: similarityRecord(resources.similarity, similarity),
+      }),
+      close: () => resources.close(),
+    };
+  },
+  report: classicFamily,
+});
