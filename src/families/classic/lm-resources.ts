@@ -110,7 +110,7 @@ export function similarityRecord(sim: SentenceSimilarity | undefined, published:
   };
   return sim
     ? { used: true, encoder: sim.encoder.id, pooling: 'mean', ...settings }
-    : { used: false, why: 'no --sentence-encoder: the constraint is off (every candidate passes it)', ...settings };
+    : { used: false, why: 'no --sentence-encoder: every candidate passes', ...settings };
 }
 
 /**

@@ -145,7 +145,7 @@ export const textFoolerRecipe = defineRecipe({
         ),
         word_embedding_cosine: resources.embeddings
           ? { used: true, min: s.minCosine }
-          : { used: false, min: s.minCosine, why: 'no --embeddings: no word vectors to compare' },
+          : { used: false, min: s.minCosine, why: 'no --embeddings' },
         part_of_speech: { used: true, tagger: 'wink-nlp (wink-eng-lite-web-model), universal tagset', allow_verb_noun_swap: true },
         sentence_similarity: similarityRecord(resources.similarity, similarity),
       }),

@@ -48,6 +48,12 @@ export class MaskedLm {
     return new MaskedLm(p, tok.mask_token, tok.mask_token_id, schemeOf(tok.get_vocab()));
   }
 
+  /** Entries of the tokenizer's vocabulary (the width of the logits). */
+  private vocabSize(): number {
+    this.token(0);
+    return this.vocab!.length;
+  }
+
   /** The vocabulary entry of each id, as the tokenizer writes it ("##ing", "Ġfilm"). */
   token(id: number): string {
     if (!this.vocab) {
@@ -64,8 +70,15 @@ export class MaskedLm {
       const batch = texts.slice(from, from + BATCH);
       const { outputs, ids } = await runTexts(this.p, batch, 'masked language model');
       const logits = outputs.logits;
-      if (!logits || logits.dims.length !== 3) {
-        throw new ModelError(`the masked language model ${this.p.id} gives no logits [texts, tokens, vocabulary] (its outputs: ${Object.keys(outputs).join(', ')}).`);
+      const vocabSize = this.vocabSize();
+      if (!logits?.dims || logits.dims.length !== 3 || logits.dims[2]! < vocabSize) {
+        const graph = (this.p.model as unknown as { sessions?: Record<string, { outputNames?: string[] }> }).sessions;
+        const names = Object.values(graph ?? {}).flatMap((x) => x.outputNames ?? []);
+        throw new ModelError(
+          `the masked language model ${this.p.id} gives no logits [texts, tokens, ${vocabSize} vocabulary entries] ` +
+            `(its graph's outputs: ${names.join(', ') || 'unknown'}${logits?.dims ? `; logits [${logits.dims.join(', ')}]` : ''}).`,
+          { hint: 'Give --mlm a fill-mask model (…ForMaskedLM), e.g. models/demo-mlm.' },
+        );
       }
       const [, width, vocab] = logits.dims as [number, number, number];
       this.predicted += batch.length;
