@@ -60,6 +60,10 @@ export { universalNamesRecipe } from './families/entities/universal-names/recipe
 export { foolingRecipe } from './families/fooling/recipe.ts';
 export { foolingSweepRecipe } from './families/fooling/sweep.ts';
 export { probeLayersRecipe, probeHeadsRecipe, clozeRecipe } from './families/encoder/recipe.ts';
+export { CLASSIC_RECIPES } from './families/classic/index.ts';
+export { pwwsRecipe, pwwsAttack, wordnetSwap, type PwwsOptions } from './families/classic/pwws.ts';
+export { deepWordBugRecipe, deepWordBugAttack, charEditsTransformation, type DeepWordBugOptions } from './families/classic/deepwordbug.ts';
+export { checklistRecipe, checklistAttack, type ChecklistAttackOptions } from './families/classic/checklist.ts';
 
 // The building blocks of recipes: attacks (transformation, constraints, goal, search), probes, generators and
 // stress suites; perturbations; rewriting examples; seeded randomness; the query engine.

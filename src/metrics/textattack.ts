@@ -134,8 +134,9 @@ export function textAttackTable(t: TextAttackSummary): string {
 }
 
 /** What the terminal says under TextAttack's table: where its figures differ from ours above it. */
-export const TEXTATTACK_NOTE =
-  "TextAttack's figures differ from ours above where its definitions do: it counts an example no word of which may be " +
-  'edited as a failed attack (we skip it), averages queries over attacked examples counting repeats and the clean ' +
-  'query (ours: distinct queries over all examples), and divides perturbed words by all words of the text (ours: ' +
-  'the words the attack could edit). docs/classic.md maps each figure.';
+export const TEXTATTACK_NOTE = [
+  "TextAttack's definitions differ from ours above: an example no word of which may be edited is a failed attack",
+  'there (we skip it); its queries are every text sent for an attacked example, repeats and the clean one included',
+  '(ours: distinct queries over all examples); its words perturbed are a share of all words of the text (ours: of',
+  'the words the attack could edit). docs/classic.md maps each figure.',
+].join('\n');

@@ -4,6 +4,8 @@ import type { ExampleResult } from '../../src/attack/result.ts';
 import { textAttackOf, textAttackSummary, textAttackTable } from '../../src/metrics/textattack.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { wilson } from '../../src/stats/index.ts';
+import { classicFamily, textAttackReportTable } from '../../src/families/classic/report.ts';
+import type { LoadedRun } from '../../src/recipes/report/types.ts';
 
 const prediction = { label: 'positive', score: 0.9 };
 
@@ -114,5 +116,21 @@ describe("TextAttack's summary figures", () => {
     expect(table).toContain('Attack success rate');
     expect(table).toContain('50.0% [15.0–85.0] too few examples (n=4)');
     expect(table).toContain('Avg num queries');
+  });
+});
+
+describe("the report's TextAttack table", () => {
+  it('one row per run with the figures and intervals, runs without them left out', () => {
+    const t = textAttackSummary(results, 7);
+    const run = (name: string, details?: Record<string, unknown>): LoadedRun =>
+      ({ name, group: name, summary: { ...summarize(results), recipe: 'pwws', ...(details ? { details } : {}) } }) as unknown as LoadedRun;
+    const table = textAttackReportTable([run('a', { textattack: t }), run('old')])!;
+    expect(table.head[0]).toBe('run');
+    expect(table.head).toContain('Attack success rate');
+    expect(table.rows).toHaveLength(1);
+    expect(table.rows[0]![0]).toBe('a (pwws)');
+    expect(table.rows[0]).toContain('50.0% [15.0–85.0] too few examples (n=4)');
+    expect(textAttackReportTable([run('old')])).toBeUndefined();
+    expect(classicFamily.section!([run('a', { textattack: t })], []).tables).toEqual([table]);
   });
 });

@@ -84,27 +84,22 @@ export async function rankByWir(ctx: SearchContext, opts: WirOptions): Promise<{
 }
 
 /**
- * For each word, the highest goal score among its allowed candidates on the initial text (undefined: none), the
- * candidates of several words scored together in batches.
+ * For each word, the highest goal score among its allowed candidates on the initial text (undefined: none). One
+ * model call per word, as TextAttack's: the query engine batches the calls of concurrent examples together, and a
+ * per-example query budget stops the ranking at the word where it runs out rather than at one huge batch.
  */
 async function bestSwapScores(ctx: SearchContext, words: readonly number[]): Promise<(number | undefined)[]> {
-  const best: (number | undefined)[] = words.map(() => undefined);
-  const size = statesPerBatchOf(ctx.subject, ctx.initial.state.seq);
-  let pending: { k: number; state: AttackState }[] = [];
-  const flush = async (): Promise<void> => {
-    if (!pending.length) return;
-    const scored = await ctx.evaluate(pending.map((p) => p.state));
-    scored.forEach((s, j) => {
-      const k = pending[j]!.k;
-      if (best[k] === undefined || s.status.score > best[k]!) best[k] = s.status.score;
-    });
-    pending = [];
-  };
-  for (let k = 0; k < words.length; k++) {
-    for (const x of await ctx.expandAsync(ctx.initial.state, [words[k]!])) pending.push({ k, state: x.state });
-    if (pending.length >= size) await flush();
+  const best: (number | undefined)[] = [];
+  for (const i of words) {
+    const options = await ctx.expandAsync(ctx.initial.state, [i]);
+    const scored = options.length
+      ? await scoreAll(
+          ctx,
+          options.map((x) => x.state),
+        )
+      : [];
+    best.push(scored.length ? Math.max(...scored.map((s) => s.status.score)) : undefined);
   }
-  await flush();
   return best;
 }
 

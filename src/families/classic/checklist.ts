@@ -16,6 +16,7 @@ import { classicFamily } from './report.ts';
 import { classicSettings } from './settings.ts';
 import { classicSubject, textAttackDetails } from './shared.ts';
 
+/** Settings of the `checklist` recipe: its defaults are TextAttack's. */
 export const checklistSettings = z.strictObject({
   ...classicSettings,
   replacements: z.number().int().min(1).default(3).describe('replacements drawn for each name, number and location, each time it is tried'),
@@ -48,6 +49,7 @@ export function checklistAttack(o: ChecklistAttackOptions): Attack {
   };
 }
 
+/** The `checklist` attack recipe (CheckList, as TextAttack composes it). */
 export const checklistRecipe = defineRecipe({
   name: 'checklist',
   summary:

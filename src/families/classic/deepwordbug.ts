@@ -18,6 +18,7 @@ import { classicFamily } from './report.ts';
 import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
 import { classicSubject, textAttackDetails } from './shared.ts';
 
+/** Settings of the `deepwordbug` recipe: its defaults are TextAttack's. */
 export const deepWordBugSettings = z.strictObject({
   ...classicSettings,
   allEdits: z
@@ -70,6 +71,7 @@ export function deepWordBugAttack(o: DeepWordBugOptions): Attack {
   };
 }
 
+/** The `deepwordbug` attack recipe (DeepWordBug, as TextAttack composes it). */
 export const deepWordBugRecipe = defineRecipe({
   name: 'deepwordbug',
   summary:

@@ -17,6 +17,7 @@ import { classicFamily } from './report.ts';
 import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
 import { classicSubject, textAttackDetails } from './shared.ts';
 
+/** Settings of the `pwws` recipe: TextAttack's recipe, with the paper's ΔP by default (`deltaP`). */
 export const pwwsSettings = z.strictObject({
   ...classicSettings,
   wir: wirSetting('weighted-saliency'),
@@ -62,6 +63,7 @@ export function pwwsAttack(o: PwwsOptions): Attack {
   };
 }
 
+/** The `pwws` attack recipe (PWWS, as TextAttack composes it). */
 export const pwwsRecipe = defineRecipe({
   name: 'pwws',
   summary:

@@ -7,29 +7,9 @@
 import numberToWords from 'number-to-words';
 import type { Rng } from '../../util/rng.ts';
 
-const UNITS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+// zero … nineteen, and twenty … ninety by tens, as number-to-words spells them.
+const UNITS = Array.from({ length: 20 }, (_, i) => numberToWords.toWords(i));
+const TENS = Array.from({ length: 10 }, (_, i) => (i < 2 ? '' : numberToWords.toWords(10 * i)));
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
 const VALUE = new Map<string, number>([
   ...UNITS.map((w, i) => [w, i] as const),
