@@ -12,6 +12,7 @@ export interface WordSimilarity {
   cosine(a: string, b: string): number | undefined;
 }
 
+/** The constraint: a replacement's cosine with the original word at least `minCosine` (unknown words pass). */
 export function wordEmbeddingDistance(embeddings: WordSimilarity, minCosine: number): Constraint {
   return {
     name: `word-embedding-cosine(≥ ${minCosine})`,

@@ -18,6 +18,7 @@ export interface SentenceEmbedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
+/** TextAttack's sentence-encoder metrics: cosine, or angular similarity 1 − arccos(cos)/π. */
 export type SimilarityMetric = 'cosine' | 'angular';
 
 /** One recipe's use of the constraint, as its TextAttack recipe file sets it. */

@@ -34,6 +34,7 @@ const FROM_UD: Record<string, UniversalTag> = {
 /** Contexts tagged and kept (TextAttack keeps 2^14 in an LRU). */
 const CACHE = 1 << 14;
 
+/** Tags a word in context with wink-nlp, in the universal tagset (see the file comment); caches tagged contexts. */
 export class UniversalTagger {
   private nlp?: ReturnType<typeof WinkFn>;
   private readonly cache = new Map<string, UniversalTag[]>();

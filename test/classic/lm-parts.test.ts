@@ -200,7 +200,7 @@ describe("BAE's masked-LM words and TextAttack's recover_word_case", () => {
     position,
     probs: Float32Array.from([0.2, 0.18, 0.16, 0.14, 0.12, 0.1, 0.06, 0.03, 0.01]),
   });
-  const words = (o: Partial<Parameters<typeof maskedWords>[3]>, position = 2, scheme = wordpiece, v = vocab): string[] =>
+  const words = (o: Partial<Parameters<typeof maskedWords>[3]>, position = 2, scheme: PieceScheme = wordpiece, v = vocab): string[] =>
     maskedWords(pred(position), (id) => v[id]!, scheme, { maxCandidates: 50, minConfidence: 0, subwords: 'strip', ...o });
 
   it('takes vocabulary entries by probability: special tokens, punctuation and non-words out, sub-words stripped or dropped', () => {

@@ -141,7 +141,7 @@ describe('textfooler', () => {
 });
 
 /** The seeded outcomes on the four long sentences (regenerate with care: a change here is a change in the attack). */
-const EXPECTED: Record<string, [string, string][]> = {
+const EXPECTED = {
   textbugger: [
     ['succeeded', 'allo ws us to hope that nolan is poised to embark a major career as a commercial yet in ventive filmmaker . '],
     ['succeeded', "the acting , ϲostumes , musc , ϲinematography and sond are all astoundi ng given the production 's austere loc ales . "],
@@ -170,4 +170,4 @@ const EXPECTED: Record<string, [string, string][]> = {
     ['succeeded', 'tolerate us to hope that nolan is poised to embark a major career as a commercial yet bad filmmaker . '],
     ['succeeded', "the acting , offbeat , shallow , cinematography and phone are all astounding given the production 's austere ers . "],
   ],
-};
+} satisfies Record<string, [string, string][]>;

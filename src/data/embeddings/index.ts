@@ -33,6 +33,7 @@ const VECTOR_CACHE = 50_000;
 /** How many words' neighbour lists are kept. */
 const NEIGHBOUR_CACHE = 20_000;
 
+/** Word vectors opened from a text file (`--embeddings`), indexed once: lookups, cosines, nearest neighbours. */
 export class WordEmbeddings {
   /** Nearest-neighbour searches run (words sent to the graph; cached answers are not counted). */
   searches = 0;

@@ -36,6 +36,7 @@ export const BAE_SIMILARITY: SimilarityOptions = {
   skipShorterThanWindow: true,
 };
 
+/** Settings of the `bae` recipe: the masked LM (required), the sentence encoder and TextAttack's thresholds. */
 export const baeSettings = z.strictObject({
   ...classicSettings,
   mlm: z
@@ -84,6 +85,7 @@ export function baeAttack(o: BaeOptions): Attack {
   };
 }
 
+/** The `bae` attack recipe (BAE-R, as TextAttack composes it). */
 export const baeRecipe = defineRecipe({
   name: 'bae',
   summary:

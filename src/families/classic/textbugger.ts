@@ -43,6 +43,7 @@ export const TEXTBUGGER_SIMILARITY: SimilarityOptions = {
   skipShorterThanWindow: false,
 };
 
+/** Settings of the `textbugger` recipe: its resources (word vectors, sentence encoder, masked LM) and TextAttack's thresholds. */
 export const textBuggerSettings = z.strictObject({
   ...classicSettings,
   embeddings: embeddingsSetting,
@@ -115,6 +116,7 @@ export function textBuggerAttack(o: TextBuggerOptions): Attack {
   };
 }
 
+/** The `textbugger` attack recipe (TextBugger, as TextAttack composes it). */
 export const textBuggerRecipe = defineRecipe({
   name: 'textbugger',
   summary:

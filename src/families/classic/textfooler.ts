@@ -47,6 +47,7 @@ export const TEXTFOOLER_SIMILARITY: SimilarityOptions = {
   skipShorterThanWindow: true,
 };
 
+/** Settings of the `textfooler` recipe: its resources (word vectors, sentence encoder, masked LM) and TextAttack's thresholds. */
 export const textFoolerSettings = z.strictObject({
   ...classicSettings,
   embeddings: embeddingsSetting,
@@ -107,6 +108,7 @@ export function textFoolerAttack(o: TextFoolerOptions): Attack {
   };
 }
 
+/** The `textfooler` attack recipe (TextFooler, as TextAttack composes it). */
 export const textFoolerRecipe = defineRecipe({
   name: 'textfooler',
   summary:

@@ -21,6 +21,7 @@ export interface MaskPrediction {
 /** Masked texts per graph run (TextAttack's batch_size for BAE). */
 const BATCH = 16;
 
+/** A fill-mask model opened for its predictions at a mask (`--mlm`); `open` it, `predict`, then `close`. */
 export class MaskedLm {
   /** Masked texts run through the model. */
   predicted = 0;

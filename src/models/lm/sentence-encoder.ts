@@ -11,6 +11,7 @@ import { openPretrained, runTexts, type Pretrained } from './open.ts';
 /** Texts encoded per graph run. */
 const BATCH = 32;
 
+/** A feature-extraction model opened for mean-pooled sentence vectors (`--sentence-encoder`); `open`, `embed`, `close`. */
 export class SentenceEncoder {
   /** Texts run through the model (cached ones are not counted: see the constraint's own cache). */
   encoded = 0;

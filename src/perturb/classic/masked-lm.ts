@@ -19,6 +19,7 @@ export interface MaskFiller {
   predict(texts: readonly string[]): Promise<MaskPrediction[]>;
 }
 
+/** How BAE's words are taken from a prediction (TextAttack's WordSwapMaskedLM arguments). */
 export interface MaskedWordOptions {
   /** Words kept per masked position (BAE: 50). */
   maxCandidates: number;
