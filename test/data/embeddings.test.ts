@@ -120,9 +120,9 @@ describe('word embeddings from a text file', () => {
     await second.close();
   });
 
-  it('reads a word2vec header line, words with spaces, and keeps the first of duplicate words', async () => {
+  it('reads a word2vec header line, CRLF line ends, words with spaces, and keeps the first of duplicate words', async () => {
     const file = join(dir, 'w2v.txt');
-    writeFileSync(file, '4 3\nup 1 0 0 \n. . . 0 1 0\nup 0 0 1\ndown 0.9 0.1 0\n');
+    writeFileSync(file, '4 3\r\nup 1 0 0 \r\n. . . 0 1 0\r\nup 0 0 1\r\ndown 0.9 0.1 0');
     const emb = await WordEmbeddings.open(file, { cacheDir });
     try {
       expect(emb.info).toMatchObject({ words: 3, dim: 3, duplicates: 1 });

@@ -85,8 +85,13 @@ export class NearestSearch {
     const path = ensureGraph(indexPath, meta);
     const ort = await import('onnxruntime-node');
     try {
-      // One thread: the target model runs beside it on the same cores.
-      const session = await ort.InferenceSession.create(path, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+      // One thread: the target model runs beside it on the same cores. No pre-packing: onnxruntime would copy the
+      // vectors into a packed layout (twice the memory); unpacked, they stay memory-mapped from the index file.
+      const session = await ort.InferenceSession.create(path, {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        extra: { session: { disable_prepacking: '1' } },
+      });
       return new NearestSearch(ort, session, meta.n, meta.dim);
     } catch (err) {
       throw new TextstressError(`onnxruntime cannot open the nearest-neighbour graph ${path}: ${(err as Error).message}`, {

@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createHash, type Hash } from 'node:crypto';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { DataError } from '../../util/errors.ts';
 
 /** What a streaming read found besides the vectors. */
@@ -32,61 +32,67 @@ export async function readEmbeddingText(
   file: string,
   onVector: (word: string, vector: Float32Array, line: number) => void,
 ): Promise<EmbeddingTextInfo> {
-  const stream = createReadStream(file);
   const hash: Hash = createHash('sha256');
-  stream.on('data', (chunk) => hash.update(chunk));
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const decoder = new StringDecoder('utf8');
   let dim = -1;
   let declared: number | undefined;
   let header = false;
   let count = 0;
   let lineNo = 0;
   let vector = new Float32Array(0);
-  try {
-    for await (const raw of lines) {
-      lineNo++;
-      const line = raw.replace(/^\uFEFF/, '').trimEnd();
-      if (line.trim() === '') continue;
-      const fields = line.trimStart().split(FIELD_SEP);
-      if (dim < 0) {
-        // word2vec's header: two whole numbers and nothing else ("400000 300").
-        if (fields.length === 2 && /^\d+$/.test(fields[0]!) && /^\d+$/.test(fields[1]!)) {
-          declared = Number(fields[0]);
-          dim = Number(fields[1]);
-          header = true;
-          if (dim < 1) throw new DataError(file, lineNo, `the header line says ${dim} dimensions.`);
-          vector = new Float32Array(dim);
-          continue;
-        }
-        dim = fields.length - 1;
-        if (dim < 1) throw malformed(file, lineNo, line, 'a word followed by its vector');
+
+  const onLine = (raw: string): void => {
+    lineNo++;
+    const line = (lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw).trimEnd();
+    if (line.trim() === '') return;
+    const fields = line.trimStart().split(FIELD_SEP);
+    if (dim < 0) {
+      // word2vec's header: two whole numbers and nothing else ("400000 300").
+      if (fields.length === 2 && /^\d+$/.test(fields[0]!) && /^\d+$/.test(fields[1]!)) {
+        declared = Number(fields[0]);
+        dim = Number(fields[1]);
+        header = true;
+        if (dim < 1) throw new DataError(file, lineNo, `the header line says ${dim} dimensions.`);
         vector = new Float32Array(dim);
+        return;
       }
-      if (fields.length < dim + 1) {
-        throw malformed(
-          file,
-          lineNo,
-          line,
-          `a word and ${dim} numbers, as the ${header ? 'header says' : 'first vector has'}; found ${fields.length - 1} field(s) after the first`,
-        );
-      }
-      const first = fields.length - dim;
-      for (let k = 0; k < dim; k++) {
-        const f = fields[first + k]!;
-        const x = Number(f);
-        if (!NUMBER.test(f) || !Number.isFinite(x)) {
-          throw malformed(file, lineNo, line, `numbers after the word; "${clip(f)}" (field ${first + k + 1}) is not a finite number`);
-        }
-        vector[k] = x;
-      }
-      const word = fields.slice(0, first).join(' ');
-      count++;
-      onVector(word, vector, lineNo);
+      dim = fields.length - 1;
+      if (dim < 1) throw malformed(file, lineNo, line, 'a word followed by its vector');
+      vector = new Float32Array(dim);
     }
-  } finally {
-    lines.close();
-    stream.destroy();
+    if (fields.length < dim + 1) {
+      throw malformed(
+        file,
+        lineNo,
+        line,
+        `a word and ${dim} numbers, as the ${header ? 'header says' : 'first vector has'}; found ${fields.length - 1} field(s) after the first`,
+      );
+    }
+    const first = fields.length - dim;
+    for (let k = 0; k < dim; k++) {
+      const f = fields[first + k]!;
+      const x = Number(f);
+      if (!NUMBER.test(f) || !Number.isFinite(x)) {
+        throw malformed(file, lineNo, line, `numbers after the word; "${clip(f)}" (field ${first + k + 1}) is not a finite number`);
+      }
+      vector[k] = x;
+    }
+    count++;
+    onVector(fields.slice(0, first).join(' '), vector, lineNo);
+  };
+
+  // Pulled a chunk at a time (for await applies backpressure): memory stays at one chunk and one line, however big
+  // the file. Lines are split here rather than by readline, whose buffering does not slow the stream down.
+  let rest = '';
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    const lines = (rest + decoder.write(chunk)).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
   }
+  rest += decoder.end();
+  if (rest !== '') onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
+
   if (dim < 0)
     throw new DataError(
       file,

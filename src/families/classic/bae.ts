@@ -8,21 +8,17 @@
 import { z } from 'zod';
 import type { Attack } from '../../attack/attack.ts';
 import { editZone, noRepeatEdits, type Constraint } from '../../attack/constraints.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
 import { partOfSpeech } from '../../attack/part-of-speech.ts';
-import { GreedyWordSwapWIR, type WirMethod } from '../../attack/search/greedy-wir.ts';
 import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
 import { stopwords } from '../../attack/text-constraints.ts';
 import type { MaskedWordOptions } from '../../perturb/classic/masked-lm.ts';
 import { defineRecipe } from '../../recipes/registry/define.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { lmDetails, openLmResources, similarityRecord, type LmResources } from './lm-resources.ts';
+import { lmAttack, lmAttackOptions, lmDetails, openLmResources, similarityRecord, type LmAttackOptions } from './lm-resources.ts';
 import { mlmSubwordsSetting, sentenceEncoderSetting, similarityThresholdSetting } from './lm-settings.ts';
 import { maskedLmSwap } from './lm-swaps.ts';
 import { classicFamily } from './report.ts';
 import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
-import { classicSubject } from './shared.ts';
 
 /**
  * The recipe's sentence-similarity constraint. The paper's 0.8 cosine, adjusted as TextAttack adjusts it for the
@@ -57,14 +53,8 @@ export const baeSettings = z.strictObject({
 });
 
 /** What baeAttack needs. */
-export interface BaeOptions {
-  goal: GoalFactory;
-  resources: LmResources;
+export interface BaeOptions extends LmAttackOptions {
   mlm: MaskedWordOptions;
-  wir: WirMethod;
-  unkToken: string;
-  maxWords: number;
-  subject: SubjectOptions;
 }
 
 /** BAE-R composed (see the file comment). */
@@ -73,16 +63,7 @@ export function baeAttack(o: BaeOptions): Attack {
   if (!r.mlm) throw new Error('baeAttack needs a masked language model in its resources');
   const constraints: Constraint[] = [editZone(), noRepeatEdits, stopwords(), partOfSpeech({ allowVerbNounSwap: true })];
   if (r.similarity) constraints.push(r.similarity.constraint());
-  return {
-    name: 'bae',
-    transformation: maskedLmSwap(r.mlm, o.mlm, 'bae:mlm', r.counts),
-    constraints,
-    goal: o.goal,
-    search: new GreedyWordSwapWIR({ method: o.wir, unkToken: o.unkToken }),
-    window: o.maxWords,
-    subject: o.subject,
-    resourceQueries: (subject) => r.resourceQueries(subject),
-  };
+  return lmAttack('bae', maskedLmSwap(r.mlm, o.mlm, 'bae:mlm', r.counts), constraints, o);
 }
 
 /** The `bae` attack recipe (BAE-R, as TextAttack composes it). */
@@ -114,15 +95,7 @@ export const baeRecipe = defineRecipe({
     const mlm: MaskedWordOptions = { maxCandidates: s.candidates, minConfidence: 0, subwords: s.mlmSubwords };
     return {
       kind: 'attack',
-      attack: baeAttack({
-        goal: ctx.goal,
-        resources,
-        mlm,
-        wir: s.wir,
-        unkToken: s.unkToken,
-        maxWords: s.maxWords,
-        subject: classicSubject(s.field, ctx),
-      }),
+      attack: baeAttack({ ...lmAttackOptions(s, ctx, resources), mlm }),
       details: lmDetails(ctx.seed, {
         masked_lm: { used: true, model: resources.mlm!.id, candidates: s.candidates, min_confidence: 0, subwords: s.mlmSubwords },
         part_of_speech: { used: true, tagger: 'wink-nlp (wink-eng-lite-web-model), universal tagset', allow_verb_noun_swap: true },

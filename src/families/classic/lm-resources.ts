@@ -9,7 +9,14 @@ import type { AttackSubject } from '../../attack/subject.ts';
 import type { MaskedLm } from '../../models/lm/masked-lm.ts';
 import type { BuildContext, ResultsDigest } from '../../recipes/registry/define.ts';
 import { bootstrapMean, type Interval } from '../../stats/index.ts';
-import { textAttackDetails } from './shared.ts';
+import type { Attack } from '../../attack/attack.ts';
+import type { Constraint } from '../../attack/constraints.ts';
+import type { GoalFactory } from '../../attack/goals/index.ts';
+import { GreedyWordSwapWIR, type WirMethod } from '../../attack/search/greedy-wir.ts';
+import type { SubjectOptions } from '../../attack/subject.ts';
+import type { Transformation } from '../../attack/transformation.ts';
+import type { EDITABLE_FIELDS } from '../../recipes/shared.ts';
+import { classicSubject, textAttackDetails } from './shared.ts';
 
 /** What a recipe asks for (null: not given). */
 export interface ResourceSpecs {
@@ -151,4 +158,42 @@ export function lmDetails(seed: number, resources: Record<string, ResourceRecord
       },
     };
   };
+}
+
+/** What the attack builders of TextBugger, BAE and TextFooler take besides their own settings. */
+export interface LmAttackOptions {
+  goal: GoalFactory;
+  resources: LmResources;
+  wir: WirMethod;
+  unkToken: string;
+  maxWords: number;
+  subject: SubjectOptions;
+}
+
+/** The shared options from a recipe's settings and build context. */
+export function lmAttackOptions(
+  s: { wir: WirMethod; unkToken: string; maxWords: number; field: (typeof EDITABLE_FIELDS)[number] | null },
+  ctx: BuildContext,
+  resources: LmResources,
+): LmAttackOptions {
+  return { goal: ctx.goal, resources, wir: s.wir, unkToken: s.unkToken, maxWords: s.maxWords, subject: classicSubject(s.field, ctx) };
+}
+
+/** A recipe's transformation and constraints with TextAttack's greedy word-importance search, and the example's resource counts. */
+export function lmAttack(name: string, transformation: Transformation, constraints: Constraint[], o: LmAttackOptions): Attack {
+  return {
+    name,
+    transformation,
+    constraints,
+    goal: o.goal,
+    search: new GreedyWordSwapWIR({ method: o.wir, unkToken: o.unkToken }),
+    window: o.maxWords,
+    subject: o.subject,
+    resourceQueries: (subject) => o.resources.resourceQueries(subject),
+  };
+}
+
+/** How the word swaps of a word-vector recipe are recorded: the vectors, or what stood in for them. */
+export function wordSwapsRecord(r: LmResources, k: number): ResourceRecord {
+  return embeddingsRecord(r.embeddings?.info, k, r.mlm ? `WordNet synonyms, then ${r.mlm.id}'s words` : 'WordNet synonyms');
 }

@@ -50,3 +50,15 @@ export const mlmSubwordsSetting = z
 /** A similarity threshold with the recipe's published value as its default. */
 export const similarityThresholdSetting = (published: number, what: string) =>
   z.number().min(-1).max(1).default(published).describe(`sentence-similarity threshold (${what})`);
+
+/**
+ * The settings of the word-vector recipes (TextBugger, TextFooler): the vectors, the sentence encoder and its
+ * threshold (the recipe's published one as the default), and the masked LM that stands in for missing vectors.
+ */
+export const wordVectorRecipeSettings = (threshold: number, what: string) => ({
+  embeddings: embeddingsSetting,
+  sentenceEncoder: sentenceEncoderSetting,
+  similarityThreshold: similarityThresholdSetting(threshold, what),
+  mlm: optionalMlmSetting,
+  mlmSubwords: mlmSubwordsSetting,
+});

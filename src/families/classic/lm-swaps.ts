@@ -10,9 +10,9 @@ import type { Transformation } from '../../attack/transformation.ts';
 import type { AttackState } from '../../attack/state.ts';
 import { maskedWords, type MaskFiller, type MaskedWordOptions } from '../../perturb/classic/masked-lm.ts';
 import { recoverWordCase } from '../../perturb/classic/recover-case.ts';
-import type { WordNetSynonyms } from '../../perturb/classic/wordnet-synonyms.ts';
 import type { WordCandidate } from '../../text/edits.ts';
-import type { ExampleCounts } from './lm-resources.ts';
+import { WordNetSynonyms as WordNet } from '../../perturb/classic/wordnet-synonyms.ts';
+import type { ExampleCounts, LmResources } from './lm-resources.ts';
 
 /** A transformation with only the asynchronous form: `candidates` names the search it needs. */
 function asyncOnly(name: string, prepare: (subject: AttackSubject) => Transformation['candidatesAsync']): Transformation {
@@ -103,7 +103,7 @@ export function maskedLmSwap(lm: MaskFiller, opts: MaskedWordOptions, type: stri
 export function wordnetMlmSwap(
   k: number,
   typePrefix: string,
-  wordnet: WordNetSynonyms,
+  wordnet: WordNet,
   mlm: { lm: MaskFiller; opts: MaskedWordOptions } | undefined,
   counts: ExampleCounts,
 ): Transformation {
@@ -124,4 +124,14 @@ export function wordnetMlmSwap(
       return out;
     });
   });
+}
+
+/**
+ * The neighbour swap of a word-vector recipe (`<recipe>:embedding`): the `k` nearest neighbours when there are word
+ * vectors, else WordNet synonyms and then the masked LM's words (when there is one), `k` in all.
+ */
+export function neighbourSwap(r: LmResources, k: number, recipe: string, subwords: 'strip' | 'drop'): Transformation {
+  if (r.embeddings) return embeddingSwap(r.embeddings, k, `${recipe}:embedding`, r.counts);
+  const mlm = r.mlm ? { lm: r.mlm, opts: { maxCandidates: k, minConfidence: 0, subwords } } : undefined;
+  return wordnetMlmSwap(k, recipe, new WordNet(), mlm, r.counts);
 }

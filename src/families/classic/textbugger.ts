@@ -8,28 +8,25 @@
 import { z } from 'zod';
 import type { Attack } from '../../attack/attack.ts';
 import { editZone, noRepeatEdits, type Constraint } from '../../attack/constraints.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import { GreedyWordSwapWIR, type WirMethod } from '../../attack/search/greedy-wir.ts';
 import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
 import { stopwords } from '../../attack/text-constraints.ts';
 import { composite, type Transformation } from '../../attack/transformation.ts';
 import { charEdit, type CharEdit } from '../../perturb/classic/chars.ts';
 import { homoglyphVariants } from '../../perturb/classic/homoglyphs.ts';
-import { WordNetSynonyms } from '../../perturb/classic/wordnet-synonyms.ts';
 import { defineRecipe } from '../../recipes/registry/define.ts';
-import { embeddingsRecord, lmDetails, openLmResources, similarityRecord, type LmResources } from './lm-resources.ts';
 import {
-  embeddingsSetting,
-  mlmSubwordsSetting,
-  optionalMlmSetting,
-  sentenceEncoderSetting,
-  similarityThresholdSetting,
-} from './lm-settings.ts';
-import { embeddingSwap, wordnetMlmSwap } from './lm-swaps.ts';
+  lmAttack,
+  lmAttackOptions,
+  lmDetails,
+  openLmResources,
+  similarityRecord,
+  wordSwapsRecord,
+  type LmAttackOptions,
+} from './lm-resources.ts';
+import { wordVectorRecipeSettings } from './lm-settings.ts';
+import { neighbourSwap } from './lm-swaps.ts';
 import { classicFamily } from './report.ts';
 import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
-import { classicSubject } from './shared.ts';
 
 /** TextBugger's Sub-W: the 5 nearest neighbours ("we … set topk = 5"). */
 export const TEXTBUGGER_NEIGHBOURS = 5;
@@ -46,11 +43,7 @@ export const TEXTBUGGER_SIMILARITY: SimilarityOptions = {
 /** Settings of the `textbugger` recipe: its resources (word vectors, sentence encoder, masked LM) and TextAttack's thresholds. */
 export const textBuggerSettings = z.strictObject({
   ...classicSettings,
-  embeddings: embeddingsSetting,
-  sentenceEncoder: sentenceEncoderSetting,
-  similarityThreshold: similarityThresholdSetting(TEXTBUGGER_SIMILARITY.threshold, 'the paper’s ε: cosine with the original text'),
-  mlm: optionalMlmSetting,
-  mlmSubwords: mlmSubwordsSetting,
+  ...wordVectorRecipeSettings(TEXTBUGGER_SIMILARITY.threshold, 'the paper’s ε: cosine with the original text'),
   wir: wirSetting('delete'),
   unkToken: unkTokenSetting,
 });
@@ -79,41 +72,16 @@ export function textBuggerCharBugs(): Transformation {
 }
 
 /** What textBuggerAttack needs. */
-export interface TextBuggerOptions {
-  goal: GoalFactory;
-  resources: LmResources;
-  similarityThreshold: number;
+export interface TextBuggerOptions extends LmAttackOptions {
   mlmSubwords: 'strip' | 'drop';
-  wir: WirMethod;
-  unkToken: string;
-  maxWords: number;
-  subject: SubjectOptions;
 }
 
 /** TextBugger composed (see the file comment); its Sub-W uses WordNet (+ the masked LM) when there are no word vectors. */
 export function textBuggerAttack(o: TextBuggerOptions): Attack {
-  const r = o.resources;
-  const subW = r.embeddings
-    ? embeddingSwap(r.embeddings, TEXTBUGGER_NEIGHBOURS, 'textbugger:embedding', r.counts)
-    : wordnetMlmSwap(
-        TEXTBUGGER_NEIGHBOURS,
-        'textbugger',
-        new WordNetSynonyms(),
-        r.mlm ? { lm: r.mlm, opts: { maxCandidates: TEXTBUGGER_NEIGHBOURS, minConfidence: 0, subwords: o.mlmSubwords } } : undefined,
-        r.counts,
-      );
+  const subW = neighbourSwap(o.resources, TEXTBUGGER_NEIGHBOURS, 'textbugger', o.mlmSubwords);
   const constraints: Constraint[] = [editZone(), noRepeatEdits, stopwords()];
-  if (r.similarity) constraints.push(r.similarity.constraint());
-  return {
-    name: 'textbugger',
-    transformation: composite('textbugger', [textBuggerCharBugs(), subW]),
-    constraints,
-    goal: o.goal,
-    search: new GreedyWordSwapWIR({ method: o.wir, unkToken: o.unkToken }),
-    window: o.maxWords,
-    subject: o.subject,
-    resourceQueries: (subject) => r.resourceQueries(subject),
-  };
+  if (o.resources.similarity) constraints.push(o.resources.similarity.constraint());
+  return lmAttack('textbugger', composite('textbugger', [textBuggerCharBugs(), subW]), constraints, o);
 }
 
 /** The `textbugger` attack recipe (TextBugger, as TextAttack composes it). */
@@ -137,22 +105,9 @@ export const textBuggerRecipe = defineRecipe({
     const resources = await openLmResources(ctx, { embeddings: s.embeddings, sentenceEncoder: s.sentenceEncoder, mlm: s.mlm, similarity });
     return {
       kind: 'attack',
-      attack: textBuggerAttack({
-        goal: ctx.goal,
-        resources,
-        similarityThreshold: s.similarityThreshold,
-        mlmSubwords: s.mlmSubwords,
-        wir: s.wir,
-        unkToken: s.unkToken,
-        maxWords: s.maxWords,
-        subject: classicSubject(s.field, ctx),
-      }),
+      attack: textBuggerAttack({ ...lmAttackOptions(s, ctx, resources), mlmSubwords: s.mlmSubwords }),
       details: lmDetails(ctx.seed, {
-        word_swaps: embeddingsRecord(
-          resources.embeddings?.info,
-          TEXTBUGGER_NEIGHBOURS,
-          resources.mlm ? `WordNet synonyms, then ${resources.mlm.id}'s words` : 'WordNet synonyms',
-        ),
+        word_swaps: wordSwapsRecord(resources, TEXTBUGGER_NEIGHBOURS),
         sentence_similarity: similarityRecord(resources.similarity, similarity),
       }),
       close: () => resources.close(),

@@ -10,27 +10,24 @@ import { z } from 'zod';
 import type { Attack } from '../../attack/attack.ts';
 import { editZone, noRepeatEdits, type Constraint } from '../../attack/constraints.ts';
 import { wordEmbeddingDistance } from '../../attack/embedding-distance.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
 import { partOfSpeech } from '../../attack/part-of-speech.ts';
-import { GreedyWordSwapWIR, type WirMethod } from '../../attack/search/greedy-wir.ts';
 import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
 import { stopwords } from '../../attack/text-constraints.ts';
-import { WordNetSynonyms } from '../../perturb/classic/wordnet-synonyms.ts';
 import { defineRecipe } from '../../recipes/registry/define.ts';
 import { TEXTFOOLER_STOPWORDS } from '../../text/textfooler-stopwords.ts';
-import { embeddingsRecord, lmDetails, openLmResources, similarityRecord, type LmResources } from './lm-resources.ts';
 import {
-  embeddingsSetting,
-  mlmSubwordsSetting,
-  optionalMlmSetting,
-  sentenceEncoderSetting,
-  similarityThresholdSetting,
-} from './lm-settings.ts';
-import { embeddingSwap, wordnetMlmSwap } from './lm-swaps.ts';
+  lmAttack,
+  lmAttackOptions,
+  lmDetails,
+  openLmResources,
+  similarityRecord,
+  wordSwapsRecord,
+  type LmAttackOptions,
+} from './lm-resources.ts';
+import { wordVectorRecipeSettings } from './lm-settings.ts';
+import { neighbourSwap } from './lm-swaps.ts';
 import { classicFamily } from './report.ts';
 import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
-import { classicSubject } from './shared.ts';
 
 /** Neighbours per word (TextAttack's WordSwapEmbedding(max_candidates=50)). */
 export const TEXTFOOLER_NEIGHBOURS = 50;
@@ -50,62 +47,31 @@ export const TEXTFOOLER_SIMILARITY: SimilarityOptions = {
 /** Settings of the `textfooler` recipe: its resources (word vectors, sentence encoder, masked LM) and TextAttack's thresholds. */
 export const textFoolerSettings = z.strictObject({
   ...classicSettings,
-  embeddings: embeddingsSetting,
+  ...wordVectorRecipeSettings(TEXTFOOLER_SIMILARITY.threshold, 'angular, 15-word window, against the text before the swap'),
   minCosine: z
     .number()
     .min(-1)
     .max(1)
     .default(0.5)
     .describe('lowest cosine between a word’s vector and its replacement’s (the released code’s 0.5; the paper says 0.7)'),
-  sentenceEncoder: sentenceEncoderSetting,
-  similarityThreshold: similarityThresholdSetting(
-    TEXTFOOLER_SIMILARITY.threshold,
-    'angular, 15-word window, against the text before the swap',
-  ),
-  mlm: optionalMlmSetting,
-  mlmSubwords: mlmSubwordsSetting,
   wir: wirSetting('delete'),
   unkToken: unkTokenSetting,
 });
 
 /** What textFoolerAttack needs. */
-export interface TextFoolerOptions {
-  goal: GoalFactory;
-  resources: LmResources;
+export interface TextFoolerOptions extends LmAttackOptions {
   minCosine: number;
   mlmSubwords: 'strip' | 'drop';
-  wir: WirMethod;
-  unkToken: string;
-  maxWords: number;
-  subject: SubjectOptions;
 }
 
 /** TextFooler composed (see the file comment); WordNet (+ the masked LM) and no cosine bound without word vectors. */
 export function textFoolerAttack(o: TextFoolerOptions): Attack {
   const r = o.resources;
-  const swap = r.embeddings
-    ? embeddingSwap(r.embeddings, TEXTFOOLER_NEIGHBOURS, 'textfooler:embedding', r.counts)
-    : wordnetMlmSwap(
-        TEXTFOOLER_NEIGHBOURS,
-        'textfooler',
-        new WordNetSynonyms(),
-        r.mlm ? { lm: r.mlm, opts: { maxCandidates: TEXTFOOLER_NEIGHBOURS, minConfidence: 0, subwords: o.mlmSubwords } } : undefined,
-        r.counts,
-      );
   const constraints: Constraint[] = [editZone(), noRepeatEdits, stopwords(TEXTFOOLER_STOPWORDS, 'textfooler-stopwords')];
   if (r.embeddings) constraints.push(wordEmbeddingDistance(r.embeddings, o.minCosine));
   constraints.push(partOfSpeech({ allowVerbNounSwap: true }));
   if (r.similarity) constraints.push(r.similarity.constraint());
-  return {
-    name: 'textfooler',
-    transformation: swap,
-    constraints,
-    goal: o.goal,
-    search: new GreedyWordSwapWIR({ method: o.wir, unkToken: o.unkToken }),
-    window: o.maxWords,
-    subject: o.subject,
-    resourceQueries: (subject) => r.resourceQueries(subject),
-  };
+  return lmAttack('textfooler', neighbourSwap(r, TEXTFOOLER_NEIGHBOURS, 'textfooler', o.mlmSubwords), constraints, o);
 }
 
 /** The `textfooler` attack recipe (TextFooler, as TextAttack composes it). */
@@ -129,22 +95,9 @@ export const textFoolerRecipe = defineRecipe({
     const resources = await openLmResources(ctx, { embeddings: s.embeddings, sentenceEncoder: s.sentenceEncoder, mlm: s.mlm, similarity });
     return {
       kind: 'attack',
-      attack: textFoolerAttack({
-        goal: ctx.goal,
-        resources,
-        minCosine: s.minCosine,
-        mlmSubwords: s.mlmSubwords,
-        wir: s.wir,
-        unkToken: s.unkToken,
-        maxWords: s.maxWords,
-        subject: classicSubject(s.field, ctx),
-      }),
+      attack: textFoolerAttack({ ...lmAttackOptions(s, ctx, resources), minCosine: s.minCosine, mlmSubwords: s.mlmSubwords }),
       details: lmDetails(ctx.seed, {
-        word_swaps: embeddingsRecord(
-          resources.embeddings?.info,
-          TEXTFOOLER_NEIGHBOURS,
-          resources.mlm ? `WordNet synonyms, then ${resources.mlm.id}'s words` : 'WordNet synonyms',
-        ),
+        word_swaps: wordSwapsRecord(resources, TEXTFOOLER_NEIGHBOURS),
         word_embedding_cosine: resources.embeddings
           ? { used: true, min: s.minCosine }
           : { used: false, min: s.minCosine, why: 'no --embeddings' },
