@@ -10,15 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
 import { resourcesOf } from '../../src/metrics/resources.ts';
 import { textAttackOf } from '../../src/metrics/textattack.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
-import { QueryEngine } from '../../src/query/engine.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { TextstressError } from '../../src/util/errors.ts';
 import { DEMO_SST2, ROOT, SST2_DEV, tmp } from '../cli/helpers.ts';
+import { runClassic } from './run.ts';
 
 const registry = builtinRegistry();
 const ENCODER = join(ROOT, 'test', 'fixtures', 'models', 'tiny-bert-emb');
@@ -46,26 +45,16 @@ async function run(
   settings: Record<string, unknown>,
   opts: { limit?: number; concurrency?: number; name?: string } = {},
 ): Promise<{ summary: RunSummary; results: ExampleResult[] }> {
-  const out = join(dir, opts.name ?? recipe);
-  await runRecipe({
+  return runClassic({
     registry,
     recipe,
     settings,
-    model: DEMO_SST2,
+    model: sst2,
+    modelSpec: DEMO_SST2,
     data: LONG,
-    ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
-    ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
-    out,
-    seed: 0,
-    overwrite: true,
-    shared: { model: sst2, engine: new QueryEngine(sst2) },
+    out: join(dir, opts.name ?? recipe),
+    ...opts,
   });
-  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
-  const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as ExampleResult);
-  return { summary, results };
 }
 
 const outcome = (r: ExampleResult): [string, string] => [r.status, String(r.perturbed.text)];
