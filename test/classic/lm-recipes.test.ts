@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
-import { resourcesOf } from '../../src/metrics/resources.ts';
+import { resourceLines, resourcesOf } from '../../src/metrics/resources.ts';
+import { classicFamily, resourcesReportTable } from '../../src/families/classic/report.ts';
+import type { LoadedRun } from '../../src/recipes/report/types.ts';
 import { textAttackOf } from '../../src/metrics/textattack.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { openModel } from '../../src/runner/open.ts';
@@ -126,6 +128,26 @@ describe('textfooler', () => {
     expect(String(res.word_swaps!.instead)).toMatch(/^WordNet synonyms, then .*demo-mlm's words$/);
     expect(res.word_embedding_cosine).toMatchObject({ used: false, why: 'no --embeddings' });
     expect(res.sentence_similarity).toMatchObject({ used: false, why: 'no --sentence-encoder: every candidate passes' });
+
+    // The terminal and the report say it too.
+    const lines = resourceLines(resourcesOf(summary.details)!);
+    expect(lines[0]).toBe('Resources besides the model:');
+    expect(lines).toContain('  word embedding cosine: OFF (no --embeddings); min 0.5');
+    expect(lines.find((l) => l.startsWith('  sentence similarity:'))).toBe(
+      '  sentence similarity: OFF (no --sentence-encoder: every candidate passes); metric angular, threshold 0.840845057, ' +
+        'compare against previous, window 15, skip shorter than window true',
+    );
+    expect(lines.some((l) => /^ {4}masked lm texts: [\d.]+ \[[\d.]+–[\d.]+\] .*\(total \d+\)$/.test(l))).toBe(true);
+    const loaded = { name: 'fb', group: 'fb', summary } as unknown as LoadedRun;
+    const table = resourcesReportTable([loaded])!;
+    expect(table.rows.map((r) => r.slice(1, 3))).toEqual([
+      ['word swaps', 'replaced'],
+      ['word embedding cosine', 'OFF'],
+      ['part of speech', 'used'],
+      ['sentence similarity', 'OFF'],
+      ['masked lm texts per attacked example', 'asked'],
+    ]);
+    expect(classicFamily.section!([loaded], []).tables!.map((t) => t.title)).toContain('Resources besides the model');
   });
 });
 
