@@ -38,6 +38,7 @@ export class MaskedLm {
     return this.p.id;
   }
 
+  /** Opens the model and fills one mask, so that a model without logits is refused before any work. */
   static async open(spec: string): Promise<MaskedLm> {
     const p = await openPretrained(spec, AutoModelForMaskedLM as never, 'masked language model');
     const tok = p.tok as unknown as { mask_token?: string; mask_token_id?: number; get_vocab(): Map<string, number> };
@@ -46,7 +47,16 @@ export class MaskedLm {
         hint: 'Give --mlm a masked language model (BERT, RoBERTa, DistilBERT … ForMaskedLM), e.g. models/demo-mlm.',
       });
     }
-    return new MaskedLm(p, tok.mask_token, tok.mask_token_id, schemeOf(tok.get_vocab()));
+    const lm = new MaskedLm(p, tok.mask_token, tok.mask_token_id, schemeOf(tok.get_vocab()));
+    // One prediction now, so that a model without logits over its vocabulary is refused before any work.
+    try {
+      await lm.predict([`a ${tok.mask_token} sentence`]);
+    } catch (err) {
+      await lm.close();
+      throw err;
+    }
+    lm.predicted = 0;
+    return lm;
   }
 
   /** Entries of the tokenizer's vocabulary (the width of the logits). */

@@ -25,9 +25,18 @@ export class SentenceEncoder {
     return this.p.id;
   }
 
+  /** Opens the model and encodes one text, so that a model without hidden states is refused before any work. */
   static async open(spec: string): Promise<SentenceEncoder> {
     const p = await openPretrained(spec, AutoModel as never, 'sentence encoder');
-    return new SentenceEncoder(p);
+    const enc = new SentenceEncoder(p);
+    try {
+      await enc.embed(['a sentence']);
+    } catch (err) {
+      await enc.close();
+      throw err;
+    }
+    enc.encoded = 0;
+    return enc;
   }
 
   /** One mean-pooled vector per text, in order. */
