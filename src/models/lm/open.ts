@@ -64,7 +64,10 @@ export async function runTexts(
   texts: readonly string[],
   what: string,
 ): Promise<{ outputs: Record<string, { data: Float32Array; dims: number[] }>; ids: number[][]; mask: number[][] }> {
-  const enc = p.tok(texts as string[], { padding: true, truncation: true }) as unknown as Record<string, { tolist(): (number | bigint)[][] }>;
+  const enc = p.tok(texts as string[], { padding: true, truncation: true }) as unknown as Record<
+    string,
+    { tolist(): (number | bigint)[][] }
+  >;
   let outputs: Record<string, { data: Float32Array; dims: number[] }>;
   try {
     outputs = (await (p.model as unknown as (x: unknown) => Promise<unknown>)(enc)) as typeof outputs;
