@@ -12,8 +12,17 @@
  *
  * A recipe may carry settings: `pwws:deltaP=score` is PWWS with TextAttack's ΔP (one change, labelled as such).
  *
+ * TextBugger, BAE and TextFooler get their resources from --mlm (BAE's masked LM; TextFooler's and TextBugger's
+ * second source of words without --embeddings), --sentence-encoder and --embeddings unless their spec sets them
+ * (`textfooler:embeddings=` runs it without word vectors). No resource TextAttack uses exists here: the defaults are
+ * demo-mlm as masked LM and as sentence encoder (its last hidden state mean-pooled: a masked LM, not a sentence
+ * encoder), and no word vectors; `/usr/bin/python3 scripts/fixtures/make_tiny_embeddings.py --all --dims 128
+ * --decimals 5 --out FILE` writes demo-mlm's input embeddings for --embeddings (not counter-fitted GloVe). What each
+ * run used is printed under the table, with what the resources were asked per attacked example.
+ *
  * Usage: npx tsx bench/classic-bench.ts [--n 200] [--recipes pwws,pwws:deltaP=score,deepwordbug,checklist]
  *          [--model models/demo-sst2] [--data ../shared/data/sst2/dev.tsv] [--seed 0] [--json FILE]
+ *          [--mlm models/demo-mlm] [--sentence-encoder models/demo-mlm] [--embeddings FILE]
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +33,7 @@ import { CLASSIC_RECIPES } from '../src/families/classic/index.ts';
 import { runRecipe } from '../src/kinds/run.ts';
 import type { RunSummary } from '../src/metrics/summary.ts';
 import { textAttackOf } from '../src/metrics/textattack.ts';
+import { describeResource, resourcesOf, type RunResources } from '../src/metrics/resources.ts';
 import { QueryEngine } from '../src/query/engine.ts';
 import { openModel } from '../src/runner/open.ts';
 import type { Interval } from '../src/stats/index.ts';
@@ -36,8 +46,26 @@ const { values } = parseArgs({
     data: { type: 'string', default: '../shared/data/sst2/dev.tsv' },
     seed: { type: 'string', default: '0' },
     json: { type: 'string' },
+    mlm: { type: 'string', default: 'models/demo-mlm' },
+    'sentence-encoder': { type: 'string', default: 'models/demo-mlm' },
+    embeddings: { type: 'string' },
   },
 });
+
+/** The resources a recipe gets unless its spec sets them ('' in a spec: none). */
+function resourceSettings(recipe: string): Record<string, unknown> {
+  const encoder = { sentenceEncoder: values['sentence-encoder'] || null };
+  const embeddings = { embeddings: values.embeddings || null };
+  switch (recipe) {
+    case 'bae':
+      return { mlm: values.mlm, ...encoder };
+    case 'textbugger':
+    case 'textfooler':
+      return { ...embeddings, mlm: values.mlm || null, ...encoder };
+    default:
+      return {};
+  }
+}
 
 /** TextAttack's published PWWS figures (Yoo et al. 2020: BERT on MR, WordNet swap space, PWWS's word-importance search). */
 const PUBLISHED_PWWS = { model: 'BERT (fine-tuned)', data: 'MR (movie reviews)', asr: 58.2, queries: 71.2, pctWords: 15.3 };
@@ -52,6 +80,7 @@ interface Row {
   ta_pct_words: Interval;
   words_per_input: number | null;
   wall_s: number;
+  resources?: RunResources;
 }
 
 const iv = (x: Interval, scale = 1, digits = 1): string =>
@@ -67,12 +96,16 @@ async function main(): Promise<void> {
     for (const spec of values.recipes!.split(',').filter(Boolean)) {
       // "name:key=value:key=value": a recipe with settings other than its defaults (numbers and booleans parsed).
       const [recipe, ...pairs] = spec.split(':') as [string, ...string[]];
-      const settings = Object.fromEntries(
-        pairs.map((p) => {
-          const [k, v = ''] = p.split('=');
-          return [k!, v === 'true' ? true : v === 'false' ? false : v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v];
-        }),
-      );
+      const settings = {
+        ...resourceSettings(recipe),
+        ...Object.fromEntries(
+          pairs.map((p) => {
+            const [k, v = ''] = p.split('=');
+            // An empty value: the resource left out (null), e.g. `textfooler:embeddings=`.
+            return [k!, v === '' ? null : v === 'true' ? true : v === 'false' ? false : !Number.isNaN(Number(v)) ? Number(v) : v];
+          }),
+        ),
+      };
       const out = join(tmpdir(), `classic-bench-${recipe}-${process.pid}`);
       const t = performance.now();
       const outcome = (await runRecipe({
@@ -101,6 +134,7 @@ async function main(): Promise<void> {
         ta_pct_words: ta.intervals.avg_perturbed_word_pct,
         words_per_input: ta.avg_words_per_input,
         wall_s: wall,
+        ...(resourcesOf(s.details) ? { resources: resourcesOf(s.details) } : {}),
       });
       process.stderr.write(`${spec}: ${wall.toFixed(1)} s\n`);
     }
@@ -120,6 +154,16 @@ async function main(): Promise<void> {
         `${iv(r.ta_pct_words)} | ${r.words_per_input?.toFixed(1) ?? 'n/a'} | ${r.wall_s.toFixed(1)} |`,
     ),
   ];
+  const withResources = rows.filter((r) => r.resources);
+  if (withResources.length) {
+    lines.push('', 'What the runs used besides the model, and what they asked of it per attacked example (95% intervals):', '');
+    for (const r of withResources) {
+      const res = r.resources!;
+      const used = res.entries.map(([k, e]) => `${k.replace(/_/g, ' ')}: ${describeResource(e)}`).join('; ');
+      const asked = res.queries.map(([k, q]) => `${k.replace(/_/g, ' ')} ${iv(q.per_attacked_example)}`).join(', ');
+      lines.push(`- ${r.recipe}: ${used}${asked ? `. Asked: ${asked}` : ''}`);
+    }
+  }
   const pwws = rows.find((r) => r.recipe === 'pwws');
   if (pwws) {
     lines.push(

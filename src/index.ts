@@ -64,6 +64,10 @@ export { CLASSIC_RECIPES } from './families/classic/index.ts';
 export { pwwsRecipe, pwwsAttack, wordnetSwap, type PwwsOptions } from './families/classic/pwws.ts';
 export { deepWordBugRecipe, deepWordBugAttack, charEditsTransformation, type DeepWordBugOptions } from './families/classic/deepwordbug.ts';
 export { checklistRecipe, checklistAttack, type ChecklistAttackOptions } from './families/classic/checklist.ts';
+export { textBuggerRecipe, textBuggerAttack, textBuggerCharBugs, type TextBuggerOptions } from './families/classic/textbugger.ts';
+export { baeRecipe, baeAttack, type BaeOptions } from './families/classic/bae.ts';
+export { textFoolerRecipe, textFoolerAttack, type TextFoolerOptions } from './families/classic/textfooler.ts';
+export { openLmResources, type LmResources, type ResourceSpecs } from './families/classic/lm-resources.ts';
 
 // The building blocks of recipes: attacks (transformation, constraints, goal, search), probes, generators and
 // stress suites; perturbations; rewriting examples; seeded randomness; the query engine.
@@ -99,6 +103,23 @@ export {
   type WirOptions,
 } from './attack/search/greedy-wir.ts';
 export { stopwords, maxLevenshtein } from './attack/text-constraints.ts';
+export {
+  SentenceSimilarity,
+  textWindow,
+  similarity,
+  type SentenceEmbedder,
+  type SimilarityOptions,
+  type SimilarityMetric,
+  type EncoderCount,
+} from './attack/sentence-similarity.ts';
+export { partOfSpeech, canReplacePos } from './attack/part-of-speech.ts';
+export { wordEmbeddingDistance, type WordSimilarity } from './attack/embedding-distance.ts';
+export { UniversalTagger, type UniversalTag } from './text/pos.ts';
+export { HOMOGLYPHS, homoglyphVariants } from './perturb/classic/homoglyphs.ts';
+export { maskedWords, type MaskFiller, type MaskedWordOptions } from './perturb/classic/masked-lm.ts';
+export { SentenceEncoder } from './models/lm/sentence-encoder.ts';
+export { MaskedLm, type MaskPrediction, type PieceScheme } from './models/lm/masked-lm.ts';
+export { WordEmbeddings, type Neighbour, type EmbeddingsInfo } from './data/embeddings/index.ts';
 export { BeamSearch } from './attack/search/beam.ts';
 export { GeneticSearch, type GeneticOptions } from './attack/search/genetic.ts';
 export { RandomEditsSearch } from './attack/search/random-edits.ts';

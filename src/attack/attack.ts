@@ -29,6 +29,11 @@ export interface Attack {
    * the work per example is bounded for any length. Results of longer texts are marked `window_capped`.
    */
   window?: number;
+  /**
+   * What the example asked of models and indexes besides the target (a sentence encoder's texts, a masked LM's masked
+   * texts, words looked up in embeddings), by name; recorded in the result as `resource_queries` when any is non-zero.
+   */
+  resourceQueries?(subject: AttackSubject): Record<string, number>;
 }
 
 /** Runs one attack on one example; all model queries go through the example's own session. */
@@ -152,6 +157,7 @@ export async function attackExample(attack: Attack, example: Example, session: Q
     perturbed_word_pct: attackedWords ? (100 * perturbed) / attackedWords : 0,
     ...(numWords > attackedWords ? { window_capped: true as const, attacked_words: attackedWords } : {}),
     ...(exhausted ? { query_budget_exhausted: true as const } : {}),
+    ...resourceQueriesOf(attack, subject),
     queries: session.queries,
     requests: session.requests,
     cache_hits: session.cacheHits,
@@ -170,6 +176,12 @@ function spanBlocked(constraints: readonly Constraint[], state: AttackState, can
   const span = candidate.op === undefined || candidate.op === 'replace' ? (candidate.span ?? 1) : 1;
   for (let k = 1; k < span; k++) if (!isModifiable(constraints, state, candidate.wordIndex + k, subject)) return true;
   return false;
+}
+
+/** `{ resource_queries }` when the attack counts any for this example, else `{}`. */
+function resourceQueriesOf(attack: Attack, subject: AttackSubject): { resource_queries?: Record<string, number> } {
+  const counts = attack.resourceQueries?.(subject);
+  return counts && Object.values(counts).some((n) => n > 0) ? { resource_queries: counts } : {};
 }
 
 /** The gold annotation of an example, as result records keep it. */

@@ -9,15 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { mergeShards } from '../../src/kinds/merge.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
 import { textAttackOf } from '../../src/metrics/textattack.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
-import { QueryEngine } from '../../src/query/engine.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { isStopword, nltkEnglishStopwords } from '../../src/text/stopwords.ts';
 import { distance } from 'fastest-levenshtein';
 import { DEMO_SST2, ROOT, fixtureData, tmp } from '../cli/helpers.ts';
+import { runClassic } from './run.ts';
 
 const REVIEWS = join(ROOT, 'demo', 'reviews.tsv');
 const registry = builtinRegistry();
@@ -42,27 +41,17 @@ async function run(
     out?: string;
   } = {},
 ): Promise<{ summary: RunSummary; results: ExampleResult[]; out: string }> {
-  const out = opts.out ?? tmp(`classic-${recipe}`);
-  const model = opts.model ?? sst2;
-  await runRecipe({
+  return runClassic({
     registry,
     recipe,
     settings: opts.settings ?? {},
-    model: opts.modelSpec ?? DEMO_SST2,
+    model: opts.model ?? sst2,
+    modelSpec: opts.modelSpec ?? DEMO_SST2,
     data: opts.data ?? REVIEWS,
+    out: opts.out ?? tmp(`classic-${recipe}`),
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
-    out,
-    seed: 0,
-    overwrite: true,
     ...(opts.shard ? { shard: opts.shard } : {}),
-    shared: { model, engine: new QueryEngine(model) },
   });
-  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
-  const results = readFileSync(join(out, 'results.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as ExampleResult);
-  return { summary, results, out };
 }
 
 describe('pwws on demo-sst2', () => {

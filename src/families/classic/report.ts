@@ -5,6 +5,41 @@
 import { textAttackOf, textAttackRows } from '../../metrics/textattack.ts';
 import { editTypeChart, editTypeCounts, runLabel } from '../../recipes/report/charts.ts';
 import type { ChartSpec, LoadedRun, ReportFamily, ReportTable } from '../../recipes/report/types.ts';
+import { describeResource, resourcesOf } from '../../metrics/resources.ts';
+import { withInterval } from '../../metrics/show.ts';
+
+/**
+ * One row per resource of each run that recorded some (TextBugger, BAE, TextFooler): what it used, or that the
+ * constraint was off or another source stood in, and why; then what the resources were asked per attacked example.
+ */
+export function resourcesReportTable(runs: readonly LoadedRun[]): ReportTable | undefined {
+  const rows: string[][] = [];
+  for (const r of runs) {
+    const res = resourcesOf(r.summary.details);
+    if (!res) continue;
+    const run = `${runLabel(r)} (${r.summary.recipe})`;
+    for (const [k, e] of res.entries)
+      rows.push([run, k.replace(/_/g, ' '), e.used ? 'used' : e.instead ? 'replaced' : 'OFF', describeResource(e)]);
+    for (const [k, q] of res.queries) {
+      rows.push([
+        run,
+        `${k.replace(/_/g, ' ')} per attacked example`,
+        'asked',
+        withInterval(q.per_attacked_example.value, q.per_attacked_example, 'number'),
+      ]);
+    }
+  }
+  if (!rows.length) return undefined;
+  return {
+    title: 'Resources besides the model',
+    head: ['run', 'resource', 'status', 'details'],
+    rows,
+    caption:
+      'Word vectors, sentence encoder and masked LM as each run used them (--embeddings, --sentence-encoder, --mlm). OFF: ' +
+      'the constraint was not applied, so its results are not comparable with a run that had it; replaced: another ' +
+      'source of words stood in. Counts are distinct per example, as the model queries are.',
+  };
+}
 
 /** One row per run of TextAttack's figures (runs written without them are left out). */
 export function textAttackReportTable(runs: readonly LoadedRun[]): ReportTable | undefined {
@@ -51,6 +86,7 @@ export const classicFamily: ReportFamily = {
         ),
       );
     }
-    return { charts, ...(table ? { tables: [table] } : {}) };
+    const tables = [table, resourcesReportTable(runs)].filter((t): t is ReportTable => t !== undefined);
+    return { charts, ...(tables.length ? { tables } : {}) };
   },
 };

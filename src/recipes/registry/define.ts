@@ -16,6 +16,9 @@ import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import type { ModelAdapter, ModelInfo, ModelTask } from '../../models/types.ts';
 import type { Encoder, EncoderOptions } from '../../models/encoder/index.ts';
+import type { MaskedLm } from '../../models/lm/masked-lm.ts';
+import type { SentenceEncoder } from '../../models/lm/sentence-encoder.ts';
+import type { WordEmbeddings } from '../../data/embeddings/index.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
 import type { ReportFamily } from '../report/types.ts';
 import type { Interval } from '../../stats/index.ts';
@@ -67,6 +70,12 @@ export interface BuildContext {
   openModel(spec: string, opts?: { task?: ModelTask }): Promise<ModelAdapter>;
   /** Opens a BERT-family model for inspection (every layer's hidden states and attentions); the recipe closes it. */
   openEncoder(spec: string, opts?: EncoderOptions): Promise<Encoder>;
+  /** Opens a sentence encoder (any transformers.js feature-extraction model, mean-pooled) for a similarity constraint. */
+  openSentenceEncoder(spec: string): Promise<SentenceEncoder>;
+  /** Opens a masked language model (any transformers.js fill-mask model) that proposes words at a mask. */
+  openMaskedLm(spec: string): Promise<MaskedLm>;
+  /** Opens word vectors in GloVe's text format, indexing them once (data/embeddings). */
+  openEmbeddings(file: string): Promise<WordEmbeddings>;
 }
 
 /** One run of an experiment: a normal, resumable run of a registered recipe in a sub-folder. */
@@ -160,6 +169,8 @@ export interface BuiltAttack {
    * queued runs included): e.g. the classic recipes' `textattack` figures.
    */
   details?(): ResultsDigest;
+  /** Closes what the build opened (a sentence encoder, a masked LM, word vectors); called once the run ends, finished or not. */
+  close?(): Promise<void>;
 }
 
 /** What an experiment builds: its sub-runs (normal runs of registered recipes) and how their results combine. */
