@@ -70,7 +70,7 @@ export const probeLayersRecipe = defineRecipe({
     'per layer 0 (embeddings) … L, a probe (self-attention pooling, size 100, dropout 0.1, linear',
     'classifier; Adam 1e-3, batch 8, L2 1e-3, ≤ 10 epochs, patience 2) on the frozen token vectors. Prints Table 7 (test',
     "accuracy) and Table 8 (the probe attention's two heaviest tokens include the error) and, unless --no-heads, every",
-    "attention head's top-2 check (Figure 3); writes layers.json. Any BERT-family ONNX folder or hub id: the hidden",
+    "attention head's top-2 check (Figure 3); writes layers.json. Any encoder's ONNX folder or hub id (BERT, RoBERTa, DeBERTa, ModernBERT …): the hidden",
     'states and attentions are read from the graph (exposed from it when the model does not export them).',
     SENTENCES_NOTE,
   ],
