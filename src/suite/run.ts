@@ -295,14 +295,18 @@ async function pairedWithBaseline(
   }
 }
 
-/** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
+/**
+ * A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. An
+ * experiment measured something when any of its runs did (one point of a curve may attack nothing: a typo source
+ * that has no typo for these words).
+ */
 function emptyRunChecks(test: string, group: RunGroup, registry: Registry): CheckResult[] {
   const measured = [...group.runs, ...group.stress, ...group.generated].map((run) => ({
     run,
     ...kindOfSummary(run.summary, registry).finished!.gate.measured(run),
   }));
   const empty = measured.filter((m) => m.n === 0);
-  if (!empty.length) return [];
+  if (!empty.length || empty.length < measured.length) return [];
   const where = empty.map((m) => m.run.name).join(', ');
   return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${empty[0]!.unit} (0 in ${where}) — nothing was measured` }];
 }

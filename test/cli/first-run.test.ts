@@ -4,7 +4,7 @@
  * figures, a did-you-mean for gate metrics, and a missing model folder named as such. (`--version` is
  * test/cli/version.test.ts.)
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimRunDir } from '../../src/cli/out-dir.ts';
@@ -89,7 +89,8 @@ describe('data and labels', () => {
     const bare = await runCli(['attack', 'noise', '--model', DEMO_SST2, '--data', posneg, '--out', join(dir, 'bare')]);
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('posneg.tsv:2: label "pos" is not in the label set (expected one of "0", "1").');
-    expect(bare.stderr).toContain('map them with --label-map (e.g. --label-map pos=negative)');
+    // Paired by name, never by position (pos=negative would swap the classes: issue 34 item 10).
+    expect(bare.stderr).toContain('map each to the label of the same class with --label-map (e.g. --label-map pos=positive)');
     // CLI words, not the library's.
     expect(bare.stderr).toContain('--skip-bad-rows');
     expect(bare.stderr).not.toMatch(/skipBadRows|openDataset\(/);
@@ -129,6 +130,68 @@ describe('data and labels', () => {
 
 describe('one exit rule: a run that measured nothing exits 1', () => {
   const dir = tmp('first-run-empty');
+
+  it('an attack that attacked no example (typos --k 0) exits 1, names the skip reasons and writes its files (issue 34 item 11)', async () => {
+    const out = join(dir, 'k0');
+    const r = await runCli(['attack', 'typos', '--k', '0', '--model', DEMO_SST2, '--data', 'demo/reviews.tsv', '-n', '10', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'textstress: error: no example attacked: all 10 examples were skipped (nothing to edit: every word is ruled out by max-edits(0): ',
+    );
+    expect(r.stderr).toContain('so the attack measured nothing (attack success rate and stability are n/a).');
+    expect(readJson(join(out, 'summary.json'))).toMatchObject({ n: 10, attacked: 0, attack_success_rate: null });
+  });
+
+  it('labels paired the wrong way round: the hint pairs by name, and a clean accuracy far below chance exits 1 (issue 34 item 10)', async () => {
+    // The first 16 demo reviews, labelled pos / neg in a CSV.
+    const rows = readFileSync(join(ROOT, 'demo', 'reviews.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1, 17);
+    const csv = join(dir, 'posneg.csv');
+    writeFileSync(csv, ['text,label', ...rows.map((l) => l.split('\t')).map(([t, y]) => `"${t}",${y === '1' ? 'pos' : 'neg'}`)].join('\n'));
+    const bare = await runCli(['attack', 'noise', '--model', DEMO_SST2, '--data', csv, '--out', join(dir, 'bare')]);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain(
+      'If the names mean the same classes: --label-map "pos=positive,neg=negative" (paired by name; check it).',
+    );
+    const swapped = join(dir, 'swapped');
+    const r = await runCli([
+      'attack',
+      'noise',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      csv,
+      '--label-map',
+      'pos=negative,neg=positive',
+      '--out',
+      swapped,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /textstress: error: clean accuracy \d+\.\d% \[[\d.]+–[\d.]+\] \(n = 16\) is far below chance \(50\.0% for 2 classes/,
+    );
+    expect(r.stderr).toContain("the model's labels and the data's are most likely paired the wrong way round");
+    const summary = readJson(join(swapped, 'summary.json'));
+    expect(summary.clean_below_chance).toMatchObject({ classes: 2, chance: 0.5, n: 16 });
+    expect((summary.clean_below_chance as { high: number }).high).toBeLessThan(0.5);
+    // The right pairing runs and passes the check.
+    const right = await runCli([
+      'attack',
+      'noise',
+      '--model',
+      DEMO_SST2,
+      '--data',
+      csv,
+      '--label-map',
+      'pos=positive,neg=negative',
+      '--out',
+      join(dir, 'right'),
+    ]);
+    expect(right.code, right.stderr).toBe(0);
+    expect(readJson(join(dir, 'right', 'summary.json')).clean_below_chance).toBeUndefined();
+  });
 
   it('an attack over zero examples, and an entity probe that probed none', async () => {
     const empty = join(dir, 'empty.tsv');

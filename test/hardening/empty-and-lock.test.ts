@@ -53,6 +53,18 @@ describe('nothing tested is no pass', () => {
     expect(r.stdout).toMatch(/stability > 0\.9 — stability is n\/a: no examples tested/);
   });
 
+  it('a suite test that attacked no example (typos k: 0) fails its gate, with or without thresholds (issue 34 item 11)', async () => {
+    const dir = tmp('k0-suite');
+    writeFileSync(
+      join(dir, 'suite.yaml'),
+      `models:\n  m: ${DEMO_SST2}\ndatasets:\n  d: { path: ${join(import.meta.dirname, '..', '..', 'demo', 'reviews.tsv')}, limit: 6 }\n` +
+        `min_n: 1\ntests:\n  - name: t\n    recipe: typos\n    settings: { k: 0 }\n`,
+    );
+    const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/t: no examples attacked \(0 in t\) — nothing was measured/);
+  });
+
   it('a threshold on stability fails with its reason when the model got no example right', async () => {
     const out = tmp('all-wrong');
     // The lexicon model calls "good" texts positive: gold says negative for every one of them.

@@ -90,6 +90,6 @@ export const PROBE_KIND: KindRuntime = {
   finished: {
     slot: 'runs',
     load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
-    gate: attackGate(probeLine),
+    gate: attackGate(probeLine, { probe: true }),
   },
 };
