@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimRunDir } from '../../src/cli/out-dir.ts';
+import { demoOutDir } from '../../src/cli/commands/demo.ts';
 import { sniffDelimiter } from '../../src/data/tabular.ts';
 import { nearMetrics } from '../../src/suite/schema.ts';
 import { DEMO_SST2, ROOT, readJson, runCli, tmp } from './helpers.ts';
@@ -274,5 +275,39 @@ describe('a missing model folder', () => {
     const claimed = writingTo(r.stderr);
     expect(claimed).toMatch(/^runs\/typos-/);
     expect(existsSync(join(ROOT, claimed))).toBe(false);
+  });
+});
+
+describe('what a new user meets (issue 34 item 14)', () => {
+  const dir = tmp('first-run-new-user');
+
+  it('a misspelled required flag is named, with the flag it probably meant', async () => {
+    const r = await runCli(['attack', 'typos', '--modle', DEMO_SST2, '--data', 'demo/reviews.tsv']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("error: unknown option '--modle'");
+    expect(r.stderr).toContain('(Did you mean --model?)');
+    expect(r.stderr).not.toContain('required option');
+  });
+
+  it('view on a folder that does not exist exits 1 saying so, and starts no server', async () => {
+    const r = await runCli(['view', join(dir, 'no-such-runs')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`textstress: error: "${join(dir, 'no-such-runs')}" is not a folder: nothing to view.`);
+  });
+
+  it('demo never replaces a folder that holds files without --overwrite: a new one beside the default, a refusal for --out', async () => {
+    const cwd = join(dir, 'demo-cwd');
+    mkdirSync(join(cwd, 'textstress-demo'), { recursive: true });
+    expect(demoOutDir({}, cwd)).toBe('textstress-demo');
+    writeFileSync(join(cwd, 'textstress-demo', 'my-notes.txt'), 'mine\n');
+    expect(demoOutDir({}, cwd)).toBe('textstress-demo-2');
+    mkdirSync(join(cwd, 'textstress-demo-2'));
+    expect(demoOutDir({}, cwd)).toBe('textstress-demo-2');
+    expect(demoOutDir({ overwrite: true }, cwd)).toBe('textstress-demo');
+    const mine = join(cwd, 'textstress-demo');
+    const r = await runCli(['demo', '--out', mine, '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${mine} already holds files; the demo replaces a folder only when asked.`);
+    expect(readFileSync(join(mine, 'my-notes.txt'), 'utf8')).toBe('mine\n');
   });
 });
