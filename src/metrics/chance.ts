@@ -30,13 +30,19 @@ export function belowChance(iv: Interval | undefined, classes: number): BelowCha
   return iv.high < chance ? { classes, chance, accuracy: iv.value, low: iv.low, high: iv.high, n: iv.n } : undefined;
 }
 
-/** The terminal's error line for it: what it means and what to check. */
-export function belowChanceMessage(b: BelowChance): string {
+/**
+ * The terminal's line for it: what it means and what to check. A run over clean examples calls it an error (it exits
+ * 1); `eval`, which also scores adversarial sets such as D_worst (made to be answered wrong), a warning.
+ */
+export function belowChanceMessage(b: BelowChance, opts: { adversarial?: boolean } = {}): string {
   const iv = bounds({ value: b.accuracy, low: b.low, high: b.high, n: b.n, method: 'wilson' });
   return (
-    `textstress: error: clean accuracy ${pct(b.accuracy)} ${iv} (n = ${b.n}) is far below chance (${pct(b.chance)} for ` +
-    `${b.classes} classes; even the interval's upper bound is below it): the model's labels and the data's are most likely ` +
-    'paired the wrong way round. Check --label-map (dataset label = model label, e.g. "pos=positive,neg=negative") ' +
+    `textstress: ${opts.adversarial ? 'warning' : 'error'}: ${opts.adversarial ? 'accuracy' : 'clean accuracy'} ${pct(b.accuracy)} ${iv} ` +
+    `(n = ${b.n}) is far below chance (${pct(b.chance)} for ${b.classes} classes; even the interval's upper bound is below it): ` +
+    (opts.adversarial
+      ? "unless this data was made to fool the model (D_worst), the model's labels and the data's are "
+      : "the model's labels and the data's are ") +
+    'most likely paired the wrong way round. Check --label-map (dataset label = model label, e.g. "pos=positive,neg=negative") ' +
     "against the model's labels; until then this run's figures measure the swap, not the model."
   );
 }
