@@ -7,7 +7,7 @@ import { isHubSpec } from '../data/hf/spec.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../util/casing.ts';
-import type { Registry } from '../recipes/registry/registry.ts';
+import { figureDisplays, type Registry } from '../recipes/registry/registry.ts';
 import { formatGrid } from '../util/table.ts';
 import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
@@ -197,7 +197,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       const n = (subject.run.summary as { n?: unknown }).n;
       const short = limit !== undefined && data?.ok && group.runs.length + group.stress.length === 1 && typeof n === 'number' && n < limit;
       log(
-        `    ${test.name}: ${subject.gate.line(subject.run)} (${took})` +
+        `    ${test.name}: ${subject.gate.line(subject.run, figureDisplays(opts.registry))} (${took})` +
           (short && data?.ok
             ? `\n    ${test.name}: n = ${String(n)}, not the first ${limit} asked for: ${data.options.data} holds no more`
             : ''),
@@ -385,7 +385,7 @@ function dataOptions(entry: DatasetEntry, dir: string): DataResult {
 export function suiteTable(groups: readonly RunGroup[], registry?: Registry): string {
   const rows = groups.map((g) => {
     const subject = groupSubject(g, registry);
-    return [g.name, ...subject.gate.row(subject.run)];
+    return [g.name, ...subject.gate.row(subject.run, registry ? figureDisplays(registry) : {})];
   });
   const head = ['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'];
   // Generators and encoder probes have no clean/attacked figures: theirs get a column of their own.

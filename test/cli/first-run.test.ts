@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimRunDir } from '../../src/cli/out-dir.ts';
-import { demoOutDir } from '../../src/cli/commands/demo.ts';
+import { demoOutDir, demoSuite } from '../../src/cli/commands/demo.ts';
 import { sniffDelimiter } from '../../src/data/tabular.ts';
 import { nearMetrics } from '../../src/suite/schema.ts';
 import { DEMO_SST2, ROOT, readJson, runCli, tmp } from './helpers.ts';
@@ -250,10 +250,14 @@ describe('suites: readable figures, and a did-you-mean for gate metrics', () => 
   it("a generator's figures: 3 significant digits in its progress line, its own column in the table", async () => {
     const r = await runCli(['run', suite('"clean_metric > 0.5"'), '--out', join(dir, 'ok')]);
     expect(r.code, r.stderr).toBe(0);
-    const line = r.stderr.split('\n').find((l) => l.includes('    fool: fooling_fraction'))!;
+    // In words and units (issue 34): no snake_case name, the share in %.
+    const line = r.stderr.split('\n').find((l) => l.includes('    fool: F (fooling share)'))!;
     expect(line).toBeDefined();
     // No raw float: no figure with more than three significant digits after the point.
     expect(line).not.toMatch(/\d\.\d{4,}/);
+    expect(line).toMatch(
+      /fool: F \(fooling share\) \d+\.\d%, S \(mean target score\) 0\.\d+, highest target score 0\.\d+, fooling sentences, all epochs \d+/,
+    );
     const table = r.stdout.split('\n');
     const header = table.find((l) => l.startsWith('test '))!;
     expect(header).toMatch(/stability\s+other figures$/);
@@ -261,7 +265,7 @@ describe('suites: readable figures, and a did-you-mean for gate metrics', () => 
     // Under "clean" (which ends where its header ends) the fooling row has nothing.
     const cleanEnd = header.indexOf('clean') + 'clean'.length;
     expect(fool.slice(cleanEnd - 5, cleanEnd).trim()).toBe('');
-    expect(fool).toMatch(/fooling_fraction=\d/);
+    expect(fool).toMatch(/F \(fooling share\) \d+\.\d% · S \(mean target score\) 0\.\d/);
   }, 60_000);
 });
 
@@ -275,6 +279,25 @@ describe('a missing model folder', () => {
     const claimed = writingTo(r.stderr);
     expect(claimed).toMatch(/^runs\/typos-/);
     expect(existsSync(join(ROOT, claimed))).toBe(false);
+  });
+});
+
+describe('README says what the commands do (issue 34 item 17)', () => {
+  it('the demo encoder tests as the built-in suite runs them, the offline install error, demo and compare as they behave', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const tests = demoSuite({ k: 3, seed: 0 }).tests;
+    const cloze = tests.find((t) => t.recipe === 'cloze')!.settings as { pairs: number; errorTypes: string };
+    const types = cloze.errorTypes.split(',').length;
+    expect(readme).toContain(`${cloze.pairs} minimal pairs built per error type for five types, ${cloze.pairs * types} in all`);
+    expect(types).toBe(5);
+    const layers = tests.find((t) => t.recipe === 'probe-layers')!.settings as { sentences: number; design?: string };
+    expect(layers.design ?? 'sentences').toBe('sentences');
+    expect(readme).toContain(`the paper's sentence design: ${layers.sentences} sentences per error type`);
+    expect(readme).not.toMatch(/150 sentence pairs/);
+    expect(readme).toContain('getaddrinfo ENOTFOUND api.nuget.org');
+    expect(readme).not.toContain('nothing is ever overwritten');
+    expect(readme).toContain('`--overwrite` replaces `textstress-demo/`');
+    expect(readme).toContain('the terminal shows the first three newly broken');
   });
 });
 

@@ -132,17 +132,9 @@ describe('textstress view', () => {
     const text = Object.fromEntries(fool.metrics.map((m) => [m.name, [m.label, m.unit, m.text.value]]));
     const summary = readJson(join(runs, 'fool', 'summary.json')) as { metrics: Record<string, number> };
     const f = summary.metrics;
-    expect(text.fooling_fraction).toEqual([
-      'F: fooling share of the last population',
-      'rate',
-      `${(100 * f.fooling_fraction!).toFixed(1)}%`,
-    ]);
-    expect(text.fooling_mean_score).toEqual([
-      'S: mean target score of the last population',
-      'number',
-      String(Number(f.fooling_mean_score!.toPrecision(3))),
-    ]);
-    expect(text.fooling_sentences).toEqual(['fooling sentences (all epochs)', 'count', f.fooling_sentences!.toLocaleString('en-US')]);
+    expect(text.fooling_fraction).toEqual(['F (fooling share)', 'rate', `${(100 * f.fooling_fraction!).toFixed(1)}%`]);
+    expect(text.fooling_mean_score).toEqual(['S (mean target score)', 'number', String(Number(f.fooling_mean_score!.toPrecision(3)))]);
+    expect(text.fooling_sentences).toEqual(['fooling sentences, all epochs', 'count', f.fooling_sentences!.toLocaleString('en-US')]);
     // No figure reads as a type ("424.000") and no label as snake_case.
     for (const m of listed.flatMap((r) => r.metrics)) {
       expect(m.label).not.toMatch(/_/);

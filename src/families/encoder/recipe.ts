@@ -57,6 +57,7 @@ export const probeLayersRecipe = defineRecipe({
     test_sentences: { label: 'test sentences', unit: 'count' },
     best_accuracy_layer: { label: 'layer best on dev (accuracy)', unit: 'index' },
     best_localisation_layer: { label: 'layer best on dev (localisation)', unit: 'index' },
+    best_head_localisation: { label: 'localisation, head best on dev', unit: 'rate' },
     localisation_chance: { label: 'localisation by chance', unit: 'rate' },
   },
   metrics: {

@@ -39,11 +39,11 @@ const INTERVALS: Record<keyof typeof FOOLING_METRICS, (s: Record<string, unknown
 };
 /** Labels and units: F is a share of sentences; S, the highest score and T_task are model scores (0–1), not shares. */
 const FOOLING_DISPLAY: Record<keyof typeof FOOLING_METRICS, Pick<RecipeMetric, 'label' | 'unit'>> = {
-  fooling_fraction: { label: 'F: fooling share of the last population', unit: 'rate' },
-  fooling_mean_score: { label: 'S: mean target score of the last population', unit: 'number' },
+  fooling_fraction: { label: 'F (fooling share)', unit: 'rate' },
+  fooling_mean_score: { label: 'S (mean target score)', unit: 'number' },
   fooling_max_score: { label: 'highest target score', unit: 'number' },
-  fooling_sentences: { label: 'fooling sentences (all epochs)', unit: 'count' },
-  fooling_threshold: { label: 'score threshold (T task)', unit: 'number' },
+  fooling_sentences: { label: 'fooling sentences, all epochs', unit: 'count' },
+  fooling_threshold: { label: 'score threshold T', unit: 'number' },
 };
 const metrics = Object.fromEntries(
   Object.entries(FOOLING_METRICS).map(([key, description]): [string, RecipeMetric] => [

@@ -94,7 +94,10 @@ export function attackLine(run: LoadedRun): string {
  * examples (a run that skipped every one measured nothing); a probe's, its examples tested (the probe's own figures
  * say how many it probed).
  */
-export function attackGate(line: (run: LoadedRun) => string, opts: { probe?: boolean } = {}): GateRuntime {
+export function attackGate(
+  line: (run: LoadedRun) => string,
+  opts: { probe?: boolean; row?: (run: LoadedRun) => string[] | undefined } = {},
+): GateRuntime {
   return {
     builtIn: Object.keys(GATE_METRICS),
     value(metric, run, extra) {
@@ -122,6 +125,8 @@ export function attackGate(line: (run: LoadedRun) => string, opts: { probe?: boo
     line: (run) => line(loaded(run)),
     row(run) {
       const r = loaded(run);
+      const own = opts.row?.(r);
+      if (own) return own;
       const h = r.headline;
       return [r.summary.recipe, String(r.summary.n), pct(h.clean), pct(h.attacked), pct(h.attack_success_rate), pct(h.stability)];
     },

@@ -56,6 +56,13 @@ function probeLine(run: LoadedRun): string {
   );
 }
 
+/** The suite table's row of a probe run with a Table 3: its figures over D, n as "|D| of n (D)"; no success rate. */
+function probeRow(run: LoadedRun): string[] | undefined {
+  const t = (run.summary.details as { table3?: Table3Line } | undefined)?.table3;
+  if (!t) return undefined;
+  return [run.summary.recipe, `${t.n} of ${run.summary.n} (D)`, pct(t.original.value), pct(t.worst.value), '', pct(t.stability)];
+}
+
 export const PROBE_KIND: KindRuntime = {
   kind: 'probe',
   noun: 'a probe',
@@ -110,6 +117,6 @@ export const PROBE_KIND: KindRuntime = {
   finished: {
     slot: 'runs',
     load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
-    gate: attackGate(probeLine, { probe: true }),
+    gate: attackGate(probeLine, { probe: true, row: probeRow }),
   },
 };
