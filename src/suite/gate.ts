@@ -260,6 +260,17 @@ function baselineCheck(
   const within = holds(t.op, actual, bound);
   const paired = opts.paired?.metrics.find((m) => m.metric === t.metric);
   const minN = opts.minN ?? 0;
+  const judged = (status: GateStatus, more: Partial<CheckResult>, say: (v: Voice) => string): CheckResult => ({
+    test,
+    expr,
+    passed: status === 'pass',
+    status,
+    actual,
+    bound,
+    ...more,
+    ...ivPart,
+    ...spoken(say, extra),
+  });
   const base = (v: Voice): string =>
     `${test}: ${v.name(t.metric)}${v.is} ${v.num(t.metric, actual)} vs baseline ${v.num(t.metric, bv)}${v.margin(t.metric, t.baseline!.margin)}`;
   if (paired && paired.p_holm !== null) {
@@ -287,18 +298,7 @@ function baselineCheck(
           : within
             ? `meets ${t.op} (${test_(v)})`
             : `meets ${t.op} within sampling noise: the shortfall is not significant (${test_(v)})`;
-    return {
-      test,
-      expr,
-      passed: status === 'pass',
-      status,
-      actual,
-      bound,
-      n: pn,
-      p: paired.p_holm,
-      ...ivPart,
-      ...spoken((v) => `${base(v)} ${said(v)}`, extra),
-    };
+    return judged(status, { n: pn, p: paired.p_holm }, (v) => `${base(v)} ${said(v)}`);
   }
   const status: GateStatus = n < minN ? 'inconclusive' : !within ? 'fail' : 'pass';
   const said = (v: Voice): string =>
@@ -307,17 +307,7 @@ function baselineCheck(
       : status === 'pass'
         ? 'meets'
         : `${within ? 'would meet' : 'would fail'} (inconclusive: ${v.few(n, minN)}, too few examples to judge)`;
-  return {
-    test,
-    expr,
-    passed: status === 'pass',
-    status,
-    actual,
-    bound,
-    n,
-    ...ivPart,
-    ...spoken((v) => `${base(v)} ${said(v)} ${t.op} (raw values: no paired test for this run)`, extra),
-  };
+  return judged(status, { n }, (v) => `${base(v)} ${said(v)} ${t.op} (raw values: no paired test for this run)`);
 }
 
 /** A check's status (checks written before statuses existed: from `passed`). */

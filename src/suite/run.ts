@@ -8,10 +8,11 @@ import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../util/casing.ts';
 import { figureDisplays, type Registry } from '../recipes/registry/registry.ts';
+import { emptyRunChecks } from './measured.ts';
 import { formatGrid } from '../util/table.ts';
 import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
-import { kindOfSummary, refusal, supports } from '../kinds/index.ts';
+import { refusal, supports } from '../kinds/index.ts';
 import type { CheckResult, DataFallback, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../kinds/run.ts';
@@ -316,22 +317,6 @@ async function pairedWithBaseline(
   } catch {
     return undefined;
   }
-}
-
-/**
- * A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. An
- * experiment measured something when any of its runs did (one point of a curve may attack nothing: a typo source
- * that has no typo for these words).
- */
-function emptyRunChecks(test: string, group: RunGroup, registry: Registry): CheckResult[] {
-  const measured = [...group.runs, ...group.stress, ...group.generated].map((run) => ({
-    run,
-    ...kindOfSummary(run.summary, registry).finished!.gate.measured(run),
-  }));
-  const empty = measured.filter((m) => m.n === 0);
-  if (!empty.length || empty.length < measured.length) return [];
-  const where = empty.map((m) => m.run.name).join(', ');
-  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${empty[0]!.unit} (0 in ${where}) — nothing was measured` }];
 }
 
 function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {

@@ -156,19 +156,10 @@ describe('one exit rule: a run that measured nothing exits 1', () => {
     expect(bare.stderr).toContain(
       'If the names mean the same classes: --label-map "pos=positive,neg=negative" (paired by name; check it).',
     );
+    const noise = (labelMap: string, out: string): ReturnType<typeof runCli> =>
+      runCli(['attack', 'noise', '--model', DEMO_SST2, '--data', csv, '--label-map', labelMap, '--out', out]);
     const swapped = join(dir, 'swapped');
-    const r = await runCli([
-      'attack',
-      'noise',
-      '--model',
-      DEMO_SST2,
-      '--data',
-      csv,
-      '--label-map',
-      'pos=negative,neg=positive',
-      '--out',
-      swapped,
-    ]);
+    const r = await noise('pos=negative,neg=positive', swapped);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /textstress: error: clean accuracy \d+\.\d% \[[\d.]+–[\d.]+\] \(n = 16\) is far below chance \(50\.0% for 2 classes/,
@@ -178,18 +169,7 @@ describe('one exit rule: a run that measured nothing exits 1', () => {
     expect(summary.clean_below_chance).toMatchObject({ classes: 2, chance: 0.5, n: 16 });
     expect((summary.clean_below_chance as { high: number }).high).toBeLessThan(0.5);
     // The right pairing runs and passes the check.
-    const right = await runCli([
-      'attack',
-      'noise',
-      '--model',
-      DEMO_SST2,
-      '--data',
-      csv,
-      '--label-map',
-      'pos=positive,neg=negative',
-      '--out',
-      join(dir, 'right'),
-    ]);
+    const right = await noise('pos=positive,neg=negative', join(dir, 'right'));
     expect(right.code, right.stderr).toBe(0);
     expect(readJson(join(dir, 'right', 'summary.json')).clean_below_chance).toBeUndefined();
   });
