@@ -120,6 +120,8 @@ describe('textstress run', () => {
       '--no-progress',
     ]);
     expect(same.code, same.stdout).toBe(0);
+    // The side-by-side table says what differs between the two runs of the test: here nothing (issue 34 item 13).
+    expect(readFileSync(join(dir, 'out-b1', 'report.html'), 'utf8')).toContain('same recipe, model, data, seed and settings');
     const worse = await runCli([
       'run',
       suite(dir, ['attacked_accuracy >= baseline + 50pts']),
