@@ -5,6 +5,7 @@
 import { createReadStream, statSync, readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
+import { suggestLabelMap } from '../text/label-names.ts';
 import { DataError, TextstressError } from '../util/errors.ts';
 import { DEFAULT_MAX_CHARS, type Dataset, type DatasetInfo, type Example, type LoadOptions, type SkippedRow } from './types.ts';
 
@@ -143,7 +144,8 @@ export function mapLabel(file: string, line: number, raw: string, table: Record<
       file,
       line,
       `label ${JSON.stringify(raw)} is not in the label set (expected one of ${accepted}).`,
-      `If the file names its labels otherwise, map them with --label-map (e.g. --label-map ${key || 'x'}=${names[0] ?? 'label'}).`,
+      `If the file names its labels otherwise, map each to the label of the same class with --label-map ` +
+        `(e.g. --label-map ${(key && suggestLabelMap([key], names)) || `${key || 'x'}=<${names.join('|') || 'label'}>`}).`,
     );
   }
   return name;

@@ -7,12 +7,13 @@ import { isHubSpec } from '../data/hf/spec.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../util/casing.ts';
-import type { Registry } from '../recipes/registry/registry.ts';
+import { figureDisplays, type Registry } from '../recipes/registry/registry.ts';
+import { emptyRunChecks } from './measured.ts';
 import { formatGrid } from '../util/table.ts';
 import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
-import { kindOfSummary, refusal, supports } from '../kinds/index.ts';
-import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
+import { refusal, supports } from '../kinds/index.ts';
+import type { CheckResult, DataFallback, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../kinds/run.ts';
 import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/open.ts';
@@ -103,6 +104,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
 
   const models = new Map<string, { model: ModelAdapter; engine: QueryEngine }>();
   const skipped: { test: string; reason: string }[] = [];
+  const fallbacks: DataFallback[] = [];
   const ran: { test: SuiteTest; group: RunGroup }[] = [];
   try {
     for (const [i, test] of suite.tests.entries()) {
@@ -137,9 +139,16 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         continue;
       }
       const limit = opts.limit ?? test.limit ?? (data?.ok ? data.options.limit : undefined);
+      const fellBack = data?.ok && data.fallback ? { dataset: dataName!, ...data.fallback } : undefined;
+      if (fellBack) {
+        const known = fallbacks.find((f) => f.dataset === fellBack.dataset);
+        if (known) known.tests.push(test.name);
+        else fallbacks.push({ ...fellBack, tests: [test.name] });
+      }
       log(
         `[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ` +
-          `${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`,
+          `${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''}` +
+          `${fellBack ? ` — FALLBACK DATA: ${fellBack.wanted} not found, using ${fellBack.used}` : ''} …`,
       );
       const t0 = performance.now();
       let shared = models.get(modelName);
@@ -185,7 +194,15 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       ran.push({ test, group });
       const took = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
       const subject = groupSubject(group, opts.registry);
-      log(`    ${test.name}: ${subject.gate.line(subject.run)} (${took})`);
+      // Fewer examples than the limit asked for: the data held no more (a fallback is often smaller).
+      const n = (subject.run.summary as { n?: unknown }).n;
+      const short = limit !== undefined && data?.ok && group.runs.length + group.stress.length === 1 && typeof n === 'number' && n < limit;
+      log(
+        `    ${test.name}: ${subject.gate.line(subject.run, figureDisplays(opts.registry))} (${took})` +
+          (short && data?.ok
+            ? `\n    ${test.name}: n = ${String(n)}, not the first ${limit} asked for: ${data.options.data} holds no more`
+            : ''),
+      );
     }
   } finally {
     for (const { model, engine } of models.values()) {
@@ -222,9 +239,16 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       ...checkTest(test.name, group, exprs, baseline, metrics, opts.registry, { minN, ...(paired ? { paired } : {}) }),
     );
   }
-  const verdict: Verdict = { ...verdictOf(checks), ...(skipped.length ? { skipped } : {}) };
+  const verdict: Verdict = {
+    ...verdictOf(checks, metrics),
+    ...(skipped.length ? { skipped } : {}),
+    ...(fallbacks.length ? { fallbacks } : {}),
+  };
   writeFileSync(join(opts.out, VERDICT_FILE), JSON.stringify(verdict, null, 2) + '\n');
-  writeFileSync(join(opts.out, 'suite.json'), JSON.stringify({ file: loaded.file, suite }, null, 2) + '\n');
+  writeFileSync(
+    join(opts.out, 'suite.json'),
+    JSON.stringify({ file: loaded.file, suite, ...(fallbacks.length ? { fallbacks } : {}) }, null, 2) + '\n',
+  );
   const report = opts.html ?? join(opts.out, 'report.html');
   const groups = ran.map((r) => r.group);
   if (groups.length) {
@@ -295,18 +319,6 @@ async function pairedWithBaseline(
   }
 }
 
-/** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
-function emptyRunChecks(test: string, group: RunGroup, registry: Registry): CheckResult[] {
-  const measured = [...group.runs, ...group.stress, ...group.generated].map((run) => ({
-    run,
-    ...kindOfSummary(run.summary, registry).finished!.gate.measured(run),
-  }));
-  const empty = measured.filter((m) => m.n === 0);
-  if (!empty.length) return [];
-  const where = empty.map((m) => m.run.name).join(', ');
-  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${empty[0]!.unit} (0 in ${where}) — nothing was measured` }];
-}
-
 function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {
   if (name !== undefined) {
     if (!names.includes(name)) {
@@ -330,7 +342,8 @@ function modelOptions(entry: ModelEntry, dir: string): ModelSpec & { labelMap?: 
   return { model, ...fromSuiteEntry('model', e, (p) => suitePath(dir, p)) };
 }
 
-type DataResult = { ok: true; options: DataSpec } | { ok: false; optional: boolean; reason: string };
+type DataResult =
+  { ok: true; options: DataSpec; fallback?: { wanted: string; used: string } } | { ok: false; optional: boolean; reason: string };
 
 function dataOptions(entry: DatasetEntry, dir: string): DataResult {
   const e = typeof entry === 'string' ? { path: entry } : entry;
@@ -347,14 +360,17 @@ function dataOptions(entry: DatasetEntry, dir: string): DataResult {
     };
   }
   const given = fromSuiteEntry('dataset', e, (p) => suitePath(dir, p));
-  return { ok: true, options: { data: hub ? file : relative(process.cwd(), file) || file, ...given } };
+  const data = hub ? file : relative(process.cwd(), file) || file;
+  // The fallback stands in for a missing file: said in the terminal, suite.json, verdict.json and the report (issue 34).
+  const fellBack = file === primary ? {} : { fallback: { wanted: relative(process.cwd(), primary) || primary, used: data } };
+  return { ok: true, options: { data, ...given }, ...fellBack };
 }
 
 /** One line per test: the headline numbers, as each test's kind reads them. */
 export function suiteTable(groups: readonly RunGroup[], registry?: Registry): string {
   const rows = groups.map((g) => {
     const subject = groupSubject(g, registry);
-    return [g.name, ...subject.gate.row(subject.run)];
+    return [g.name, ...subject.gate.row(subject.run, registry ? figureDisplays(registry) : {})];
   });
   const head = ['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'];
   // Generators and encoder probes have no clean/attacked figures: theirs get a column of their own.

@@ -63,6 +63,19 @@ describe('textstress run', () => {
     expect(html.length).toBeLessThan(5_000_000);
     const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as Verdict;
     expect(verdict).toMatchObject({ passed: false, status: 'inconclusive' });
+    // The fallback is announced, never silent (issue 34 item 12): terminal, verdict.json, suite.json and the report.
+    const fallback = {
+      dataset: 'sst2-dev',
+      wanted: expect.stringMatching(/shared\/data\/sst2\/dev\.tsv$/),
+      used: expect.stringMatching(/demo\/reviews\.tsv$/),
+      tests: ['typos-max-k2', 'noise-middle-random', 'grammar-greedy'],
+    };
+    expect(verdict.fallbacks).toEqual([fallback]);
+    expect(JSON.parse(readFileSync(join(out, 'suite.json'), 'utf8'))).toMatchObject({ fallbacks: [fallback] });
+    expect(r.stdout).toMatch(
+      /Data: FALLBACK — dataset "sst2-dev": \S*sst2\/dev\.tsv not found, so typos-max-k2, noise-middle-random, grammar-greedy ran on its fallback \S*demo\/reviews\.tsv; these figures are not over the data the suite names\./,
+    );
+    expect(html).toMatch(/<p class="gate-warn" data-fallback>⚠ Data: FALLBACK — dataset &#34;sst2-dev&#34;/);
     // Resumable: a second run with --resume keeps the results and reaches the same verdict.
     const again = await runCli(['run', file, '--out', out, '--limit', '12', '--no-progress', '--resume']);
     expect(again.code, again.stderr).toBe(3);
@@ -107,6 +120,8 @@ describe('textstress run', () => {
       '--no-progress',
     ]);
     expect(same.code, same.stdout).toBe(0);
+    // The side-by-side table says what differs between the two runs of the test: here nothing (issue 34 item 13).
+    expect(readFileSync(join(dir, 'out-b1', 'report.html'), 'utf8')).toContain('same recipe, model, data, seed and settings');
     const worse = await runCli([
       'run',
       suite(dir, ['attacked_accuracy >= baseline + 50pts']),
