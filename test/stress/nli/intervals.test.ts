@@ -48,7 +48,7 @@ function run(seed: number) {
 }
 
 describe('StressIntervalTally', () => {
-  it("Wilson over one case per example, Wilson at the clusters' effective size otherwise (issue 34); reductions by bootstrap; none where a test has none", () => {
+  it("Wilson per example, Wilson at the clusters' effective size otherwise (issue 34); reductions by bootstrap; none where a test has none", () => {
     const { m } = run(0);
     expect(m.original.accuracy_interval).toEqual(wilson(4, 6));
     expect(m.tests.single!.accuracy_interval).toEqual(wilson(4, 6));
