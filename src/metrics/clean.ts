@@ -4,6 +4,7 @@ import { makeSubject, type SubjectOptions } from '../attack/subject.ts';
 import type { Example } from '../data/types.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 import type { QueryEngine } from '../query/engine.ts';
+import { bootstrap, type Interval } from '../stats/interval.ts';
 
 /** Metrics of the model on unattacked examples, from {@link evaluateClean}; rates are fractions (0–1). */
 export interface CleanMetrics {
@@ -12,6 +13,13 @@ export interface CleanMetrics {
   accuracy: number | null;
   /** Per gold label: examples and accuracy (classification). */
   per_label?: Record<string, { n: number; accuracy: number }>;
+  /**
+   * NER: the share of words (tokens of the data) whose predicted tag is the gold tag, over `tokens` words; its 95%
+   * interval is a bootstrap over sentences (the words of one sentence are not independent).
+   */
+  token_accuracy?: number | null;
+  tokens?: number;
+  token_accuracy_interval?: Interval;
   /** NER: corpus entity F1, precision, recall; null when there was nothing to score (no gold entity, none predicted). */
   entity_f1?: number | null;
   entity_precision?: number | null;
@@ -40,6 +48,9 @@ export async function evaluateClean(
   let emSum = 0;
   let f1Sum = 0;
   const perLabel: Record<string, { n: number; correct: number }> = {};
+  // NER: right tags and words per sentence (two numbers a sentence, for the bootstrap over sentences).
+  const tagRight: number[] = [];
+  const tagWords: number[] = [];
   let batch: Example[] = [];
   const flush = async (): Promise<void> => {
     const subjects = batch.map((e) => makeSubject(e, subject));
@@ -54,6 +65,11 @@ export async function evaluateClean(
         const slot = (perLabel[example.label] ??= { n: 0, correct: 0 });
         slot.n++;
         if (status.correct) slot.correct++;
+      }
+      const tags = status.prediction.tags;
+      if (example.kind === 'tokens' && tags) {
+        tagRight.push(example.tags.reduce((k, gold, w) => k + (tags[w] === gold ? 1 : 0), 0));
+        tagWords.push(example.tags.length);
       }
       if (status.prediction.entities) {
         sawEntities = true;
@@ -77,6 +93,21 @@ export async function evaluateClean(
   };
   if (Object.keys(perLabel).length) {
     metrics.per_label = Object.fromEntries(Object.entries(perLabel).map(([label, s]) => [label, { n: s.n, accuracy: s.correct / s.n }]));
+  }
+  if (tagWords.length) {
+    const ratio = (idx: Uint32Array): number | null => {
+      let right = 0;
+      let words = 0;
+      for (const i of idx) {
+        right += tagRight[i]!;
+        words += tagWords[i]!;
+      }
+      return words ? right / words : null;
+    };
+    const interval = bootstrap(tagWords.length, ratio, { seed: 'eval/token_accuracy' });
+    metrics.token_accuracy = interval.value;
+    metrics.tokens = tagWords.reduce((a, b) => a + b, 0);
+    metrics.token_accuracy_interval = interval;
   }
   if (sawEntities) {
     metrics.entity_f1 = f1(entities);

@@ -36,6 +36,11 @@ export function evalCommand(): Command {
         ['examples', String(metrics.n)],
         [accuracyName(metrics), pct(metrics.accuracy, 2)],
       ];
+      if (metrics.token_accuracy !== undefined) {
+        const iv = metrics.token_accuracy_interval;
+        const range = iv && iv.low !== null && iv.high !== null ? ` (95% ${pct(iv.low, 2)}–${pct(iv.high, 2)})` : '';
+        rows.push([`token accuracy (${metrics.tokens} words)`, `${pct(metrics.token_accuracy, 2)}${range}`]);
+      }
       if (metrics.entity_f1 !== undefined) rows.push(['entity F1', fixed(metrics.entity_f1, 4)]);
       if (metrics.f1 !== undefined) rows.push(['exact match (EM)', pct(metrics.exact_match, 2)], ['F1', pct(metrics.f1, 2)]);
       for (const [label, s] of Object.entries(metrics.per_label ?? {})) {
