@@ -61,6 +61,13 @@ export interface ExampleResult {
    * included (what the example costs on its own), and their cost at the run's prices.
    */
   usage?: { input_tokens: number; output_tokens: number; cost_usd?: number };
+  /**
+   * What the example asked of models and indexes other than the target, by name (absent: nothing), each counted
+   * distinct as `queries` is: texts for a sentence encoder (`sentence_encoder_texts`; `sentence_encoder_requests` with
+   * repeats), masked texts for a masked LM (`masked_lm_texts`), words whose embedding neighbours it asked for
+   * (`embedding_words`).
+   */
+  resource_queries?: Record<string, number>;
   /** The per-example query budget (--max-queries) ended the search: the result is the best state it had reached. */
   query_budget_exhausted?: true;
   /** Answers to this example's distinct queries that could not be mapped to an output (absent: none). */

@@ -15,6 +15,7 @@ import type { Registry } from '../recipes/registry/registry.ts';
 import type { GeneratedRun, LoadedRun, StressRun } from '../recipes/report/types.ts';
 import type { DataSpec, ModelSpec, RunOptions } from '../options/shared.ts';
 import type { ProbeSetFiles } from './probe/sets.ts';
+import type { Interval } from '../stats/index.ts';
 
 /** The ways of running a recipe that not every kind supports. */
 export const RUN_MODES = ['resume', 'shard', 'queue', 'inMemory', 'dryRun', 'maxQueries'] as const;
@@ -125,6 +126,11 @@ export interface FinishedRuns {
 export interface GateRuntime {
   /** A metric's value: null = n/a (over zero cases), undefined = not reported by this kind of run. */
   value(metric: string, run: AnyLoadedRun, extra: Record<string, RecipeMetric>): number | null | undefined;
+  /**
+   * A metric's 95% interval with its n (the units behind it): what min_n and `.low` / `.high` checks read. Undefined
+   * when the run's summary does not carry it: the gate then refuses a check on it (its n is not known).
+   */
+  interval(metric: string, run: AnyLoadedRun, extra: Record<string, RecipeMetric>): Interval | undefined;
   /**
    * The built-in metrics its runs report, besides those their recipe declares (RecipeDef.metrics): what a suite's
    * thresholds are checked against before anything runs.

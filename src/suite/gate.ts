@@ -2,15 +2,14 @@ import type { RunGroup } from '../report/html/types.ts';
 import type { CheckResult, GateStatus, Verdict } from '../report/html/types.ts';
 import { groupSubject } from '../report/html/load.ts';
 import type { RecipeMetric } from '../recipes/registry/define.ts';
-import { GATE_METRICS } from '../kinds/attack/gate.ts';
+import { GATE_METRICS, metricInterval } from '../kinds/attack/gate.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import type { Comparison } from '../report/compare/index.ts';
-import { wilson, type Interval } from '../stats/index.ts';
 import { THRESHOLD_RE } from './schema.ts';
 
 /**
  * Exit codes of a gated run (`textstress run`, `textstress demo`): 0 every check passed, 1 a check failed (or an
- * error), 3 nothing failed but some check was inconclusive (too few examples to pass). 2 is left to usage errors.
+ * error), 3 nothing failed but some check was inconclusive (too few examples to judge). 2 is left to usage errors.
  */
 export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, fail: 1, inconclusive: 3 };
 
@@ -82,37 +81,7 @@ const marginText = (m: number): string => (m ? ` ${m > 0 ? '+' : '−'} ${Math.a
 
 const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
 
-/** k of n from a rate the summary rounds to a float (k = rate·n is an integer up to float noise). */
-const countOf = (rate: unknown, n: unknown): [number, number] | undefined =>
-  typeof rate === 'number' && typeof n === 'number' && n > 0 ? [Math.round(rate * n), n] : undefined;
-
-/**
- * A metric's 95% interval from a run's summary: `intervals[metric]` where the summary carries it (issue 27's
- * CONTRACT: beside the figures, or under `metrics` for generator runs), else Wilson from the counts the summary has
- * for the four per-example rates. TEMPORARY fallback until every summary writes intervals: delete the second half.
- */
-export function metricInterval(metric: string, summary: object): Interval | undefined {
-  const s = summary as Record<string, unknown>;
-  const own =
-    (s.intervals as Record<string, Interval> | undefined)?.[metric] ??
-    (s.metrics as { intervals?: Record<string, Interval> } | undefined)?.intervals?.[metric];
-  if (own && typeof own.n === 'number') return own;
-  const kn =
-    metric === 'clean_accuracy'
-      ? countOf(s.clean_accuracy, s.n)
-      : metric === 'attacked_accuracy'
-        ? countOf(s.attacked_accuracy, s.n)
-        : metric === 'attack_success_rate'
-          ? typeof s.succeeded === 'number' && typeof s.attacked === 'number'
-            ? ([s.succeeded, s.attacked] as [number, number])
-            : undefined
-          : metric === 'stability'
-            ? countOf(s.stability, s.stability_n)
-            : undefined;
-  if (kn) return wilson(kn[0], kn[1]);
-  if (metric === 'attack_success_rate' && s.attacked === 0) return wilson(0, 0);
-  return undefined;
-}
+export { metricInterval };
 
 /** Options of {@link checkTest}. */
 export interface CheckOptions {
@@ -147,31 +116,47 @@ export function checkTest(
     const value = run.gate.value(t.metric, run.run, extra);
     if (value === undefined) return fail(expr, `${test}: ${expr} — ${t.metric} is not reported by this run`);
     if (value === null) return fail(expr, `${test}: ${expr} — ${t.metric} is n/a: ${run.gate.naReason(t.metric, run.run)}`);
-    const iv = metricInterval(t.metric, run.run.summary);
-    // The minimum applies where the metric's own n is known (its interval, or the counts behind it); a recipe
-    // metric without an interval in its summary has no known denominator yet and is judged on its value.
-    const n = iv?.n ?? run.gate.measured(run.run).n;
-    const enough = !iv || n >= minN;
-    const ivPart = iv ? { interval: iv } : {};
+    // Every check needs the metric's n (its own units: the attacked examples for attack_success_rate, the premises
+    // of a competence test …): a metric whose n is not known is refused, never judged on its value alone.
+    const iv = run.gate.interval(t.metric, run.run, extra);
+    if (!iv) {
+      return fail(
+        expr,
+        `${test}: ${expr} — refused: the number of examples behind ${t.metric} is not known (its run's summary.json carries ` +
+          'no interval for it: a run written before intervals, or a metric declared without one), so no check on it can pass',
+      );
+    }
+    const n = iv.n;
+    const enough = n >= minN;
+    const ivPart = { interval: iv };
     if (t.baseline) return baselineCheck(test, t, value, n, baseline, extra, registry, opts, ivPart);
     let actual = value;
     if (t.bound) {
-      const b = iv?.[t.bound];
-      if (b === undefined || b === null) {
-        return { test, expr, passed: false, status: 'inconclusive', n, message: `${test}: ${expr} — no interval is known for ${t.metric}` };
+      const b = iv[t.bound];
+      if (b === null) {
+        const why = iv.method === 'bootstrap' ? ' (every resample gave the same value, so the bootstrap cannot bound it)' : '';
+        return {
+          test,
+          expr,
+          passed: false,
+          status: 'inconclusive',
+          n,
+          message: `${test}: ${expr} — no interval is known for ${t.metric}${why}`,
+        };
       }
       actual = b;
     }
     const name = t.bound ? `${t.metric}.${t.bound}` : t.metric;
     const ok = holds(t.op, actual, t.value!);
-    const status: GateStatus = !ok ? 'fail' : enough ? 'pass' : 'inconclusive';
+    // Below min_n a check is inconclusive whichever way it points: too few examples to judge a pass or a fail.
+    const status: GateStatus = !enough ? 'inconclusive' : ok ? 'pass' : 'fail';
     const shown =
-      iv && iv.low !== null
-        ? ` (${fmt(t.metric, iv.value!)} [${fmt(t.metric, iv.low)}, ${fmt(t.metric, iv.high!)}], n = ${n})`
+      iv.low !== null && iv.high !== null && iv.value !== null
+        ? ` (${fmt(t.metric, iv.value)} [${fmt(t.metric, iv.low)}, ${fmt(t.metric, iv.high)}], n = ${n})`
         : ` (n = ${n})`;
     const nPart = status === 'inconclusive' ? ` (n = ${n})` : '';
-    const verb = status === 'pass' ? 'meets' : status === 'fail' ? 'fails' : 'would meet';
-    const why = status === 'inconclusive' ? ` — inconclusive: n = ${n} < min_n ${minN}, too few examples to pass` : '';
+    const verb = status === 'pass' ? 'meets' : status === 'fail' ? 'fails' : ok ? 'would meet' : 'would fail';
+    const why = status === 'inconclusive' ? ` — inconclusive: n = ${n} < min_n ${minN}, too few examples to judge` : '';
     return {
       test,
       expr,
@@ -236,7 +221,8 @@ function baselineCheck(
         : d.low !== null &&
           d.high !== null &&
           (t.op === '<' || t.op === '<=' ? d.low > m + EPS : t.op === '==' ? d.low > m + EPS || d.high < m - EPS : d.high < m - EPS);
-    const status: GateStatus = !within && beyond ? 'fail' : pn < minN ? 'inconclusive' : 'pass';
+    // Below min_n: inconclusive whichever way the paired test points.
+    const status: GateStatus = pn < minN ? 'inconclusive' : !within && beyond ? 'fail' : 'pass';
     const test_ =
       `paired ${paired.test === 'mcnemar' ? 'exact McNemar' : 'bootstrap'} over ${pn} examples, p (Holm) = ${paired.p_holm.toPrecision(3)}` +
       (m === 0 || d.low === null ? '' : `; difference ${fmt(t.metric, d.value!)} [${fmt(t.metric, d.low)}, ${fmt(t.metric, d.high!)}]`);
@@ -244,14 +230,19 @@ function baselineCheck(
       status === 'fail'
         ? `fails ${t.op} (${m === 0 ? 'significant' : 'the whole 95% interval of the difference is beyond the margin'}: ${test_})`
         : status === 'inconclusive'
-          ? `inconclusive: n = ${pn} < min_n ${minN} (${test_})`
+          ? `${!within && beyond ? 'would fail' : 'would meet'} ${t.op} — inconclusive: n = ${pn} < min_n ${minN}, too few examples to judge (${test_})`
           : within
             ? `meets ${t.op} (${test_})`
             : `meets ${t.op} within sampling noise: the shortfall is not significant (${test_})`;
     return { test, expr, passed: status === 'pass', status, actual, bound, n: pn, p: paired.p_holm, ...ivPart, message: `${base} ${said}` };
   }
-  const status: GateStatus = !within ? 'fail' : ivPart.interval && n < minN ? 'inconclusive' : 'pass';
-  const said = status === 'fail' ? 'fails' : status === 'pass' ? 'meets' : `would meet (inconclusive: n = ${n} < min_n ${minN})`;
+  const status: GateStatus = n < minN ? 'inconclusive' : !within ? 'fail' : 'pass';
+  const said =
+    status === 'fail'
+      ? 'fails'
+      : status === 'pass'
+        ? 'meets'
+        : `${within ? 'would meet' : 'would fail'} (inconclusive: n = ${n} < min_n ${minN}, too few examples to judge)`;
   return {
     test,
     expr,
@@ -288,7 +279,7 @@ export function verdictText(v: Verdict): string {
   if (unsure.length) {
     lines.push(
       `Gate: ${failed.length ? '' : 'INCONCLUSIVE — '}${unsure.length} of ${v.checks.length} checks inconclusive ` +
-        '(too few examples to pass; exit code 3 when nothing failed):',
+        '(too few examples to judge; exit code 3 when nothing failed):',
       ...unsure.map((c) => `  ? ${c.message}`),
     );
   }

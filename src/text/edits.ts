@@ -35,6 +35,12 @@ export interface WordCandidate {
    * edits, since two words change.
    */
   op?: 'replace' | 'insert' | 'delete' | 'swap';
+  /**
+   * replace only: how many words, from `wordIndex` on, `after` replaces (default 1). CheckList's edits change
+   * the number of words: "do not" → "don't" (span 2), "New York" → "Paris" (span 2); "don't" → "do not" is span 1
+   * with a two-word `after`. The replaced span becomes one word position.
+   */
+  span?: number;
 }
 
 /**

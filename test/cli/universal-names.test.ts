@@ -18,7 +18,10 @@ describe('textstress universal-names', () => {
       '39 of 400 examples have a PER mention (361 not applicable): 19 search, 20 held out; 10 candidate names, 2 rounds, 6 evaluations',
     );
     expect(r.stdout).toMatch(/Held-out transfer \(20 examples, every PER mention replaced by the name\): accuracy\n/);
-    expect(r.stdout).toMatch(/\nMean drop: top 2 -?\d+\.\d points, random 2 -?\d+\.\d points\.\n/);
+    // Each mean drop with its 95% interval over the 20 held-out examples (a bootstrap: the gate reads its n).
+    expect(r.stdout).toMatch(
+      /\nMean drop: top 2 -?\d+\.\d points \[-?\d+\.\d, -?\d+\.\d\], random 2 -?\d+\.\d points \[-?\d+\.\d, -?\d+\.\d\] \(95% intervals: bootstrap over the 20 held-out examples\)\.\n/,
+    );
     expect(r.stdout).toContain(`Results: ${join(out, 'summary.json')}`);
 
     const again = tmp('un-cli-json');

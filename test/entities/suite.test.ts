@@ -19,6 +19,8 @@ describe('entities in a suite', () => {
         '  ner: demo-ner',
         'datasets:',
         `  news: { path: ${JSON.stringify(join(ROOT, 'demo', 'news.conll'))}, limit: 12 }`,
+        // |D| = 5 examples mention PER: min_n 5 lets the checks on D be judged (test/suite/n-and-intervals.test.ts: below it).
+        'min_n: 5',
         'tests:',
         '  - name: per-names',
         '    recipe: entities',

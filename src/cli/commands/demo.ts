@@ -132,7 +132,7 @@ export function demoCommand(registry: Registry): Command {
       process.stdout.write(
         `Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`,
       );
-      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to pass): GATE_EXIT.
+      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
       const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
       if (code) process.exitCode = code;
     });

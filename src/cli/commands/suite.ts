@@ -104,7 +104,7 @@ export function runCommand(registry: Registry): Command {
         ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       });
       printOutcome(outcome, registry);
-      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to pass): GATE_EXIT.
+      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
       const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
       if (code) process.exitCode = code;
     });

@@ -4,6 +4,7 @@
  * error type, resumable after each.
  */
 import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import type { Interval } from '../../stats/index.ts';
 import { clozeGenerator } from './cloze-generator.ts';
 import { layerGenerator } from './layers-generator.ts';
 import { clozeFamily, headsFamily, layersFamily } from './report.ts';
@@ -12,9 +13,19 @@ import { clozeSettings, errorTypesIn, headProbeSettings, layerProbeSettings } fr
 const PAPER = 'Yin et al. 2020, On the Robustness of Language Encoders against Grammatical Errors, §5–6';
 const ALL_TASKS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering', 'fill-mask'] as const;
 
-const metric = (description: string, key: string): RecipeMetric => ({
+/**
+ * A generator metric and its interval: the run's details keep each metric's interval by its name (layer probes:
+ * Wilson at the types' effective sample size over the test sentences; the best head: Wilson; cloze: a bootstrap over
+ * pairs). `range`: a share [0, 1]; a drop of probability [−1, 1].
+ */
+const metric = (description: string, key: string, range: readonly [number, number] = [0, 1]): RecipeMetric => ({
   description,
+  range,
   read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key],
+  interval: (s) => {
+    const iv = (s.details as { intervals?: Record<string, Interval> } | undefined)?.intervals?.[key];
+    return iv && typeof iv.n === 'number' ? { ...iv, value: (s.metrics as Record<string, number | null>)[key] ?? null } : undefined;
+  },
 });
 
 const SENTENCES_NOTE =
@@ -38,9 +49,15 @@ export const probeLayersRecipe = defineRecipe({
   report: layersFamily,
   metrics: {
     layer0_accuracy: metric('probe accuracy on layer 0 (embeddings), mean over error types', 'layer0_accuracy'),
-    best_layer_accuracy: metric('best contextual layer: probe accuracy, mean over error types', 'best_layer_accuracy'),
+    best_layer_accuracy: metric(
+      'best contextual layer (chosen on the dev split): probe accuracy on the test sentences, mean over error types',
+      'best_layer_accuracy',
+    ),
     layer0_localisation: metric("layer 0: share of error sentences whose error is in the probe's top-2 attention", 'layer0_localisation'),
-    best_layer_localisation: metric('best contextual layer: the same localisation share', 'best_layer_localisation'),
+    best_layer_localisation: metric(
+      'best contextual layer (chosen on the dev split): the same localisation share on the test sentences',
+      'best_layer_localisation',
+    ),
   },
   helpAfter: [
     'Examples:',
@@ -53,7 +70,7 @@ export const probeLayersRecipe = defineRecipe({
     'per layer 0 (embeddings) … L, a probe (self-attention pooling, size 100, dropout 0.1, linear',
     'classifier; Adam 1e-3, batch 8, L2 1e-3, ≤ 10 epochs, patience 2) on the frozen token vectors. Prints Table 7 (test',
     "accuracy) and Table 8 (the probe attention's two heaviest tokens include the error) and, unless --no-heads, every",
-    "attention head's top-2 check (Figure 3); writes layers.json. Any BERT-family ONNX folder or hub id: the hidden",
+    "attention head's top-2 check (Figure 3); writes layers.json. Any encoder's ONNX folder or hub id (BERT, RoBERTa, DeBERTa, ModernBERT …): the hidden",
     'states and attentions are read from the graph (exposed from it when the model does not export them).',
     SENTENCES_NOTE,
   ],
@@ -97,7 +114,7 @@ export const probeHeadsRecipe = defineRecipe({
   report: headsFamily,
   metrics: {
     best_head_localisation: metric(
-      'best attention head: share of error sentences whose error is in its top 2 tokens',
+      'best attention head (chosen on the dev split): share of test sentences with an error whose error is in its top 2 tokens',
       'best_head_localisation',
     ),
   },
@@ -148,8 +165,8 @@ export const clozeRecipe = defineRecipe({
   settings: clozeSettings,
   report: clozeFamily,
   metrics: {
-    near_error_drop: metric('mean drop of P(true token) next to the error (|distance| 1)', 'near_error_drop'),
-    far_drop: metric('the same drop six tokens away', 'far_drop'),
+    near_error_drop: metric('mean drop of P(true token) next to the error (|distance| 1)', 'near_error_drop', [-1, 1]),
+    far_drop: metric('the same drop six tokens away', 'far_drop', [-1, 1]),
   },
   helpAfter: [
     'Examples:',

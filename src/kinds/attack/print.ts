@@ -10,6 +10,8 @@ import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { NA, pct } from '../../util/format.ts';
 import { withInterval } from '../../metrics/show.ts';
+import { TEXTATTACK_NOTE, textAttackOf, textAttackTable } from '../../metrics/textattack.ts';
+import { resourceLines, resourcesOf } from '../../metrics/resources.ts';
 import { formatTable } from '../../util/table.ts';
 import { terminalSafe } from '../../util/terminal.ts';
 import type { Printed } from '../types.ts';
@@ -28,6 +30,10 @@ export async function printAttackRun(
   if (run.text !== undefined) parts.push(run.text);
   else {
     parts.push(summaryTable(run.summary));
+    const ta = textAttackOf(run.summary.details);
+    if (ta) parts.push(textAttackTable(ta), TEXTATTACK_NOTE);
+    const resources = resourcesOf(run.summary.details);
+    if (resources) parts.push(...resourceLines(resources));
     const ex = exampleLines(await firstSuccesses(join(run.dir, RESULTS_FILE), 3));
     if (ex) parts.push(ex);
   }

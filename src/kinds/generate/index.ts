@@ -13,7 +13,7 @@ import { fileFingerprint, openData, surveyExamples, type DataSpec } from '../../
 import { SUMMARY_FILE } from '../../runner/per-example.ts';
 import { figure } from '../../util/format.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { recipeMetric } from '../gate.ts';
+import { recipeInterval, recipeMetric } from '../gate.ts';
 import { BUILD_OPENERS } from '../prepare.ts';
 import { dataOptionsOf, reopen } from '../request.ts';
 import type { AnyLoadedRun, KindRunContext, KindRuntime, RecipeOutcome, RunRequest } from '../types.ts';
@@ -103,6 +103,7 @@ export const GENERATE_KIND: KindRuntime = {
       // Generator runs have no clean or attacked examples: only the metrics their recipe declares are theirs.
       builtIn: [],
       value: (metric, run, extra) => recipeMetric(metric, generated(run).summary, extra),
+      interval: (metric, run, extra) => recipeInterval(metric, generated(run).summary, extra),
       naReason: () => 'the generator reported no value',
       measured: (run) => ({ n: generated(run).summary.measured ?? generated(run).summary.n, unit: 'records generated' }),
       line: (run) =>

@@ -12,6 +12,7 @@ import {
   pairedCounts,
   wilson,
   bootstrap,
+  sameValueBounds,
   mean,
   type Interval,
   type PairedCounts,
@@ -101,7 +102,9 @@ function f1Metrics(a: readonly Outcome[]): Record<string, { defined: (o: Outcome
 /** Compares every metric both runs define on the joined examples (see the file comment). */
 export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison[] {
   const alpha = opts.alpha ?? 0.05;
-  const boot = { seed: opts.seed, ...(opts.resamples ? { resamples: opts.resamples } : {}) };
+  // A difference whose resamples never spread (every example agrees in both runs) is kept: the runs differ by exactly
+  // that on these examples, and the paired test beside it (p = 1) says the rest.
+  const boot = { seed: opts.seed, ...(opts.resamples ? { resamples: opts.resamples } : {}), degenerate: 'keep' as const };
   const want = (m: string): boolean => !opts.metrics || opts.metrics.includes(m);
   const rows: Omit<MetricComparison, 'p_holm' | 'significant' | 'regression' | 'improvement'>[] = [];
   for (const [metric, def] of Object.entries(BINARY_METRICS)) {
@@ -150,7 +153,18 @@ export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison
     const ob = keep.map((i) => j.b[i]!);
     const own = (os: Outcome[], side: string): Interval => {
       const d = os.filter(def.defined);
-      return bootstrap(d.length, (idx) => def.stat(d, idx), { ...boot, seed: `${String(opts.seed)}:${metric}:${side}` });
+      const v = d.length
+        ? def.stat(
+            d,
+            Uint32Array.from(d, (_, i) => i),
+          )
+        : null;
+      // One run's F1: where every example gave one value, a cautious bound rather than [v, v].
+      return bootstrap(d.length, (idx) => def.stat(d, idx), {
+        ...boot,
+        seed: `${String(opts.seed)}:${metric}:${side}`,
+        degenerate: v === null ? 'unknown' : () => sameValueBounds(v, d.length, [0, 1]),
+      });
     };
     const d = pairedBootstrap(
       oa.length,

@@ -318,7 +318,7 @@ function verdictHtml(v: Verdict): string {
       : overall === 'pass'
         ? `Gate passed: all ${v.checks.length} checks hold`
         : overall === 'inconclusive'
-          ? `Gate inconclusive: ${unsure.length} of ${v.checks.length} checks have too few examples to pass`
+          ? `Gate inconclusive: ${unsure.length} of ${v.checks.length} checks have too few examples to judge`
           : `Gate failed: ${failed.length} of ${v.checks.length} checks`;
   const mark: Record<string, string> = { pass: '✓', fail: '✗', inconclusive: '?' };
   const items = [...failed, ...unsure, ...v.checks.filter((c) => status(c) === 'pass')].map(
