@@ -32,4 +32,6 @@ export interface Verdict {
   checks: CheckResult[];
   /** Tests not run (e.g. an optional dataset is absent), with why. */
   skipped?: { test: string; reason: string }[];
+  /** Tests that stopped with an error (an unsupported model, a missing dataset, a recipe error), with the error; each also fails a check. */
+  failed?: { test: string; recipe: string; reason: string }[];
 }
