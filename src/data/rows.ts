@@ -110,11 +110,17 @@ function checkLimit(opts: LoadOptions): number {
 }
 
 /**
- * Validates one text field: throws a DataError for empty/whitespace-only text or text longer than
- * maxChars. `field` names the column (or key) in messages.
+ * Validates one text field and returns it without surrounding white space; throws a DataError for
+ * empty/whitespace-only text or text longer than maxChars. `field` names the column (or key) in messages.
+ *
+ * Every loader reads its texts through here, so no text keeps white space at its ends: a tokenizer may make a token
+ * of it (every SST-2 sentence ends in a space, which byte-level BPE and SentencePiece turn into a final `Ġ`/`▁`), and
+ * the data sets' own tools drop it (BERT's and GLUE's tokenizers split on white space, Hugging Face's run_qa.py
+ * strips questions, CoNLL tokens are white-space separated). White space inside a text is kept as it is.
  */
-export function checkText(file: string, line: number, field: string, text: string, maxChars: number): string {
-  if (text.trim() === '') throw rowError(file, line, `empty text in ${field}.`);
+export function checkText(file: string, line: number, field: string, raw: string, maxChars: number): string {
+  const text = stripText(raw);
+  if (text === '') throw rowError(file, line, `empty text in ${field}.`);
   if (text.length > maxChars) {
     throw rowError(
       file,
@@ -124,6 +130,11 @@ export function checkText(file: string, line: number, field: string, text: strin
     );
   }
   return text;
+}
+
+/** A text without white space at its ends (String.prototype.trim: Unicode White_Space, and a stray BOM). */
+export function stripText(text: string): string {
+  return text.trim();
 }
 
 /**

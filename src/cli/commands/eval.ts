@@ -103,6 +103,7 @@ function rowsOf(s: EvalSummary): [string, string][] {
     ['examples', String(s.n)],
     [accuracyName(s), withInterval(s.accuracy, iv.accuracy)],
   ];
+  if (s.token_accuracy !== undefined) rows.push([`token accuracy (${s.tokens} words)`, withInterval(s.token_accuracy, iv.token_accuracy)]);
   if (s.entity_f1 !== undefined) {
     rows.push(
       ['entity F1', withInterval(s.entity_f1, iv.entity_f1)],
@@ -113,7 +114,10 @@ function rowsOf(s: EvalSummary): [string, string][] {
   if (s.f1 !== undefined) rows.push(['exact match (EM)', withInterval(s.exact_match, iv.exact_match)], ['F1', withInterval(s.f1, iv.f1)]);
   for (const [label, l] of Object.entries(s.per_label ?? {}))
     rows.push([`  accuracy on "${label}"`, withInterval(l.accuracy, l.accuracy_interval)]);
-  rows.push(['95% intervals', 'Wilson for shares; F1, precision, recall: bootstrap over examples (seed ' + String(s.seed) + ')']);
+  rows.push([
+    '95% intervals',
+    'Wilson for shares; F1, precision, recall, token accuracy: bootstrap over examples (seed ' + String(s.seed) + ')',
+  ]);
   rows.push(['wall time', `${s.wall_seconds.toFixed(2)} s`]);
   return rows;
 }

@@ -47,4 +47,6 @@ export interface Verdict {
   skipped?: { test: string; reason: string }[];
   /** Datasets whose file was missing, so their tests ran on the dataset's `fallback` (issue 34): never silent. */
   fallbacks?: DataFallback[];
+  /** Tests that stopped with an error (an unsupported model, a missing dataset, a recipe error), with the error; each also fails a check. */
+  failed?: { test: string; recipe: string; reason: string }[];
 }
