@@ -4,6 +4,7 @@
  * `clear` recovers a corrupt cache by removing its own files, nothing else in the folder.
  */
 import { Command } from 'commander';
+import { addFlags } from '../options.ts';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -16,7 +17,7 @@ import {
 } from '../../query/disk-cache.ts';
 
 function folderOption(cmd: Command): Command {
-  return cmd.option('--cache-dir <dir>', 'the cache folder (default TEXTSTRESS_CACHE_DIR, else ~/.cache/textstress)');
+  return addFlags(cmd, { cacheDir: { help: 'the cache folder (default TEXTSTRESS_CACHE_DIR, else ~/.cache/textstress)' } });
 }
 
 /** A cache identity in a few words: adapter, endpoint and model, the rest summarised. */
@@ -40,9 +41,8 @@ export function cacheCommand(): Command {
     'the persistent query cache (answers of LLM and HTTP endpoints, reused by every later run): stats, verify, clear',
   );
   cmd.addCommand(
-    folderOption(new Command('stats'))
+    addFlags(folderOption(new Command('stats')), { json: { help: 'print JSON' } })
       .description('entries per model and the size on disk')
-      .option('--json', 'print JSON')
       .action((opts: { cacheDir?: string; json?: boolean }) => {
         const dir = opts.cacheDir ?? defaultCacheDir();
         const file = join(dir, CACHE_FILES[0]);
@@ -96,9 +96,8 @@ export function cacheCommand(): Command {
       }),
   );
   cmd.addCommand(
-    folderOption(new Command('verify'))
+    addFlags(folderOption(new Command('verify')), { json: { help: 'print JSON' } })
       .description('check the cache file page by page without mapping it, then read every entry; exit 1 when corrupt')
-      .option('--json', 'print JSON')
       .action(async (opts: { cacheDir?: string; json?: boolean }) => {
         const dir = opts.cacheDir ?? defaultCacheDir();
         const report = (r: { ok: boolean; entries: number; pages: number; bytes: number; problem?: string }): void => {

@@ -5,7 +5,9 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { addFlags } from '../options.ts';
 import {
+  COMPARE_MAX_LISTED,
   compareRuns,
   differencesText,
   ivText,
@@ -91,48 +93,52 @@ function brokeLines(c: Comparison): string[] {
 }
 
 export function compareCommand(): Command {
-  return new Command('compare')
+  const cmd = new Command('compare')
     .description(
       'paired comparison of two runs over the same examples: both values with 95% intervals, the difference, ' +
         'exact McNemar / paired bootstrap with Holm; writes compare.json and compare.html',
     )
     .argument('<a>', 'the first run folder (the baseline)')
-    .argument('<b>', 'the second run folder (compared against A: differences are B − A)')
-    .option('-o, --out <dir>', 'folder for compare.json and compare.html (default: print only)')
-    .option('--intersection', 'compare on the examples both runs hold instead of refusing different example sets')
-    .option('--seed <n>', 'bootstrap seed (default: the seed of run A)', (v) => Number.parseInt(v, 10))
+    .argument('<b>', 'the second run folder (compared against A: differences are B − A)');
+  addFlags(cmd, { out: { help: 'folder for compare.json and compare.html (default: print only)' } });
+  cmd.option('--intersection', 'compare on the examples both runs hold instead of refusing different example sets');
+  // No default seed: the bootstrap reuses run A's, so comparing the same runs twice gives the same intervals.
+  addFlags(cmd, { seed: { help: 'bootstrap seed (default: the seed of run A)', default: undefined } });
+  cmd
     .option('--alpha <p>', 'significance level after Holm', number('--alpha', 0, 1), 0.05)
-    .option('--fail-on-regression', 'exit 1 when some metric is significantly worse in B (after Holm)')
-    .option('--max-examples <n>', 'most examples listed per side (newly broke / newly held)', (v) => Number.parseInt(v, 10), 200)
-    .option('--json', 'print compare.json instead of the table')
-    .action(
-      async (
-        a: string,
-        b: string,
-        opts: {
-          out?: string;
-          intersection?: boolean;
-          seed?: number;
-          alpha: number;
-          failOnRegression?: boolean;
-          maxExamples: number;
-          json?: boolean;
-        },
-      ) => {
-        const c = await compareRuns(a, b, {
-          alpha: opts.alpha,
-          maxExamples: opts.maxExamples,
-          ...(opts.intersection ? { intersection: true } : {}),
-          ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
-        });
-        process.stdout.write((opts.json ? JSON.stringify(c, null, 2) : terminalSafe(comparisonText(c), { keepLayout: true })) + '\n');
-        if (opts.out) {
-          const files = writeComparison(c, opts.out);
-          if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
-        }
-        if (opts.failOnRegression && c.regression) process.exitCode = 1;
+    .option('--fail-on-regression', 'exit 1 when some metric is significantly worse in B (after Holm)');
+  // A list of changed examples per side, not the report's sample of every run: COMPARE_MAX_LISTED.
+  return addFlags(cmd, {
+    maxExamples: { help: 'most examples listed per side (newly broke / newly held)', default: COMPARE_MAX_LISTED },
+    json: { help: 'print compare.json instead of the table' },
+  }).action(
+    async (
+      a: string,
+      b: string,
+      opts: {
+        out?: string;
+        intersection?: boolean;
+        seed?: number;
+        alpha: number;
+        failOnRegression?: boolean;
+        maxExamples: number;
+        json?: boolean;
       },
-    );
+    ) => {
+      const c = await compareRuns(a, b, {
+        alpha: opts.alpha,
+        maxExamples: opts.maxExamples,
+        ...(opts.intersection ? { intersection: true } : {}),
+        ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
+      });
+      process.stdout.write((opts.json ? JSON.stringify(c, null, 2) : terminalSafe(comparisonText(c), { keepLayout: true })) + '\n');
+      if (opts.out) {
+        const files = writeComparison(c, opts.out);
+        if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
+      }
+      if (opts.failOnRegression && c.regression) process.exitCode = 1;
+    },
+  );
 }
 
 /** "MODEL=a:b,c:d" → {MODEL: {a: b, c: d}}; MODEL must be one of --models. */
@@ -154,7 +160,7 @@ function labelMaps(specs: readonly string[], models: readonly string[]): Record<
 }
 
 export function transferCommand(): Command {
-  return new Command('transfer')
+  const cmd = new Command('transfer')
     .description(
       'score the adversarial examples of one or more runs on other models: the N×M matrix of transfer rates with 95% intervals (transfer.json, transfer.html)',
     )
@@ -163,35 +169,36 @@ export function transferCommand(): Command {
     .option(
       '--label-map <model=map...>',
       'run label → model label for one model, e.g. "demo-cola=negative:unacceptable,positive:acceptable"',
-    )
-    .option('-o, --out <dir>', 'folder for transfer.json and transfer.html (default: print only)')
-    .option('--json', 'print transfer.json instead of the table')
-    .action(async (opts: { from: string[]; models: string; labelMap?: string[]; out?: string; json?: boolean }) => {
-      const models = opts.models
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const t = await transferMatrix(opts.from, {
-        models,
-        labelMaps: labelMaps(opts.labelMap ?? [], models),
-        open: (spec) => openModel({ model: spec }),
-        query: (model, inputs) => new QueryEngine(model).query(inputs),
-      });
-      if (opts.json) process.stdout.write(JSON.stringify(t, null, 2) + '\n');
-      else {
-        const rows = t.rows.map((r) => [
-          `${r.run.recipe} on ${r.run.model}`,
-          ...r.cells.map((c) => `${ivText(c.rate)} (${c.fooled}/${c.clean_correct})`),
-        ]);
-        process.stdout.write(
-          terminalSafe(formatGrid(['adversarial examples of', ...models], rows), { keepLayout: true }) + '\n' + t.definition + '\n',
-        );
-      }
-      if (opts.out) {
-        mkdirSync(opts.out, { recursive: true });
-        writeFileSync(join(opts.out, 'transfer.json'), JSON.stringify(t, null, 2) + '\n');
-        writeFileSync(join(opts.out, 'transfer.html'), transferHtml(t));
-        if (!opts.json) process.stdout.write(`Wrote ${join(opts.out, 'transfer.json')} and ${join(opts.out, 'transfer.html')}\n`);
-      }
+    );
+  return addFlags(cmd, {
+    out: { help: 'folder for transfer.json and transfer.html (default: print only)' },
+    json: { help: 'print transfer.json instead of the table' },
+  }).action(async (opts: { from: string[]; models: string; labelMap?: string[]; out?: string; json?: boolean }) => {
+    const models = opts.models
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const t = await transferMatrix(opts.from, {
+      models,
+      labelMaps: labelMaps(opts.labelMap ?? [], models),
+      open: (spec) => openModel({ model: spec }),
+      query: (model, inputs) => new QueryEngine(model).query(inputs),
     });
+    if (opts.json) process.stdout.write(JSON.stringify(t, null, 2) + '\n');
+    else {
+      const rows = t.rows.map((r) => [
+        `${r.run.recipe} on ${r.run.model}`,
+        ...r.cells.map((c) => `${ivText(c.rate)} (${c.fooled}/${c.clean_correct})`),
+      ]);
+      process.stdout.write(
+        terminalSafe(formatGrid(['adversarial examples of', ...models], rows), { keepLayout: true }) + '\n' + t.definition + '\n',
+      );
+    }
+    if (opts.out) {
+      mkdirSync(opts.out, { recursive: true });
+      writeFileSync(join(opts.out, 'transfer.json'), JSON.stringify(t, null, 2) + '\n');
+      writeFileSync(join(opts.out, 'transfer.html'), transferHtml(t));
+      if (!opts.json) process.stdout.write(`Wrote ${join(opts.out, 'transfer.json')} and ${join(opts.out, 'transfer.html')}\n`);
+    }
+  });
 }

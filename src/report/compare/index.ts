@@ -13,11 +13,18 @@ export * from './load.ts';
 export { compareHtml, transferHtml, ivText } from './html.ts';
 export * from './transfer.ts';
 
+/**
+ * Most examples `compare` lists per side (newly broke / newly held) with their texts. A different count from the
+ * report's example browser (BROWSER_MAX_EXAMPLES) under the same flag word, `--max-examples`: a list of changed
+ * examples per side, not a sample of every run's examples.
+ */
+export const COMPARE_MAX_LISTED = 200;
+
 /** Options of {@link compareRuns}. */
 export interface CompareRunsOptions extends Partial<CompareOptions> {
   /** Compare on the examples both runs hold instead of refusing different example sets. */
   intersection?: boolean;
-  /** Most examples listed per side (newly broke / newly held) with their texts; default 200. */
+  /** Most examples listed per side (newly broke / newly held) with their texts; default COMPARE_MAX_LISTED. */
   maxExamples?: number;
 }
 
@@ -35,7 +42,7 @@ export async function compareRuns(dirA: string, dirB: string, opts: CompareRunsO
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   const { broke, held } = changedIds(j);
-  const max = opts.maxExamples ?? 200;
+  const max = opts.maxExamples ?? COMPARE_MAX_LISTED;
   const listed = new Set([...broke.slice(0, max), ...held.slice(0, max)]);
   const [da, db] = [await readDetails(dirA, listed), await readDetails(dirB, listed)];
   const view = (id: string) => ({ id, a: da.get(id), b: db.get(id) });

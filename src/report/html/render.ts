@@ -19,6 +19,7 @@ import { dollars, formatSettings, runsTable } from './runs-table.ts';
 export { dollars, formatSettings } from './runs-table.ts';
 import { headlineIntervals } from '../../recipes/report/intervals.ts';
 import type { CardTile, ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
+import { BROWSER_MAX_EXAMPLES } from '../../options/command.ts';
 
 // One script element: the drawing helpers (textstressDraw), then the browser that uses them.
 const SCRIPT = ['./draw.client.js', './browser.client.js'].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
@@ -30,7 +31,7 @@ export interface HtmlReportOptions {
   /** Runs to compare against (another model, or an earlier version), matched by test name. */
   baseline?: RunGroup[];
   verdict?: Verdict;
-  /** Most examples the example browser carries (sampled beyond). Default 3000. */
+  /** Most examples the example browser carries (sampled beyond). Default BROWSER_MAX_EXAMPLES. */
   maxExamples?: number;
   /** The recipes whose runs these are: which section shows each recipe's runs (default: the built-in recipes). */
   registry?: Registry;
@@ -73,7 +74,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   allCharts.forEach((c, i) => svgOf.set(c, svgs[i]!));
   // The browser's budget is shared among attack and stress runs alike.
   const stressRuns = stSlots.flatMap((s) => s.runs);
-  const budget = opts.maxExamples ?? 3000;
+  const budget = opts.maxExamples ?? BROWSER_MAX_EXAMPLES;
   const perRun = Math.max(20, Math.floor(budget / Math.max(1, runs.length + stressRuns.length)));
   const data = browserData(slots, runs.length ? perRun * runs.length : budget);
   addStressExamples(data, stSlots, perRun);

@@ -17,6 +17,12 @@ import { withoutAbsolutePaths } from '../html/paths.ts';
 import { scanRuns, type CatalogEntry } from './catalog.ts';
 import { historyOf, historyChart } from './history.ts';
 
+/**
+ * Most examples a run's report carries when `view` serves it: fewer than a written report's
+ * (BROWSER_MAX_EXAMPLES), since the server loads and renders the report again on each request.
+ */
+export const VIEW_MAX_EXAMPLES = 1000;
+
 export interface ViewOptions {
   /** Run folders (or folders holding runs). */
   roots: readonly string[];
@@ -24,7 +30,7 @@ export interface ViewOptions {
   /** Loopback address to bind: 127.0.0.1 (default) or ::1. */
   host?: '127.0.0.1' | '::1';
   registry?: Registry;
-  /** Most examples a run's report carries in its example browser. */
+  /** Most examples a run's report carries in its example browser (default VIEW_MAX_EXAMPLES). */
   maxExamples?: number;
   /** Compares two run folders (the same computation as `textstress compare`); absent: the comparison is not offered. */
   compare?: (a: string, b: string) => Promise<Comparison>;
@@ -129,7 +135,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
     }
     case '/run': {
       const run = findRun(opts, q('id'));
-      const sample = { sampleSize: opts.maxExamples ?? 1000, ...(opts.registry ? { registry: opts.registry } : {}) };
+      const sample = { sampleSize: opts.maxExamples ?? VIEW_MAX_EXAMPLES, ...(opts.registry ? { registry: opts.registry } : {}) };
       const groups = await loadGroups([runDir(run)], sample);
       const html = await renderReport(groups, {
         title: `${run.recipe} · ${run.model}${run.data ? ` · ${run.data}` : ''}`,
