@@ -146,6 +146,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--force", action="store_true", help="rebuild a model that is there already")
+    ap.add_argument("--fp16-outputs", action="store_true", help="fp16: float16 graph outputs too (default: float32 outputs)")
     args = ap.parse_args()
     from variants import CONVERTERS, FILE_NAMES, write_variant
     dtypes = [d for d in args.dtypes.split(",") if d]
@@ -168,7 +169,7 @@ def main():
     for d in dtypes:
         t0 = time.time()
         path = os.path.join(out, "onnx", FILE_NAMES[d])
-        check = write_variant(os.path.join(out, "onnx", "model.onnx"), d, path)
+        check = write_variant(os.path.join(out, "onnx", "model.onnx"), d, path, args.fp16_outputs)
         files[d] = FILE_NAMES[d]
         print(f"  {d}: onnx/{FILE_NAMES[d]} {os.path.getsize(path) / 1e6:.0f} MB ({time.time() - t0:.0f} s, {check})")
     meta.update(command=run_command(), date=datetime.date.today().isoformat())

@@ -33,8 +33,9 @@ def _replace_initializer(graph, name, array):
     graph.initializer.append(numpy_helper.from_array(array, name))
 
 
-def to_fp16(model):
-    """fp16 weights and arithmetic; float32 at the graph's edges (a Cast after each float output)."""
+def to_fp16(model, keep_io_types=True):
+    """fp16 weights and arithmetic; float32 at the graph's edges (a Cast after each float output), or, with
+    keep_io_types=False, float16 outputs as well (what some exports ship: textstress widens them)."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
     g = m.graph
@@ -48,6 +49,10 @@ def to_fp16(model):
             if n.op_type == "Cast" and a.name == "to" and a.i == FLOAT:
                 a.i = FLOAT16
     outputs = [o for o in g.output if o.type.tensor_type.elem_type == FLOAT]
+    if not keep_io_types:
+        for o in outputs:
+            o.type.tensor_type.elem_type = FLOAT16
+        outputs = []
     for o in outputs:
         inner = o.name + "_fp16"
         for n in g.node:
@@ -172,10 +177,10 @@ def to_q4(model, block=32):
 CONVERTERS = {"fp16": to_fp16, "q8": to_q8, "q4": to_q4}
 
 
-def write_variant(fp32_path, dtype, out_path):
+def write_variant(fp32_path, dtype, out_path, fp16_outputs=False):
     """Converts the fp32 graph at fp32_path and writes it to out_path; returns how it was checked."""
     model = onnx.load(fp32_path)
-    converted = CONVERTERS[dtype](model)
+    converted = to_fp16(model, keep_io_types=False) if dtype == "fp16" and fp16_outputs else CONVERTERS[dtype](model)
     onnx.save(converted, out_path)
     # The checker knows no com.microsoft ops (q4): it checks the standard parts and leaves those to onnxruntime.
     onnx.checker.check_model(out_path)
