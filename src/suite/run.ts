@@ -15,7 +15,7 @@ import { kindOfSummary, refusal, supports } from '../kinds/index.ts';
 import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../kinds/run.ts';
-import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/open.ts';
+import { openEngine, openModel, openModelToInspect, type DataSpec, type ModelSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
 import { checkTest, parseThreshold, verdictOf } from './gate.ts';
@@ -102,6 +102,18 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   }
 
   const models = new Map<string, { model: ModelAdapter; engine: QueryEngine }>();
+  /** Whether every test on this model entry reads its inner layers through a session of its own (probes). */
+  const inspectsOnly = (modelName: string): boolean =>
+    suite.tests.every((t) => {
+      try {
+        return (
+          pick('model', t.model, Object.keys(suite.models), t.name, loaded.file) !== modelName ||
+          opts.registry.get(t.recipe).inspectsModel === true
+        );
+      } catch {
+        return false;
+      }
+    });
   const skipped: { test: string; reason: string }[] = [];
   const ran: { test: SuiteTest; group: RunGroup }[] = [];
   try {
@@ -144,7 +156,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       const t0 = performance.now();
       let shared = models.get(modelName);
       if (!shared) {
-        const model = await openModel(modelOpts);
+        const model = inspectsOnly(modelName) ? await openModelToInspect(modelOpts) : await openModel(modelOpts);
         shared = { model, engine: openEngine(model, modelOpts) };
         models.set(modelName, shared);
       }

@@ -63,6 +63,23 @@ export interface TransformersModelOptions {
 const DEFAULT_BATCH = 64;
 const DEFAULT_BATCH_TOKENS = 4096;
 
+/** What a model says about itself: its id, task and (classifiers, taggers) label names from config.json. */
+function infoOf(id: string, task: ModelTask, config: Record<string, unknown>): ModelInfo {
+  const labels = task === 'question-answering' || task === 'fill-mask' ? undefined : labelsFrom(config);
+  return { id, task, ...(labels ? { labels } : {}) };
+}
+
+/**
+ * The ModelInfo loadTransformersModel would give a local model folder, read from its config.json without loading the
+ * tokenizer or the weights (undefined for a hub id); the same checks, so a missing file fails here as it would there.
+ */
+export function localModelInfo(idOrPath: string, opts: Pick<TransformersModelOptions, 'task' | 'dtype'> = {}): ModelInfo | undefined {
+  if (!isLocalSpec(idOrPath)) return undefined;
+  const dir = path.resolve(idOrPath);
+  const { config } = checkLocalFolder(dir, opts.dtype);
+  return infoOf(dir, detectTask(config, path.join(dir, 'config.json'), opts.task), config);
+}
+
 /**
  * Loads an ONNX model with transformers.js from a local folder or a Hugging Face hub id; the task is read from
  * config.json unless given. Throws a ModelError when the config, tokenizer or weights cannot be loaded.
@@ -153,8 +170,8 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
 
   const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
   const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;
-  const labels = task === 'question-answering' || task === 'fill-mask' ? undefined : labelsFrom(config);
-  const info: ModelInfo = { id, task, ...(labels ? { labels } : {}) };
+  const info = infoOf(id, task, config);
+  const labels = info.labels;
 
   const pieces = pieceEncoderFor(tok, tokJson);
   const ctx: CodecContext = { id, template, pieces, maxLength, labels: labels ?? [] };
