@@ -109,7 +109,7 @@ export const MODEL_OPTIONS = {
   onnxOptions: option(
     OnnxOptionsSchema.describe(
       'transformers.js models: further onnxruntime session settings, key=value,…: inter_op_threads, graph_optimization ' +
-        '(disabled|basic|extended|all), mem_arena (on|off), mem_pattern (on|off), execution_mode (sequential|parallel)',
+        '(disabled|basic|extended|all), mem_arena (on|off), mem_pattern (on|off), execution_mode (sequential|parallel), prepacking (on|off)',
     ),
     {
       flag: { arg: '<k=v,...>', parse: parseOnnxOptions },

@@ -68,6 +68,8 @@ describe('--onnx-options', () => {
       enableMemPattern: true,
       executionMode: 'parallel',
     });
+    expect(sessionOptionsOf({ prepacking: false })).toEqual({ extra: { session: { disable_prepacking: '1' } } });
+    expect(sessionOptionsOf({ prepacking: true })).toEqual({});
   });
 });
 

@@ -19,6 +19,7 @@ export const OnnxOptionsSchema = z
     mem_arena: z.boolean().describe('keep freed memory for later runs (faster; the process holds its peak)'),
     mem_pattern: z.boolean().describe('plan allocations from the previous run of the same shapes'),
     execution_mode: z.enum(EXECUTION_MODES).describe('run independent nodes one after the other, or at once'),
+    prepacking: z.boolean().describe("pre-pack constant weights into the matrix kernels' layout (on: onnxruntime's default)"),
   })
   .partial()
   .strict();
@@ -88,5 +89,7 @@ export function sessionOptionsOf(s: OnnxSessionSettings): InferenceSession.Sessi
     ...(s.mem_arena !== undefined ? { enableCpuMemArena: s.mem_arena } : {}),
     ...(s.mem_pattern !== undefined ? { enableMemPattern: s.mem_pattern } : {}),
     ...(s.execution_mode !== undefined ? { executionMode: s.execution_mode } : {}),
+    // onnxruntime-node passes session config entries through `extra` (onnxruntime's session.disable_prepacking).
+    ...(s.prepacking === false ? { extra: { session: { disable_prepacking: '1' } } } : {}),
   };
 }
