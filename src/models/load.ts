@@ -125,10 +125,38 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
     test: () => true,
     async open(spec, o) {
       const { loadTransformersModel } = await import('./transformers/load.ts');
-      const { task, device, dtype, threads, onnxOptions, maxBatchSize, maxBatchTokens, maxLength, topK, maxAnswerTokens, docStride } = o;
+      const {
+        task,
+        device,
+        dtype,
+        threads,
+        onnxOptions,
+        maxBatchSize,
+        maxBatchTokens,
+        maxLength,
+        topK,
+        maxAnswerTokens,
+        docStride,
+        wordPiece,
+        firstWordSpace,
+      } = o;
       return loadTransformersModel(
         spec,
-        defined({ task, device, dtype, threads, onnxOptions, maxBatchSize, maxBatchTokens, maxLength, topK, maxAnswerTokens, docStride }),
+        defined({
+          task,
+          device,
+          dtype,
+          threads,
+          onnxOptions,
+          maxBatchSize,
+          maxBatchTokens,
+          maxLength,
+          topK,
+          maxAnswerTokens,
+          docStride,
+          wordPiece,
+          firstWordSpace,
+        }),
       );
     },
   },

@@ -15,7 +15,7 @@ import {
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import { ModelError } from '../../util/errors.ts';
-import type { ModelInfo, ModelTask } from '../types.ts';
+import type { ModelInfo, ModelTask, WordPiece } from '../types.ts';
 import { TransformersModel } from './adapter.ts';
 import { classificationCodec } from './classify.ts';
 import type { CodecContext, TaskCodec } from './codec.ts';
@@ -27,7 +27,7 @@ import { runOverheadFor } from './batching.ts';
 import { dtypeFile, type Dtype } from './dtype.ts';
 import { sessionOptionsOf, type OnnxOptions } from './runtime.ts';
 import { OnnxSession } from './session.ts';
-import { taggingCodec } from './tag.ts';
+import { DEFAULT_TAGGING, taggingCodec } from './tag.ts';
 import { fillMaskCodec } from './fill-mask.ts';
 import { parseTemplate, specialCount } from './template.ts';
 
@@ -58,6 +58,10 @@ export interface TransformersModelOptions {
   maxAnswerTokens?: number;
   /** Question answering: tokens shared by consecutive windows over a long context (default 128, at most half a window). */
   docStride?: number;
+  /** Token classification: the piece of a word its tag is read from (default `first-nonempty`). */
+  wordPiece?: WordPiece;
+  /** Token classification: encode the first word after a space too (`ĠEU`), as pre-split words (default false). */
+  firstWordSpace?: boolean;
 }
 
 const DEFAULT_BATCH = 64;
@@ -179,7 +183,10 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     task === 'text-classification'
       ? classificationCodec(ctx)
       : task === 'token-classification'
-        ? taggingCodec(ctx)
+        ? taggingCodec(ctx, {
+            wordPiece: opts.wordPiece ?? DEFAULT_TAGGING.wordPiece,
+            firstWordSpace: opts.firstWordSpace ?? DEFAULT_TAGGING.firstWordSpace,
+          })
         : task === 'fill-mask'
           ? fillMaskCodec(ctx)
           : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 })
