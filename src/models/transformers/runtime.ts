@@ -1,8 +1,9 @@
 /**
  * onnxruntime's session settings for transformers.js models (`--threads`, `--onnx-options`), validated here and
- * handed to the session as its SessionOptions. Unset settings keep onnxruntime's defaults, which BENCHMARKS.md
- * ("BERT-base at the speed of the hardware") measured as the best on a 2-core machine: intra-op threads = physical
- * cores, graph optimisation `all`, memory arena and pattern on, sequential execution.
+ * handed to the session as its SessionOptions. Unset settings keep onnxruntime's defaults (intra-op threads = physical
+ * cores, graph optimisation `all`, memory arena and pattern on, sequential execution): BENCHMARKS.md ("BERT-base at
+ * the speed of the hardware") found none of the others faster beyond a loaded 2-core machine's noise, and more
+ * threads than cores clearly slower.
  */
 import type { InferenceSession } from 'onnxruntime-node';
 import { z } from 'zod';
