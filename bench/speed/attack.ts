@@ -61,7 +61,7 @@ const RECIPES: Record<string, { recipe: string; settings: Record<string, unknown
   'typos-k3': { recipe: 'typos', settings: { k: 3 } },
   'grammar-greedy': { recipe: 'grammar', settings: { search: 'greedy' } },
   noise: { recipe: 'noise', settings: { noise: 'middle-random' }, n: 'noise-n' },
-  // Hook for the PWWS recipe (issue 36): runs once the registry has it.
+  // PWWS (issue 36) with its published settings; the registry of an older build may lack it (then skipped).
   pwws: { recipe: 'pwws', settings: {} },
 };
 
