@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { DATA_FORMATS } from '../data/types.ts';
 import { LABEL_MAPPINGS, type LabelMapping } from '../models/openai/mapping.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
+import { DTYPES, type Dtype } from '../models/transformers/dtype.ts';
+import { OnnxOptionsSchema, parseOnnxOptions, type OnnxOptions } from '../models/transformers/runtime.ts';
 import { WORD_PIECES, type WordPiece } from '../models/types.ts';
 import { parseShard, type Shard } from './shard.ts';
 import { int, load, option } from './meta.ts';
@@ -73,6 +75,39 @@ export const MODEL_OPTIONS = {
     saved: true,
     load: load((n: number) => ({ batchSize: n, maxBatchSize: n })),
   }),
+  batchTokens: option(
+    int(1).describe(
+      'transformers.js models: most tokens per ONNX run, rows × padded length (default 4096): long inputs run in smaller batches',
+    ),
+    { flag: { arg: '<n>' }, suite: { in: 'model' }, saved: true, load: load((maxBatchTokens: number) => ({ maxBatchTokens })) },
+  ),
+  dtype: option(
+    z
+      .enum(DTYPES)
+      .describe(
+        'transformers.js models: weight type, i.e. which graph file loads (transformers.js names): fp32 onnx/model.onnx (default), ' +
+          'fp16 model_fp16.onnx, q8 model_quantized.onnx, int8, uint8, q4 model_q4.onnx, q4f16, bnb4 …',
+      ),
+    { flag: { arg: '<type>' }, suite: { in: 'model' }, saved: true, identity: 'run', load: load((dtype: Dtype) => ({ dtype })) },
+  ),
+  threads: option(int(1).describe("transformers.js models: onnxruntime's threads per model run (default: the physical cores)"), {
+    flag: { arg: '<n>' },
+    suite: { in: 'model' },
+    saved: true,
+    load: load((threads: number) => ({ threads })),
+  }),
+  onnxOptions: option(
+    OnnxOptionsSchema.describe(
+      'transformers.js models: further onnxruntime session settings, key=value,…: inter_op_threads, graph_optimization ' +
+        '(disabled|basic|extended|all), mem_arena (on|off), mem_pattern (on|off), execution_mode (sequential|parallel), prepacking (on|off)',
+    ),
+    {
+      flag: { arg: '<k=v,...>', parse: parseOnnxOptions },
+      suite: { in: 'model' },
+      saved: true,
+      load: load((onnxOptions: OnnxOptions) => ({ onnxOptions })),
+    },
+  ),
   timeout: option(int(1).describe('HTTP models: per-request timeout in ms'), {
     flag: { arg: '<ms>' },
     suite: { in: 'model' },

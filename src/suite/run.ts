@@ -15,7 +15,7 @@ import { refusal, supports } from '../kinds/index.ts';
 import type { CheckResult, DataFallback, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../kinds/run.ts';
-import { openEngine, openModel } from '../runner/open.ts';
+import { openEngine, openModel, openModelToInspect } from '../runner/open.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
 import { checkTest, parseThreshold, verdictOf } from './gate.ts';
@@ -103,6 +103,18 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   }
 
   const models = new Map<string, { model: ModelAdapter; engine: QueryEngine }>();
+  /** Whether every test on this model entry reads its inner layers through a session of its own (probes). */
+  const inspectsOnly = (modelName: string): boolean =>
+    suite.tests.every((t) => {
+      try {
+        return (
+          pick('model', t.model, Object.keys(suite.models), t.name, loaded.file) !== modelName ||
+          opts.registry.get(t.recipe).inspectsModel === true
+        );
+      } catch {
+        return false;
+      }
+    });
   // A model that could not be opened fails every test that names it, opened once.
   const unopened = new Map<string, string>();
   const skipped: { test: string; reason: string }[] = [];
@@ -169,7 +181,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       let shared = models.get(modelName);
       if (!shared) {
         try {
-          const model = await openModel(modelOpts);
+          const model = inspectsOnly(modelName) ? await openModelToInspect(modelOpts) : await openModel(modelOpts);
           shared = { model, engine: openEngine(model, modelOpts) };
           models.set(modelName, shared);
         } catch (err) {
