@@ -1,9 +1,11 @@
 import type { Prediction } from '../attack/goals/index.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
+import { BudgetTally, type BudgetPoint } from './budget.ts';
 import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts';
 
 export type { IntervalMetric, RunIntervals } from './intervals.ts';
+export type { BudgetPoint } from './budget.ts';
 export type { GenerateSummary } from './generate-summary.ts';
 
 /**
@@ -27,6 +29,18 @@ export interface RunMetrics {
   /** Mean % of words edited over every attacked (non-skipped) example. */
   mean_perturbed_word_pct_all: number | null;
   mean_queries: number | null;
+  /**
+   * Attacks only (not probes): attack success within a per-example query budget b, for b on a 1-2-3-5-7 grid up to
+   * the run's maximum (its --max-queries, else the most queries an attacked example took) and at that maximum — the
+   * share of attacked examples whose attack succeeded having asked at most b distinct model inputs, the clean query
+   * included. An example the run's --max-queries stopped is a failed attack at every budget (src/metrics/budget.ts).
+   * Empty when no example was attacked.
+   */
+  success_by_budget?: BudgetPoint[];
+  /** Attacks only: mean distinct model inputs per successful attack (the clean query included); null when none succeeded. */
+  queries_per_success?: number | null;
+  /** Attacks only: the median of the same; null when none succeeded. */
+  queries_per_success_median?: number | null;
   /** Requests served from each example's own repeats; null when no request was made. */
   cache_hit_rate: number | null;
   /**
@@ -155,6 +169,8 @@ export interface SummaryOptions {
   seed?: number;
   /** Compute `intervals` (default true); false where only the counts are wanted (the report re-reading a run). */
   intervals?: boolean;
+  /** The run's per-example query budget (--max-queries), where the query-budget curve ends. */
+  maxQueries?: number;
 }
 
 /**
@@ -168,8 +184,11 @@ export class SummaryAccumulator {
   private sawAnswers: boolean;
   private readonly qa: boolean;
   private readonly tally: IntervalTally | undefined;
+  private readonly budget = new BudgetTally();
+  /** Probe results (B variants, not a search): no query-budget view. */
+  private sawProbe = false;
 
-  constructor(opts: SummaryOptions = {}) {
+  constructor(private readonly opts: SummaryOptions = {}) {
     this.qa = opts.qa === true;
     this.sawAnswers = this.qa;
     this.tally = opts.intervals === false ? undefined : new IntervalTally(opts.seed ?? 0);
@@ -221,6 +240,8 @@ export class SummaryAccumulator {
     if (r.original_prediction.unmappable !== undefined) this.unmappable.clean++;
     if (r.query_budget_exhausted) this.budgetCut++;
     if (r.window_capped) this.capped++;
+    if (r.probe) this.sawProbe = true;
+    if (r.status !== 'skipped') this.budget.add(r.status === 'succeeded', r.queries);
     if (r.probe) {
       this.probed++;
       if (r.probe.changed === 0) this.probeNeverChanged++;
@@ -292,6 +313,20 @@ export class SummaryAccumulator {
         correctAtK.push(correct);
       }
     }
+    const budget = this.sawProbe
+      ? undefined
+      : this.budget.finish({
+          seed: String(this.opts.seed ?? 0),
+          ...(this.opts.maxQueries !== undefined ? { maxQueries: this.opts.maxQueries } : {}),
+          intervals: this.tally !== undefined,
+        });
+    const budgetFigures = budget
+      ? {
+          success_by_budget: budget.success_by_budget,
+          queries_per_success: budget.queries_per_success,
+          queries_per_success_median: budget.queries_per_success_median,
+        }
+      : {};
     const metrics: RunMetrics = {
       n,
       succeeded: this.succeeded,
@@ -304,6 +339,7 @@ export class SummaryAccumulator {
       mean_perturbed_word_pct: this.pctSuccess.value,
       mean_perturbed_word_pct_all: this.pctAll.value,
       mean_queries: this.queries.value,
+      ...budgetFigures,
       cache_hit_rate: this.requests ? this.hits / this.requests : null,
       accuracy_by_edits: accuracyByEdits,
       stability: this.stableN ? this.stableSame / this.stableN : null,
@@ -350,6 +386,7 @@ export class SummaryAccumulator {
         correctAtK,
         qa: this.qa,
       });
+      if (budget?.intervals) Object.assign(metrics.intervals, budget.intervals);
     }
     return metrics;
   }

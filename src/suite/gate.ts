@@ -79,7 +79,8 @@ function holds(op: Threshold['op'], a: number, b: number): boolean {
 /** A baseline's margin as a threshold shows it: " + 0.02", " − 0.02", or nothing. */
 const marginText = (m: number): string => (m ? ` ${m > 0 ? '+' : '−'} ${Math.abs(m)}` : '');
 
-const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
+const fmt = (metric: string, x: number): string =>
+  metric === 'mean_queries' || metric === 'queries_per_success' ? x.toFixed(1) : x.toFixed(3);
 
 export { metricInterval };
 

@@ -18,6 +18,7 @@ import {
   type PairedCounts,
 } from '../../stats/index.ts';
 import type { Joined, Outcome, RunInfo } from './load.ts';
+import type { QueryBudgetComparison } from './budget.ts';
 
 /** Which way a metric is better: accuracy up, attack success down. */
 export type Better = 'higher' | 'lower';
@@ -214,6 +215,11 @@ export interface Comparison {
   newly_held_n: number;
   /** Some metric is significantly worse in B (after Holm). */
   regression: boolean;
+  /**
+   * Attack runs: success within each query budget in both runs and its paired difference (Holm over the budgets, apart
+   * from `metrics`: it never sets `regression`), and queries per successful attack (see budget.ts).
+   */
+  query_budget?: QueryBudgetComparison;
 }
 
 /** The examples right under attack in A and wrong in B (broke), and the reverse (held). */

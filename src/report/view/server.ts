@@ -14,6 +14,7 @@ import { renderReport } from '../html/render.ts';
 import { escapeHtml, jsonForScript } from '../html/escape.ts';
 import { scanRuns, type CatalogEntry } from './catalog.ts';
 import { historyOf, historyChart } from './history.ts';
+import { budgetComparisonSvg, type Comparison } from '../compare/index.ts';
 
 export interface ViewOptions {
   /** Run folders (or folders holding runs). */
@@ -157,7 +158,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
         // Runs that cannot be compared (different examples, another kind of run): the reason, as compare gives it.
         throw new HttpError(409, err instanceof Error ? err.message : String(err));
       }
-      return send(res, 200, 'application/json', JSON.stringify(comparison));
+      // The query-budget chart is drawn here (vega, in Node) for the page to show beside the comparison's table.
+      const svg = await budgetComparisonSvg(comparison as Comparison);
+      return send(res, 200, 'application/json', JSON.stringify(svg ? { ...(comparison as object), query_budget_svg: svg } : comparison));
     }
     default:
       throw new HttpError(404, `no page ${url.pathname}`);
