@@ -123,6 +123,10 @@ export async function attackExample(attack: Attack, example: Example, session: Q
   const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status) ?? nothingToEdit(attack.constraints, initial.state, subject);
   let exhausted = false;
   if (!skip && transformation.prepare) transformation = await transformation.prepare(subject, rng);
+  // Asking whether a word offers an edit costs a search nothing where the transformation draws no random numbers and
+  // every constraint answers at once (see SearchContext.proposes).
+  if (transformation.deterministic && !transformation.candidatesAsync && !batched.length)
+    ctx.proposes = (state, i) => ctx.modifiable(state, i) && ctx.candidates(state, [i]).length > 0;
   const outcome = skip
     ? { final: initial, trace: [] }
     : await attack.search.search(ctx).catch((err: unknown) => {
