@@ -3,7 +3,7 @@ import { QueryBudgetError, type QuerySession } from '../query/engine.ts';
 import type { Rng } from '../util/rng.ts';
 import { isAllowed, isModifiable, nothingToEdit, type Constraint } from './constraints.ts';
 import type { GoalFactory } from './goals/index.ts';
-import { guardUnmappable } from './goals/types.ts';
+import { guardUnmappable, isStandIn } from './goals/types.ts';
 import type { ExampleResult } from './result.ts';
 import type { Expanded, SearchContext, SearchMethod } from './search/types.ts';
 import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
@@ -71,6 +71,7 @@ export async function attackExample(attack: Attack, example: Example, session: Q
     subject,
     initial,
     rng,
+    ...(isStandIn(initial.status) ? { worstCase: true } : {}),
     modifiable: (state, i) => isModifiable(constraints, state, i, subject),
     candidates: (state, indices) => {
       syncOnly();

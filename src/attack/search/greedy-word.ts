@@ -35,8 +35,13 @@ export class GreedyWordSearch implements SearchMethod {
   }
 
   async search(ctx: SearchContext): Promise<SearchOutcome> {
+    if (ctx.worstCase && this.target !== 'random') return this.walk(ctx, await costliestFirst(ctx, this.target));
     if (ctx.proposes && this.target !== 'random' && this.opts.words === undefined) return this.lazy(ctx, this.target, ctx.proposes);
-    const { order } = await rankWords(ctx, this.target);
+    return this.walk(ctx, (await rankWords(ctx, this.target)).order);
+  }
+
+  /** The walk over words in this order (original positions). */
+  private async walk(ctx: SearchContext, order: readonly number[]): Promise<SearchOutcome> {
     const slots = this.opts.words;
     const visit = slots === undefined ? order : order.slice(0, slots);
     let current: Scored = ctx.initial;
@@ -106,4 +111,16 @@ export class GreedyWordSearch implements SearchMethod {
     }
     return { final: current, trace };
   }
+}
+
+/**
+ * A dry run's order (SearchContext.worstCase): the importance is paid for as in a real run (every eligible word
+ * occluded: at least what the lazy walk asks), but the words are walked most candidates first. Every word visited
+ * that offers an edit takes one, so the walk's cost is the largest the goal could make it choose, on the initial
+ * candidate counts (typos: a word's candidates depend on that word alone).
+ */
+async function costliestFirst(ctx: SearchContext, target: 'max' | 'min'): Promise<number[]> {
+  const { order } = await rankWords(ctx, target);
+  const count = new Map(order.map((i) => [i, ctx.expand(ctx.initial.state, [i]).length]));
+  return order.slice().sort((a, b) => count.get(b)! - count.get(a)! || a - b);
 }

@@ -28,6 +28,12 @@ export interface SearchContext {
    */
   proposes?(state: AttackState, index: number): boolean;
   /**
+   * A dry run: the model's answers are stand-ins, so what the search will be told is unknown. A search whose cost
+   * depends on the goal's choices (which word to edit first) takes the costliest choice, so that the queries a dry
+   * run counts bound those of the real run.
+   */
+  worstCase?: boolean;
+  /**
    * expand for every transformation and constraint, the asynchronous ones included (a masked LM's candidates, a
    * sentence encoder's verdicts): the allowed candidates at these positions, applied, each with the similarity a
    * batched constraint gave it (absent when none does). Sync transformations and constraints give what expand gives.
