@@ -6,6 +6,8 @@ import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts'
 
 export type { IntervalMetric, RunIntervals } from './intervals.ts';
 export type { BudgetPoint } from './budget.ts';
+export type { ProcessStats } from './process-stats.ts';
+import type { ProcessStats } from './process-stats.ts';
 export type { GenerateSummary } from './generate-summary.ts';
 
 /**
@@ -30,11 +32,8 @@ export interface RunMetrics {
   mean_perturbed_word_pct_all: number | null;
   mean_queries: number | null;
   /**
-   * Attacks only (not probes): attack success within a per-example query budget b, for b on a 1-2-3-5-7 grid up to
-   * the run's maximum (its --max-queries, else the most queries an attacked example took) and at that maximum — the
-   * share of attacked examples whose attack succeeded having asked at most b distinct model inputs, the clean query
-   * included. An example the run's --max-queries stopped is a failed attack at every budget (src/metrics/budget.ts).
-   * Empty when no example was attacked.
+   * Attacks only: the share of attacked examples whose attack succeeded within b distinct model inputs, for b on a
+   * 1-2-3-5-7 grid up to the run's maximum; budget-stopped examples fail (src/metrics/budget.ts). Empty: none attacked.
    */
   success_by_budget?: BudgetPoint[];
   /** Attacks only: mean distinct model inputs per successful attack (the clean query included); null when none succeeded. */
@@ -98,28 +97,6 @@ export interface RunMetrics {
    * issue 27 and where the caller asked for none.
    */
   intervals?: RunIntervals;
-}
-
-/**
- * summary.json's `process`: this process's traffic. `disk_cache_hits`: answers read from the persistent cache;
- * `spent`: what a metered endpoint billed in this process (requests really sent, tokens, dollars, retries).
- */
-export interface ProcessStats {
-  requests: number;
-  cache_hits: number;
-  cache_hit_rate: number | null;
-  disk_cache_hits?: number;
-  model_inferences: number;
-  spent?: {
-    requests: number;
-    input_tokens: number;
-    output_tokens: number;
-    cost_usd: number | null;
-    retries: number;
-    rate_limited: number;
-    lowest_concurrency?: number;
-  };
-  defence?: Record<string, unknown>;
 }
 
 /** summary.json of a finished run: what identifies it, and its metrics. */

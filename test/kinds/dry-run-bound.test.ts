@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
+import { dryRun, expectedSeconds } from '../../src/kinds/dry-run-time.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
-import { standInModel } from '../../src/models/stand-in.ts';
+import { STAND_IN_SAMPLE, standInModel } from '../../src/models/stand-in.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
@@ -76,4 +77,21 @@ describe('a dry run bounds the real run (model inferences)', () => {
       expect(real.summary.process.model_inferences).toBeGreaterThan(real.summary.n);
     });
   }
+});
+
+describe('a dry run’s wall-time figures on a local model', () => {
+  it('times the real model on a sample of the inputs the run would send, and runs the first examples for real', async () => {
+    const { rows, time } = await dryRun(
+      { registry, recipe: 'deepwordbug', settings: {}, model: DEMO_SST2, data: SST2_DEV, limit: 5, seed: 0 },
+      { time: true },
+    );
+    const requests = rows.reduce((a, r) => a + r.process!.model_inferences, 0);
+    expect(time!.n).toBe(5);
+    expect(time!.requests).toBe(requests);
+    // Every input it would send, up to the sample's size, timed once per pass.
+    expect(time!.perInput!.inputs).toBe(Math.min(STAND_IN_SAMPLE, requests));
+    expect(time!.perInput!.seconds).toBeGreaterThan(0);
+    expect(time!.pilot!.examples).toBe(5);
+    expect(expectedSeconds(time!)).toBeCloseTo(time!.pilot!.seconds, 9);
+  });
 });

@@ -1,0 +1,147 @@
+/**
+ * What a dry run says of wall time (issue 33: time to a useful answer). Two figures, each labelled by what it is:
+ *
+ * - expected: for a local model, the first few examples run for real (nothing is written or cached) and their wall
+ *   time extrapolated to the whole run — searches, tokenising and the model together, on this machine now;
+ * - model time at most: the dry run's bound on the requests × the real model's measured cost per input, timed on a
+ *   sample of the very inputs the dry run would have sent (the data's own lengths), in batches of the size the real
+ *   run sends. It bounds the model's share only: the searches' own work is not in it.
+ *
+ * A remote model is never asked in a dry run: its time is requests × the endpoint's latency ÷ concurrency, which the
+ * dry run cannot know (it says so).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isHttpSpec, isOpenAiSpec } from '../models/load.ts';
+import { duration } from '../util/format.ts';
+import type { StandInModel } from '../models/stand-in.ts';
+import type { ModelAdapter, ModelInput } from '../models/types.ts';
+import { QueryEngine } from '../query/engine.ts';
+import { openEngine, openStandIn } from '../runner/open.ts';
+import { KINDS } from './index.ts';
+import { runRecipe } from './run.ts';
+import type { RunRequest, RunRow } from './types.ts';
+
+/** The real model's cost per input, timed. */
+export interface PerInput {
+  seconds: number;
+  /** Inputs timed (after one warm-up batch, not counted). */
+  inputs: number;
+  batch: number;
+}
+
+/** Examples a dry run runs for real on a local model to time them (the expectation's pilot). */
+export const PILOT_EXAMPLES = 20;
+
+/**
+ * A dry run (`--dry-run`): the recipe against a stand-in model in a scratch folder (removed after), its per-run rows
+ * (what it would send and cost), and with `time`, its wall-time figures (see the file comment).
+ */
+export async function dryRun(
+  req: Omit<RunRequest, 'out' | 'dryRun' | 'shared'>,
+  opts: { time?: boolean } = {},
+): Promise<{ rows: RunRow[]; time?: WallTimeEstimate }> {
+  const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
+  const stand = await openStandIn(req);
+  const engine = openEngine(stand, req);
+  try {
+    const run = { ...req, overwrite: true };
+    const outcome = await runRecipe({ ...run, out: join(scratch, 'dry'), dryRun: true, shared: { model: stand, engine } });
+    const rows = KINDS[outcome.kind].runRows(outcome);
+    if (!opts.time) return { rows };
+    const time = await estimateWallTime(req.model, stand, rows, (limit) =>
+      runRecipe({ ...run, limit, out: join(scratch, 'pilot'), shared: { model: stand.real, engine: new QueryEngine(stand.real) } }),
+    );
+    return { rows, time };
+  } finally {
+    await engine.flushed();
+    await stand.close?.();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The time figures: for a local model, its cost per input timed on the inputs the run would send, and a pilot of
+ * the first examples run for real (no disk cache: nothing is kept); for an endpoint, nothing (it is never asked).
+ */
+async function estimateWallTime(
+  model: string,
+  stand: StandInModel,
+  rows: readonly RunRow[],
+  pilot: (limit: number) => Promise<unknown>,
+): Promise<WallTimeEstimate> {
+  const n = rows.reduce((a, r) => a + r.n, 0);
+  const requests = rows.reduce((a, r) => a + (r.process?.model_inferences ?? 0), 0);
+  if (isOpenAiSpec(model) || isHttpSpec(model))
+    return { n, requests, notMeasured: "an endpoint is never asked in a dry run: about requests × its latency ÷ the run's concurrency" };
+  const perInput = await timePerInput(stand.real, stand.sample());
+  const examples = Math.min(n, PILOT_EXAMPLES);
+  const t0 = performance.now();
+  if (examples > 0) await pilot(examples);
+  return { n, requests, perInput, ...(examples > 0 ? { pilot: { examples, seconds: (performance.now() - t0) / 1000 } } : {}) };
+}
+
+/** The batch a timing sends: the model's own limit, at most 256 (the engine gathers concurrent examples' queries into batches of up to 1,024). */
+const TIMING_BATCH = 256;
+
+/**
+ * Times the model on these inputs, `batch` at a time: one warm-up batch first (session start-up, allocator), then every
+ * input once. Null when there is nothing to time.
+ */
+export async function timePerInput(model: ModelAdapter, inputs: readonly ModelInput[]): Promise<PerInput | null> {
+  if (inputs.length === 0) return null;
+  const batch = Math.max(1, Math.min(TIMING_BATCH, model.maxBatchSize ?? TIMING_BATCH));
+  await model.predict(inputs.slice(0, batch));
+  // The faster of two passes: another process's burst of work slows one pass, not the model.
+  let best = Infinity;
+  for (let pass = 0; pass < 2; pass++) {
+    const t0 = performance.now();
+    for (let i = 0; i < inputs.length; i += batch) await model.predict(inputs.slice(i, i + batch));
+    best = Math.min(best, performance.now() - t0);
+  }
+  return { seconds: best / 1000 / inputs.length, inputs: inputs.length, batch };
+}
+
+/** A pilot: the first `examples` examples run for real, and how long that took. */
+export interface Pilot {
+  examples: number;
+  seconds: number;
+}
+
+/** What the dry run prints of time. */
+export interface WallTimeEstimate {
+  /** Examples of the whole run. */
+  n: number;
+  /** The dry run's bound on model requests. */
+  requests: number;
+  perInput?: PerInput | null;
+  pilot?: Pilot;
+  /** Why no time was measured (a remote model). */
+  notMeasured?: string;
+}
+
+/** The expected wall time of the whole run (seconds), from the pilot; null without one. */
+export function expectedSeconds(e: WallTimeEstimate): number | null {
+  return e.pilot && e.pilot.examples > 0 ? (e.pilot.seconds / e.pilot.examples) * e.n : null;
+}
+
+/** The lines a dry run prints about time. */
+export function wallTimeLines(e: WallTimeEstimate): string[] {
+  if (e.notMeasured) return [`Wall time: not estimated (${e.notMeasured}).`];
+  const lines: string[] = [];
+  const expected = expectedSeconds(e);
+  if (expected !== null && e.pilot)
+    lines.push(
+      `Wall time, expected: ≈ ${duration(expected)} on this machine now (an expectation, not a bound: the first ` +
+        `${e.pilot.examples} of ${e.n.toLocaleString('en-US')} examples ran for real in ${duration(e.pilot.seconds)}, ` +
+        'extrapolated; nothing of them was kept).',
+    );
+  if (e.perInput)
+    lines.push(
+      `Model time, at most: ≈ ${duration(e.requests * e.perInput.seconds)} (≤ ${e.requests.toLocaleString('en-US')} requests × ` +
+        `${(1000 * e.perInput.seconds).toFixed(2)} ms an input, timed on ${e.perInput.inputs} of the inputs this run would send, ` +
+        `${e.perInput.batch} a batch; the searches' own work is not in it).`,
+    );
+  return lines;
+}
