@@ -366,7 +366,12 @@ export const RUN_OPTIONS = {
     { flag: { arg: '<n>' }, suite: { in: 'test' }, saved: true, identity: 'run' },
   ),
   dryRun: option(
-    z.boolean().describe('send nothing: estimate the requests, tokens and cost of the run (upper bounds) against a stand-in model'),
+    z
+      .boolean()
+      .describe(
+        'send nothing: the requests, tokens and cost of the run (upper bounds) against a stand-in model; for a local ' +
+          'model also its expected wall time (a 20-example pilot) and model time at most',
+      ),
     {
       flag: {},
       suite: null,
