@@ -100,6 +100,13 @@ export function settingString(r: LoadedRun, key: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** The axes of a query-budget curve (here and in `compare`): budget on a log scale, success rate, one colour a run. */
+export const BUDGET_AXES = {
+  x: { field: 'budget', type: 'quantitative', title: 'query budget per example (log scale)', scale: { type: 'log', nice: false } },
+  y: { field: 'rate', type: 'quantitative', title: 'attack success rate', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+  color: { field: 'series', type: 'nominal', title: 'run', sort: { field: 'order' } },
+} as const;
+
 /**
  * Attack success against the per-example query budget (summary.json's success_by_budget), one step curve per run on
  * a log axis, with each point's 95% Wilson interval as a band; undefined when no run has a curve with an attacked
@@ -121,20 +128,7 @@ export function budgetCurveChart(runs: readonly LoadedRun[]): ChartSpec | undefi
     }),
   );
   const banded = values.some((v) => 'lo' in v);
-  const x = {
-    field: 'budget',
-    type: 'quantitative',
-    title: 'query budget per example (log scale)',
-    scale: { type: 'log', nice: false },
-  } as const;
-  const y = {
-    field: 'rate',
-    type: 'quantitative',
-    title: 'attack success rate',
-    axis: { format: '.0%' },
-    scale: { domain: [0, 1] },
-  } as const;
-  const color = { field: 'series', type: 'nominal', title: 'run', sort: { field: 'order' } } as const;
+  const { x, y, color } = BUDGET_AXES;
   const line = {
     mark: { type: 'line', point: { size: 30 }, strokeWidth: 2, interpolate: 'step-after' },
     encoding: { x, y, color },

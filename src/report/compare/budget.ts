@@ -18,6 +18,7 @@ import {
   type PairedCounts,
 } from '../../stats/index.ts';
 import type { TopLevelSpec } from 'vega-lite';
+import { BUDGET_AXES } from '../../recipes/report/charts.ts';
 import type { ChartSpec } from '../../recipes/report/types.ts';
 import type { Joined, Outcome, RunInfo } from './load.ts';
 
@@ -132,20 +133,7 @@ export function budgetComparisonChart(q: QueryBudgetComparison): ChartSpec {
       ...(r[side].low !== null ? { lo: r[side].low, hi: r[side].high } : {}),
     })),
   );
-  const x = {
-    field: 'budget',
-    type: 'quantitative',
-    title: 'query budget per example (log scale)',
-    scale: { type: 'log', nice: false },
-  } as const;
-  const y = {
-    field: 'rate',
-    type: 'quantitative',
-    title: 'attack success rate',
-    axis: { format: '.0%' },
-    scale: { domain: [0, 1] },
-  } as const;
-  const color = { field: 'series', type: 'nominal', title: 'run', sort: { field: 'order' } } as const;
+  const { x, y, color } = BUDGET_AXES;
   return {
     title: 'Attack success by query budget, A and B',
     caption: 'Share of attacked examples broken within at most that many queries per example; band: 95% interval (Wilson).',
