@@ -97,9 +97,10 @@ export interface ProbeRecord {
   /**
    * Every variant in the order drawn: the strings it put in (e.g. replacement names) and its metric, for
    * analyses by name (probes whose variants name them; dropped by --compact). `pieces`: how many subword tokens
-   * the model's tokenizer makes of each name (when the adapter can tokenize).
+   * the model's tokenizer makes of each name (when the adapter can tokenize), counted as the model saw it: `seen` is
+   * each name as the variant's text held its first use (its case there, and the space before it when it had one).
    */
-  samples?: { names: string[]; metric: number; pieces?: number[] }[];
+  samples?: { names: string[]; metric: number; seen?: string[]; pieces?: number[] }[];
 }
 
 /** A gold answer of extractive QA, as results hold it. */

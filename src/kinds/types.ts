@@ -7,6 +7,7 @@
  */
 import type { Example } from '../data/types.ts';
 import type { GenerateSummary, ProcessStats, RunSummary } from '../metrics/summary.ts';
+import type { MetricDisplay } from '../metrics/display.ts';
 import type { StressSummary } from '../metrics/stress.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine, QuerySession } from '../query/engine.ts';
@@ -140,10 +141,13 @@ export interface GateRuntime {
   naReason(metric: string, run: AnyLoadedRun): string;
   /** What it measured: a run that measured nothing fails the gate whatever its thresholds. */
   measured(run: AnyLoadedRun): { n: number; unit: string };
-  /** The suite's progress line for the finished run (without the test name and time). */
-  line(run: AnyLoadedRun): string;
+  /**
+   * The suite's progress line for the finished run (without the test name and time); `displays` names and writes the
+   * recipes' own figures (the registry's figureDisplays), as the report does.
+   */
+  line(run: AnyLoadedRun, displays?: Record<string, MetricDisplay>): string;
   /** The suite table's cells: recipe, n, clean, attacked, success, stability, and (kinds without those) other figures. */
-  row(run: AnyLoadedRun): string[];
+  row(run: AnyLoadedRun, displays?: Record<string, MetricDisplay>): string[];
 }
 
 /** A recipe kind at run time: its table row (what it supports) and its implementation. */

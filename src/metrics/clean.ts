@@ -13,6 +13,9 @@ export interface CleanMetrics {
   accuracy: number | null;
   /** Per gold label: examples and accuracy, with its Wilson 95% interval (classification). */
   per_label?: Record<string, { n: number; accuracy: number; accuracy_interval: Interval }>;
+  /** NER: the share of words (tokens of the data) whose predicted tag is the gold tag, over `tokens` words. */
+  token_accuracy?: number | null;
+  tokens?: number;
   /** NER: corpus entity F1, precision, recall; null when there was nothing to score (no gold entity, none predicted). */
   entity_f1?: number | null;
   entity_precision?: number | null;
@@ -25,9 +28,12 @@ export interface CleanMetrics {
   /**
    * 95% intervals of the figures above, by their names (issue 34, as every run's summary has them): Wilson for the
    * shares (accuracy, exact match), a seeded bootstrap over examples for F1, entity precision and recall (corpus
-   * figures of the resampled sentences' counts) — a cautious bound where every example gave one value.
+   * figures of the resampled sentences' counts) — a cautious bound where every example gave one value. Token
+   * accuracy's is a bootstrap over sentences too (the words of one sentence are not independent).
    */
-  intervals: Partial<Record<'accuracy' | 'entity_f1' | 'entity_precision' | 'entity_recall' | 'exact_match' | 'f1', Interval>>;
+  intervals: Partial<
+    Record<'accuracy' | 'token_accuracy' | 'entity_f1' | 'entity_precision' | 'entity_recall' | 'exact_match' | 'f1', Interval>
+  >;
 }
 
 /** What {@link evaluateClean} is told besides the data: the subject's options and the bootstrap's seed. */
@@ -56,6 +62,9 @@ export async function evaluateClean(
   const perLabel: Record<string, { n: number; correct: number }> = {};
   const f1s: number[] = [];
   const counts: number[] = [];
+  // NER: right tags and words per sentence.
+  const tagRight: number[] = [];
+  const tagWords: number[] = [];
   let batch: Example[] = [];
   const flush = async (): Promise<void> => {
     const subjects = batch.map((e) => makeSubject(e, subject));
@@ -70,6 +79,11 @@ export async function evaluateClean(
         const slot = (perLabel[example.label] ??= { n: 0, correct: 0 });
         slot.n++;
         if (status.correct) slot.correct++;
+      }
+      const tags = status.prediction.tags;
+      if (example.kind === 'tokens' && tags) {
+        tagRight.push(example.tags.reduce((k, gold, w) => k + (tags[w] === gold ? 1 : 0), 0));
+        tagWords.push(example.tags.length);
       }
       if (status.prediction.entities) {
         sawEntities = true;
@@ -113,6 +127,20 @@ export async function evaluateClean(
       ...(v === null ? {} : { degenerate: () => sameValueBounds(v, units, [0, 1]) }),
     });
   };
+  if (tagWords.length) {
+    const tokens = tagWords.reduce((a, b) => a + b, 0);
+    metrics.token_accuracy = tokens ? tagRight.reduce((a, b) => a + b, 0) / tokens : null;
+    metrics.tokens = tokens;
+    metrics.intervals.token_accuracy = boot('token_accuracy', tagWords.length, (idx) => {
+      let right = 0;
+      let words = 0;
+      for (const i of idx) {
+        right += tagRight[i]!;
+        words += tagWords[i]!;
+      }
+      return words ? right / words : null;
+    });
+  }
   if (sawEntities) {
     metrics.entity_f1 = f1(entities);
     metrics.entity_precision = entities.tp + entities.fp ? entities.tp / (entities.tp + entities.fp) : null;

@@ -2,6 +2,8 @@ import type { Prediction } from '../attack/goals/index.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 import { BudgetTally, type BudgetPoint } from './budget.ts';
+import { Mean } from './mean.ts';
+import { ChanceTally, type BelowChance } from './chance.ts';
 import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts';
 
 export type { IntervalMetric, RunIntervals } from './intervals.ts';
@@ -92,6 +94,11 @@ export interface RunMetrics {
    */
   unmappable?: { answers: number; examples: number; clean: number };
   /**
+   * A classifier whose clean accuracy is far below chance: the upper bound of its 95% Wilson interval under 1 / the
+   * classes (absent otherwise). Its labels are most likely paired the wrong way round; the run exits non-zero.
+   */
+  clean_below_chance?: BelowChance;
+  /**
    * 95% intervals of the figures above, keyed by each figure's name (Wilson for shares of examples, a bootstrap
    * seeded from the run's seed over whole examples for means, F1, EM and the drop). Absent in runs written before
    * issue 27 and where the caller asked for none.
@@ -123,19 +130,6 @@ export interface RunSummary extends RunMetrics {
    * from the shared cache (also across examples and earlier runs in the process), and really computed.
    */
   process: ProcessStats;
-}
-
-/** Running sums for one mean, added in file order (so a streamed mean equals the mean of the array). */
-class Mean {
-  private sum = 0;
-  private n = 0;
-  add(x: number): void {
-    this.sum += x;
-    this.n++;
-  }
-  get value(): number | null {
-    return this.n ? this.sum / this.n : null;
-  }
 }
 
 /** What a {@link SummaryAccumulator} knows before the first result. */
@@ -202,8 +196,10 @@ export class SummaryAccumulator {
   private usage: { input_tokens: number; output_tokens: number; cost_usd: number | null } | undefined;
   private readonly unmappable = { answers: 0, examples: 0, clean: 0 };
   private budgetCut = 0;
+  private readonly chance = new ChanceTally();
 
   add(r: ExampleResult): void {
+    this.chance.add(r.original_prediction, r.perturbed_prediction, r.gold);
     if (r.usage) {
       const u = (this.usage ??= { input_tokens: 0, output_tokens: 0, cost_usd: r.usage.cost_usd === undefined ? null : 0 });
       u.input_tokens += r.usage.input_tokens;
@@ -340,6 +336,8 @@ export class SummaryAccumulator {
     if (this.usage)
       metrics.usage = { ...this.usage, cost_usd: this.usage.cost_usd === null ? null : Math.round(this.usage.cost_usd * 1e9) / 1e9 };
     if (this.usage || this.unmappable.answers || this.unmappable.clean) metrics.unmappable = { ...this.unmappable };
+    const chance = this.chance.finish(this.cleanCorrect, n);
+    if (chance) metrics.clean_below_chance = chance;
     if (this.probed) {
       metrics.probe = {
         n: this.probed,

@@ -9,46 +9,12 @@ import { z } from 'zod';
 import { DATA_FORMATS } from '../data/types.ts';
 import { LABEL_MAPPINGS, type LabelMapping } from '../models/openai/mapping.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
+import { WORD_PIECES, type WordPiece } from '../models/types.ts';
 import { parseShard, type Shard } from './shard.ts';
-import type { LoadModelOptions } from '../models/load.ts';
+import { int, load, option } from './meta.ts';
 
-/** The entries of a suite file that hold options: a `models:` entry, a `datasets:` entry, a test. */
-export type SuiteEntry = 'model' | 'dataset' | 'test';
-
-/** Where an option appears and what becomes of it. */
-export interface OptionMeta {
-  /** Its flag: `--kebab-key`, a short letter, the argument's placeholder, a parser for text zod cannot read; null: no flag. */
-  flag: { short?: string; arg?: string; parse?: (raw: string) => unknown } | null;
-  /**
-   * Its key in a suite file (snake_case of the key unless given) and the entry that holds it: a `models:` entry, a
-   * `datasets:` entry or a test; `path`: a file named relative to the suite file. null: not in suite files.
-   */
-  suite: { in: SuiteEntry | readonly SuiteEntry[]; key?: string; path?: boolean } | null;
-  /** run.json's `request` keeps it (no secrets: an env var's name is not its value). */
-  saved: boolean;
-  /**
-   * A resume must use the same value: 'data' options decide which examples and labels a run sees (run.json's
-   * settings, an experiment's data options); 'run' options change what was measured (a defence, a query budget).
-   */
-  identity?: 'data' | 'run';
-  /** Never written or echoed (e.g. a queue URL may carry a password). */
-  secret?: boolean;
-  /** The loadModel option(s) its value feeds. */
-  load?: (value: never) => Partial<LoadModelOptions>;
-}
-
-/** One shared option: its schema and where it appears. */
-export interface SharedOption<T extends z.ZodType = z.ZodType> {
-  schema: T;
-  meta: OptionMeta;
-}
-
-const option = <T extends z.ZodType>(schema: T, meta: OptionMeta): SharedOption<T> => ({ schema, meta });
-const int = (min: number) => z.number().int().min(min);
-const load =
-  <V>(f: (v: V) => Partial<LoadModelOptions>) =>
-  (v: never): Partial<LoadModelOptions> =>
-    f(v as V);
+import type { SharedOption } from './meta.ts';
+export type { OptionMeta, SharedOption, SuiteEntry } from './meta.ts';
 
 /** The model options. */
 export const MODEL_OPTIONS = {
@@ -68,6 +34,30 @@ export const MODEL_OPTIONS = {
     saved: true,
     load: load((task: (typeof MODEL_TASKS)[number]) => ({ task })),
   }),
+  wordPiece: option(
+    z
+      .enum(WORD_PIECES)
+      .describe(
+        'taggers (model folders, hub ids): the piece of a word its tag is read from: first, or first-nonempty (default): the first ' +
+          'that holds one of its characters (a bare ▁ or Ġ piece holds none)',
+      ),
+    {
+      flag: { arg: '<which>' },
+      suite: { in: 'model' },
+      saved: true,
+      identity: 'run',
+      load: load((wordPiece: WordPiece) => ({ wordPiece })),
+    },
+  ),
+  firstWordSpace: option(
+    z
+      .boolean()
+      .describe(
+        "taggers with byte-level BPE: encode the sentence's first word after a space like the others (ĠEU, Hugging Face's " +
+          'is_split_into_words with add_prefix_space) instead of as a text starts (EU, or ĠEU if the tokenizer adds the space itself)',
+      ),
+    { flag: {}, suite: { in: 'model' }, saved: true, identity: 'run', load: load((firstWordSpace: boolean) => ({ firstWordSpace })) },
+  ),
   authEnv: option(
     z.string().min(1).describe('HTTP and openai: models: environment variable whose value is sent as the Authorization header'),
     {

@@ -42,3 +42,22 @@ export interface WordCandidate {
    */
   span?: number;
 }
+
+/**
+ * Whether each edit followed a space in the text it was made in (false at the text's start and after any other
+ * character): edits apply in order, each at its `start` in its field as the edits before it left it. `fields` are
+ * the fields before any edit, a token list standing for its tokens joined by single spaces. Byte-level BPE and
+ * SentencePiece encode that space into the word's first piece (`Ġoften`, `▁often`), so the pieces the model saw of an
+ * edited word are those of the word with the space before it.
+ */
+export function spaceBefore(fields: Readonly<Record<string, string | readonly string[]>>, edits: readonly Edit[]): boolean[] {
+  const texts = new Map<string, string>();
+  return edits.map((e) => {
+    const raw = fields[e.field];
+    let text = texts.get(e.field) ?? (typeof raw === 'string' ? raw : (raw ?? []).join(' '));
+    const spaced = e.start > 0 && text[e.start - 1] === ' ';
+    text = text.slice(0, e.start) + e.after + text.slice(e.start + e.before.length);
+    texts.set(e.field, text);
+    return spaced;
+  });
+}

@@ -458,7 +458,7 @@ describe('stress nli: bad input is refused with file and line, or counted with -
     const labels = await stressNli(['--model', fixtureData('../models/tiny-bert-seq'), '--data', QNLI, '--out', tmp('nli-labels')]);
     expect(labels.code).toBe(1);
     expect(labels.stderr).toMatch(
-      /cannot be mapped to the NLI labels \(entailment, neutral, contradiction, not_entailment\): no NLI label for "NEGATIVE", "POSITIVE"\. Map them with --label-map, e.g\. --label-map "NEGATIVE=entailment,POSITIVE=not_entailment"\./,
+      /cannot be mapped to the NLI labels \(entailment, neutral, contradiction, not_entailment\): no NLI label for "NEGATIVE", "POSITIVE"\. Map each to the NLI class it means with --label-map: "NEGATIVE=<entailment\|not_entailment>,POSITIVE=<entailment\|not_entailment>"\./,
     );
     const text = await stressNli(['--model', DEMO_SICK, '--data', fixtureData('sst2/dev.tsv'), '--out', tmp('nli-text')]);
     expect(text.code).toBe(1);

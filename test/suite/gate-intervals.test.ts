@@ -59,7 +59,15 @@ describe('gate: intervals, minimum n, paired baseline', () => {
     for (const c of v.checks) expect(c).toMatchObject({ status: 'inconclusive', passed: false, n: 10, actual: 0.2 });
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('Gate inconclusive: 2 of 2 checks have too few examples to judge');
-    expect(html).toContain('Checked: attack_success_rate.');
+    // The report's banner speaks in words and units, not the suite's snake_case (issue 34 item 14); the check as written is its tooltip.
+    expect(html).toContain('Checked: attack success rate.');
+    expect(html).toContain(
+      '? noise: attack success rate 20.0% (n = 10) would fail &#60; 10.0% — inconclusive: n = 10 is below the suite&#39;s ' +
+        'minimum of 30, too few examples to judge',
+    );
+    expect(html).toContain('title="attack_success_rate &#60; 0.1"');
+    const banner = /<div class="verdict[\s\S]*?<\/div>/.exec(html)![0].replace(/title="[^"]*"/g, '');
+    expect(banner).not.toMatch(/[a-z]_[a-z]|[a-z][A-Z]/);
   });
 
   it('interval bounds: .high and .low read the Wilson interval; min_n is a suite setting; a failing check still fails', async () => {

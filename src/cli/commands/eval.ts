@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { parseLabelMap } from '../../attack/labels.ts';
+import { belowChance, belowChanceMessage, type BelowChance } from '../../metrics/chance.ts';
 import { evaluateClean, type CleanMetrics } from '../../metrics/clean.ts';
 import { withInterval } from '../../metrics/show.ts';
 import { goalFor } from '../../recipes/context.ts';
@@ -27,6 +28,8 @@ export interface EvalSummary extends CleanMetrics {
   /** Seed of the bootstrap intervals. */
   seed: number;
   skipped_rows: number;
+  /** A classifier's accuracy far below chance: its labels swapped, or data made to fool it (D_worst). Said, not failed. */
+  clean_below_chance?: BelowChance;
 }
 
 export function evalCommand(): Command {
@@ -63,13 +66,16 @@ export function evalCommand(): Command {
         ...metrics,
         skipped_rows: data.skipped.length,
       };
+      // Said, and recorded, but no failure: eval also scores adversarial sets (D_worst), which are meant to be wrong.
+      const chance = summary.per_label ? belowChance(summary.intervals.accuracy, model.info.labels?.length ?? 0) : undefined;
+      if (chance) summary.clean_below_chance = chance;
       if (opts.out) writeSummary(opts.out, summary);
-      if (opts.json) {
-        process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-        return;
+      if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+      else {
+        process.stdout.write(formatTable(rowsOf(summary), 'textstress · eval') + '\n');
+        if (opts.out) process.stdout.write(`Results: ${join(opts.out, 'summary.json')}\n`);
       }
-      process.stdout.write(formatTable(rowsOf(summary), 'textstress · eval') + '\n');
-      if (opts.out) process.stdout.write(`Results: ${join(opts.out, 'summary.json')}\n`);
+      if (chance) process.stderr.write(belowChanceMessage(chance, { adversarial: true }) + '\n');
     } finally {
       await engine.flushed();
       await model.close?.();
@@ -97,6 +103,7 @@ function rowsOf(s: EvalSummary): [string, string][] {
     ['examples', String(s.n)],
     [accuracyName(s), withInterval(s.accuracy, iv.accuracy)],
   ];
+  if (s.token_accuracy !== undefined) rows.push([`token accuracy (${s.tokens} words)`, withInterval(s.token_accuracy, iv.token_accuracy)]);
   if (s.entity_f1 !== undefined) {
     rows.push(
       ['entity F1', withInterval(s.entity_f1, iv.entity_f1)],
@@ -107,7 +114,10 @@ function rowsOf(s: EvalSummary): [string, string][] {
   if (s.f1 !== undefined) rows.push(['exact match (EM)', withInterval(s.exact_match, iv.exact_match)], ['F1', withInterval(s.f1, iv.f1)]);
   for (const [label, l] of Object.entries(s.per_label ?? {}))
     rows.push([`  accuracy on "${label}"`, withInterval(l.accuracy, l.accuracy_interval)]);
-  rows.push(['95% intervals', 'Wilson for shares; F1, precision, recall: bootstrap over examples (seed ' + String(s.seed) + ')']);
+  rows.push([
+    '95% intervals',
+    'Wilson for shares; F1, precision, recall, token accuracy: bootstrap over examples (seed ' + String(s.seed) + ')',
+  ]);
   rows.push(['wall time', `${s.wall_seconds.toFixed(2)} s`]);
   return rows;
 }

@@ -18,8 +18,14 @@ const ALL_TASKS = ['text-classification', 'pair-classification', 'token-classifi
  * Wilson at the types' effective sample size over the test sentences; the best head: Wilson; cloze: a bootstrap over
  * pairs). `range`: a share [0, 1]; a drop of probability [−1, 1].
  */
-const metric = (description: string, key: string, range: readonly [number, number] = [0, 1]): RecipeMetric => ({
+const metric = (
+  description: string,
+  key: string,
+  display: Pick<RecipeMetric, 'label' | 'unit'>,
+  range: readonly [number, number] = [0, 1],
+): RecipeMetric => ({
   description,
+  ...display,
   range,
   read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key],
   interval: (s) => {
@@ -47,16 +53,31 @@ export const probeLayersRecipe = defineRecipe({
   tasks: ALL_TASKS,
   settings: layerProbeSettings,
   report: layersFamily,
+  figures: {
+    test_sentences: { label: 'test sentences', unit: 'count' },
+    best_accuracy_layer: { label: 'layer best on dev (accuracy)', unit: 'index' },
+    best_localisation_layer: { label: 'layer best on dev (localisation)', unit: 'index' },
+    best_head_localisation: { label: 'localisation, head best on dev', unit: 'rate' },
+    localisation_chance: { label: 'localisation by chance', unit: 'rate' },
+  },
   metrics: {
-    layer0_accuracy: metric('probe accuracy on layer 0 (embeddings), mean over error types', 'layer0_accuracy'),
+    layer0_accuracy: metric('probe accuracy on layer 0 (embeddings), mean over error types', 'layer0_accuracy', {
+      label: 'probe accuracy, layer 0',
+      unit: 'rate',
+    }),
     best_layer_accuracy: metric(
       'best contextual layer (chosen on the dev split): probe accuracy on the test sentences, mean over error types',
       'best_layer_accuracy',
+      { label: 'probe accuracy, layer best on dev', unit: 'rate' },
     ),
-    layer0_localisation: metric("layer 0: share of error sentences whose error is in the probe's top-2 attention", 'layer0_localisation'),
+    layer0_localisation: metric("layer 0: share of error sentences whose error is in the probe's top-2 attention", 'layer0_localisation', {
+      label: 'localisation, layer 0',
+      unit: 'rate',
+    }),
     best_layer_localisation: metric(
       'best contextual layer (chosen on the dev split): the same localisation share on the test sentences',
       'best_layer_localisation',
+      { label: 'localisation, layer best on dev', unit: 'rate' },
     ),
   },
   helpAfter: [
@@ -116,6 +137,7 @@ export const probeHeadsRecipe = defineRecipe({
     best_head_localisation: metric(
       'best attention head (chosen on the dev split): share of test sentences with an error whose error is in its top 2 tokens',
       'best_head_localisation',
+      { label: 'localisation, head best on dev', unit: 'rate' },
     ),
   },
   helpAfter: [
@@ -164,9 +186,21 @@ export const clozeRecipe = defineRecipe({
   tasks: ['fill-mask'],
   settings: clozeSettings,
   report: clozeFamily,
+  // The pairs setting is per error type: used + left out = pairs × error types (150 × 5 = 750 in the demo, 424 used).
+  figures: {
+    pairs_used: { label: 'pairs used (one-token errors, all types)', unit: 'count' },
+    pairs_skipped: { label: 'pairs left out (not one-token)', unit: 'count' },
+    masked_queries: { label: 'masked-token queries', unit: 'count' },
+    near_minus_far: { label: 'drop next to the error minus six away', unit: 'points' },
+  },
   metrics: {
-    near_error_drop: metric('mean drop of P(true token) next to the error (|distance| 1)', 'near_error_drop', [-1, 1]),
-    far_drop: metric('the same drop six tokens away', 'far_drop', [-1, 1]),
+    near_error_drop: metric(
+      'mean drop of P(true token) next to the error (|distance| 1)',
+      'near_error_drop',
+      { label: 'drop next to the error', unit: 'points' },
+      [-1, 1],
+    ),
+    far_drop: metric('the same drop six tokens away', 'far_drop', { label: 'drop six tokens away', unit: 'points' }, [-1, 1]),
   },
   helpAfter: [
     'Examples:',

@@ -37,11 +37,20 @@ const INTERVALS: Record<keyof typeof FOOLING_METRICS, (s: Record<string, unknown
   fooling_sentences: (s) => observed(s, 'fooling_sentences'),
   fooling_threshold: (s) => detailsOf(s)?.threshold.interval,
 };
+/** Labels and units: F is a share of sentences; S, the highest score and T_task are model scores (0–1), not shares. */
+const FOOLING_DISPLAY: Record<keyof typeof FOOLING_METRICS, Pick<RecipeMetric, 'label' | 'unit'>> = {
+  fooling_fraction: { label: 'F (fooling share)', unit: 'rate' },
+  fooling_mean_score: { label: 'S (mean target score)', unit: 'number' },
+  fooling_max_score: { label: 'highest target score', unit: 'number' },
+  fooling_sentences: { label: 'fooling sentences, all epochs', unit: 'count' },
+  fooling_threshold: { label: 'score threshold T', unit: 'number' },
+};
 const metrics = Object.fromEntries(
   Object.entries(FOOLING_METRICS).map(([key, description]): [string, RecipeMetric] => [
     key,
     {
       description,
+      ...FOOLING_DISPLAY[key as keyof typeof FOOLING_METRICS],
       range: key === 'fooling_sentences' ? [0, Infinity] : [0, 1],
       read: (s) => valueOf(s, key),
       interval: (s) => {

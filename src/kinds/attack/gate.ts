@@ -91,8 +91,15 @@ export function attackLine(run: LoadedRun): string {
   return `clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)}`;
 }
 
-/** The gate of attack-shaped runs; `line` is the kind's progress line. */
-export function attackGate(line: (run: LoadedRun) => string): GateRuntime {
+/**
+ * The gate of attack-shaped runs; `line` is the kind's progress line. What an attack measured is its attacked
+ * examples (a run that skipped every one measured nothing); a probe's, its examples tested (the probe's own figures
+ * say how many it probed).
+ */
+export function attackGate(
+  line: (run: LoadedRun) => string,
+  opts: { probe?: boolean; row?: (run: LoadedRun) => string[] | undefined } = {},
+): GateRuntime {
   return {
     builtIn: Object.keys(GATE_METRICS),
     value(metric, run, extra) {
@@ -113,10 +120,15 @@ export function attackGate(line: (run: LoadedRun) => string): GateRuntime {
       if (metric === 'mean_perturbed_word_pct' || metric === 'queries_per_success') return 'no attack succeeded';
       return `it is taken over zero examples (${s.n} examples)`;
     },
-    measured: (run) => ({ n: loaded(run).summary.n, unit: 'examples tested' }),
+    measured(run) {
+      const s = loaded(run).summary;
+      return s.n === 0 || opts.probe ? { n: s.n, unit: 'examples tested' } : { n: s.attacked, unit: 'examples attacked' };
+    },
     line: (run) => line(loaded(run)),
     row(run) {
       const r = loaded(run);
+      const own = opts.row?.(r);
+      if (own) return own;
       const h = r.headline;
       return [r.summary.recipe, String(r.summary.n), pct(h.clean), pct(h.attacked), pct(h.attack_success_rate), pct(h.stability)];
     },

@@ -81,11 +81,16 @@ export function summaryTable(s: RunSummary): string {
   }
   // For taggers "accuracy" is whole-sentence exact match (every entity right), for QA an answer overlapping a gold one.
   const acc = qa ? 'answers with F1 > 0' : s.clean_f1 !== undefined ? 'sentences fully right' : 'accuracy';
+  // A tagger's success rate and stability are over different sentences (issue 34): the labels say which.
+  const tagger = !qa && s.clean_f1 !== undefined;
   rows.push(
     [`clean ${acc}`, withInterval(s.clean_accuracy, iv.clean_accuracy)],
     [`${acc} under attack`, withInterval(s.attacked_accuracy, iv.attacked_accuracy)],
-    ['attack success rate', withInterval(s.attack_success_rate, iv.attack_success_rate)],
-    ['stability', withInterval(s.stability, iv.stability)],
+    [
+      tagger ? 'attack success rate (of sentences with an entity right)' : 'attack success rate',
+      withInterval(s.attack_success_rate, iv.attack_success_rate),
+    ],
+    [tagger ? 'stability (of sentences fully right)' : 'stability', withInterval(s.stability, iv.stability)],
     ['mean % words perturbed', withInterval(s.mean_perturbed_word_pct, iv.mean_perturbed_word_pct, 'percent')],
     ['mean queries / example', withInterval(s.mean_queries, iv.mean_queries, 'number')],
     ...queryBudgetRows(s),

@@ -20,6 +20,7 @@ import type { MaskedLm } from '../../models/lm/masked-lm.ts';
 import type { SentenceEncoder } from '../../models/lm/sentence-encoder.ts';
 import type { WordEmbeddings } from '../../data/embeddings/index.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
+import type { MetricDisplay, MetricUnit } from '../../metrics/display.ts';
 import type { ReportFamily } from '../report/types.ts';
 import type { Interval } from '../../stats/index.ts';
 
@@ -212,7 +213,7 @@ export interface RecipeMetric {
   /** Short label for report tiles and tables ("probe accuracy, layer 0"); default: the name with spaces. */
   label?: string;
   /** How to print it: a share (0–1, shown as %), a difference of shares (shown in points), a count, a layer index, or a plain number. */
-  unit?: 'rate' | 'points' | 'count' | 'index' | 'number';
+  unit?: MetricUnit;
   /** Which way is good (colours the tile); absent: neutral. */
   better?: 'higher' | 'lower';
   read(summary: Record<string, unknown>): number | null | undefined;
@@ -289,6 +290,11 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   report?: ReportFamily;
   /** Metrics it adds to the CI gate. */
   metrics?: Record<string, RecipeMetric>;
+  /**
+   * How pages name the other figures of its summary (counts, chosen layers …: not gate metrics), so that none is
+   * shown by its snake_case key or in the wrong unit; absent ones are named in words and read by their names.
+   */
+  figures?: Record<string, MetricDisplay>;
 }
 
 /** Identity with inference: `build` receives the settings with defaults applied (z.output). */

@@ -19,6 +19,8 @@ import {
 } from '../../stats/index.ts';
 import type { Joined, Outcome, RunInfo } from './load.ts';
 import type { QueryBudgetComparison } from './budget.ts';
+import { metricLabel, settingLabel, settingValue } from '../../metrics/display.ts';
+import { displayPath, withoutAbsolutePaths } from '../html/paths.ts';
 
 /** Which way a metric is better: accuracy up, attack success down. */
 export type Better = 'higher' | 'lower';
@@ -26,6 +28,8 @@ export type Better = 'higher' | 'lower';
 /** One metric compared. */
 export interface MetricComparison {
   metric: string;
+  /** What tables and pages call it ("attack success rate"). */
+  label: string;
   better: Better;
   test: 'mcnemar' | 'paired-bootstrap';
   /** Each run's value over the compared examples it is defined on, with its interval (Wilson or bootstrap). */
@@ -138,6 +142,7 @@ export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison
     );
     rows.push({
       metric,
+      label: metricLabel(metric),
       better: def.better,
       test: 'mcnemar',
       a: own(xa),
@@ -175,6 +180,7 @@ export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison
     );
     rows.push({
       metric,
+      label: metricLabel(metric),
       better: 'higher',
       test: 'paired-bootstrap',
       a: own(j.a, 'a'),
@@ -220,6 +226,50 @@ export interface Comparison {
    * from `metrics`: it never sets `regression`), and queries per successful attack (see budget.ts).
    */
   query_budget?: QueryBudgetComparison;
+  /**
+   * What differs between the two runs besides the results: the recipe, model, data, seed and every recorded setting
+   * whose value is not the same (issue 34: a K = 1 and a K = 3 typos run must not read alike). Values as shown.
+   */
+  differ: SettingDifference[];
+}
+
+/** One thing that differs between the runs compared: its label in words and each run's value. */
+export interface SettingDifference {
+  key: string;
+  label: string;
+  a: string;
+  b: string;
+}
+
+/** The recipe, model, data, seed and settings that differ between two runs (values as people read them). */
+export function differences(a: RunInfo, b: RunInfo): SettingDifference[] {
+  const shown = (v: unknown): string => (v === undefined || v === null ? '—' : withoutAbsolutePaths(settingValue(v)));
+  const out: SettingDifference[] = [];
+  const add = (key: string, label: string, x: unknown, y: unknown): void => {
+    if (JSON.stringify(x ?? null) !== JSON.stringify(y ?? null)) out.push({ key, label, a: shown(x), b: shown(y) });
+  };
+  add('recipe', 'recipe', a.recipe, b.recipe);
+  add('model', 'model', displayPath(a.model), displayPath(b.model));
+  add('dataset', 'data', displayPath(a.dataset), displayPath(b.dataset));
+  add('seed', 'seed', a.seed, b.seed);
+  for (const key of [...new Set([...Object.keys(a.settings ?? {}), ...Object.keys(b.settings ?? {})])]) {
+    add(key, settingLabel(key), a.settings?.[key], b.settings?.[key]);
+  }
+  return out;
+}
+
+/** "k: 1 → 3 · max words: 512 → 256", or "" when nothing differs. */
+export const differencesText = (d: readonly SettingDifference[]): string => d.map((x) => `${x.label}: ${x.a} → ${x.b}`).join(' · ');
+
+/** The comparison with its runs named as a page shows them: no absolute path (folders as given, or `dirs`). */
+export function forDisplay(c: Comparison, dirs?: readonly [string, string]): Comparison {
+  const run = (r: RunInfo, dir: string | undefined): RunInfo => ({
+    ...r,
+    dir: dir ?? displayPath(r.dir),
+    model: displayPath(r.model),
+    dataset: displayPath(r.dataset),
+  });
+  return { ...c, a: run(c.a, dirs?.[0]), b: run(c.b, dirs?.[1]) };
 }
 
 /** The examples right under attack in A and wrong in B (broke), and the reverse (held). */

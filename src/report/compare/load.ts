@@ -43,6 +43,8 @@ export interface RunInfo {
   n: number;
   /** The run's per-example query budget (--max-queries), when it had one: its query-budget curve ends there. */
   max_queries?: number;
+  /** The recipe's recorded settings (summary.json's `settings`): what tells two runs of one recipe apart. */
+  settings: Record<string, unknown>;
 }
 
 /** One run read for comparison: its identity and its examples' outcomes, by id, in file order. */
@@ -105,6 +107,7 @@ export function readRunInfo(dir: string): RunInfo {
     seed: typeof s.seed === 'number' ? s.seed : 0,
     n: s.n,
     ...(typeof budget === 'number' ? { max_queries: budget } : {}),
+    settings: typeof s.settings === 'object' && s.settings !== null ? (s.settings as Record<string, unknown>) : {},
   };
 }
 

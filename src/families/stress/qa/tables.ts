@@ -209,8 +209,9 @@ export function table4(s: StressSummary): ReportTable {
       'Reduction = (original − test) / original over the questions the test applied to; negative = the test raised ' +
       'it. 95% CI: EM (right or wrong per question) Wilson over the questions; F1 a bootstrap over whole questions. ' +
       'AddSent/AddOneSent: the worst adversarial copy per question. ' +
-      'AddAny/AddCommon (as Jia & Liang’s Table 4): the worst (by F1) of the alternative adversarial sets generated against ' +
-      'other models, over every question; sets generated against this model are left out. AddAny/AddCommon adaptive: ' +
+      'AddAny/AddCommon (as Aspillaga et al.’s Table 4 caption defines them, for Jia & Liang’s adversaries): the worst (by F1) ' +
+      'of the alternative adversarial sets generated against other models, over every question; sets generated against ' +
+      'this model are left out. AddAny/AddCommon adaptive: ' +
       'searched against this model, on the questions it had right (F1 > 0) within --adaptive-limit.',
   };
 }
