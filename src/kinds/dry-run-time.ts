@@ -1,8 +1,9 @@
 /**
  * What a dry run says of wall time (issue 33: time to a useful answer). Two figures, each labelled by what it is:
  *
- * - expected: for a local model, the first few examples run for real (nothing is written or cached) and their wall
- *   time extrapolated to the whole run — searches, tokenising and the model together, on this machine now;
+ * - expected: for a local model, about 20 examples drawn across the run (a shard by id hash) run for real (nothing
+ *   is kept) and their wall time extrapolated to the whole run — searches, tokenising and the model together, on this
+ *   machine now;
  * - model time at most: the dry run's bound on the requests × the real model's measured cost per input, timed on a
  *   sample of the very inputs the dry run would have sent (the data's own lengths), in batches of the size the real
  *   run sends. It bounds the model's share only: the searches' own work is not in it.
@@ -50,9 +51,14 @@ export async function dryRun(
     const outcome = await runRecipe({ ...run, out: join(scratch, 'dry'), dryRun: true, shared: { model: stand, engine } });
     const rows = KINDS[outcome.kind].runRows(outcome);
     if (!opts.time) return { rows };
-    const time = await estimateWallTime(req.model, stand, rows, (limit) =>
-      runRecipe({ ...run, limit, out: join(scratch, 'pilot'), shared: { model: stand.real, engine: new QueryEngine(stand.real) } }),
-    );
+    const time = await estimateWallTime(req.model, stand, rows, async (n) => {
+      // About PILOT_EXAMPLES examples drawn across the run (the shard of their id's hash; the first ones under --shard).
+      const count = Math.ceil(n / PILOT_EXAMPLES);
+      const some = count > 1 && !req.shard ? { shard: { index: 0, count } } : { limit: Math.min(n, PILOT_EXAMPLES) };
+      const shared = { model: stand.real, engine: new QueryEngine(stand.real) };
+      const pilot = await runRecipe({ ...run, ...some, out: join(scratch, 'pilot'), shared });
+      return KINDS[pilot.kind].runRows(pilot).reduce((a, r) => a + r.n, 0);
+    });
     return { rows, time };
   } finally {
     await engine.flushed();
@@ -63,22 +69,23 @@ export async function dryRun(
 
 /**
  * The time figures: for a local model, its cost per input timed on the inputs the run would send, and a pilot of
- * the first examples run for real (no disk cache: nothing is kept); for an endpoint, nothing (it is never asked).
+ * about 20 examples drawn across the run, run for real (no disk cache: nothing is kept); for an endpoint, nothing (it is never asked).
  */
 async function estimateWallTime(
   model: string,
   stand: StandInModel,
   rows: readonly RunRow[],
-  pilot: (limit: number) => Promise<unknown>,
+  /** Runs some of the run's `n` examples for real; how many it ran. */
+  pilot: (n: number) => Promise<number>,
 ): Promise<WallTimeEstimate> {
   const n = rows.reduce((a, r) => a + r.n, 0);
   const requests = rows.reduce((a, r) => a + (r.process?.model_inferences ?? 0), 0);
   if (isOpenAiSpec(model) || isHttpSpec(model))
     return { n, requests, notMeasured: "an endpoint is never asked in a dry run: about requests × its latency ÷ the run's concurrency" };
   const perInput = await timePerInput(stand.real, stand.sample());
-  const examples = Math.min(n, PILOT_EXAMPLES);
+  if (n === 0) return { n, requests, perInput };
   const t0 = performance.now();
-  if (examples > 0) await pilot(examples);
+  const examples = await pilot(n);
   return { n, requests, perInput, ...(examples > 0 ? { pilot: { examples, seconds: (performance.now() - t0) / 1000 } } : {}) };
 }
 
@@ -103,7 +110,7 @@ export async function timePerInput(model: ModelAdapter, inputs: readonly ModelIn
   return { seconds: best / 1000 / inputs.length, inputs: inputs.length, batch };
 }
 
-/** A pilot: the first `examples` examples run for real, and how long that took. */
+/** A pilot: some examples run for real (about PILOT_EXAMPLES, drawn across the run), and how long that took. */
 export interface Pilot {
   examples: number;
   seconds: number;
@@ -133,9 +140,9 @@ export function wallTimeLines(e: WallTimeEstimate): string[] {
   const expected = expectedSeconds(e);
   if (expected !== null && e.pilot)
     lines.push(
-      `Wall time, expected: ≈ ${duration(expected)} on this machine now (an expectation, not a bound: the first ` +
-        `${e.pilot.examples} of ${e.n.toLocaleString('en-US')} examples ran for real in ${duration(e.pilot.seconds)}, ` +
-        'extrapolated; nothing of them was kept).',
+      `Wall time, expected: ≈ ${duration(expected)} on this machine now (an expectation, not a bound: ` +
+        `${e.pilot.examples} of the ${e.n.toLocaleString('en-US')} examples, drawn across the data, ran for real in ` +
+        `${duration(e.pilot.seconds)}, extrapolated; nothing of them was kept).`,
     );
   if (e.perInput)
     lines.push(

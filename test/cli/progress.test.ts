@@ -40,8 +40,8 @@ describe('what a dry run says of time', () => {
     const e = { n: 872, requests: 40_000, perInput: { seconds: 0.004, inputs: 256, batch: 64 }, pilot: { examples: 20, seconds: 10 } };
     expect(expectedSeconds(e)).toBe(436);
     expect(wallTimeLines(e)).toEqual([
-      'Wall time, expected: ≈ 7 min 16 s on this machine now (an expectation, not a bound: the first 20 of 872 examples ran ' +
-        'for real in 10 s, extrapolated; nothing of them was kept).',
+      'Wall time, expected: ≈ 7 min 16 s on this machine now (an expectation, not a bound: 20 of the 872 examples, drawn ' +
+        'across the data, ran for real in 10 s, extrapolated; nothing of them was kept).',
       'Model time, at most: ≈ 2 min 40 s (≤ 40,000 requests × 4.00 ms an input, timed on 256 of the inputs this run would ' +
         "send, 64 a batch; the searches' own work is not in it).",
     ]);

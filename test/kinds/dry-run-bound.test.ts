@@ -91,7 +91,7 @@ describe('a dry run’s wall-time figures on a local model', () => {
     // Every input it would send, up to the sample's size, timed once per pass.
     expect(time!.perInput!.inputs).toBe(Math.min(STAND_IN_SAMPLE, requests));
     expect(time!.perInput!.seconds).toBeGreaterThan(0);
-    expect(time!.pilot!.examples).toBe(5);
+    expect(time!.pilot!.examples).toBe(5); // 5 examples: all of them
     expect(expectedSeconds(time!)).toBeCloseTo(time!.pilot!.seconds, 9);
   });
 });
