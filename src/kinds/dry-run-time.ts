@@ -11,7 +11,7 @@
  * A remote model is never asked in a dry run: its time is requests × the endpoint's latency ÷ concurrency, which the
  * dry run cannot know (it says so).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isHttpSpec, isOpenAiSpec } from '../models/load.ts';
@@ -44,7 +44,9 @@ export async function dryRun(
   opts: { time?: boolean } = {},
 ): Promise<{ rows: RunRow[]; time?: WallTimeEstimate }> {
   const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
+  const opening = performance.now();
   const stand = await openStandIn(req);
+  const openSeconds = (performance.now() - opening) / 1000;
   const engine = openEngine(stand, req);
   try {
     const run = { ...req, overwrite: true };
@@ -56,10 +58,15 @@ export async function dryRun(
       const count = Math.ceil(n / PILOT_EXAMPLES);
       const some = count > 1 && !req.shard ? { shard: { index: 0, count } } : { limit: Math.min(n, PILOT_EXAMPLES) };
       const shared = { model: stand.real, engine: new QueryEngine(stand.real) };
+      const t0 = performance.now();
       const pilot = await runRecipe({ ...run, ...some, out: join(scratch, 'pilot'), shared });
-      return KINDS[pilot.kind].runRows(pilot).reduce((a, r) => a + r.n, 0);
+      const examples = KINDS[pilot.kind].runRows(pilot).reduce((a, r) => a + r.n, 0);
+      // The examples' own time (summary.json's wall_seconds: the run's loop, without opening the data), else all of it.
+      const written = join(scratch, 'pilot', 'summary.json');
+      const wall = existsSync(written) ? (JSON.parse(readFileSync(written, 'utf8')) as { wall_seconds?: unknown }).wall_seconds : undefined;
+      return { examples, seconds: typeof wall === 'number' ? wall : (performance.now() - t0) / 1000 };
     });
-    return { rows, time };
+    return { rows, time: { ...time, openSeconds } };
   } finally {
     await engine.flushed();
     await stand.close?.();
@@ -75,8 +82,8 @@ async function estimateWallTime(
   model: string,
   stand: StandInModel,
   rows: readonly RunRow[],
-  /** Runs some of the run's `n` examples for real; how many it ran. */
-  pilot: (n: number) => Promise<number>,
+  /** Runs some of the run's `n` examples for real: how many, and how long they took. */
+  pilot: (n: number) => Promise<Pilot>,
 ): Promise<WallTimeEstimate> {
   const n = rows.reduce((a, r) => a + r.n, 0);
   const requests = rows.reduce((a, r) => a + (r.process?.model_inferences ?? 0), 0);
@@ -84,9 +91,8 @@ async function estimateWallTime(
     return { n, requests, notMeasured: "an endpoint is never asked in a dry run: about requests × its latency ÷ the run's concurrency" };
   const perInput = await timePerInput(stand.real, stand.sample());
   if (n === 0) return { n, requests, perInput };
-  const t0 = performance.now();
-  const examples = await pilot(n);
-  return { n, requests, perInput, ...(examples > 0 ? { pilot: { examples, seconds: (performance.now() - t0) / 1000 } } : {}) };
+  const ran = await pilot(n);
+  return { n, requests, perInput, ...(ran.examples > 0 ? { pilot: ran } : {}) };
 }
 
 /** The batch a timing sends: the model's own limit, at most 256 (the engine gathers concurrent examples' queries into batches of up to 1,024). */
@@ -124,13 +130,15 @@ export interface WallTimeEstimate {
   requests: number;
   perInput?: PerInput | null;
   pilot?: Pilot;
+  /** Seconds the dry run took to open the model (a real run pays them too, once). */
+  openSeconds?: number;
   /** Why no time was measured (a remote model). */
   notMeasured?: string;
 }
 
 /** The expected wall time of the whole run (seconds), from the pilot; null without one. */
 export function expectedSeconds(e: WallTimeEstimate): number | null {
-  return e.pilot && e.pilot.examples > 0 ? (e.pilot.seconds / e.pilot.examples) * e.n : null;
+  return e.pilot && e.pilot.examples > 0 ? (e.openSeconds ?? 0) + (e.pilot.seconds / e.pilot.examples) * e.n : null;
 }
 
 /** The lines a dry run prints about time. */
@@ -142,7 +150,8 @@ export function wallTimeLines(e: WallTimeEstimate): string[] {
     lines.push(
       `Wall time, expected: ≈ ${duration(expected)} on this machine now (an expectation, not a bound: ` +
         `${e.pilot.examples} of the ${e.n.toLocaleString('en-US')} examples, drawn across the data, ran for real in ` +
-        `${duration(e.pilot.seconds)}, extrapolated; nothing of them was kept).`,
+        `${duration(e.pilot.seconds)}, extrapolated${e.openSeconds ? `, + ${duration(e.openSeconds)} to open the model` : ''}; ` +
+        'nothing of them was kept).',
     );
   if (e.perInput)
     lines.push(
