@@ -6,7 +6,6 @@
  * are all derived from this table (src/options/derive.ts); one spelling per option everywhere.
  */
 import { z } from 'zod';
-import { DATA_FORMATS } from '../data/types.ts';
 import { LABEL_MAPPINGS, type LabelMapping } from '../models/openai/mapping.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
 import { DTYPES, type Dtype } from '../models/transformers/dtype.ts';
@@ -17,6 +16,8 @@ import { int, load, option } from './meta.ts';
 
 import type { SharedOption } from './meta.ts';
 export type { OptionMeta, SharedOption, SuiteEntry } from './meta.ts';
+import { DATA_OPTIONS } from './data.ts';
+export { DATA_OPTIONS } from './data.ts';
 
 /** The model options. */
 export const MODEL_OPTIONS = {
@@ -257,80 +258,6 @@ export const MODEL_OPTIONS = {
   ),
 } satisfies Record<string, SharedOption>;
 
-/** The data options. */
-export const DATA_OPTIONS = {
-  data: option(
-    z
-      .string()
-      .min(1)
-      .describe('dataset file: GLUE TSV (SST-2, MRPC, CoLA, QNLI), SICK, CSV, JSONL, SQuAD JSON, CoNLL-2003, or hf:owner/name:split'),
-    {
-      flag: { short: 'd', arg: '<file>' },
-      suite: { in: 'dataset', key: 'path', path: true },
-      saved: true,
-    },
-  ),
-  format: option(z.enum(DATA_FORMATS).describe('file format, when it cannot be told from the file'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  split: option(z.string().min(1).describe('split to read where a file holds several (SICK: TRAIN, TRIAL, TEST)'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  textColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the text'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  textAColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the first text of a pair'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  textBColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the second text of a pair'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  labelColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the gold label'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  idColumn: option(z.string().min(1).describe('CSV/JSONL: column holding a unique id'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  skipBadRows: option(z.boolean().describe('skip malformed rows (counted and listed in skipped-rows.json) instead of stopping'), {
-    flag: {},
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  maxChars: option(int(1).describe('longest text accepted (longer rows are bad rows; default 20000)'), {
-    flag: { arg: '<n>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  limit: option(int(1).describe('use only the first n examples'), {
-    flag: { short: 'n', arg: '<n>' },
-    suite: { in: ['dataset', 'test'] },
-    saved: true,
-  }),
-} satisfies Record<string, SharedOption>;
-
 /** The options of a run's output and execution. */
 export const RUN_OPTIONS = {
   out: option(z.string().min(1).describe('output folder for summary.json and results.jsonl'), {
@@ -391,7 +318,12 @@ export const RUN_OPTIONS = {
     { flag: { arg: '<n>' }, suite: { in: 'test' }, saved: true, identity: 'run' },
   ),
   dryRun: option(
-    z.boolean().describe('send nothing: estimate the requests, tokens and cost of the run (upper bounds) against a stand-in model'),
+    z
+      .boolean()
+      .describe(
+        'send nothing: the requests, tokens and cost of the run (upper bounds) against a stand-in model; for a local ' +
+          'model also its expected wall time (a 20-example pilot) and model time at most',
+      ),
     {
       flag: {},
       suite: null,

@@ -10,7 +10,7 @@ import { checkAnnotatorDestination, openResemble, readResembleConfig } from '../
 import { parseLabelMap } from '../attack/labels.ts';
 import { lazyModel } from '../models/lazy.ts';
 import { isHttpSpec, isOpenAiSpec, loadModel } from '../models/load.ts';
-import { standInModel } from '../models/stand-in.ts';
+import { standInModel, type StandInModel } from '../models/stand-in.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import { identityOptions, loadOptionsOf } from '../options/derive.ts';
 import type { DataSpec, ModelSpec } from '../options/shared.ts';
@@ -60,8 +60,12 @@ function withDiskCache(dir: string | undefined, paid: boolean): { diskCache?: Di
  * with `defence`, wrapped in the RESEMBLE adapter that config describes.
  */
 export async function openModel(opts: ModelSpec & { dryRun?: boolean }): Promise<ModelAdapter> {
-  const model = await openDefendedModel(opts);
-  return opts.dryRun ? standInModel(model) : model;
+  return opts.dryRun ? openStandIn(opts) : openDefendedModel(opts);
+}
+
+/** A dry run's stand-in for the model a spec names (the real one opened beside it, never asked by the run). */
+export async function openStandIn(opts: ModelSpec): Promise<StandInModel> {
+  return standInModel(await openDefendedModel({ ...opts, dryRun: true }));
 }
 
 /**

@@ -7,7 +7,8 @@ import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../util/casing.ts';
 import { figureDisplays, type Registry } from '../recipes/registry/registry.ts';
-import { emptyRunChecks } from './measured.ts';
+import { emptyRunChecks, failedChecks, type FailedTest } from './measured.ts';
+export type { FailedTest } from './measured.ts';
 import { formatGrid } from '../util/table.ts';
 import { loadGroups, renderReport, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
@@ -307,24 +308,6 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
     writeFileSync(report, await renderReport([], rest));
   }
   return { verdict, report, groups };
-}
-
-/** A test that stopped with an error, and why. */
-export interface FailedTest {
-  test: string;
-  recipe: string;
-  reason: string;
-}
-
-/** One failed gate check per test that did not finish: a test that could not run is no pass. */
-function failedChecks(failed: readonly FailedTest[]): CheckResult[] {
-  return failed.map((f) => ({
-    test: f.test,
-    expr: 'finished',
-    passed: false,
-    status: 'fail',
-    message: `${f.test}: did not finish — ${f.reason}`,
-  }));
 }
 
 /** Which secrets the suite's models send where: refused unless allowed (with a list), else announced. */
