@@ -32,7 +32,8 @@ if (!existsSync(path.join(a.model, 'onnx', 'model_quantized.onnx'))) {
   sh('/usr/bin/python3', ['scripts/bench-model/make_bench_model.py', '--size', size, '--out', a.model, '--dtypes', 'fp16,q8,q4']);
 }
 if (!existsSync('models/extra/demo-sst2/onnx/model_quantized.onnx')) {
-  sh('/usr/bin/python3', ['scripts/bench-model/make_bench_model.py', '--from', 'models/demo-sst2', '--out', 'models/extra/demo-sst2', '--dtypes', 'fp16,q8,q4']);
+  const from = ['--from', 'models/demo-sst2', '--out', 'models/extra/demo-sst2'];
+  sh('/usr/bin/python3', ['scripts/bench-model/make_bench_model.py', ...from, '--dtypes', 'fp16,q8,q4']);
 }
 for (const name of list(a.only)) {
   if (!BENCHES.includes(name)) throw new Error(`no bench ${name}: ${BENCHES.join(', ')}`);
