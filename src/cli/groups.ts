@@ -4,7 +4,7 @@
  * hidden, only ungrouped until someone adds its line.
  */
 import type { Command } from 'commander';
-import type { RecipeKind } from '../recipes/registry/define.ts';
+import { kindOf } from '../kinds/index.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 
 /** The help's groups, in the order it shows them, each with one example. */
@@ -77,21 +77,17 @@ export const COMMAND_GROUPS: Readonly<Record<string, HelpGroupId>> = {
   cache: 'serve',
 };
 
-/** Where a recipe's own top-level verb goes when COMMAND_GROUPS does not name it. */
-const KIND_GROUPS: Readonly<Record<RecipeKind, HelpGroupId>> = {
-  attack: 'attack',
-  probe: 'probe',
-  stress: 'stress',
-  generate: 'generate',
-  experiment: 'attack',
-};
+/** Whether a string is one of the help's group ids. */
+const isHelpGroup = (id: string): id is HelpGroupId => HELP_GROUPS.some((g) => g.id === id);
 
 /** The group of a top-level command. */
 export function groupOf(command: string, registry?: Registry): HelpGroupId {
   const named = COMMAND_GROUPS[command];
   if (named) return named;
   const recipe = registry?.all().find((d) => (d.verb ?? d.name) === command);
-  return recipe ? KIND_GROUPS[recipe.kind] : 'other';
+  // A recipe's own verb goes where its kind's runtime says (KindRuntime.helpGroup).
+  const id = recipe ? kindOf(recipe).helpGroup : 'other';
+  return isHelpGroup(id) ? id : 'other';
 }
 
 const headingOf = (id: HelpGroupId): string => `${HELP_GROUPS.find((g) => g.id === id)!.heading}:`;

@@ -105,6 +105,7 @@ export const PROBE_KIND = defineKind({
       };
       const { summary } = await runAttack({
         ...common,
+        kind: 'probe',
         settings: { ...settings, ...(ctx.req.compact ? { compact: true as const } : {}) },
         work: workOf(b),
         enrich: subwordEnricher(ctx.model),

@@ -11,6 +11,7 @@ import type { EntityCounts } from '../../data/entities.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
+import { answerUnchanged } from '../../metrics/stable.ts';
 
 /** What a comparison keeps of one example of one run. */
 export interface Outcome {
@@ -49,11 +50,6 @@ export interface RunOutcomes {
   outcomes: Map<string, Outcome>;
 }
 
-function samePrediction(a: Prediction, b: Prediction): boolean {
-  if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
-  return a.label === b.label;
-}
-
 /** The compact outcome of one result, as the run's summary counts it (src/metrics/summary.ts). */
 export function outcomeOf(r: ExampleResult): Outcome {
   const tried = r.status !== 'skipped';
@@ -62,12 +58,7 @@ export function outcomeOf(r: ExampleResult): Outcome {
     attacked: r.perturbed_correct,
     tried,
     succeeded: r.status === 'succeeded',
-    stable:
-      r.original_correct && tried
-        ? r.probe
-          ? r.probe.changed === 0
-          : samePrediction(r.original_prediction, r.perturbed_prediction)
-        : null,
+    stable: r.original_correct && tried ? answerUnchanged(r) : null,
   };
   const [p, q] = [r.original_prediction, r.perturbed_prediction];
   if (p.f1 !== undefined && q.f1 !== undefined) {
