@@ -22,6 +22,7 @@ import { openModel } from '../../runner/open.ts';
 import { formatGrid } from '../../util/table.ts';
 import { terminalSafe } from '../../util/terminal.ts';
 import { TextstressError } from '../../util/errors.ts';
+import type { Interval } from '../../stats/index.ts';
 
 const number =
   (what: string, lo: number, hi: number) =>
@@ -59,6 +60,7 @@ export function comparisonText(c: Comparison): string {
     differ.length ? `What differs (A → B): ${differencesText(differ)}` : 'Same recipe, model, data, seed and settings.',
     `Joined per example: ${joined}; α = ${c.alpha} after Holm; bootstrap seed ${String(c.seed)}.`,
     formatGrid(['metric', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]', 'test (discordant A/B)', 'p', 'p Holm', ''], rows),
+    ...budgetText(c),
     `Newly broke under attack: ${c.newly_broke_n}; newly held: ${c.newly_held_n}.`,
     ...brokeLines(c),
     c.regression
@@ -68,6 +70,30 @@ export function comparisonText(c: Comparison): string {
           .join(', ')} significantly worse in B.`
       : 'No significant regression in B.',
   ].join('\n');
+}
+
+/** The query-budget part of the terminal comparison: success within each budget in A and B, and queries per success. */
+function budgetText(c: Comparison): string[] {
+  const q = c.query_budget;
+  if (!q || q.budgets.length === 0) return [];
+  const num = (iv: Interval): string =>
+    iv.value === null ? 'n/a' : `${iv.value.toFixed(1)}${iv.low === null ? '' : ` [${iv.low.toFixed(1)}, ${iv.high!.toFixed(1)}]`}`;
+  const rows = q.budgets.map((r) => [
+    `≤ ${r.budget}`,
+    ivText(r.a),
+    ivText(r.b),
+    ivText(r.diff, true),
+    `McNemar ${r.counts.onlyA}/${r.counts.onlyB}`,
+    pText(r.p),
+    pText(r.p_holm),
+  ]);
+  const qs = q.queries_per_success;
+  return [
+    'Attack success by query budget (queries per example, the clean one included; Holm over these budgets):',
+    formatGrid(['budget', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]', 'test', 'p', 'p Holm'], rows),
+    `Queries per successful attack: A ${num(qs.a)} (n=${qs.a.n}), B ${num(qs.b)} (n=${qs.b.n}); B − A on the ${qs.diff.n} ` +
+      `examples both broke: ${num(qs.diff)}, p = ${pText(qs.p)}.`,
+  ];
 }
 
 /** The first few newly broken examples: B's attacked text and both runs' answers; where the rest are. */
@@ -133,7 +159,7 @@ export function compareCommand(): Command {
       });
       process.stdout.write((opts.json ? JSON.stringify(c, null, 2) : terminalSafe(comparisonText(c), { keepLayout: true })) + '\n');
       if (opts.out) {
-        const files = writeComparison(c, opts.out);
+        const files = await writeComparison(c, opts.out);
         if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
       }
       if (opts.failOnRegression && c.regression) process.exitCode = 1;

@@ -12,6 +12,7 @@ import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
 import { answerUnchanged } from '../../metrics/stable.ts';
+import { kindOfSummary } from '../../kinds/index.ts';
 
 /** What a comparison keeps of one example of one run. */
 export interface Outcome {
@@ -30,6 +31,8 @@ export interface Outcome {
   em?: [number, number];
   /** NER: entity counts before and after (the corpus F1 sums them). */
   entities?: [EntityCounts, EntityCounts];
+  /** Distinct model inputs the example asked for (its `queries`); absent in probe results (no search to budget). */
+  queries?: number;
 }
 
 /** What identifies a run in a comparison. */
@@ -40,8 +43,12 @@ export interface RunInfo {
   dataset: string;
   seed: number;
   n: number;
+  /** The run's per-example query budget (--max-queries), when it had one: its query-budget curve ends there. */
+  max_queries?: number;
   /** The recipe's recorded settings (summary.json's `settings`): what tells two runs of one recipe apart. */
   settings: Record<string, unknown>;
+  /** Its kind counts queries per search (attacks: --max-queries applies), so its results have a budget curve. */
+  budgeted: boolean;
 }
 
 /** One run read for comparison: its identity and its examples' outcomes, by id, in file order. */
@@ -50,8 +57,8 @@ export interface RunOutcomes {
   outcomes: Map<string, Outcome>;
 }
 
-/** The compact outcome of one result, as the run's summary counts it (src/metrics/summary.ts). */
-export function outcomeOf(r: ExampleResult): Outcome {
+/** The compact outcome of one result, as the run's summary counts it (src/metrics/summary.ts); `budgeted`: see RunInfo. */
+export function outcomeOf(r: ExampleResult, budgeted = true): Outcome {
   const tried = r.status !== 'skipped';
   const o: Outcome = {
     clean: r.original_correct,
@@ -66,6 +73,7 @@ export function outcomeOf(r: ExampleResult): Outcome {
     o.em = [p.em ?? 0, q.em ?? 0];
   }
   if (p.entities && q.entities) o.entities = [p.entities, q.entities];
+  if (budgeted && typeof r.queries === 'number') o.queries = r.queries;
   return o;
 }
 
@@ -84,6 +92,7 @@ export function readRunInfo(dir: string): RunInfo {
     throw new TextstressError('summary.json is not a textstress run summary.', { where: file });
   if (s.shard) throw new TextstressError(`${dir} is one shard of a run; join the shards with textstress merge first.`, { where: file });
   if (!existsSync(join(dir, RESULTS_FILE))) throw new TextstressError(`no results.jsonl in ${dir}.`, { where: dir });
+  const budget = (s.settings as Record<string, unknown> | undefined)?.maxQueries;
   return {
     dir,
     recipe: s.recipe,
@@ -91,7 +100,9 @@ export function readRunInfo(dir: string): RunInfo {
     dataset: String(s.dataset),
     seed: typeof s.seed === 'number' ? s.seed : 0,
     n: s.n,
+    ...(typeof budget === 'number' ? { max_queries: budget } : {}),
     settings: typeof s.settings === 'object' && s.settings !== null ? (s.settings as Record<string, unknown>) : {},
+    budgeted: kindOfSummary(s).supports.maxQueries === true,
   };
 }
 
@@ -111,7 +122,7 @@ export async function readOutcomes(dir: string): Promise<RunOutcomes> {
       );
     }
     if (outcomes.has(r.id)) throw new TextstressError(`example id "${r.id}" occurs twice (result ${line}).`, { where: file });
-    outcomes.set(r.id, outcomeOf(r));
+    outcomes.set(r.id, outcomeOf(r, info.budgeted));
   }
   return { info, outcomes };
 }

@@ -12,10 +12,10 @@ import { figureDisplays, settingLabelsOf, type Registry } from '../../recipes/re
 import { loadGroups } from '../html/load.ts';
 import { renderReport } from '../html/render.ts';
 import { escapeHtml, jsonForScript } from '../html/escape.ts';
-import { forDisplay, type Comparison } from '../compare/index.ts';
 import { withoutAbsolutePaths } from '../html/paths.ts';
 import { scanRuns, type CatalogEntry } from './catalog.ts';
 import { historyOf, historyChart } from './history.ts';
+import { budgetComparisonSvg, forDisplay, type Comparison } from '../compare/index.ts';
 
 /**
  * Most examples a run's report carries when `view` serves it: fewer than a written report's
@@ -161,7 +161,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
         // Runs that cannot be compared (different examples, another kind of run): the reason, as compare gives it.
         throw new HttpError(409, err instanceof Error ? err.message : String(err));
       }
-      return send(res, 200, 'application/json', JSON.stringify(comparison));
+      // The query-budget chart is drawn here (vega, in Node) for the page to show beside the comparison's table.
+      const svg = await budgetComparisonSvg(comparison as Comparison);
+      return send(res, 200, 'application/json', JSON.stringify(svg ? { ...(comparison as object), query_budget_svg: svg } : comparison));
     }
     default:
       throw new HttpError(404, `no page ${url.pathname}`);
