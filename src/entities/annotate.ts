@@ -156,11 +156,11 @@ function scanField(f: FieldWords, look: Lookup): Mention[] {
     if (!cased) return !ordinary || ['first', 'last', 'country', 'misc'].some((c) => listed.has(c as Category));
     if (!/^\p{Lu}/u.test(w)) return false;
     const sentenceStart =
-      i === 0 || /[.!?:"“]\s*$/.test(f.field === 'tokens' ? f.words[i - 1]! : f.source.slice(f.ends[i - 1]!, f.starts[i]!));
+      i === 0 || /[.!?:"“]\s*$/.test(f.field === 'tokens' ? f.words[i - 1]! : f.source.slice(f.ends[i - 1], f.starts[i]));
     return !(sentenceStart && ordinary && listed.size === 0);
   });
   // Words of one run are separated by spaces only (text) or adjacent tokens.
-  const joined = (i: number): boolean => f.field === 'tokens' || /^ +$/.test(f.source.slice(f.ends[i - 1]!, f.starts[i]!));
+  const joined = (i: number): boolean => f.field === 'tokens' || /^ +$/.test(f.source.slice(f.ends[i - 1], f.starts[i]));
   const out: Mention[] = [];
   let i = 0;
   while (i < f.words.length) {

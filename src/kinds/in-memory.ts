@@ -183,7 +183,7 @@ async function* run(
 
 /** The first example (its kind decides the task) and a stream of all of them, the first included. */
 async function peek(examples: Iterable<Example> | AsyncIterable<Example>): Promise<{ first?: Example; stream: AsyncIterable<Example> }> {
-  const it = Symbol.asyncIterator in examples ? examples[Symbol.asyncIterator]() : (examples as Iterable<Example>)[Symbol.iterator]();
+  const it = Symbol.asyncIterator in examples ? examples[Symbol.asyncIterator]() : examples[Symbol.iterator]();
   const head = await it.next();
   async function* stream(): AsyncGenerator<Example> {
     if (head.done) return;

@@ -5,6 +5,7 @@
  * type of the number (`424.000` pairs, `0.400` beside `90.7%`). Settings are named in words, not camelCase.
  */
 import { GATE_METRICS } from './names.ts';
+import { plainText } from '../util/format.ts';
 
 /** How a figure is written: a share (0–1, in %), a difference of shares (points), a count, a layer index, or a plain number. */
 export type MetricUnit = 'rate' | 'points' | 'count' | 'index' | 'number';
@@ -85,7 +86,7 @@ function plain(x: number): string {
 
 /** A figure in its unit: 61.2%, +0.9 pts, 7,040, 3, 0.907; "n/a" for null. */
 export function formatMetric(value: unknown, unit: MetricUnit, digits = 1): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return value === null || value === undefined ? 'n/a' : String(value);
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value === null || value === undefined ? 'n/a' : plainText(value);
   switch (unit) {
     case 'rate':
       return `${(value * 100).toFixed(digits)}%`;

@@ -6,6 +6,7 @@
  */
 import type { Interval } from '../stats/index.ts';
 import { withInterval } from './show.ts';
+import { plainText } from '../util/format.ts';
 
 /** One resource: `used`, and what describes it (file, model, thresholds) or why it was off and what stood in. */
 export type ResourceEntry = Record<string, unknown> & { used: boolean; why?: string; instead?: string };
@@ -36,7 +37,7 @@ const label = (k: string): string => k.replace(/_/g, ' ');
 export function describeResource(e: ResourceEntry): string {
   const rest = Object.entries(e)
     .filter(([k]) => !['used', 'why', 'instead', 'sha256'].includes(k))
-    .map(([k, v]) => `${label(k)} ${v === null ? 'none' : String(v)}`)
+    .map(([k, v]) => `${label(k)} ${v === null ? 'none' : plainText(v)}`)
     .join(', ');
   if (e.used) return rest;
   const instead = e.instead ? `instead: ${e.instead}` : 'OFF';

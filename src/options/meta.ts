@@ -38,4 +38,4 @@ export const int = (min: number) => z.number().int().min(min);
 export const load =
   <V>(f: (v: V) => Partial<LoadModelOptions>) =>
   (v: never): Partial<LoadModelOptions> =>
-    f(v as V);
+    f(v);

@@ -11,7 +11,7 @@ import { parseLabelMap } from '../attack/labels.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
-import { openEngine, openModel, type ModelSpec } from '../runner/open.ts';
+import { openEngine, openModel } from '../runner/open.ts';
 import { kindOf, prepareFor, type ExampleJob } from '../kinds/index.ts';
 import { closeBuilt } from '../kinds/prepare.ts';
 import type { Built } from '../recipes/registry/define.ts';
@@ -71,8 +71,8 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
     const { request } = job;
     const def = opts.registry.get(request.recipe);
     const settings = recipeSettings(def, request.settings);
-    const { model, fingerprint: mine } = await models.get(request as unknown as ModelSpec);
-    const engine = openEngine(model, request as unknown as ModelSpec);
+    const { model, fingerprint: mine } = await models.get(request);
+    const engine = openEngine(model, request);
     const built = await prepareFor(def, settings, model.info, job.info, {
       seed: request.seed,
       labelMap: parseLabelMap(request.labelMap as string | undefined),

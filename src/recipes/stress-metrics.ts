@@ -10,7 +10,7 @@ import type { RecipeMetric } from './registry/define.ts';
 const snakeOf = (test: string): string => test.replace(/-/g, '_');
 
 /** A summary.json read back as a stress summary (the gate passes summaries as records). */
-const asStress = (s: Record<string, unknown>): Partial<StressSummary> => s as Partial<StressSummary>;
+const asStress = (s: Record<string, unknown>): Partial<StressSummary> => s;
 
 /** A reduction is (original − test) / original: at most 1 (all lost), unbounded below (a test may raise accuracy). */
 export const REDUCTION_RANGE: readonly [number, number] = [-Infinity, 1];

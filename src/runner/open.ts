@@ -118,7 +118,7 @@ export async function openData(opts: DataSpec): Promise<Dataset> {
     ...(opts.idColumn ? { id: opts.idColumn } : {}),
   };
   const dsOpts: OpenDatasetOptions = {
-    format: opts.format as OpenDatasetOptions['format'],
+    format: opts.format,
     split: opts.split,
     limit: opts.limit,
     skipBadRows: opts.skipBadRows,

@@ -31,8 +31,7 @@ export async function* orderedPool<T, R>(
   const concurrency = Math.max(1, Math.floor(opts.concurrency));
   const window = Math.max(concurrency, opts.window ?? 4 * concurrency);
   const stopOnError = opts.stopOnError ?? true;
-  const iterator = (Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]()) as
-    AsyncIterator<T> | Iterator<T>;
+  const iterator = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
   const done = new Map<number, Outcome<T, R>>();
   let started = 0;
   let emitted = 0;

@@ -52,7 +52,8 @@ export function parseThreshold(expr: string, extra: Record<string, RecipeMetric>
   const m = THRESHOLD_RE.exec(expr);
   if (!m || !(m[1]! in GATE_METRICS || m[1]! in extra)) throw new Error(`not a threshold: "${expr}"`);
   const metric = m[1]!;
-  const bound = m[2] === 'low' || m[2] === 'high' ? { bound: m[2] as 'low' | 'high' } : {};
+  const which = m[2];
+  const bound: Pick<Threshold, 'bound'> = which === 'low' || which === 'high' ? { bound: which } : {};
   const op = m[3] as Threshold['op'];
   if (m[4]) {
     if (bound.bound) throw new Error(`"${expr}": a baseline check compares values by the paired test; name the metric without .${m[2]}`);

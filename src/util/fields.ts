@@ -4,6 +4,7 @@
  * settings and the shared model, data and run options are both read this way.
  */
 import { z } from 'zod';
+import { plainText } from './format.ts';
 
 /** How a field appears on the command line: a short flag, a parser for values zod cannot read from text, or `null` for a suite-only field. */
 export type FlagHint = { short?: string; parse?: (raw: string) => unknown; arg?: string } | null;
@@ -84,5 +85,5 @@ export function fieldOf(key: string, schema: z.ZodType, hint?: FlagHint): Settin
 export function showDefault(value: unknown): string {
   if (value === null) return 'none';
   if (Array.isArray(value)) return value.length ? value.join(',') : 'none';
-  return String(value);
+  return plainText(value);
 }

@@ -24,3 +24,10 @@ export function duration(seconds: number): string {
   const m = Math.round(seconds / 60);
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
+
+/** Any value as text: an object or array as JSON, never "[object Object]" (a setting read from a file may be one). */
+export function plainText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+  return String(v);
+}

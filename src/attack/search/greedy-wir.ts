@@ -81,7 +81,7 @@ export async function rankByWir(
       return scored.length ? Math.max(...scored.map((s) => s.status.score)) : undefined;
     });
     const base = (opts.deltaP ?? 'gain') === 'gain' ? initial.status.score : 0;
-    scores = eligible.map((_, k) => weights[k]! * (best[k] === undefined ? 0 : best[k]! - base));
+    scores = eligible.map((_, k) => weights[k]! * (best[k] === undefined ? 0 : best[k] - base));
   }
   eligible.forEach((i, k) => importance.set(i, scores[k]!));
   const order = eligible

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { holm, pairedBinary, type Interval } from '../../stats/index.ts';
 import { shortDataset, shortModel, type GrammarRunSummary, type Grid } from './tables.ts';
+import { plainText } from '../../util/format.ts';
 
 /** A run's per-example outcomes: true = the attack succeeded, false = it failed (attacked examples only). */
 export type Outcomes = Map<string, boolean>;
@@ -38,7 +39,7 @@ export interface PairedRow {
   p_holm: number | null;
 }
 
-const searchOf = (s: GrammarRunSummary): string => String(s.settings.search ?? '?');
+const searchOf = (s: GrammarRunSummary): string => plainText(s.settings.search ?? '?');
 
 /** Every pair of runs with the same model and dataset, in the order given. */
 export function pairedTests(runs: readonly { summary: GrammarRunSummary; outcomes: Outcomes }[]): PairedRow[] {

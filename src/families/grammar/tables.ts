@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { GRAMMAR_ERROR_TYPES } from '../../perturb/grammar/confusion-sets.ts';
+import { plainText } from '../../util/format.ts';
 
 /** The summary fields the grammar tables read (a subset of runner's RunSummary). */
 export interface GrammarRunSummary {
@@ -27,7 +28,7 @@ export function shortDataset(path: string): string {
   return `${basename(dirname(path))}/${basename(path)}`;
 }
 
-const searchOf = (s: GrammarRunSummary): string => String(s.settings.search ?? '?');
+const searchOf = (s: GrammarRunSummary): string => plainText(s.settings.search ?? '?');
 const pct = (x: number | null): string => (x === null ? 'n/a' : (100 * x).toFixed(1));
 
 /**

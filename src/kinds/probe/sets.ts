@@ -77,7 +77,7 @@ export async function writeProbeSets(
 function withFields(e: Example, fields: Record<string, string | string[]>, gold: unknown): Example {
   // Compact results of old runs may hold no texts: the example stays as it was.
   if (Object.keys(fields).length === 0) return e;
-  const next = { ...e, ...fields } as Example;
+  const next = { ...e, ...fields };
   if (gold === undefined) return next;
   if (next.kind === 'tokens') return { ...next, tags: gold as string[] };
   if (next.kind === 'qa') return { ...next, answers: gold as QaAnswer[] };

@@ -13,6 +13,7 @@ import { checkLocalFolder, isLocalSpec, modelLengthLimit, readJson } from '../tr
 import { pieceEncoderFor, type PieceEncoder } from '../transformers/pieces.ts';
 import { assemble, parseTemplate, specialCount, type Template } from '../transformers/template.ts';
 import { decodeModel, findEncoderTaps, readModelBytes, withExtraOutputs, type EncoderTaps } from './graph.ts';
+import { plainText } from '../../util/format.ts';
 
 /** One sentence as the encoder sees it, with where each word's pieces sit. */
 export interface EncodedSentence {
@@ -267,7 +268,7 @@ export async function loadEncoder(spec: string, opts: EncoderOptions = {}): Prom
   const maxLength = Math.min(opts.maxLength ?? limit, limit);
   const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
   const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;
-  const architecture = Array.isArray(config.architectures) ? String(config.architectures[0]) : String(config.model_type ?? 'unknown');
+  const architecture = Array.isArray(config.architectures) ? plainText(config.architectures[0]) : plainText(config.model_type ?? 'unknown');
   const info: EncoderInfo = { id, layers, heads, hiddenSize, vocabSize, maxLength, architecture, exported: taps?.exported ?? false };
   return new Encoder(info, session, taps, tok, pieceEncoderFor(tok, tokJson), template, padId);
 }

@@ -40,7 +40,7 @@ export class MaskedLm {
 
   /** Opens the model and fills one mask, so that a model without logits is refused before any work. */
   static async open(spec: string): Promise<MaskedLm> {
-    const p = await openPretrained(spec, AutoModelForMaskedLM as never, 'masked language model');
+    const p = await openPretrained(spec, AutoModelForMaskedLM, 'masked language model');
     const tok = p.tok as unknown as { mask_token?: string; mask_token_id?: number; get_vocab(): Map<string, number> };
     if (typeof tok.mask_token !== 'string' || typeof tok.mask_token_id !== 'number') {
       throw new ModelError(`the tokenizer of ${p.id} has no mask token: it is not a fill-mask model.`, {

@@ -27,7 +27,7 @@ export class SentenceEncoder {
 
   /** Opens the model and encodes one text, so that a model without hidden states is refused before any work. */
   static async open(spec: string): Promise<SentenceEncoder> {
-    const p = await openPretrained(spec, AutoModel as never, 'sentence encoder');
+    const p = await openPretrained(spec, AutoModel, 'sentence encoder');
     const enc = new SentenceEncoder(p);
     try {
       await enc.embed(['a sentence']);

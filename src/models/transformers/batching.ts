@@ -58,7 +58,7 @@ export function runsOf(lengths: readonly number[], limits: RunLimits): number[][
 export function runOverheadFor(config: Record<string, unknown>, device?: string): number {
   if (device !== undefined && device !== 'cpu') return GPU_RUN_OVERHEAD;
   const num = (...keys: string[]): number | undefined => {
-    for (const k of keys) if (typeof config[k] === 'number' && (config[k] as number) > 0) return config[k] as number;
+    for (const k of keys) if (typeof config[k] === 'number' && config[k] > 0) return config[k];
     return undefined;
   };
   const h = num('hidden_size', 'dim', 'd_model');

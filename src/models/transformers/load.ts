@@ -179,7 +179,7 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
 
   const pieces = pieceEncoderFor(tok, tokJson);
   const ctx: CodecContext = { id, template, pieces, maxLength, labels: labels ?? [] };
-  const codec: TaskCodec<unknown> = (
+  const codec: TaskCodec<unknown> =
     task === 'text-classification'
       ? classificationCodec(ctx)
       : task === 'token-classification'
@@ -189,8 +189,7 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
           })
         : task === 'fill-mask'
           ? fillMaskCodec(ctx)
-          : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 })
-  ) as TaskCodec<unknown>;
+          : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 });
   const session = new OnnxSession(model, id, padId);
   const limits = { rows: maxBatchSize, tokens: maxBatchTokens, overhead: runOverheadFor(config, opts.device) };
   const adapter = new TransformersModel(info, limits, tok, session, codec);

@@ -153,7 +153,7 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
     if (counts) return counts;
     counts = new Map();
     const { text, starts } = this.senseIndex();
-    const lemmaAt = (k: number): string => text.slice(starts[k]!, text.indexOf('%', starts[k]!));
+    const lemmaAt = (k: number): string => text.slice(starts[k], text.indexOf('%', starts[k]));
     // index.sense is sorted by sense key, so by lemma: binary search for the lemma's first line.
     let lo = 0;
     let hi = starts.length;
@@ -164,7 +164,7 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
     }
     // sense_key synset_offset sense_number tag_cnt; sense_key = lemma%ss_type:lex_filenum:lex_id:head:head_id
     for (let k = lo; k < starts.length && lemmaAt(k) === lemma; k++) {
-      const line = text.slice(starts[k]!, text.indexOf('\n', starts[k]!));
+      const line = text.slice(starts[k], text.indexOf('\n', starts[k]));
       const f = line.split(' ');
       const pos = SS_POS[line[lemma.length + 1]!];
       if (pos && f.length >= 4) counts.set(`${pos}:${Number(f[1])}`, Number(f[3]));

@@ -10,6 +10,7 @@ import { sectionFinder } from './families/index.ts';
 import type { Interval } from '../../stats/index.ts';
 import { ciHtml } from './intervals.ts';
 import { formatMetric, metricLabel, metricUnit, type MetricDisplay } from '../../metrics/display.ts';
+import { plainText } from '../../util/format.ts';
 
 export { formatMetric, metricLabel };
 
@@ -67,7 +68,7 @@ export function stepCharts(runs: readonly GeneratedRun[]): ChartSpec[] {
 }
 
 const num = (x: unknown): string =>
-  typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)) : x === null ? 'n/a' : String(x);
+  typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)) : x === null ? 'n/a' : plainText(x);
 
 /** The 95% interval a generator run wrote for one of its metrics (summary `intervals`, or `details.intervals`). */
 function intervalOf(run: GeneratedRun, name: string): Interval | undefined {

@@ -162,7 +162,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
         throw new HttpError(409, err instanceof Error ? err.message : String(err));
       }
       // The query-budget chart is drawn here (vega, in Node) for the page to show beside the comparison's table.
-      const svg = await budgetComparisonSvg(comparison as Comparison);
+      const svg = await budgetComparisonSvg(comparison);
       return send(res, 200, 'application/json', JSON.stringify(svg ? { ...(comparison as object), query_budget_svg: svg } : comparison));
     }
     default:

@@ -80,7 +80,7 @@ export async function fitResemble(p: Prepared, engine: QueryEngine, dicts: NameD
     engine.query(p.items.map((it) => inputOf(it.example))),
     ...canonInputs.map((inputs) => engine.query(inputs)),
   ]);
-  const original = originalOut!.map(probsOf);
+  const original = originalOut.map(probsOf);
   const scored = names.map((name, k) => ({ name, accuracy: share(byName[k]!.map((o, i) => correct(probsOf(o), p.items[i]!.gold))) }));
   // Highest accuracy first; ties keep the draw order (deterministic for a seed).
   const ranked = scored.map((s, k) => ({ ...s, k })).sort((a, b) => (b.accuracy ?? 0) - (a.accuracy ?? 0) || a.k - b.k);

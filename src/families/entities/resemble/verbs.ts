@@ -151,7 +151,7 @@ export const resembleEvalVerb = defineVerb({
       });
     }
     // Checked before any model opens: a config naming a remote annotator must not get as far as sending anything.
-    const allowRemote = ctx.shared.allowRemote as string[] | undefined;
+    const allowRemote = ctx.shared.allowRemote;
     checkAnnotatorDestination(config.annotator, { config: s.config, ...(allowRemote ? { allowRemote } : {}) });
     const model = await openInner(ctx);
     const { annotator, close } = await openAnnotator(config.annotator, (m) => ctx.openModel(m));

@@ -215,7 +215,7 @@ const ABBR: Record<string, string> = { entailment: 'E', neutral: 'N', contradict
 
 /** The error confusion: per test, the share of gold X predicted as Y, for every X ≠ Y of the scheme. */
 export function confusionTable(s: StressSummary): ReportTable {
-  const labels = NLI_LABEL_SCHEMES[(details(s)?.scheme ?? '3-way') as NliScheme];
+  const labels = NLI_LABEL_SCHEMES[details(s)?.scheme ?? '3-way'];
   const pairs = labels.flatMap((g) => labels.filter((p) => p !== g).map((p) => [g, p] as const));
   const row = (name: string, c: StressCell): string[] => [
     name,
