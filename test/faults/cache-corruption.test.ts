@@ -117,7 +117,7 @@ afterAll(() => {
 
 describe('a corrupted query cache (issue 25 item 3)', () => {
   it('the real cache is sound page by page, and cache verify says so', async () => {
-    const check = checkCacheFile(join(pristine, 'queries.lmdb'), true);
+    const check = checkCacheFile(join(pristine, 'queries.lmdb'));
     expect(check.problem).toBeUndefined();
     expect(check.pages).toBeGreaterThan(4);
     const r = await runCli(['cache', 'verify', '--cache-dir', pristine, '--json']);
@@ -188,7 +188,7 @@ describe('a corrupted query cache (issue 25 item 3)', () => {
     }, 120_000);
   }
 
-  it('answers LMDB cannot decode: a run warns once and goes on asking the model, verify fails, clear empties it', async () => {
+  it('answers LMDB cannot decode: a run warns once and goes on asking the model, verify fails, clear removes it', async () => {
     const dir = tmp('cache-bad-values');
     cpSync(pristine, dir, { recursive: true });
     // Every stored answer replaced by a byte MessagePack never starts a value with (0xC1): the pages stay sound,
@@ -204,7 +204,7 @@ describe('a corrupted query cache (issue 25 item 3)', () => {
     });
     await root.close();
     expect(smashed).toBeGreaterThan(0);
-    expect(checkCacheFile(join(dir, 'queries.lmdb'), true).problem).toBeUndefined();
+    expect(checkCacheFile(join(dir, 'queries.lmdb')).problem).toBeUndefined();
 
     const out = join(tmp('cache-bad-values-run'), 'run');
     const run = await runCli(attack(dir, out));
@@ -226,6 +226,7 @@ describe('a corrupted query cache (issue 25 item 3)', () => {
     expect(clear.code, clear.stderr).toBe(0);
     expect(clear.stdout).toBe(`Removed ${smashed} answers from ${dir}.\n`);
     const ok = await runCli(['cache', 'verify', '--cache-dir', dir]);
-    expect(ok.stdout).toMatch(new RegExp(`^The query cache in ${dir} is sound: 0 answers`));
+    // clear removes the cache's files (issue 35: it never opens them with LMDB).
+    expect(ok.stdout).toBe(`The query cache in ${dir} is empty (no file yet): nothing to verify.\n`);
   }, 60_000);
 });
