@@ -30,15 +30,18 @@ export function answering(inputs: readonly ModelInput[], index?: number): string
 }
 
 /**
- * A predict() call in which some inputs were answered and others failed: an adapter that sends one request per
- * input (openai:) throws it so that the answers already paid for are kept (cached, counted) rather than thrown away
- * with the batch. `outputs[i]` is input i's answer, or undefined with its error in `errors[i]`. To a caller that
- * does not look inside, it reads as the first failure.
+ * A predict() call in which some inputs were answered and others failed: an adapter throws it so that the answers
+ * already paid for are kept (cached, counted) rather than thrown away with the batch. `outputs[i]` is input i's
+ * answer, or undefined with its error in `errors[i]`. `exact` (openai:, one request per input): each error is its
+ * input's own; otherwise (an HTTP endpoint, one request per sub-batch) an error may be any input's of its request,
+ * and the query engine splits those inputs to find which. To a caller that does not look inside, it reads as the
+ * first failure.
  */
 export class PartialBatchError extends ModelError {
   constructor(
     readonly outputs: readonly (ModelOutput | undefined)[],
     readonly errors: readonly unknown[],
+    readonly exact = true,
   ) {
     const first = errors.find((e) => e !== undefined);
     const inner = first instanceof TextstressError ? first : undefined;

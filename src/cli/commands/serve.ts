@@ -61,7 +61,8 @@ export function serveCommand(): Command {
     .option(
       '--fault <spec>',
       'with --openai, misbehave on a fixed schedule for tests and demos: 429:N (every N-th chat request, with ' +
-        'retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS; ' +
+        'retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS, ' +
+        'down-after:N (500 to every chat request after the N-th); ' +
         'comma-separated',
     )
     .option(
