@@ -60,6 +60,14 @@ export { universalNamesRecipe } from './families/entities/universal-names/recipe
 export { foolingRecipe } from './families/fooling/recipe.ts';
 export { foolingSweepRecipe } from './families/fooling/sweep.ts';
 export { probeLayersRecipe, probeHeadsRecipe, clozeRecipe } from './families/encoder/recipe.ts';
+export { CLASSIC_RECIPES } from './families/classic/index.ts';
+export { pwwsRecipe, pwwsAttack, wordnetSwap, type PwwsOptions } from './families/classic/pwws.ts';
+export { deepWordBugRecipe, deepWordBugAttack, charEditsTransformation, type DeepWordBugOptions } from './families/classic/deepwordbug.ts';
+export { checklistRecipe, checklistAttack, type ChecklistAttackOptions } from './families/classic/checklist.ts';
+export { textBuggerRecipe, textBuggerAttack, textBuggerCharBugs, type TextBuggerOptions } from './families/classic/textbugger.ts';
+export { baeRecipe, baeAttack, type BaeOptions } from './families/classic/bae.ts';
+export { textFoolerRecipe, textFoolerAttack, type TextFoolerOptions } from './families/classic/textfooler.ts';
+export { openLmResources, type LmResources, type ResourceSpecs } from './families/classic/lm-resources.ts';
 
 // The building blocks of recipes: attacks (transformation, constraints, goal, search), probes, generators and
 // stress suites; perturbations; rewriting examples; seeded randomness; the query engine.
@@ -85,15 +93,45 @@ export {
   type StressCaseResult,
 } from './attack/stress.ts';
 export { GreedyWordSearch } from './attack/search/greedy-word.ts';
+export {
+  GreedyWordSwapWIR,
+  rankByWir,
+  softmax,
+  WIR_METHODS,
+  UNK_TOKEN,
+  type WirMethod,
+  type WirOptions,
+} from './attack/search/greedy-wir.ts';
+export { stopwords, maxLevenshtein } from './attack/text-constraints.ts';
+export {
+  SentenceSimilarity,
+  textWindow,
+  similarity,
+  type SentenceEmbedder,
+  type SimilarityOptions,
+  type SimilarityMetric,
+  type EncoderCount,
+} from './attack/sentence-similarity.ts';
+export { partOfSpeech, canReplacePos } from './attack/part-of-speech.ts';
+export { wordEmbeddingDistance, type WordSimilarity } from './attack/embedding-distance.ts';
+export { UniversalTagger, type UniversalTag } from './text/pos.ts';
+export { HOMOGLYPHS, homoglyphVariants } from './perturb/classic/homoglyphs.ts';
+export { maskedWords, type MaskFiller, type MaskedWordOptions } from './perturb/classic/masked-lm.ts';
+export { SentenceEncoder } from './models/lm/sentence-encoder.ts';
+export { MaskedLm, type MaskPrediction, type PieceScheme } from './models/lm/masked-lm.ts';
+export { WordEmbeddings, type Neighbour, type EmbeddingsInfo } from './data/embeddings/index.ts';
 export { BeamSearch } from './attack/search/beam.ts';
 export { GeneticSearch, type GeneticOptions } from './attack/search/genetic.ts';
 export { RandomEditsSearch } from './attack/search/random-edits.ts';
 export { OneShotSearch, type WholeTextTransform } from './attack/search/one-shot.ts';
-export type { SearchContext, SearchMethod, SearchOutcome } from './attack/search/types.ts';
+export type { SearchContext, SearchMethod, SearchOutcome, Expanded } from './attack/search/types.ts';
 export { rankWords, WORD_TARGETS, type WordTarget } from './attack/search/word-importance.ts';
 export { applyCandidate, initialState, type AttackState, type Scored } from './attack/state.ts';
 export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './attack/subject.ts';
-export type { Transformation } from './attack/transformation.ts';
+export { composite, type Transformation } from './attack/transformation.ts';
+export { charEdit, CHAR_EDITS, ASCII_LETTERS, type CharEdit, type CharEditOptions } from './perturb/classic/chars.ts';
+export { WordNetSynonyms } from './perturb/classic/wordnet-synonyms.ts';
+export { nltkEnglishStopwords, isStopword } from './text/stopwords.ts';
 export type { Edit, WordCandidate } from './text/edits.ts';
 export * from './perturb/index.ts';
 export { parseErrorTypes, type ParsedErrorTypes } from './perturb/grammar/error-types.ts';
@@ -148,7 +186,10 @@ export {
   type SummaryOptions,
   type GenerateSummary,
 } from './metrics/summary.ts';
-export { evaluateClean, type CleanMetrics } from './metrics/clean.ts';
+export { evaluateClean, type CleanMetrics, type CleanOptions } from './metrics/clean.ts';
+// The 95% intervals a recipe's gate metric declares (RecipeMetric.interval): shares, clustered shares, means and F1.
+export { wilson, clusteredWilson, bootstrap, bootstrapMean, sameValueBounds, type Interval } from './stats/index.ts';
+export { textAttackSummary, TextAttackTally, textAttackTable, type TextAttackSummary } from './metrics/textattack.ts';
 export {
   StressTally,
   reduction,

@@ -5,7 +5,7 @@ import { isAllowed, isModifiable, nothingToEdit, type Constraint } from './const
 import type { GoalFactory } from './goals/index.ts';
 import { guardUnmappable } from './goals/types.ts';
 import type { ExampleResult } from './result.ts';
-import type { SearchContext, SearchMethod } from './search/types.ts';
+import type { Expanded, SearchContext, SearchMethod } from './search/types.ts';
 import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
 import { makeSubject, type AttackSubject, type SubjectOptions } from './subject.ts';
 import type { Transformation } from './transformation.ts';
@@ -29,6 +29,11 @@ export interface Attack {
    * the work per example is bounded for any length. Results of longer texts are marked `window_capped`.
    */
   window?: number;
+  /**
+   * What the example asked of models and indexes besides the target (a sentence encoder's texts, a masked LM's masked
+   * texts, words looked up in embeddings), by name; recorded in the result as `resource_queries` when any is non-zero.
+   */
+  resourceQueries?(subject: AttackSubject): Record<string, number>;
 }
 
 /** Runs one attack on one example; all model queries go through the example's own session. */
@@ -38,22 +43,67 @@ export async function attackExample(attack: Attack, example: Example, session: Q
   const goal = guardUnmappable(attack.goal.create(example, clean!));
   const initial: Scored = { state: initialState(subject.original), status: goal.evaluate(clean!) };
 
-  const allowed = (state: AttackState, indices: readonly number[]): WordCandidate[] =>
-    attack.transformation.candidates(state, indices, rng).filter(
+  // The example's own transformation (prepare: names found once in its text), set before the search starts.
+  let transformation = attack.transformation;
+  const { constraints } = attack;
+  const accepting = constraints.filter((c) => c.accepts);
+  const batched = constraints.filter((c) => c.acceptsAll);
+  const preFilter = (state: AttackState, found: WordCandidate[]): WordCandidate[] =>
+    found.filter(
       (candidate) =>
-        // A swap changes two words: the second must be editable too.
-        !(candidate.op === 'swap' && !isModifiable(attack.constraints, state, candidate.wordIndex + 1, subject)) &&
-        isAllowed(attack.constraints, state, candidate, subject),
+        // A swap changes two words: the second must be editable too. A span's other words too.
+        !(candidate.op === 'swap' && !isModifiable(constraints, state, candidate.wordIndex + 1, subject)) &&
+        !spanBlocked(constraints, state, candidate, subject) &&
+        isAllowed(constraints, state, candidate, subject),
     );
+  const applied = (state: AttackState, found: WordCandidate[]): { candidate: WordCandidate; state: AttackState }[] =>
+    preFilter(state, found)
+      .map((candidate) => ({ candidate, state: applyCandidate(state, candidate, subject.field) }))
+      .filter((x) => accepting.every((c) => c.accepts!(x.state, subject, state)));
+  const syncOnly = (): void => {
+    if (batched.length)
+      throw new Error(
+        `the constraint ${batched.map((c) => c.name).join(', ')} is asynchronous: attack ${attack.name} needs a search ` +
+          `that awaits candidates (${attack.search.name} does not)`,
+      );
+  };
   const ctx: SearchContext = {
     subject,
     initial,
     rng,
-    modifiable: (state, i) => isModifiable(attack.constraints, state, i, subject),
-    candidates: (state, indices) => allowed(state, indices),
+    modifiable: (state, i) => isModifiable(constraints, state, i, subject),
+    candidates: (state, indices) => {
+      syncOnly();
+      const pre = preFilter(state, transformation.candidates(state, indices, rng));
+      return accepting.length
+        ? pre.filter((c) => accepting.every((k) => k.accepts!(applyCandidate(state, c, subject.field), subject, state)))
+        : pre;
+    },
     apply: (state, candidate) => applyCandidate(state, candidate, subject.field),
-    expand: (state: AttackState, indices) =>
-      allowed(state, indices).map((candidate) => ({ candidate, state: applyCandidate(state, candidate, subject.field) })),
+    expand: (state: AttackState, indices) => {
+      syncOnly();
+      return applied(state, transformation.candidates(state, indices, rng));
+    },
+    expandAsync: async (state, indices) => {
+      const found = transformation.candidatesAsync
+        ? await transformation.candidatesAsync(state, indices, rng)
+        : transformation.candidates(state, indices, rng);
+      let out: Expanded[] = applied(state, found);
+      for (const c of batched) {
+        if (!out.length) break;
+        const verdicts = await c.acceptsAll!(
+          out.map((x) => x.state),
+          subject,
+          state,
+        );
+        out = out.flatMap((x, k) => {
+          const v = verdicts[k]!;
+          if (!v.ok) return [];
+          return [v.similarity === undefined ? x : { ...x, similarity: Math.min(v.similarity, x.similarity ?? Infinity) }];
+        });
+      }
+      return out;
+    },
     evaluate: async (states) => {
       const outputs = await session.query(states.map((s) => subject.toInput(s.seq)));
       const scored = states.map((state, k) => ({ state, status: goal.evaluate(outputs[k]!, subject.fullOrigin(state.origin)) }));
@@ -72,6 +122,7 @@ export async function attackExample(attack: Attack, example: Example, session: Q
   // be), or no word may be edited (a search would end where it started, counted as a failed attack).
   const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status) ?? nothingToEdit(attack.constraints, initial.state, subject);
   let exhausted = false;
+  if (!skip && transformation.prepare) transformation = await transformation.prepare(subject, rng);
   const outcome = skip
     ? { final: initial, trace: [] }
     : await attack.search.search(ctx).catch((err: unknown) => {
@@ -106,6 +157,7 @@ export async function attackExample(attack: Attack, example: Example, session: Q
     perturbed_word_pct: attackedWords ? (100 * perturbed) / attackedWords : 0,
     ...(numWords > attackedWords ? { window_capped: true as const, attacked_words: attackedWords } : {}),
     ...(exhausted ? { query_budget_exhausted: true as const } : {}),
+    ...resourceQueriesOf(attack, subject),
     queries: session.queries,
     requests: session.requests,
     cache_hits: session.cacheHits,
@@ -117,6 +169,19 @@ export async function attackExample(attack: Attack, example: Example, session: Q
       label: s.status.prediction.label,
     })),
   };
+}
+
+/** A span replacement (CheckList's "do not" → "don't") whose words after the first are not all editable. */
+function spanBlocked(constraints: readonly Constraint[], state: AttackState, candidate: WordCandidate, subject: AttackSubject): boolean {
+  const span = candidate.op === undefined || candidate.op === 'replace' ? (candidate.span ?? 1) : 1;
+  for (let k = 1; k < span; k++) if (!isModifiable(constraints, state, candidate.wordIndex + k, subject)) return true;
+  return false;
+}
+
+/** `{ resource_queries }` when the attack counts any for this example, else `{}`. */
+function resourceQueriesOf(attack: Attack, subject: AttackSubject): { resource_queries?: Record<string, number> } {
+  const counts = attack.resourceQueries?.(subject);
+  return counts && Object.values(counts).some((n) => n > 0) ? { resource_queries: counts } : {};
 }
 
 /** The gold annotation of an example, as result records keep it. */

@@ -4,12 +4,31 @@ import type { AttackSubject } from './subject.ts';
 
 /**
  * Prunes what a search may do. `modifiable` is checked before a transformation runs (which words may be
- * edited at all); `allows` is checked on each candidate it proposes.
+ * edited at all, TextAttack's pre-transformation constraints); `allows` is checked on each candidate it proposes;
+ * `accepts` and `acceptsAll` on the version of the field a candidate makes (TextAttack's constraints proper, which
+ * compare the transformed text with the original: edit distance, sentence similarity).
  */
 export interface Constraint {
   readonly name: string;
   modifiable?(state: AttackState, index: number, subject: AttackSubject): boolean;
   allows?(state: AttackState, candidate: WordCandidate, subject: AttackSubject): boolean;
+  /** Is the version `next` (a candidate applied to `from`) acceptable? Compare with `subject.original`. */
+  accepts?(next: AttackState, subject: AttackSubject, from: AttackState): boolean;
+  /**
+   * The asynchronous, batched form (a constraint that asks a model, such as a sentence encoder): one verdict per
+   * state, in order. Only searches that await candidates (`SearchContext.expandAsync`) can use an attack with it.
+   */
+  acceptsAll?(next: readonly AttackState[], subject: AttackSubject, from: AttackState): Promise<ConstraintVerdict[]>;
+}
+
+/**
+ * A batched constraint's verdict on one version. `similarity` (e.g. the sentence encoder's cosine with the original)
+ * lets the classic greedy search pick, among the successful versions of its last step, the most similar one, as
+ * TextAttack's GreedyWordSwapWIR does with `similarity_score`.
+ */
+export interface ConstraintVerdict {
+  ok: boolean;
+  similarity?: number;
 }
 
 /** At most `max` edits per example (the K of the typo paper). */

@@ -1,5 +1,7 @@
 import { TextstressError } from '../util/errors.ts';
 
+export { suggestLabelMap } from '../text/label-names.ts';
+
 /**
  * Maps a dataset's gold label names onto a model's label indices. Tries, in order: an explicit user map,
  * the same name (case-insensitive), the model's generic LABEL_i against the dataset's i-th label name,

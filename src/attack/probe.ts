@@ -19,6 +19,11 @@ export interface Variant {
   edits: Edit[];
   /** The strings put in (e.g. the replacement names), kept per variant for analyses (ProbeRecord.samples). */
   names?: string[];
+  /**
+   * Each of `names` as the variant's text holds its first use: in the case it took there (a headline's MARIA), after a
+   * space when it followed one (" Maria"), so that its pieces can be counted as the model saw them.
+   */
+  seen?: string[];
 }
 
 /** A probe: draws `budget` rewritten variants of each example and reports the worst and best by the goal's `metric`. */
@@ -151,7 +156,9 @@ export async function probeExample(probe: Probe, example: Example, session: Quer
     if (x.s.metric > best.s.metric || (x.s.metric === best.s.metric && x.s.score < best.s.score)) best = x;
   }
   const changed = scored.filter((x) => !sameUnderEdits(initial.prediction, x.s.prediction, x.v.edits)).length;
-  const samples = variants.some((v) => v.names) ? scored.map((x) => ({ names: x.v.names ?? [], metric: x.s.metric })) : undefined;
+  const samples = variants.some((v) => v.names)
+    ? scored.map((x) => ({ names: x.v.names ?? [], metric: x.s.metric, ...(x.v.seen ? { seen: x.v.seen } : {}) }))
+    : undefined;
   const words = worst.v.edits.length;
   return {
     ...base,

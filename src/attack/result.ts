@@ -61,6 +61,13 @@ export interface ExampleResult {
    * included (what the example costs on its own), and their cost at the run's prices.
    */
   usage?: { input_tokens: number; output_tokens: number; cost_usd?: number };
+  /**
+   * What the example asked of models and indexes other than the target, by name (absent: nothing), each counted
+   * distinct as `queries` is: texts for a sentence encoder (`sentence_encoder_texts`; `sentence_encoder_requests` with
+   * repeats), masked texts for a masked LM (`masked_lm_texts`), words whose embedding neighbours it asked for
+   * (`embedding_words`).
+   */
+  resource_queries?: Record<string, number>;
   /** The per-example query budget (--max-queries) ended the search: the result is the best state it had reached. */
   query_budget_exhausted?: true;
   /** Answers to this example's distinct queries that could not be mapped to an output (absent: none). */
@@ -90,9 +97,10 @@ export interface ProbeRecord {
   /**
    * Every variant in the order drawn: the strings it put in (e.g. replacement names) and its metric, for
    * analyses by name (probes whose variants name them; dropped by --compact). `pieces`: how many subword tokens
-   * the model's tokenizer makes of each name (when the adapter can tokenize).
+   * the model's tokenizer makes of each name (when the adapter can tokenize), counted as the model saw it: `seen` is
+   * each name as the variant's text held its first use (its case there, and the space before it when it had one).
    */
-  samples?: { names: string[]; metric: number; pieces?: number[] }[];
+  samples?: { names: string[]; metric: number; seen?: string[]; pieces?: number[] }[];
 }
 
 /** A gold answer of extractive QA, as results hold it. */

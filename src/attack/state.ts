@@ -66,6 +66,8 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
     [origin[i], origin[i + 1]] = [origin[i + 1]!, origin[i]!];
     return { seq: next, edits: [...state.edits, ...edits], modified, origin };
   }
+  const span = op === 'replace' ? (cand.span ?? 1) : 1;
+  if (span > 1) return applySpan(state, cand, field, span);
   const before = op === 'insert' ? '' : (seq.words[i] ?? '');
   const after = op === 'delete' ? '' : cand.after;
   const modified = new Set<number>();
@@ -92,6 +94,28 @@ export function applyCandidate(state: AttackState, cand: WordCandidate, field: s
   // An inserted word starts where it landed: appended to a closed text, after the space put before it.
   const edit: Edit = { type: cand.type, field, wordIndex: i, start: op === 'insert' ? next.offsetOf(i) : start, before, after };
   return { seq: next, edits: [...state.edits, edit], modified, ...(origin ? { origin } : {}) };
+}
+
+/**
+ * Replaces words i … i + span − 1 with one text (CheckList's "do not" → "don't", "New York" → "Paris"): the span
+ * becomes one position, marked modified and keeping the origin of its first word; later positions move up.
+ */
+function applySpan(state: AttackState, cand: WordCandidate, field: string, span: number): AttackState {
+  const { seq } = state;
+  const i = cand.wordIndex;
+  const start = seq.offsetOf(i);
+  const end = seq.offsetOf(i + span - 1) + seq.words[i + span - 1]!.length;
+  const before = seq.toString().slice(start, end);
+  const next = seq.replaceSpan(i, span, cand.after);
+  const modified = new Set<number>([i]);
+  for (const m of state.modified) {
+    if (m < i) modified.add(m);
+    else if (m >= i + span) modified.add(m - span + 1);
+  }
+  const origin = state.origin ? state.origin.slice() : identity(seq.length);
+  origin.splice(i + 1, span - 1);
+  const edit: Edit = { type: cand.type, field, wordIndex: i, start, before, after: cand.after };
+  return { seq: next, edits: [...state.edits, edit], modified, origin };
 }
 
 function identity(n: number): number[] {

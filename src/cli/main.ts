@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import { builtinRegistry } from '../families/index.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import type { AnyVerb } from '../recipes/registry/verbs.ts';
@@ -68,7 +68,28 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
   // Shown by purpose (src/cli/groups.ts), not in the order they were added.
   for (const cmd of grouped(fixed, registry)) program.addCommand(cmd);
   program.commandsGroup('Start here:').helpCommand(true);
+  unknownFlagsFirst(program);
   return program;
+}
+
+/** The parts of commander's Command this file patches (public in its code, not in its typings). */
+type Checks = Command & { missingMandatoryOptionValue(option: Option): void; unknownOption(flag: string): void };
+
+/**
+ * A misspelled flag is named before the required flag it left unset (issue 34): commander checks required options
+ * first, so `--modle m` said "required option '--model' not specified" and never named `--modle`. Now the first
+ * unknown flag is reported, with commander's did-you-mean (`error: unknown option '--modle' (Did you mean --model?)`).
+ */
+function unknownFlagsFirst(c: Command): void {
+  const cmd = c as Checks;
+  const missing = cmd.missingMandatoryOptionValue.bind(cmd);
+  cmd.missingMandatoryOptionValue = (option: Option): void => {
+    // What commander could not read: operands and unknown flags (an unknown `--x=v` keeps its value attached).
+    const stray = cmd.args.find((a) => /^--?[A-Za-z]/.test(a));
+    if (stray) cmd.unknownOption(stray.split('=')[0]!);
+    missing(option);
+  };
+  c.commands.forEach(unknownFlagsFirst);
 }
 
 /** Modules named by --plugin (anywhere before the command's own options): their recipes join the registry. */

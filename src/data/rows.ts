@@ -5,6 +5,7 @@
 import { createReadStream, statSync, readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
+import { suggestLabelMap } from '../text/label-names.ts';
 import { DataError, TextstressError } from '../util/errors.ts';
 import { DEFAULT_MAX_CHARS, type Dataset, type DatasetInfo, type Example, type LoadOptions, type SkippedRow } from './types.ts';
 
@@ -109,11 +110,17 @@ function checkLimit(opts: LoadOptions): number {
 }
 
 /**
- * Validates one text field: throws a DataError for empty/whitespace-only text or text longer than
- * maxChars. `field` names the column (or key) in messages.
+ * Validates one text field and returns it without surrounding white space; throws a DataError for
+ * empty/whitespace-only text or text longer than maxChars. `field` names the column (or key) in messages.
+ *
+ * Every loader reads its texts through here, so no text keeps white space at its ends: a tokenizer may make a token
+ * of it (every SST-2 sentence ends in a space, which byte-level BPE and SentencePiece turn into a final `Ġ`/`▁`), and
+ * the data sets' own tools drop it (BERT's and GLUE's tokenizers split on white space, Hugging Face's run_qa.py
+ * strips questions, CoNLL tokens are white-space separated). White space inside a text is kept as it is.
  */
-export function checkText(file: string, line: number, field: string, text: string, maxChars: number): string {
-  if (text.trim() === '') throw rowError(file, line, `empty text in ${field}.`);
+export function checkText(file: string, line: number, field: string, raw: string, maxChars: number): string {
+  const text = stripText(raw);
+  if (text === '') throw rowError(file, line, `empty text in ${field}.`);
   if (text.length > maxChars) {
     throw rowError(
       file,
@@ -123,6 +130,11 @@ export function checkText(file: string, line: number, field: string, text: strin
     );
   }
   return text;
+}
+
+/** A text without white space at its ends (String.prototype.trim: Unicode White_Space, and a stray BOM). */
+export function stripText(text: string): string {
+  return text.trim();
 }
 
 /**
@@ -143,7 +155,8 @@ export function mapLabel(file: string, line: number, raw: string, table: Record<
       file,
       line,
       `label ${JSON.stringify(raw)} is not in the label set (expected one of ${accepted}).`,
-      `If the file names its labels otherwise, map them with --label-map (e.g. --label-map ${key || 'x'}=${names[0] ?? 'label'}).`,
+      `If the file names its labels otherwise, map each to the label of the same class with --label-map ` +
+        `(e.g. --label-map ${(key && suggestLabelMap([key], names)) || `${key || 'x'}=<${names.join('|') || 'label'}>`}).`,
     );
   }
   return name;

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DataError, TextstressError } from '../util/errors.ts';
-import { checkFile, checkText, makeDataset, maxCharsOf, rejectSplit, rowError, type RowItem } from './rows.ts';
+import { checkFile, checkText, makeDataset, maxCharsOf, rejectSplit, rowError, stripText, type RowItem } from './rows.ts';
 import type { Dataset, DatasetInfo, LoadOptions, QaAnswer, QaExample } from './types.ts';
 
 /** A position in a text file. */
@@ -106,6 +106,30 @@ export async function readJsonFile(path: string): Promise<{ value: unknown; text
     const loc = jsonErrorLocation(msg, text);
     throw new DataError(path, loc.line, `invalid JSON at column ${loc.column}: ${msg}.`, 'The whole file must be valid JSON.');
   }
+}
+
+/**
+ * A QA context and its answers without white space at their ends, like every text the loaders read (checkText):
+ * the answers' offsets move back by the context's leading white space, and an answer's own surrounding white space
+ * (no SQuAD v1.1 answer has any; the official evaluation ignores it) is dropped with its start moved past it. The
+ * answers must match the raw context at their offsets; they then match the stripped one at theirs. `empty(k)`
+ * throws for answer k when it is white space only.
+ */
+export function stripQa(
+  context: string,
+  answers: readonly QaAnswer[],
+  empty: (k: number) => never,
+): { context: string; answers: QaAnswer[] } {
+  const stripped = stripText(context);
+  const lead = stripped === '' ? 0 : context.indexOf(stripped);
+  return {
+    context: stripped,
+    answers: answers.map((a, k) => {
+      const text = stripText(a.text);
+      if (text === '') return empty(k);
+      return { text, start: a.start + a.text.indexOf(text) - lead };
+    }),
+  };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -215,13 +239,15 @@ export async function loadSquad(path: string, opts: LoadOptions & { split?: stri
                 }
                 return { text: ans.text, start };
               });
+              const stripped = stripQa(context, answers, (k) => {
+                throw rowError(path, line, `answer ${k + 1} of question ${String(rawId)} is empty (white space only).`);
+              });
               return {
                 kind: 'qa',
                 id: String(rawId),
                 source: `${path}:${line}`,
                 question,
-                context,
-                answers,
+                ...stripped,
                 ...(title !== undefined ? { title } : {}),
               };
             },

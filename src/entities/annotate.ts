@@ -8,7 +8,7 @@ import type { Example } from '../data/types.ts';
 import type { ModelInput, ModelOutput } from '../models/types.ts';
 import { WordSeq } from '../text/word-seq.ts';
 import { TextstressError } from '../util/errors.ts';
-import { loadDictionaries, ordinaryWords, type NameDictionaries } from './dictionaries.ts';
+import { isNonNameWord, loadDictionaries, ordinaryWords, type NameDictionaries } from './dictionaries.ts';
 import { normaliseName, resolveLoneNames, splitPerson } from './person.ts';
 import { ENTITY_TYPES, type EntityType, type Mention, type MentionAnnotator } from './types.ts';
 
@@ -145,7 +145,8 @@ interface Lookup {
 const TYPE_OF: Partial<Record<Category, EntityType>> = { country: 'LOC', city: 'LOC', org: 'ORG', misc: 'MISC' };
 
 function scanField(f: FieldWords, look: Lookup): Mention[] {
-  const cased = /\p{Lu}/u.test(f.source);
+  // Case tells names apart only when the text has both: an all-caps headline is read as all-lower-case text is.
+  const cased = /\p{Lu}/u.test(f.source) && /\p{Ll}/u.test(f.source);
   const candidate = f.words.map((w, i) => {
     if (!/^\p{L}/u.test(w)) return false;
     const ordinary = look.common.has(w.toLowerCase());
@@ -203,12 +204,23 @@ function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased
       middleOk &&
       found.size === 0 &&
       look.lists(f.words[i]!).has('first') &&
-      (cased || !look.common.has(last.toLowerCase()) || look.lists(last).has('last'))
+      (cased || plausibleLowerCasePerson(f.words[i]!, last, look))
     ) {
       return mentionOf(f, i, j, 'PER', gazetteerConfidence(look.lists(f.words[i]!).size));
     }
   }
   return undefined;
+}
+
+/**
+ * In text without case, whether a first name and a last word read as a person's name (issue 34: "worthy
+ * environmentalism", "even killer-thrillers" were): the first word is not one used as another class than a name
+ * ("worthy", "even", "may", "read"), and the last is a listed last name, or else no ordinary English word and not
+ * another class either ("conveying"; a compound only when each part is: "killer-thrillers", not "day-lewis").
+ */
+function plausibleLowerCasePerson(first: string, last: string, look: Lookup): boolean {
+  if (isNonNameWord(first)) return false;
+  return look.lists(last).has('last') || (!look.common.has(last.toLowerCase()) && !isNonNameWord(last));
 }
 
 /** Lone words that are the last name of a person found in the example: more mentions of that person. */

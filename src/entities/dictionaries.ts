@@ -297,3 +297,31 @@ export function genderOf(first: string, dicts?: NameDictionaries): Gender {
 export function allFirstNames(d: NameDictionaries): string[] {
   return normaliseList([...d.first.female, ...d.first.male, ...d.first.unknown]);
 }
+
+const wordClasses = new Map<string, boolean>();
+
+/**
+ * Whether a lower-case word is, on its own, a word of another class than a name — an adjective, adverb, verb, modal,
+ * determiner, conjunction, preposition, pronoun, possessive, number or date (compromise's tagger, MIT; cached): what
+ * "worthy", "even", "may", "read", "my" are, where "david", "bill" or "lily" are names or nouns. In text without case
+ * it tells a first name that is also an English word from one that is not used as a name (issue 34).
+ */
+export function isNonNameWord(word: string): boolean {
+  const w = word.toLowerCase();
+  // A compound is another class only when each part is ("day-lewis" is a name: "lewis" is not).
+  const parts = w.split('-').filter(Boolean);
+  if (parts.length > 1) return parts.every(isNonNameWord);
+  const hit = wordClasses.get(w);
+  if (hit !== undefined) return hit;
+  const nlp = require('compromise') as (text: string) => { json(): { terms?: { tags?: string[] }[] }[] };
+  const tags = nlp(w).json()[0]?.terms?.[0]?.tags ?? [];
+  const name = tags.some((t) => ['FirstName', 'LastName', 'Person', 'ProperNoun'].includes(t));
+  const other = tags.some((t) =>
+    ['Adjective', 'Adverb', 'Verb', 'Modal', 'Determiner', 'Conjunction', 'Preposition', 'Pronoun', 'Possessive', 'Value', 'Date'].includes(
+      t,
+    ),
+  );
+  const out = !name && other;
+  wordClasses.set(w, out);
+  return out;
+}

@@ -1,4 +1,5 @@
 import { augmentRecipe } from './grammar/augment.ts';
+import { CLASSIC_RECIPES } from './classic/index.ts';
 import { entitiesRecipe } from './entities/recipe.ts';
 import { foolingRecipe } from './fooling/recipe.ts';
 import { foolingSweepRecipe } from './fooling/sweep.ts';
@@ -35,6 +36,7 @@ export const BUILTIN_RECIPES: readonly AnyRecipe[] = [
   probeLayersRecipe,
   probeHeadsRecipe,
   clozeRecipe,
+  ...CLASSIC_RECIPES,
 ];
 
 /** The families' own commands (tables from finished runs, a defence's fit and evaluation, transfer), in help order. */

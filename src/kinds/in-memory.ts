@@ -11,11 +11,13 @@ import type { ModelAdapter } from '../models/types.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { builtinRegistry } from '../families/index.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
+import type { Built } from '../recipes/registry/define.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { orderedPool } from '../runner/pool.ts';
 import { processStats } from '../runner/summary.ts';
 import { openModel, type ModelSpec } from '../runner/open.ts';
 import { assertSupports, kindOf, prepareFor } from './index.ts';
+import { closeBuilt } from './prepare.ts';
 import { recipeSettings } from './run.ts';
 
 /** What {@link attackInMemory} takes: a recipe, a model and the examples, with optional settings. */
@@ -93,6 +95,7 @@ async function* run(
   let failed = false;
   let model: ModelAdapter | undefined;
   let owned = false;
+  let built: Built | undefined;
   try {
     const registry = req.registry ?? builtinRegistry();
     const def = registry.get(req.recipe);
@@ -120,7 +123,7 @@ async function* run(
     };
     const observed = array ? array.flatMap((e) => (e.kind === 'text' || e.kind === 'pair' ? [e.label] : [])) : [];
     const labelMap = typeof req.labelMap === 'string' ? parseLabelMap(req.labelMap) : (req.labelMap ?? {});
-    const built = await prepareFor(def, settings, model.info, info, { seed, labelMap, observedLabels: observed });
+    built = await prepareFor(def, settings, model.info, info, { seed, labelMap, observedLabels: observed });
     const perExample = kindOf(def).perExample!;
     const editCurve = perExample.editCurve?.(built) ?? false;
 
@@ -173,6 +176,7 @@ async function* run(
     settle.reject(err);
     throw err;
   } finally {
+    await closeBuilt(built);
     if (owned) await model?.close?.();
   }
 }

@@ -8,7 +8,7 @@ import type { ModelInfo } from '../models/types.ts';
 import { checkRecipeTask, goalFor, taskKindOf } from '../recipes/context.ts';
 import type { GoalFactory } from '../attack/goals/index.ts';
 import type { AnyRecipe, BuildContext, Built } from '../recipes/registry/define.ts';
-import { openModel, type ModelSpec } from '../runner/open.ts';
+import { openModel, resolveModelSpec, type ModelSpec } from '../runner/open.ts';
 
 /** How a recipe is prepared for a model and data. */
 export interface PrepareOptions {
@@ -60,8 +60,19 @@ export const openForBuild: BuildContext['openModel'] = (spec, o) =>
 export const openEncoderForBuild: BuildContext['openEncoder'] = async (spec, o) =>
   (await import('../models/encoder/index.ts')).loadEncoder(spec, o);
 
-/** What a build opens other models with (BuildContext's openers). */
-export const BUILD_OPENERS: Pick<BuildContext, 'openModel' | 'openEncoder'> = { openModel: openForBuild, openEncoder: openEncoderForBuild };
+/** What a build opens other models with (BuildContext's openers); the helper models load on first use. */
+export const BUILD_OPENERS: Pick<BuildContext, 'openModel' | 'openEncoder' | 'openSentenceEncoder' | 'openMaskedLm' | 'openEmbeddings'> = {
+  openModel: openForBuild,
+  openEncoder: openEncoderForBuild,
+  openSentenceEncoder: async (spec) => (await import('../models/lm/sentence-encoder.ts')).SentenceEncoder.open(resolveModelSpec(spec)),
+  openMaskedLm: async (spec) => (await import('../models/lm/masked-lm.ts')).MaskedLm.open(resolveModelSpec(spec)),
+  openEmbeddings: async (file) => (await import('../data/embeddings/index.ts')).WordEmbeddings.open(file),
+};
+
+/** Closes what a recipe's build opened (models, word vectors), for every kind whose build may open some. */
+export async function closeBuilt(built: Built | undefined): Promise<void> {
+  await (built as { close?: () => Promise<void> } | undefined)?.close?.();
+}
 
 /** A goal factory made on first use. */
 function lazyGoal(make: () => GoalFactory): GoalFactory {

@@ -7,6 +7,7 @@
  */
 import type { Example } from '../data/types.ts';
 import type { GenerateSummary, ProcessStats, RunSummary } from '../metrics/summary.ts';
+import type { MetricDisplay } from '../metrics/display.ts';
 import type { StressSummary } from '../metrics/stress.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine, QuerySession } from '../query/engine.ts';
@@ -15,6 +16,7 @@ import type { Registry } from '../recipes/registry/registry.ts';
 import type { GeneratedRun, LoadedRun, StressRun } from '../recipes/report/types.ts';
 import type { DataSpec, ModelSpec, RunOptions } from '../options/shared.ts';
 import type { ProbeSetFiles } from './probe/sets.ts';
+import type { Interval } from '../stats/index.ts';
 
 /** The ways of running a recipe that not every kind supports. */
 export const RUN_MODES = ['resume', 'shard', 'queue', 'inMemory', 'dryRun', 'maxQueries'] as const;
@@ -126,6 +128,11 @@ export interface GateRuntime {
   /** A metric's value: null = n/a (over zero cases), undefined = not reported by this kind of run. */
   value(metric: string, run: AnyLoadedRun, extra: Record<string, RecipeMetric>): number | null | undefined;
   /**
+   * A metric's 95% interval with its n (the units behind it): what min_n and `.low` / `.high` checks read. Undefined
+   * when the run's summary does not carry it: the gate then refuses a check on it (its n is not known).
+   */
+  interval(metric: string, run: AnyLoadedRun, extra: Record<string, RecipeMetric>): Interval | undefined;
+  /**
    * The built-in metrics its runs report, besides those their recipe declares (RecipeDef.metrics): what a suite's
    * thresholds are checked against before anything runs.
    */
@@ -134,10 +141,13 @@ export interface GateRuntime {
   naReason(metric: string, run: AnyLoadedRun): string;
   /** What it measured: a run that measured nothing fails the gate whatever its thresholds. */
   measured(run: AnyLoadedRun): { n: number; unit: string };
-  /** The suite's progress line for the finished run (without the test name and time). */
-  line(run: AnyLoadedRun): string;
+  /**
+   * The suite's progress line for the finished run (without the test name and time); `displays` names and writes the
+   * recipes' own figures (the registry's figureDisplays), as the report does.
+   */
+  line(run: AnyLoadedRun, displays?: Record<string, MetricDisplay>): string;
   /** The suite table's cells: recipe, n, clean, attacked, success, stability, and (kinds without those) other figures. */
-  row(run: AnyLoadedRun): string[];
+  row(run: AnyLoadedRun, displays?: Record<string, MetricDisplay>): string[];
 }
 
 /** A recipe kind at run time: its table row (what it supports) and its implementation. */

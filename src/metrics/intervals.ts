@@ -1,12 +1,14 @@
 /**
- * The 95% intervals of a run's headline metrics (issue 27). Proportions of examples get Wilson intervals from
- * their counts; means, F1, EM and differences a seeded percentile bootstrap that resamples whole examples. The
+ * The 95% intervals of a run's headline metrics (issue 27). Proportions of examples (accuracy, success, stability,
+ * exact match, a classifier probe's per-example accuracy) get Wilson intervals from their counts; means, F1 and
+ * differences a seeded percentile bootstrap that resamples whole examples — and where every example gave the same
+ * value (the bootstrap then has no spread) a cautious bound instead of a zero-width interval (issue 34). The
  * bootstrap needs each example's own values, so they are kept as compact typed columns (a few bytes per example:
  * 10⁶ examples fit in tens of MB), never the results themselves.
  */
 import type { ExampleResult } from '../attack/result.ts';
 import { f1, type EntityCounts } from '../data/entities.ts';
-import { bootstrap, bootstrapMean, pairedBootstrap, wilson, type Interval } from '../stats/index.ts';
+import { bootstrap, bootstrapMean, pairedBootstrap, sameValueBounds, wilson, type Interval } from '../stats/index.ts';
 
 /**
  * Figures of RunMetrics that carry an interval, keyed by the figure's own name (probe figures by their path,
@@ -143,13 +145,18 @@ export class IntervalTally {
     qa: boolean;
   }): RunIntervals {
     const opts = (name: string): { seed: string } => ({ seed: `${String(this.seed)}\u0001${name}` });
+    // F1 lies in [0, 1]: where every example gave one value, a cautious bound (sameValueBounds).
+    const share = (name: string, n: number, stat: (idx: Uint32Array) => number | null): Interval => {
+      const v = n ? stat(identity(n)) : null;
+      return bootstrap(n, stat, { ...opts(name), ...(v === null ? {} : { degenerate: () => sameValueBounds(v, n, [0, 1]) }) });
+    };
     const out: RunIntervals = {
       clean_accuracy: wilson(counts.cleanCorrect, counts.n),
       attacked_accuracy: wilson(counts.attackedCorrect, counts.n),
       attack_success_rate: wilson(counts.succeeded, counts.attacked),
       stability: wilson(counts.stableSame, counts.stableN),
-      mean_perturbed_word_pct: bootstrapMean(this.pctSuccess.values(), opts('mean_perturbed_word_pct')),
-      mean_perturbed_word_pct_all: bootstrapMean(this.pctAll.values(), opts('mean_perturbed_word_pct_all')),
+      mean_perturbed_word_pct: bootstrapMean(this.pctSuccess.values(), { ...opts('mean_perturbed_word_pct'), range: [0, 100] }),
+      mean_perturbed_word_pct_all: bootstrapMean(this.pctAll.values(), { ...opts('mean_perturbed_word_pct_all'), range: [0, 100] }),
       mean_queries: bootstrapMean(this.queries.values(), opts('mean_queries')),
     };
     if (counts.correctAtK) out.accuracy_by_edits = counts.correctAtK.map((k) => wilson(k, counts.n));
@@ -162,10 +169,12 @@ export class IntervalTally {
       // QA: mean EM and F1 over every example.
       const col = (k: number) => (idx: Uint32Array) => sumAt(this.answers, 4, k, idx) / idx.length;
       units = this.answers.length / 4;
-      out.clean_em = bootstrap(units, col(0), opts('clean_em'));
-      out.clean_f1 = bootstrap(units, col(1), opts('clean_f1'));
-      out.attacked_em = bootstrap(units, col(2), opts('attacked_em'));
-      out.attacked_f1 = bootstrap(units, col(3), opts('attacked_f1'));
+      // Exact match is right or wrong per question: Wilson over the questions.
+      const all = identity(units);
+      out.clean_em = wilson(Math.round(sumAt(this.answers, 4, 0, all)), units);
+      out.clean_f1 = share('clean_f1', units, col(1));
+      out.attacked_em = wilson(Math.round(sumAt(this.answers, 4, 2, all)), units);
+      out.attacked_f1 = share('attacked_f1', units, col(3));
       clean = col(1);
       attacked = col(3);
     } else if (this.entities.length) {
@@ -173,8 +182,8 @@ export class IntervalTally {
       const corpus = (o: number) => (idx: Uint32Array) =>
         f1({ tp: sumAt(this.entities, 6, o, idx), fp: sumAt(this.entities, 6, o + 1, idx), fn: sumAt(this.entities, 6, o + 2, idx) });
       units = this.entities.length / 6;
-      out.clean_f1 = bootstrap(units, corpus(0), opts('clean_f1'));
-      out.attacked_f1 = bootstrap(units, corpus(3), opts('attacked_f1'));
+      out.clean_f1 = share('clean_f1', units, corpus(0));
+      out.attacked_f1 = share('attacked_f1', units, corpus(3));
       clean = corpus(0);
       attacked = corpus(3);
     } else {
@@ -189,20 +198,45 @@ export class IntervalTally {
     const byF1 = this.answers.length > 0 || counts.qa || this.entities.length > 0;
     out.clean_metric = byF1 ? out.clean_f1! : out.clean_accuracy;
     out.attacked_metric = byF1 ? out.attacked_f1! : out.attacked_accuracy;
-    // clean − attacked, both on the same resample of examples.
-    const { p: _p, ...drop } = pairedBootstrap(units, attacked, clean, opts('metric_drop'));
+    // clean − attacked, both on the same resample of examples; each example's difference lies in [−1, 1].
+    const dropValue = units ? diffOf(clean, attacked, identity(units)) : null;
+    const { p: _p, ...drop } = pairedBootstrap(units, attacked, clean, {
+      ...opts('metric_drop'),
+      ...(dropValue === null ? {} : { degenerate: () => sameValueBounds(dropValue, units, [-1, 1]) }),
+    });
     out.metric_drop = drop;
 
     if (counts.probed) {
       const col = (k: number) => (idx: Uint32Array) => sumAt(this.probes, 3, k, idx) / idx.length;
       const m = this.probes.length / 3;
-      out['probe.original_metric'] = bootstrap(m, col(0), opts('probe.original_metric'));
-      out['probe.worst_metric'] = bootstrap(m, col(1), opts('probe.worst_metric'));
-      out['probe.best_metric'] = bootstrap(m, col(2), opts('probe.best_metric'));
+      // A classifier's per-example metric is 1 or 0 (right or wrong): a share, so Wilson; F1 and EM/F1: the bootstrap.
+      const probeIv = (k: number, name: string): Interval =>
+        byF1 ? share(name, m, col(k)) : wilson(Math.round(sumAt(this.probes, 3, k, identity(m))), m);
+      out['probe.original_metric'] = probeIv(0, 'probe.original_metric');
+      out['probe.worst_metric'] = probeIv(1, 'probe.worst_metric');
+      out['probe.best_metric'] = probeIv(2, 'probe.best_metric');
       out['probe.stability'] = wilson(counts.probeNeverChanged, counts.probed);
     }
     return out;
   }
+}
+
+/** The indices 0…n−1 (the whole sample, as a resample the statistics take). */
+function identity(n: number): Uint32Array {
+  const all = new Uint32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  return all;
+}
+
+/** clean − attacked on the examples at idx; null where either is undefined. */
+function diffOf(
+  clean: (idx: Uint32Array) => number | null,
+  attacked: (idx: Uint32Array) => number | null,
+  idx: Uint32Array,
+): number | null {
+  const c = clean(idx);
+  const a = attacked(idx);
+  return c === null || a === null ? null : c - a;
 }
 
 /** Σ over idx of column `k` of a row-major table with `width` values per example. */

@@ -20,3 +20,23 @@ export const GATE_METRICS = {
 
 /** The names in GATE_METRICS. */
 export const CORE_METRIC_NAMES: readonly string[] = Object.keys(GATE_METRICS);
+
+/**
+ * The values each built-in gate metric can take (rates are fractions; mean_perturbed_word_pct is a fraction of the
+ * words too): a threshold outside them is refused when the suite is read.
+ */
+export const GATE_METRIC_RANGES: Readonly<Record<keyof typeof GATE_METRICS, readonly [number, number]>> = {
+  clean_accuracy: [0, 1],
+  attacked_accuracy: [0, 1],
+  attack_success_rate: [0, 1],
+  stability: [0, 1],
+  clean_metric: [0, 1],
+  attacked_metric: [0, 1],
+  metric_drop: [-1, 1],
+  clean_f1: [0, 1],
+  attacked_f1: [0, 1],
+  clean_em: [0, 1],
+  attacked_em: [0, 1],
+  mean_perturbed_word_pct: [0, 1],
+  mean_queries: [0, Infinity],
+};

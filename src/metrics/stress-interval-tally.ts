@@ -1,17 +1,22 @@
 /**
- * 95% intervals for a stress run's figures, read from the results in the same pass as the tallies. One example
- * yields several cases (numerical reasoning: up to seven; the tautology sweep: ten), and the cases of one example
- * are not independent, so every bootstrap resamples whole examples:
- *  - accuracy: Wilson over the cases where each example gave at most one case to the row, else a bootstrap of
- *    Σ correct / Σ cases over the examples the row applied to;
- *  - reduction ((original − accuracy) / original on the same examples): a bootstrap over those examples;
- *  - accuracy per gold label (tests listed in `byGold`), and accuracy − majority-class rate (`overMajority`)
- *    likewise.
+ * 95% intervals for a stress run's figures, read from the results in the same pass as the tallies (issues 27, 34).
+ * One example yields several cases (numerical reasoning: up to seven; the tautology sweep: ten), and a case made from
+ * one text of the pair alone (the competence tests: antonymy and numerical hypotheses made from the premise, its
+ * `from`) is the same case for every pair that shares that text — SICK reuses its premises — so the cases of a row
+ * come in clusters: the example, or for such cases the text they were made from (the premise). Every interval treats
+ * a cluster as the unit:
+ *  - accuracy (a share): Wilson's interval at the clusters' effective sample size (clusteredWilson), n = clusters;
+ *  - reduction ((original − accuracy) / original on the same cases): a bootstrap that resamples whole clusters;
+ *  - accuracy per gold label (tests listed in `byGold`) likewise, and accuracy − majority-class rate
+ *    (`overMajority`) by a bootstrap over its examples.
+ * Where a bootstrap has no spread the interval the accuracy's Wilson interval allows stands in (never [v, v]).
  * Seeds derive from the run's seed and the row's name, so the same run gives the same intervals.
  */
-import type { StressResult } from '../attack/stress.ts';
+import { createHash } from 'node:crypto';
+import type { StressCaseResult, StressResult } from '../attack/stress.ts';
 import { bootstrap, wilson, type Interval } from '../stats/index.ts';
 import type { StressCell, StressMetrics } from './stress.ts';
+import { ClusterCounts } from './stress-intervals.ts';
 
 /** What {@link StressIntervalTally} is told about the suite. */
 export interface StressIntervalOptions {
@@ -26,117 +31,98 @@ export interface StressIntervalOptions {
   resamples?: number;
 }
 
-/** Accuracy on the cases of one gold label, with its interval. */
+/** Accuracy on the cases of one gold label, with its interval (n: its clusters). */
 export interface GoldAccuracy {
   n: number;
   correct: number;
   accuracy: number | null;
+  /** The distinct texts these cases were made from (premises), where cases share them (see StressCell.clusters). */
+  clusters?: number;
   accuracy_interval: Interval;
 }
 
-/** Per example (unit) counts of one row. */
-class Units {
-  readonly cases: number[] = [];
-  readonly correct: number[] = [];
-  /** The example's original answer right (1) or not (0). */
-  readonly orig: number[] = [];
-  add(cases: number, correct: number, orig: number): void {
-    this.cases.push(cases);
-    this.correct.push(correct);
-    this.orig.push(orig);
-  }
-  get length(): number {
-    return this.cases.length;
+/** One row's clusters: their counts, and which cluster a source text is (texts hashed: bounded memory). */
+class Row {
+  readonly counts = new ClusterCounts();
+  private readonly bySource = new Map<string, number>();
+  /** Whether some cluster holds the cases of more than one example (cases shared a source text). */
+  shared = false;
+
+  add(source: string | undefined, cases: number, correct: number, originalCorrectCases: number): void {
+    const at = source === undefined ? undefined : this.bySource.get(source);
+    if (at !== undefined) {
+      this.counts.addTo(at, cases, correct, originalCorrectCases);
+      this.shared = true;
+      return;
+    }
+    const i = this.counts.add(cases, correct, originalCorrectCases);
+    if (source !== undefined) this.bySource.set(source, i);
   }
 }
 
-const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
-
-/** Σ num / Σ den over the resampled units; null over no case. */
-function ratio(num: readonly number[], den: readonly number[], idx: Uint32Array): number | null {
-  let a = 0;
-  let b = 0;
-  for (let i = 0; i < idx.length; i++) {
-    a += num[idx[i]!]!;
-    b += den[idx[i]!]!;
-  }
-  return b === 0 ? null : a / b;
-}
-
-/** The accuracy interval of a row: Wilson over cases when no example gave it two, else a bootstrap over examples. */
-function accuracyInterval(u: Units, seed: string, resamples?: number): Interval {
-  if (u.cases.every((c) => c <= 1)) return wilson(sum(u.correct), sum(u.cases));
-  return bootstrap(u.length, (idx) => ratio(u.correct, u.cases, idx), { seed, ...(resamples ? { resamples } : {}) });
-}
-
-/** The reduction interval of a row: a bootstrap over its examples. */
-function reductionInterval(u: Units, seed: string, resamples?: number): Interval {
-  return bootstrap(
-    u.length,
-    (idx) => {
-      let cases = 0;
-      let correct = 0;
-      let orig = 0;
-      for (let i = 0; i < idx.length; i++) {
-        const k = idx[i]!;
-        cases += u.cases[k]!;
-        correct += u.correct[k]!;
-        orig += u.cases[k]! * u.orig[k]!;
-      }
-      if (cases === 0 || orig === 0) return null;
-      return (orig - correct) / orig;
-    },
-    { seed, ...(resamples ? { resamples } : {}) },
-  );
+/**
+ * The cluster of a case: the texts of the original it was made from when it was made from one field of it alone
+ * (`from`: the fields rewritten from another), hashed; undefined (its own example) otherwise.
+ */
+function sourceOf(c: StressCaseResult, original: Record<string, string> | undefined): string | undefined {
+  if (!c.from || !original || typeof original !== 'object') return undefined;
+  const kept = Object.keys(original)
+    .filter((k) => !(k in c.from!))
+    .sort();
+  if (kept.length === Object.keys(original).length) return undefined;
+  return createHash('sha1')
+    .update(JSON.stringify(kept.map((k) => [k, original[k]])))
+    .digest('base64')
+    .slice(0, 16);
 }
 
 /** Reads a stress run's results, one line at a time, and adds intervals to its tallies. */
 export class StressIntervalTally {
-  private readonly original = new Units();
-  /** Row key (test, or test + "\u0000" + variant) → units. */
-  private readonly rows = new Map<string, Units>();
-  private readonly golds = new Map<string, Map<string, Units>>();
+  private readonly original = { n: 0, correct: 0 };
+  /** Row key (test, or test + "\u0000" + variant) → its clusters. */
+  private readonly rows = new Map<string, Row>();
+  private readonly golds = new Map<string, Map<string, Row>>();
   /** Per over-majority test: each example's gold and whether its case was right. */
   private readonly majority = new Map<string, { gold: string; correct: number }[]>();
 
   constructor(private readonly opts: StressIntervalOptions) {}
 
-  private units<K>(map: Map<K, Units>, key: K): Units {
+  private row<K>(map: Map<K, Row>, key: K): Row {
     let u = map.get(key);
-    if (!u) map.set(key, (u = new Units()));
+    if (!u) map.set(key, (u = new Row()));
     return u;
   }
 
   add(r: StressResult): void {
     const orig = r.original.correct ? 1 : 0;
-    this.original.add(1, orig, orig);
-    const counts = new Map<string, [number, number]>();
-    const byGold = new Map<string, Map<string, [number, number]>>();
-    const bump = (m: Map<string, [number, number]>, key: string, right: boolean): void => {
-      const c = m.get(key) ?? [0, 0];
-      c[0]++;
-      if (right) c[1]++;
-      m.set(key, c);
+    this.original.n++;
+    this.original.correct += orig;
+    // This example's counts per (row, cluster): its cases of a row share one cluster (the example, or their source).
+    const counts = new Map<string, { row: string; gold?: string; source: string | undefined; n: number; k: number }>();
+    const bump = (row: string, source: string | undefined, right: boolean, gold?: string): void => {
+      const key = `${row}\u0000${gold ?? ''}\u0000${source ?? ''}`;
+      const c = counts.get(key) ?? { row, ...(gold === undefined ? {} : { gold }), source, n: 0, k: 0 };
+      c.n++;
+      if (right) c.k++;
+      counts.set(key, c);
     };
     for (const c of r.cases) {
-      bump(counts, c.test, c.correct);
-      bump(counts, `${c.test}\u0000${c.variant}`, c.correct);
-      if (this.opts.byGold?.includes(c.test)) {
-        const g = byGold.get(c.test) ?? new Map<string, [number, number]>();
-        bump(g, String(c.gold), c.correct);
-        byGold.set(c.test, g);
-      }
+      const source = sourceOf(c, r.original.text);
+      bump(c.test, source, c.correct);
+      bump(`${c.test}\u0000${c.variant}`, source, c.correct);
+      if (this.opts.byGold?.includes(c.test)) bump(c.test, source, c.correct, String(c.gold));
       if (this.opts.overMajority?.includes(c.test)) {
         const list = this.majority.get(c.test) ?? [];
         list.push({ gold: String(c.gold), correct: c.correct ? 1 : 0 });
         this.majority.set(c.test, list);
       }
     }
-    for (const [key, [n, k]] of counts) this.units(this.rows, key).add(n, k, orig);
-    for (const [test, g] of byGold) {
-      const m = this.golds.get(test) ?? new Map<string, Units>();
-      for (const [gold, [n, k]] of g) this.units(m, gold).add(n, k, orig);
-      this.golds.set(test, m);
+    for (const c of counts.values()) {
+      const row =
+        c.gold === undefined
+          ? this.row(this.rows, c.row)
+          : this.row(this.golds.get(c.row) ?? this.golds.set(c.row, new Map()).get(c.row)!, c.gold);
+      row.add(c.source, c.n, c.k, c.n * orig);
     }
   }
 
@@ -145,14 +131,12 @@ export class StressIntervalTally {
   }
 
   private withIntervals(cell: StressCell, key: string, test: string): StressCell {
-    const u = this.rows.get(key) ?? new Units();
+    const u = this.rows.get(key) ?? new Row();
     // The interval's value is the row's own figure (the same sums, added in another order).
-    const out: StressCell = {
-      ...cell,
-      accuracy_interval: { ...accuracyInterval(u, this.seed(key, 'accuracy'), this.opts.resamples), value: cell.accuracy },
-    };
+    const accuracy = { ...u.counts.accuracy(), value: cell.accuracy };
+    const out: StressCell = { ...cell, ...(u.shared ? { clusters: u.counts.clusters } : {}), accuracy_interval: accuracy };
     if (!this.opts.noReduction?.includes(test))
-      out.reduction_interval = { ...reductionInterval(u, this.seed(key, 'reduction'), this.opts.resamples), value: cell.reduction };
+      out.reduction_interval = { ...u.counts.reduction(this.seed(key, 'reduction'), this.opts.resamples, accuracy), value: cell.reduction };
     return out;
   }
 
@@ -173,7 +157,7 @@ export class StressIntervalTally {
     if (m.max_reduction) intervals.max_reduction = tests[m.max_reduction.test]!.reduction_interval!;
     return {
       ...m,
-      original: { ...m.original, accuracy_interval: wilson(sum(this.original.correct), this.original.length) },
+      original: { ...m.original, accuracy_interval: wilson(this.original.correct, this.original.n) },
       tests,
       intervals,
     };
@@ -185,18 +169,18 @@ export class StressIntervalTally {
     for (const test of this.opts.byGold ?? []) {
       const m = this.golds.get(test);
       out[test] = Object.fromEntries(
-        [...(m ?? new Map<string, Units>())]
+        [...(m ?? new Map<string, Row>())]
           .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
           .map(([gold, u]) => {
-            const n = sum(u.cases);
-            const correct = sum(u.correct);
+            const { cases: n, correct } = u.counts.totals();
             return [
               gold,
               {
                 n,
                 correct,
                 accuracy: n ? correct / n : null,
-                accuracy_interval: accuracyInterval(u, this.seed(test, gold, 'accuracy'), this.opts.resamples),
+                ...(u.shared ? { clusters: u.counts.clusters } : {}),
+                accuracy_interval: u.counts.accuracy(),
               },
             ];
           }),
@@ -224,7 +208,17 @@ export class StressIntervalTally {
         }
         return (correct - Math.max(...counts)) / idx.length;
       },
-      { seed: this.seed(test, 'over_majority'), ...(this.opts.resamples ? { resamples: this.opts.resamples } : {}) },
+      {
+        seed: this.seed(test, 'over_majority'),
+        ...(this.opts.resamples ? { resamples: this.opts.resamples } : {}),
+        // No spread (every case right, one gold): the accuracy's Wilson interval less the majority rate.
+        degenerate: () => {
+          const right = list.reduce((a, x) => a + x.correct, 0);
+          const share = wilson(right, list.length);
+          const top = Math.max(...labels.map((l) => list.filter((x) => x.gold === l).length)) / list.length;
+          return share.low === null ? null : { low: share.low - top, high: share.high! - top, method: 'wilson' };
+        },
+      },
     );
   }
 }

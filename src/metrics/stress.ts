@@ -24,6 +24,11 @@ export interface StressCell {
   confusion?: Record<string, { n: number; predicted: Record<string, number> }>;
   /** Classifiers: the most frequent gold label among these cases and its share (the majority-class baseline). */
   majority?: { label: string; rate: number } | null;
+  /**
+   * Where cases of different examples were made from the same text (the NLI competence tests: from one premise that
+   * several pairs share): the distinct texts, i.e. the clusters the intervals resample (absent: each example is one).
+   */
+  clusters?: number;
   /** 95% interval of `accuracy`, where the suite computes one (see src/metrics/stress-intervals.ts). */
   accuracy_interval?: Interval;
   /** 95% interval of `reduction` (bootstrap over whole examples), where the suite computes one. */
@@ -39,7 +44,7 @@ export interface StressTestSummary extends StressCell {
   not_applicable_reasons: Record<string, number>;
   /** Per variant (e.g. "tautology-premise-3"), in the order first seen; absent when the test has no variants of its own. */
   variants?: Record<string, StressCell>;
-  /** 95% bootstrap intervals of `accuracy` and `reduction`, resampling whole examples with all their cases (issue 27). */
+  /** 95% intervals of `accuracy` (Wilson, at the clusters' effective size) and `reduction` (a bootstrap over clusters). */
   accuracy_interval?: Interval;
   reduction_interval?: Interval;
 }
@@ -223,6 +228,11 @@ export class StressTally {
       if (s.reduction !== null && (maxReduction === null || s.reduction > maxReduction.reduction))
         maxReduction = { test, reduction: s.reduction };
     }
+    // The run-level figures' intervals are their tests' (a suite's digest may replace them: see StressIntervalTally).
+    const intervals: Record<string, Interval> = {};
+    if (worst && tests[worst.test]!.accuracy_interval) intervals.worst_accuracy = tests[worst.test]!.accuracy_interval!;
+    if (maxReduction && tests[maxReduction.test]!.reduction_interval)
+      intervals.max_reduction = tests[maxReduction.test]!.reduction_interval!;
     return {
       n: this.n,
       cases: this.cases,
@@ -231,6 +241,7 @@ export class StressTally {
       worst,
       max_reduction: maxReduction,
       mean_queries: this.n ? this.queries / this.n : null,
+      intervals,
     };
   }
 }

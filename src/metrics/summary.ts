@@ -1,6 +1,7 @@
 import type { Prediction } from '../attack/goals/index.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
+import { ChanceTally, type BelowChance } from './chance.ts';
 import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts';
 
 export type { IntervalMetric, RunIntervals } from './intervals.ts';
@@ -78,6 +79,11 @@ export interface RunMetrics {
    * whenever there is one.
    */
   unmappable?: { answers: number; examples: number; clean: number };
+  /**
+   * A classifier whose clean accuracy is far below chance: the upper bound of its 95% Wilson interval under 1 / the
+   * classes (absent otherwise). Its labels are most likely paired the wrong way round; the run exits non-zero.
+   */
+  clean_below_chance?: BelowChance;
   /**
    * 95% intervals of the figures above, keyed by each figure's name (Wilson for shares of examples, a bootstrap
    * seeded from the run's seed over whole examples for means, F1, EM and the drop). Absent in runs written before
@@ -206,8 +212,10 @@ export class SummaryAccumulator {
   private usage: { input_tokens: number; output_tokens: number; cost_usd: number | null } | undefined;
   private readonly unmappable = { answers: 0, examples: 0, clean: 0 };
   private budgetCut = 0;
+  private readonly chance = new ChanceTally();
 
   add(r: ExampleResult): void {
+    this.chance.add(r.original_prediction, r.perturbed_prediction, r.gold);
     if (r.usage) {
       const u = (this.usage ??= { input_tokens: 0, output_tokens: 0, cost_usd: r.usage.cost_usd === undefined ? null : 0 });
       u.input_tokens += r.usage.input_tokens;
@@ -327,6 +335,8 @@ export class SummaryAccumulator {
     if (this.usage)
       metrics.usage = { ...this.usage, cost_usd: this.usage.cost_usd === null ? null : Math.round(this.usage.cost_usd * 1e9) / 1e9 };
     if (this.usage || this.unmappable.answers || this.unmappable.clean) metrics.unmappable = { ...this.unmappable };
+    const chance = this.chance.finish(this.cleanCorrect, n);
+    if (chance) metrics.clean_below_chance = chance;
     if (this.probed) {
       metrics.probe = {
         n: this.probed,

@@ -125,8 +125,11 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
     test: () => true,
     async open(spec, o) {
       const { loadTransformersModel } = await import('./transformers/load.ts');
-      const { task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride } = o;
-      return loadTransformersModel(spec, defined({ task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride }));
+      const { task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride, wordPiece, firstWordSpace } = o;
+      return loadTransformersModel(
+        spec,
+        defined({ task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride, wordPiece, firstWordSpace }),
+      );
     },
   },
 ];

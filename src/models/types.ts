@@ -87,6 +87,15 @@ export interface UsageMeter {
   readonly lowestConcurrency?: number;
 }
 
+/**
+ * Which subword piece of a word a tagger's tag is read from: its first piece, or its first piece that holds a
+ * character of the word (`first-nonempty`: a bare `▁` or `Ġ` piece, which SentencePiece and byte-level BPE split
+ * off some words, holds none). Taggers are trained either way (docs/compatibility.md).
+ */
+export const WORD_PIECES = ['first', 'first-nonempty'] as const;
+/** One of {@link WORD_PIECES}. */
+export type WordPiece = (typeof WORD_PIECES)[number];
+
 /** What a model is: where it came from, its task and its labels. */
 export interface ModelInfo {
   /** Where the model came from: a folder, a hub id, a URL, or "function:<name>". */

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DATA_FORMATS } from '../data/types.ts';
 import { LABEL_MAPPINGS, type LabelMapping } from '../models/openai/mapping.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
+import { WORD_PIECES, type WordPiece } from '../models/types.ts';
 import { parseShard, type Shard } from './shard.ts';
 import type { LoadModelOptions } from '../models/load.ts';
 
@@ -68,6 +69,30 @@ export const MODEL_OPTIONS = {
     saved: true,
     load: load((task: (typeof MODEL_TASKS)[number]) => ({ task })),
   }),
+  wordPiece: option(
+    z
+      .enum(WORD_PIECES)
+      .describe(
+        'taggers (model folders, hub ids): the piece of a word its tag is read from: first, or first-nonempty (default): the first ' +
+          'that holds one of its characters (a bare ▁ or Ġ piece holds none)',
+      ),
+    {
+      flag: { arg: '<which>' },
+      suite: { in: 'model' },
+      saved: true,
+      identity: 'run',
+      load: load((wordPiece: WordPiece) => ({ wordPiece })),
+    },
+  ),
+  firstWordSpace: option(
+    z
+      .boolean()
+      .describe(
+        "taggers with byte-level BPE: encode the sentence's first word after a space like the others (ĠEU, Hugging Face's " +
+          'is_split_into_words with add_prefix_space) instead of as a text starts (EU, or ĠEU if the tokenizer adds the space itself)',
+      ),
+    { flag: {}, suite: { in: 'model' }, saved: true, identity: 'run', load: load((firstWordSpace: boolean) => ({ firstWordSpace })) },
+  ),
   authEnv: option(
     z.string().min(1).describe('HTTP and openai: models: environment variable whose value is sent as the Authorization header'),
     {

@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { defaultCacheDir } from '../util/cache-dir.ts';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { ModelOutputSchema } from '../models/schema.ts';
 import type { ModelOutput } from '../models/types.ts';
@@ -74,11 +74,8 @@ export function removeCacheFiles(dir: string): string[] {
   return removed;
 }
 
-/** Where the cache lives unless --cache-dir says: TEXTSTRESS_CACHE_DIR, else $XDG_CACHE_HOME/textstress, else ~/.cache/textstress. */
-export function defaultCacheDir(): string {
-  if (process.env.TEXTSTRESS_CACHE_DIR) return resolve(process.env.TEXTSTRESS_CACHE_DIR);
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'textstress');
-}
+/** Where the cache lives unless --cache-dir says (util/cache-dir.ts: TEXTSTRESS_CACHE_DIR, else $XDG_CACHE_HOME/textstress, else ~/.cache/textstress). */
+export { defaultCacheDir };
 
 /** One model's entries in the cache, for `cache stats`. */
 export interface CacheModelStats {

@@ -17,6 +17,7 @@ import { recipeSettings, runRecipe, type RecipeOutcome, type RunRequest } from '
 import { runSettingsOf } from '../kinds/per-example.ts';
 import { savedRequest } from '../kinds/request.ts';
 import { assertSupports, kindOf, prepareFor } from '../kinds/index.ts';
+import { closeBuilt } from '../kinds/prepare.ts';
 import { fileFingerprint, openData, openModel, surveyExamples, type DataSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { connectionFrom, connectRedis, QUEUE_NAME, type BlockJob } from './jobs.ts';
@@ -70,6 +71,8 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
       });
       select = kindOf(def).perExample?.select?.(built);
       made = fingerprintOf(model);
+      // Built for its checks and selection only: what it opened is not used here.
+      await closeBuilt(built);
     } finally {
       await model.close?.();
     }

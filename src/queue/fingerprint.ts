@@ -42,8 +42,9 @@ export function codeDigest(): string {
 }
 
 /**
- * The model's identity: for a model folder, its name and the digest of every file in it (not its path: the same
- * model may sit elsewhere on each machine); else what it says it is (id, endpoint and answer-deciding settings).
+ * The model's identity: for a model folder, its name and the digest of the files that decide its answers
+ * (weights, configs, tokenizer; not its path: the same model may sit elsewhere on each machine); else what it says it
+ * is (id, endpoint and answer-deciding settings).
  */
 export function modelIdentity(model: ModelAdapter): string {
   return identityOf(model.info.id, model.cacheIdentity);

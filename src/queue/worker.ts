@@ -13,6 +13,8 @@ import type { QueryEngine } from '../query/engine.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { openEngine, openModel, type ModelSpec } from '../runner/open.ts';
 import { kindOf, prepareFor, type ExampleJob } from '../kinds/index.ts';
+import { closeBuilt } from '../kinds/prepare.ts';
+import type { Built } from '../recipes/registry/define.ts';
 import { recipeSettings } from '../kinds/run.ts';
 import { TextstressError } from '../util/errors.ts';
 import { packageVersion } from '../util/package-root.ts';
@@ -22,6 +24,8 @@ import { codeDigest, differences, fingerprintDigest, fingerprintOf, type Fingerp
 /** A run as a worker holds it open between its blocks: its model, engine and per-example job (or why it refuses it). */
 interface Prepared {
   model: ModelAdapter;
+  /** The recipe as built for this run (closed with the worker: what it opened). */
+  built: Built;
   engine: QueryEngine;
   job: ExampleJob;
   /** This worker's fingerprint digest, stored with each result. */
@@ -74,6 +78,7 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
     const mine = fingerprintOf(model);
     return {
       model,
+      built,
       engine,
       job: perExample.job(built, model, { seed: request.seed, compact: request.compact === true, engine }),
       digest: fingerprintDigest(mine),
@@ -167,6 +172,7 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
       for (const p of runs.values()) {
         const r = await Promise.race([p.catch(() => undefined), sleep(1000).then(() => undefined)]);
         if (graceful) await Promise.race([r?.engine.flushed(), sleep(1000)]);
+        await closeBuilt(r?.built);
         await r?.model.close?.();
       }
     },

@@ -4,7 +4,7 @@
  * first query, so a wrong model or dataset fails with a clear message instead of halfway through a run.
  */
 import { EntityF1Drop, QaF1Drop, UntargetedClassification, type GoalFactory } from '../attack/goals/index.ts';
-import { LabelAligner } from '../attack/labels.ts';
+import { LabelAligner, suggestLabelMap } from '../attack/labels.ts';
 import type { DatasetInfo } from '../data/types.ts';
 import type { ModelInfo } from '../models/types.ts';
 import { TextstressError } from '../util/errors.ts';
@@ -115,11 +115,22 @@ function checkLabels(aligner: LabelAligner, model: ModelInfo, data: DatasetInfo,
   throw new TextstressError(
     `the labels of ${data.path} [${labels.join(', ')}] do not match the labels of the model ` +
       `${model.id} [${(model.labels ?? []).join(', ')}]: no model label for ${unmatched.map((l) => `"${l}"`).join(', ')}.`,
-    {
-      hint:
-        `Check that this model was trained for this data, or map the labels with --label-map, e.g. --label-map ` +
-        `"${unmatched.map((l, i) => `${l}=${model.labels?.[i % (model.labels?.length ?? 1)] ?? 'LABEL'}`).join(',')}".`,
-    },
+    { hint: labelMapHint(unmatched, model.labels ?? []) },
+  );
+}
+
+/**
+ * What to do about dataset labels the model does not know: a --label-map pairing them by name where each has one
+ * like-named model label (never by position: that swaps classes as often as it maps them), else how to write one.
+ */
+function labelMapHint(unmatched: readonly string[], modelLabels: readonly string[]): string {
+  const suggested = suggestLabelMap(unmatched, modelLabels);
+  const missing = suggested ? unmatched.filter((l) => !suggested.split(',').some((p) => p.startsWith(`${l}=`))) : unmatched;
+  const how = 'map each dataset label to the model label of the same class: --label-map "DATASET_LABEL=MODEL_LABEL,…"';
+  if (!suggested) return `Check that this model was trained for this data, or ${how}.`;
+  return (
+    `If the names mean the same classes: --label-map "${suggested}" (paired by name; check it)` +
+    (missing.length ? `, and for ${missing.map((l) => `"${l}"`).join(', ')} ${how}.` : '.')
   );
 }
 

@@ -3,6 +3,7 @@
  * correction when several metrics are tested at once.
  */
 import { wilson, type Interval } from './interval.ts';
+import { studentCdf, studentQuantile } from './student.ts';
 
 /** Per-example outcomes of two runs over the same examples, counted into the four cells of McNemar's table. */
 export interface PairedCounts {
@@ -88,4 +89,21 @@ export function pairedBinary(a: readonly boolean[], b: readonly boolean[]): Pair
     onlyB: c.onlyB,
     p: mcnemarExact(c.onlyA, c.onlyB),
   };
+}
+
+/**
+ * The mean of a few paired differences (one per seed, say) with Student's t interval over them and the paired t
+ * test's two-sided p: what a bootstrap over a handful of units cannot give (its percentile interval of 5 values is
+ * far too narrow). Fewer than two units, or no spread among them: no interval (bounds null), p null.
+ */
+export function pairedT(diffs: readonly number[]): Interval & { p: number | null } {
+  const n = diffs.length;
+  if (n === 0) return { value: null, low: null, high: null, n, method: 't', p: null };
+  const m = diffs.reduce((a, x) => a + x, 0) / n;
+  const sd = n > 1 ? Math.sqrt(diffs.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1)) : 0;
+  if (!(sd > 0)) return { value: m, low: null, high: null, n, method: 't', p: null };
+  const se = sd / Math.sqrt(n);
+  const half = studentQuantile(0.975, n - 1) * se;
+  const t = Math.abs(m) / se;
+  return { value: m, low: m - half, high: m + half, n, method: 't', p: Math.min(1, 2 * (1 - studentCdf(t, n - 1))) };
 }

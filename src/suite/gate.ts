@@ -1,16 +1,17 @@
 import type { RunGroup } from '../report/html/types.ts';
 import type { CheckResult, GateStatus, Verdict } from '../report/html/types.ts';
 import { groupSubject } from '../report/html/load.ts';
+import { fallbackLines } from '../report/html/fallbacks.ts';
 import type { RecipeMetric } from '../recipes/registry/define.ts';
-import { GATE_METRICS } from '../kinds/attack/gate.ts';
+import { GATE_METRICS, metricInterval } from '../kinds/attack/gate.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import type { Comparison } from '../report/compare/index.ts';
-import { wilson, type Interval } from '../stats/index.ts';
 import { THRESHOLD_RE } from './schema.ts';
+import { formatMetric, metricLabel, metricUnit, type MetricUnit } from '../metrics/display.ts';
 
 /**
  * Exit codes of a gated run (`textstress run`, `textstress demo`): 0 every check passed, 1 a check failed (or an
- * error), 3 nothing failed but some check was inconclusive (too few examples to pass). 2 is left to usage errors.
+ * error), 3 nothing failed but some check was inconclusive (too few examples to judge). 2 is left to usage errors.
  */
 export const GATE_EXIT: Record<GateStatus, number> = { pass: 0, fail: 1, inconclusive: 3 };
 
@@ -77,42 +78,48 @@ function holds(op: Threshold['op'], a: number, b: number): boolean {
   }
 }
 
-/** A baseline's margin as a threshold shows it: " + 0.02", " − 0.02", or nothing. */
-const marginText = (m: number): string => (m ? ` ${m > 0 ? '+' : '−'} ${Math.abs(m)}` : '');
-
-const fmt = (metric: string, x: number): string => (metric === 'mean_queries' ? x.toFixed(1) : x.toFixed(3));
-
-/** k of n from a rate the summary rounds to a float (k = rate·n is an integer up to float noise). */
-const countOf = (rate: unknown, n: unknown): [number, number] | undefined =>
-  typeof rate === 'number' && typeof n === 'number' && n > 0 ? [Math.round(rate * n), n] : undefined;
-
 /**
- * A metric's 95% interval from a run's summary: `intervals[metric]` where the summary carries it (issue 27's
- * CONTRACT: beside the figures, or under `metrics` for generator runs), else Wilson from the counts the summary has
- * for the four per-example rates. TEMPORARY fallback until every summary writes intervals: delete the second half.
+ * How a check's message names a metric and writes its numbers. The terminal speaks in the suite's own terms (the
+ * metric as the threshold names it, fractions: `attack_success_rate = 0.727 fails < 0.400`); the report's banner in
+ * words and units (`attack success rate 72.7% fails < 40.0%`), never a snake_case name (issue 34).
  */
-export function metricInterval(metric: string, summary: object): Interval | undefined {
-  const s = summary as Record<string, unknown>;
-  const own =
-    (s.intervals as Record<string, Interval> | undefined)?.[metric] ??
-    (s.metrics as { intervals?: Record<string, Interval> } | undefined)?.intervals?.[metric];
-  if (own && typeof own.n === 'number') return own;
-  const kn =
-    metric === 'clean_accuracy'
-      ? countOf(s.clean_accuracy, s.n)
-      : metric === 'attacked_accuracy'
-        ? countOf(s.attacked_accuracy, s.n)
-        : metric === 'attack_success_rate'
-          ? typeof s.succeeded === 'number' && typeof s.attacked === 'number'
-            ? ([s.succeeded, s.attacked] as [number, number])
-            : undefined
-          : metric === 'stability'
-            ? countOf(s.stability, s.stability_n)
-            : undefined;
-  if (kn) return wilson(kn[0], kn[1]);
-  if (metric === 'attack_success_rate' && s.attacked === 0) return wilson(0, 0);
-  return undefined;
+interface Voice {
+  name(metric: string, bound?: 'low' | 'high'): string;
+  num(metric: string, x: number): string;
+  /** A baseline's margin: " + 0.02" / " − 2.0 pts", or nothing. */
+  margin(metric: string, m: number): string;
+  is: string;
+  /** Why a check is inconclusive: n below the suite's min_n. */
+  few(n: number, minN: number): string;
 }
+
+const TERMS: Voice = {
+  name: (m, b) => (b ? `${m}.${b}` : m),
+  num: (m, x) => (m === 'mean_queries' ? x.toFixed(1) : x.toFixed(3)),
+  margin: (_, m) => (m ? ` ${m > 0 ? '+' : '−'} ${Math.abs(m)}` : ''),
+  is: ' =',
+  few: (n, minN) => `n = ${n} < min_n ${minN}`,
+};
+
+function words(extra: Record<string, RecipeMetric>): Voice {
+  const unit = (m: string): MetricUnit => metricUnit(m, undefined, extra[m]);
+  return {
+    name: (m, b) => metricLabel(b ? `${m}.${b}` : m, extra[m]),
+    num: (m, x) => formatMetric(x, unit(m)),
+    margin: (m, x) =>
+      x ? ` ${x > 0 ? '+' : '−'} ${formatMetric(Math.abs(x), unit(m) === 'rate' ? 'points' : unit(m)).replace(/^\+/, '')}` : '',
+    is: '',
+    few: (n, minN) => `n = ${n} is below the suite's minimum of ${minN}`,
+  };
+}
+
+/** The message in both voices: `message` for the terminal and verdict.json, `text` for the report. */
+const spoken = (say: (v: Voice) => string, extra: Record<string, RecipeMetric>): Pick<CheckResult, 'message' | 'text'> => ({
+  message: say(TERMS),
+  text: say(words(extra)),
+});
+
+export { metricInterval };
 
 /** Options of {@link checkTest}. */
 export interface CheckOptions {
@@ -134,44 +141,62 @@ export function checkTest(
 ): CheckResult[] {
   const run = groupSubject(group, registry);
   const minN = opts.minN ?? 0;
-  const fail = (expr: string, message: string, more: Partial<CheckResult> = {}): CheckResult => ({
+  const fail = (expr: string, say: (v: Voice) => string, more: Partial<CheckResult> = {}): CheckResult => ({
     test,
     expr,
     passed: false,
     status: 'fail',
     ...more,
-    message,
+    ...spoken(say, extra),
   });
   return exprs.map((expr) => {
     const t = parseThreshold(expr, extra);
     const value = run.gate.value(t.metric, run.run, extra);
-    if (value === undefined) return fail(expr, `${test}: ${expr} — ${t.metric} is not reported by this run`);
-    if (value === null) return fail(expr, `${test}: ${expr} — ${t.metric} is n/a: ${run.gate.naReason(t.metric, run.run)}`);
-    const iv = metricInterval(t.metric, run.run.summary);
-    // The minimum applies where the metric's own n is known (its interval, or the counts behind it); a recipe
-    // metric without an interval in its summary has no known denominator yet and is judged on its value.
-    const n = iv?.n ?? run.gate.measured(run.run).n;
-    const enough = !iv || n >= minN;
-    const ivPart = iv ? { interval: iv } : {};
+    const shownExpr = (v: Voice): string => (v === TERMS ? expr : `${v.name(t.metric, t.bound)} ${t.op} ${thresholdText(t, v)}`);
+    if (value === undefined) return fail(expr, (v) => `${test}: ${shownExpr(v)} — ${v.name(t.metric)} is not reported by this run`);
+    if (value === null)
+      return fail(expr, (v) => `${test}: ${shownExpr(v)} — ${v.name(t.metric)} is n/a: ${run.gate.naReason(t.metric, run.run)}`);
+    // Every check needs the metric's n (its own units: the attacked examples for attack_success_rate, the premises
+    // of a competence test …): a metric whose n is not known is refused, never judged on its value alone.
+    const iv = run.gate.interval(t.metric, run.run, extra);
+    if (!iv) {
+      return fail(
+        expr,
+        (v) =>
+          `${test}: ${shownExpr(v)} — refused: the number of examples behind ${v.name(t.metric)} is not known (its run's summary.json carries ` +
+          'no interval for it: a run written before intervals, or a metric declared without one), so no check on it can pass',
+      );
+    }
+    const n = iv.n;
+    const enough = n >= minN;
+    const ivPart = { interval: iv };
     if (t.baseline) return baselineCheck(test, t, value, n, baseline, extra, registry, opts, ivPart);
     let actual = value;
     if (t.bound) {
-      const b = iv?.[t.bound];
-      if (b === undefined || b === null) {
-        return { test, expr, passed: false, status: 'inconclusive', n, message: `${test}: ${expr} — no interval is known for ${t.metric}` };
+      const b = iv[t.bound];
+      if (b === null) {
+        const why = iv.method === 'bootstrap' ? ' (every resample gave the same value, so the bootstrap cannot bound it)' : '';
+        return {
+          test,
+          expr,
+          passed: false,
+          status: 'inconclusive',
+          n,
+          ...spoken((v) => `${test}: ${shownExpr(v)} — no interval is known for ${v.name(t.metric)}${why}`, extra),
+        };
       }
       actual = b;
     }
-    const name = t.bound ? `${t.metric}.${t.bound}` : t.metric;
     const ok = holds(t.op, actual, t.value!);
-    const status: GateStatus = !ok ? 'fail' : enough ? 'pass' : 'inconclusive';
-    const shown =
-      iv && iv.low !== null
-        ? ` (${fmt(t.metric, iv.value!)} [${fmt(t.metric, iv.low)}, ${fmt(t.metric, iv.high!)}], n = ${n})`
+    // Below min_n a check is inconclusive whichever way it points: too few examples to judge a pass or a fail.
+    const status: GateStatus = !enough ? 'inconclusive' : ok ? 'pass' : 'fail';
+    const shown = (v: Voice): string =>
+      iv.low !== null && iv.high !== null && iv.value !== null
+        ? ` (${v.num(t.metric, iv.value)} [${v.num(t.metric, iv.low)}, ${v.num(t.metric, iv.high)}], n = ${n})`
         : ` (n = ${n})`;
     const nPart = status === 'inconclusive' ? ` (n = ${n})` : '';
-    const verb = status === 'pass' ? 'meets' : status === 'fail' ? 'fails' : 'would meet';
-    const why = status === 'inconclusive' ? ` — inconclusive: n = ${n} < min_n ${minN}, too few examples to pass` : '';
+    const verb = status === 'pass' ? 'meets' : status === 'fail' ? 'fails' : ok ? 'would meet' : 'would fail';
+    const why = (v: Voice): string => (status === 'inconclusive' ? ` — inconclusive: ${v.few(n, minN)}, too few examples to judge` : '');
     return {
       test,
       expr,
@@ -182,9 +207,19 @@ export function checkTest(
       n,
       ...ivPart,
       // A plain check that passes or fails reads as before; n is shown where it decides or an interval was read.
-      message: `${test}: ${name} = ${fmt(t.metric, actual)}${t.bound ? shown : nPart} ${verb} ${t.op} ${fmt(t.metric, t.value!)}${why}`,
+      ...spoken(
+        (v) =>
+          `${test}: ${v.name(t.metric, t.bound)}${v.is} ${v.num(t.metric, actual)}${t.bound ? shown(v) : nPart} ${verb} ${t.op} ` +
+          `${v.num(t.metric, t.value!)}${why(v)}`,
+        extra,
+      ),
     };
   });
+}
+
+/** The right-hand side of a threshold in a voice: a number, or "baseline ± margin". */
+function thresholdText(t: Threshold, v: Voice): string {
+  return t.baseline ? `baseline${v.margin(t.metric, t.baseline.margin)}` : v.num(t.metric, t.value!);
 }
 
 /**
@@ -206,25 +241,38 @@ function baselineCheck(
   ivPart: Partial<CheckResult>,
 ): CheckResult {
   const expr = t.expr;
-  const fail = (message: string): CheckResult => ({
+  const shownExpr = (v: Voice): string => (v === TERMS ? expr : `${v.name(t.metric)} ${t.op} ${thresholdText(t, v)}`);
+  const fail = (message: (v: Voice) => string): CheckResult => ({
     test,
     expr,
     passed: false,
     status: 'fail',
     actual,
-    message: `${test}: ${expr} — ${message}`,
+    ...spoken((v) => `${test}: ${shownExpr(v)} — ${message(v)}`, extra),
   });
   const b = baseline?.find((g) => g.name === test) ?? (baseline?.length === 1 ? baseline[0] : undefined);
-  if (!b) return fail('no baseline run for this test (pass --baseline DIR)');
+  if (!b) return fail(() => 'no baseline run for this test (pass --baseline DIR)');
   const br = groupSubject(b, registry);
   const bv = br.gate.value(t.metric, br.run, extra);
-  if (bv === undefined) return fail(`the baseline does not report ${t.metric}`);
-  if (bv === null) return fail(`the baseline's ${t.metric} is n/a: ${br.gate.naReason(t.metric, br.run)}`);
+  if (bv === undefined) return fail((v) => `the baseline does not report ${v.name(t.metric)}`);
+  if (bv === null) return fail((v) => `the baseline's ${v.name(t.metric)} is n/a: ${br.gate.naReason(t.metric, br.run)}`);
   const bound = bv + t.baseline!.margin;
   const within = holds(t.op, actual, bound);
   const paired = opts.paired?.metrics.find((m) => m.metric === t.metric);
   const minN = opts.minN ?? 0;
-  const base = `${test}: ${t.metric} = ${fmt(t.metric, actual)} vs baseline ${fmt(t.metric, bv)}${marginText(t.baseline!.margin)}`;
+  const judged = (status: GateStatus, more: Partial<CheckResult>, say: (v: Voice) => string): CheckResult => ({
+    test,
+    expr,
+    passed: status === 'pass',
+    status,
+    actual,
+    bound,
+    ...more,
+    ...ivPart,
+    ...spoken(say, extra),
+  });
+  const base = (v: Voice): string =>
+    `${test}: ${v.name(t.metric)}${v.is} ${v.num(t.metric, actual)} vs baseline ${v.num(t.metric, bv)}${v.margin(t.metric, t.baseline!.margin)}`;
   if (paired && paired.p_holm !== null) {
     const pn = paired.diff.n;
     const m = t.baseline!.margin;
@@ -236,45 +284,43 @@ function baselineCheck(
         : d.low !== null &&
           d.high !== null &&
           (t.op === '<' || t.op === '<=' ? d.low > m + EPS : t.op === '==' ? d.low > m + EPS || d.high < m - EPS : d.high < m - EPS);
-    const status: GateStatus = !within && beyond ? 'fail' : pn < minN ? 'inconclusive' : 'pass';
-    const test_ =
-      `paired ${paired.test === 'mcnemar' ? 'exact McNemar' : 'bootstrap'} over ${pn} examples, p (Holm) = ${paired.p_holm.toPrecision(3)}` +
-      (m === 0 || d.low === null ? '' : `; difference ${fmt(t.metric, d.value!)} [${fmt(t.metric, d.low)}, ${fmt(t.metric, d.high!)}]`);
-    const said =
+    // Below min_n: inconclusive whichever way the paired test points.
+    const status: GateStatus = pn < minN ? 'inconclusive' : !within && beyond ? 'fail' : 'pass';
+    const diffNum = (v: Voice, x: number): string => (v === TERMS ? v.num(t.metric, x) : v.margin(t.metric, x).trim() || '0');
+    const test_ = (v: Voice): string =>
+      `paired ${paired.test === 'mcnemar' ? 'exact McNemar' : 'bootstrap'} over ${pn} examples, p (Holm) = ${paired.p_holm!.toPrecision(3)}` +
+      (m === 0 || d.low === null ? '' : `; difference ${diffNum(v, d.value!)} [${diffNum(v, d.low)}, ${diffNum(v, d.high!)}]`);
+    const said = (v: Voice): string =>
       status === 'fail'
-        ? `fails ${t.op} (${m === 0 ? 'significant' : 'the whole 95% interval of the difference is beyond the margin'}: ${test_})`
+        ? `fails ${t.op} (${m === 0 ? 'significant' : 'the whole 95% interval of the difference is beyond the margin'}: ${test_(v)})`
         : status === 'inconclusive'
-          ? `inconclusive: n = ${pn} < min_n ${minN} (${test_})`
+          ? `${!within && beyond ? 'would fail' : 'would meet'} ${t.op} — inconclusive: ${v.few(pn, minN)}, too few examples to judge (${test_(v)})`
           : within
-            ? `meets ${t.op} (${test_})`
-            : `meets ${t.op} within sampling noise: the shortfall is not significant (${test_})`;
-    return { test, expr, passed: status === 'pass', status, actual, bound, n: pn, p: paired.p_holm, ...ivPart, message: `${base} ${said}` };
+            ? `meets ${t.op} (${test_(v)})`
+            : `meets ${t.op} within sampling noise: the shortfall is not significant (${test_(v)})`;
+    return judged(status, { n: pn, p: paired.p_holm }, (v) => `${base(v)} ${said(v)}`);
   }
-  const status: GateStatus = !within ? 'fail' : ivPart.interval && n < minN ? 'inconclusive' : 'pass';
-  const said = status === 'fail' ? 'fails' : status === 'pass' ? 'meets' : `would meet (inconclusive: n = ${n} < min_n ${minN})`;
-  return {
-    test,
-    expr,
-    passed: status === 'pass',
-    status,
-    actual,
-    bound,
-    n,
-    ...ivPart,
-    message: `${base} ${said} ${t.op} (raw values: no paired test for this run)`,
-  };
+  const status: GateStatus = n < minN ? 'inconclusive' : !within ? 'fail' : 'pass';
+  const said = (v: Voice): string =>
+    status === 'fail'
+      ? 'fails'
+      : status === 'pass'
+        ? 'meets'
+        : `${within ? 'would meet' : 'would fail'} (inconclusive: ${v.few(n, minN)}, too few examples to judge)`;
+  return judged(status, { n }, (v) => `${base(v)} ${said(v)} ${t.op} (raw values: no paired test for this run)`);
 }
 
 /** A check's status (checks written before statuses existed: from `passed`). */
 export const statusOf = (c: CheckResult): GateStatus => c.status ?? (c.passed ? 'pass' : 'fail');
 
 /** The gate's verdict: fail if a check failed, else inconclusive if one was, else pass (also when there is none). */
-export function verdictOf(checks: CheckResult[]): Verdict {
+export function verdictOf(checks: CheckResult[], extra: Record<string, RecipeMetric> = {}): Verdict {
   const statuses = checks.map(statusOf);
   const status: GateStatus = statuses.includes('fail') ? 'fail' : statuses.includes('inconclusive') ? 'inconclusive' : 'pass';
   // The metrics named (not the "n > 0" check every test gets).
   const checked = [...new Set(checks.map((c) => THRESHOLD_RE.exec(c.expr)?.[1]).filter((m): m is string => !!m && m !== 'n'))];
-  return { passed: status === 'pass', status, checked, robustness: checked.some(isRobustnessMetric), checks };
+  const checked_labels = checked.map((m) => metricLabel(m, extra[m]));
+  return { passed: status === 'pass', status, checked, checked_labels, robustness: checked.some(isRobustnessMetric), checks };
 }
 
 /** The short verdict printed at the end of `textstress run`. */
@@ -288,11 +334,12 @@ export function verdictText(v: Verdict): string {
   if (unsure.length) {
     lines.push(
       `Gate: ${failed.length ? '' : 'INCONCLUSIVE — '}${unsure.length} of ${v.checks.length} checks inconclusive ` +
-        '(too few examples to pass; exit code 3 when nothing failed):',
+        '(too few examples to judge; exit code 3 when nothing failed):',
       ...unsure.map((c) => `  ? ${c.message}`),
     );
   }
   if (!lines.length) lines.push(`Gate: PASS — all ${v.checks.length} checks hold.`);
+  lines.push(...fallbackLines(v));
   if (v.robustness === false)
     lines.push('Gate: note — no check reads a robustness metric (attack success, accuracy under attack, stability …).');
   return lines.join('\n');

@@ -3,7 +3,8 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { isHubSpec } from '../data/hf/spec.ts';
-import type { AnyRecipe } from '../recipes/registry/define.ts';
+import { metricRange, type AnyRecipe } from '../recipes/registry/define.ts';
+import { GATE_METRIC_RANGES } from '../metrics/names.ts';
 import { camelKeys, snake } from '../util/casing.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import { closest } from '../recipes/registry/registry.ts';
@@ -78,6 +79,8 @@ export function parseSuite(text: string, file: string, registry: Registry): Load
     });
   });
   problems.push(...unreportedMetrics(result.data, registry, (path) => nearestLine(doc.contents, path, lineOf)));
+  problems.push(...impossibleThresholds(result.data, registry, (path) => nearestLine(doc.contents, path, lineOf)));
+  problems.sort((a, b) => a.line - b.line);
   if (problems.length) throw new SuiteError(file, problems);
   return { file, dir: dirname(file), suite: result.data };
 }
@@ -111,6 +114,56 @@ function unreportedMetrics(suite: Suite, registry: Registry, lineAt: (path: Path
     (suite.gate ?? []).forEach((expr, j) => check(expr, ['gate', j], 'gate '));
   });
   return out.sort((a, b) => a.line - b.line);
+}
+
+/** A metric's possible values: the built-in ones', or as its recipe declares them (undefined: unknown metric). */
+function rangeOf(metric: string, registry: Registry): readonly [number, number] | undefined {
+  if (metric in GATE_METRIC_RANGES) return GATE_METRIC_RANGES[metric as keyof typeof GATE_METRIC_RANGES];
+  const m = registry.metrics()[metric];
+  return m ? metricRange(m) : undefined;
+}
+
+/** "lies between 0 and 1 (0%–100%)", "is at most 1 (100%)", "is at least 0". */
+function rangeText([lo, hi]: readonly [number, number]): string {
+  const n = (x: number): string => (x < 0 ? `−${-x}` : String(x));
+  const p = (x: number): string => `${x < 0 ? '−' : ''}${Math.abs(x * 100)}%`;
+  if (Number.isFinite(lo) && Number.isFinite(hi)) return `lies between ${n(lo)} and ${n(hi)} (${p(lo)}–${p(hi)})`;
+  if (Number.isFinite(hi)) return `is at most ${n(hi)} (${p(hi)})`;
+  return `is at least ${n(lo)}`;
+}
+
+/**
+ * Thresholds on a value the metric can never take (issue 35): a share above 100% (`stability >= 150%`) or below 0, a
+ * negative count, a reduction above 100%. Such a check would always hold or never hold whatever the model did, so it
+ * is refused when the suite is read, naming the line, like a misspelt metric. (A value at the edge of the range,
+ * `attack_success_rate < 0`, is a legitimate if strict check, and stays.)
+ */
+function impossibleThresholds(suite: Suite, registry: Registry, lineAt: (path: Path) => number): SuiteProblem[] {
+  const out: SuiteProblem[] = [];
+  const check = (expr: string, path: Path): void => {
+    const m = THRESHOLD_RE.exec(expr);
+    if (!m || m[4] || m[8] === undefined) return;
+    const metric = m[1]!;
+    const range = rangeOf(metric, registry);
+    if (!range) return;
+    const [lo, hi] = range;
+    const value = Number(m[8]) / (m[9] ? 100 : 1);
+    if (value >= lo && value <= hi) return;
+    const op = m[3]!;
+    // Outside the range, the comparison gives one answer for every value the metric can take.
+    const always = op === '<' || op === '<=' ? value > hi : op === '>' || op === '>=' ? value < lo : false;
+    const name = m[2] && m[2] !== 'value' ? `${metric}.${m[2]}` : metric;
+    out.push({
+      line: lineAt(path),
+      key: keyPath(path),
+      message:
+        `"${expr}": ${name} ${rangeText(range)}, so ${m[8]}${m[9] ?? ''} is impossible and the check would ` +
+        `${always ? 'always hold' : 'never hold'}${Number.isFinite(hi) ? ' (a share is a fraction, or a percentage with %)' : ''}`,
+    });
+  };
+  suite.tests.forEach((test, i) => (test.thresholds ?? []).forEach((expr, j) => check(expr, ['tests', i, 'thresholds', j])));
+  (suite.gate ?? []).forEach((expr, j) => check(expr, ['gate', j]));
+  return out;
 }
 
 type Path = readonly PropertyKey[];

@@ -2,26 +2,27 @@ import type { Shard } from '../runner/shard.ts';
 import { runQueued } from '../queue/coordinator.ts';
 import { isOpenAiSpec } from '../models/load.ts';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { isHubSpec } from '../data/hf/spec.ts';
+import { dirname, join } from 'node:path';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../util/casing.ts';
-import type { Registry } from '../recipes/registry/registry.ts';
+import { figureDisplays, type Registry } from '../recipes/registry/registry.ts';
+import { emptyRunChecks } from './measured.ts';
 import { formatGrid } from '../util/table.ts';
-import { loadGroups, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
+import { loadGroups, renderReport, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
-import { kindOfSummary, refusal, supports } from '../kinds/index.ts';
-import type { CheckResult, RunGroup, Verdict } from '../report/html/types.ts';
+import { refusal, supports } from '../kinds/index.ts';
+import type { CheckResult, DataFallback, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../kinds/run.ts';
-import { openEngine, openModel, type DataSpec, type ModelSpec } from '../runner/open.ts';
-import { TextstressError } from '../util/errors.ts';
+import { openEngine, openModel } from '../runner/open.ts';
+import { TextstressError, errorMessage } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
 import { checkTest, parseThreshold, verdictOf } from './gate.ts';
 import { BINARY_METRICS, compareRuns, type Comparison } from '../report/compare/index.ts';
 import { suitePath, suiteSettings, type LoadedSuite } from './load.ts';
-import { DEFAULT_MIN_N, type DatasetEntry, type ModelEntry, type Suite, type SuiteTest } from './schema.ts';
+import { dataOptions, modelOptions, pick, type DataResult } from './entries.ts';
+import { DEFAULT_MIN_N, type Suite, type SuiteTest } from './schema.ts';
 
 /** Options of {@link runSuite}. */
 export interface SuiteRunOptions {
@@ -102,8 +103,17 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   }
 
   const models = new Map<string, { model: ModelAdapter; engine: QueryEngine }>();
+  // A model that could not be opened fails every test that names it, opened once.
+  const unopened = new Map<string, string>();
   const skipped: { test: string; reason: string }[] = [];
+  const fallbacks: DataFallback[] = [];
+  const failed: FailedTest[] = [];
   const ran: { test: SuiteTest; group: RunGroup }[] = [];
+  // A test that stops with an error costs its own row: marked failed with the reason, and the suite goes on.
+  const fail = (i: number, test: SuiteTest, reason: string): void => {
+    failed.push({ test: test.name, recipe: test.recipe, reason });
+    log(`[${i + 1}/${suite.tests.length}] ${test.name}: FAILED — ${reason}`);
+  };
   try {
     for (const [i, test] of suite.tests.entries()) {
       const modelName = pick('model', test.model, Object.keys(suite.models), test.name, loaded.file);
@@ -125,10 +135,12 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
           log(`[${i + 1}/${suite.tests.length}] ${test.name}: skipped (${data.reason})`);
           continue;
         }
-        throw new TextstressError(`dataset "${dataName}": ${data.reason}.`, {
-          where: loaded.file,
-          hint: 'Fix the path (relative to the suite file), add a `fallback`, or mark it `optional: true`.',
-        });
+        fail(
+          i,
+          test,
+          `dataset "${dataName}": ${data.reason}. Fix the path (relative to the suite file), add a \`fallback\`, or mark it \`optional: true\`.`,
+        );
+        continue;
       }
       const notEstimated = opts.dryRun ? refusal(opts.registry.get(test.recipe), 'dryRun') : undefined;
       if (notEstimated) {
@@ -137,55 +149,86 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
         continue;
       }
       const limit = opts.limit ?? test.limit ?? (data?.ok ? data.options.limit : undefined);
+      const fellBack = data?.ok && data.fallback ? { dataset: dataName!, ...data.fallback } : undefined;
+      if (fellBack) {
+        const known = fallbacks.find((f) => f.dataset === fellBack.dataset);
+        if (known) known.tests.push(test.name);
+        else fallbacks.push({ ...fellBack, tests: [test.name] });
+      }
       log(
         `[${i + 1}/${suite.tests.length}] ${test.name}: ${test.recipe} on ` +
-          `${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''} …`,
+          `${modelName}${dataName ? ` over ${dataName}` : ''}${limit ? ` (first ${limit})` : ''}` +
+          `${fellBack ? ` — FALLBACK DATA: ${fellBack.wanted} not found, using ${fellBack.used}` : ''} …`,
       );
       const t0 = performance.now();
+      const notOpened = unopened.get(modelName);
+      if (notOpened !== undefined) {
+        fail(i, test, `model "${modelName}" could not be opened: ${notOpened}`);
+        continue;
+      }
       let shared = models.get(modelName);
       if (!shared) {
-        const model = await openModel(modelOpts);
-        shared = { model, engine: openEngine(model, modelOpts) };
-        models.set(modelName, shared);
+        try {
+          const model = await openModel(modelOpts);
+          shared = { model, engine: openEngine(model, modelOpts) };
+          models.set(modelName, shared);
+        } catch (err) {
+          unopened.set(modelName, errorMessage(err));
+          fail(i, test, `model "${modelName}" could not be opened: ${errorMessage(err)}`);
+          continue;
+        }
       }
-      // The test's run options (its limit and seed have fallbacks: the dataset's, the suite's).
-      const {
-        limit: _limit,
-        seed: _seed,
-        compact,
-        ...testOptions
-      } = fromSuiteEntry('test', test as unknown as Record<string, unknown>, (p) => p);
-      const request = {
-        registry: opts.registry,
-        recipe: test.recipe,
-        settings: suiteSettings(opts.registry.get(test.recipe), camelKeys(test.settings ?? {}), dir),
-        ...modelOpts,
-        ...(data?.ok ? data.options : {}),
-        ...(limit !== undefined && data ? { limit } : {}),
-        out: join(opts.out, test.name),
-        seed: test.seed ?? suite.seed ?? 0,
-        resume: opts.resume,
-        overwrite: opts.overwrite,
-        concurrency: 32,
-        ...testOptions,
-        ...(compact ? { compact: true } : {}),
-        ...(opts.bars ? { progress: opts.bars } : {}),
-        ...(opts.shard ? { shard: opts.shard } : {}),
-      };
-      // With a queue, per-example tests go to the workers; the others run here.
-      const def = opts.registry.get(test.recipe);
-      if (opts.queue && data && supports(def, 'queue')) {
-        await runQueued({ ...request, queue: opts.queue, ...(opts.blockSize ? { blockSize: opts.blockSize } : {}), log });
-      } else {
-        await runRecipe({ ...request, shared });
+      try {
+        // The test's run options (its limit and seed have fallbacks: the dataset's, the suite's).
+        const {
+          limit: _limit,
+          seed: _seed,
+          compact,
+          ...testOptions
+        } = fromSuiteEntry('test', test as unknown as Record<string, unknown>, (p) => p);
+        const request = {
+          registry: opts.registry,
+          recipe: test.recipe,
+          settings: suiteSettings(opts.registry.get(test.recipe), camelKeys(test.settings ?? {}), dir),
+          ...modelOpts,
+          ...(data?.ok ? data.options : {}),
+          ...(limit !== undefined && data ? { limit } : {}),
+          out: join(opts.out, test.name),
+          seed: test.seed ?? suite.seed ?? 0,
+          resume: opts.resume,
+          overwrite: opts.overwrite,
+          concurrency: 32,
+          ...testOptions,
+          ...(compact ? { compact: true } : {}),
+          ...(opts.bars ? { progress: opts.bars } : {}),
+          ...(opts.shard ? { shard: opts.shard } : {}),
+        };
+        // With a queue, per-example tests go to the workers; the others run here.
+        const def = opts.registry.get(test.recipe);
+        if (opts.queue && data && supports(def, 'queue')) {
+          await runQueued({ ...request, queue: opts.queue, ...(opts.blockSize ? { blockSize: opts.blockSize } : {}), log });
+        } else {
+          await runRecipe({ ...request, shared });
+        }
+        const group = (await loadGroups([join(opts.out, test.name)], { sampleSize: 0, registry: opts.registry }))[0]!;
+        group.name = test.name;
+        for (const r of group.runs) r.group = test.name;
+        ran.push({ test, group });
+        const took = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+        const subject = groupSubject(group, opts.registry);
+        // Fewer examples than the limit asked for: the data held no more (a fallback is often smaller).
+        const n = (subject.run.summary as { n?: unknown }).n;
+        const short =
+          limit !== undefined && data?.ok && group.runs.length + group.stress.length === 1 && typeof n === 'number' && n < limit;
+        log(
+          `    ${test.name}: ${subject.gate.line(subject.run, figureDisplays(opts.registry))} (${took})` +
+            (short && data?.ok
+              ? `\n    ${test.name}: n = ${String(n)}, not the first ${limit} asked for: ${data.options.data} holds no more`
+              : ''),
+        );
+      } catch (err) {
+        fail(i, test, errorMessage(err));
       }
-      const group = (await loadGroups([join(opts.out, test.name)], { sampleSize: 0, registry: opts.registry }))[0]!;
-      group.name = test.name;
-      for (const r of group.runs) r.group = test.name;
-      ran.push({ test, group });
-      const took = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
-      const subject = groupSubject(group, opts.registry);
-      log(`    ${test.name}: ${subject.gate.line(subject.run)} (${took})`);
     }
   } finally {
     for (const { model, engine } of models.values()) {
@@ -197,15 +240,16 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   // A shard holds some examples of each test: its thresholds would judge a part. The gate and the report come after
   // merge, from `run --resume` on the merged folder.
   if (opts.shard) {
+    const checks = failedChecks(failed);
     const verdict: Verdict = {
-      passed: true,
-      checks: [],
+      ...(checks.length ? verdictOf(checks) : { passed: true, checks }),
       skipped: [
         {
           test: '(all)',
           reason: `shard ${opts.shard.index}/${opts.shard.count}: the gate applies after textstress merge and run --resume`,
         },
       ],
+      ...(failed.length ? { failed } : {}),
     };
     return { verdict, report: '', groups: ran.map((r) => r.group) };
   }
@@ -213,7 +257,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   const baseline = baselineDir ? await loadGroups([baselineDir], { sampleSize: 0 }) : undefined;
   const metrics = opts.registry.metrics();
   const minN = suite.min_n ?? DEFAULT_MIN_N;
-  const checks: CheckResult[] = [];
+  const checks: CheckResult[] = failedChecks(failed);
   for (const { test, group } of ran) {
     const exprs = [...(suite.gate ?? []), ...(test.thresholds ?? [])];
     const paired = baseline ? await pairedWithBaseline(test.name, group, exprs, baseline, suite, opts.registry) : undefined;
@@ -222,22 +266,53 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       ...checkTest(test.name, group, exprs, baseline, metrics, opts.registry, { minN, ...(paired ? { paired } : {}) }),
     );
   }
-  const verdict: Verdict = { ...verdictOf(checks), ...(skipped.length ? { skipped } : {}) };
+  const verdict: Verdict = {
+    ...verdictOf(checks, metrics),
+    ...(skipped.length ? { skipped } : {}),
+    ...(fallbacks.length ? { fallbacks } : {}),
+    ...(failed.length ? { failed } : {}),
+  };
   writeFileSync(join(opts.out, VERDICT_FILE), JSON.stringify(verdict, null, 2) + '\n');
-  writeFileSync(join(opts.out, 'suite.json'), JSON.stringify({ file: loaded.file, suite }, null, 2) + '\n');
+  writeFileSync(
+    join(opts.out, 'suite.json'),
+    JSON.stringify({ file: loaded.file, suite, ...(fallbacks.length ? { fallbacks } : {}) }, null, 2) + '\n',
+  );
   const report = opts.html ?? join(opts.out, 'report.html');
   const groups = ran.map((r) => r.group);
-  if (groups.length) {
-    await writeHtmlReport([opts.out], report, {
-      verdict,
-      registry: opts.registry,
-      ...(baselineDir ? { baselineDir } : {}),
-      ...(suite.name ? { title: suite.name } : {}),
-      ...(suite.report?.title ? { title: suite.report.title } : {}),
-      ...(suite.report?.max_examples ? { maxExamples: suite.report.max_examples } : {}),
-    });
+  const reportOpts = {
+    verdict,
+    registry: opts.registry,
+    ...(baselineDir ? { baselineDir } : {}),
+    ...(suite.name ? { title: suite.name } : {}),
+    ...(suite.report?.title ? { title: suite.report.title } : {}),
+    ...(suite.report?.max_examples ? { maxExamples: suite.report.max_examples } : {}),
+  };
+  if (groups.length) await writeHtmlReport([opts.out], report, reportOpts);
+  // No test finished: the report is the verdict, which names each failure and its reason.
+  else if (failed.length) {
+    const { baselineDir: _b, ...rest } = reportOpts;
+    mkdirSync(dirname(report), { recursive: true });
+    writeFileSync(report, await renderReport([], rest));
   }
   return { verdict, report, groups };
+}
+
+/** A test that stopped with an error, and why. */
+export interface FailedTest {
+  test: string;
+  recipe: string;
+  reason: string;
+}
+
+/** One failed gate check per test that did not finish: a test that could not run is no pass. */
+function failedChecks(failed: readonly FailedTest[]): CheckResult[] {
+  return failed.map((f) => ({
+    test: f.test,
+    expr: 'finished',
+    passed: false,
+    status: 'fail',
+    message: `${f.test}: did not finish — ${f.reason}`,
+  }));
 }
 
 /** Which secrets the suite's models send where: refused unless allowed (with a list), else announced. */
@@ -295,67 +370,15 @@ async function pairedWithBaseline(
   }
 }
 
-/** A test that measured nothing fails the gate, whatever its thresholds: a metric over zero examples is no pass. */
-function emptyRunChecks(test: string, group: RunGroup, registry: Registry): CheckResult[] {
-  const measured = [...group.runs, ...group.stress, ...group.generated].map((run) => ({
-    run,
-    ...kindOfSummary(run.summary, registry).finished!.gate.measured(run),
-  }));
-  const empty = measured.filter((m) => m.n === 0);
-  if (!empty.length) return [];
-  const where = empty.map((m) => m.run.name).join(', ');
-  return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${empty[0]!.unit} (0 in ${where}) — nothing was measured` }];
-}
-
-function pick(what: 'model' | 'dataset', name: string | undefined, names: string[], test: string, file: string): string {
-  if (name !== undefined) {
-    if (!names.includes(name)) {
-      throw new TextstressError(`test "${test}" names ${what} "${name}", which the suite does not define.`, {
-        where: file,
-        hint: `Defined ${what}s: ${names.join(', ') || 'none'}.`,
-      });
-    }
-    return name;
-  }
-  if (names.length !== 1) {
-    throw new TextstressError(`test "${test}" must say which ${what} to use (the suite defines ${names.length}).`, { where: file });
-  }
-  return names[0]!;
-}
-
-function modelOptions(entry: ModelEntry, dir: string): ModelSpec & { labelMap?: string } {
-  const e = typeof entry === 'string' ? { path: entry } : entry;
-  const local = suitePath(dir, e.path);
-  const model = /^https?:\/\//.test(e.path) ? e.path : existsSync(local) ? relative(process.cwd(), local) || '.' : e.path;
-  return { model, ...fromSuiteEntry('model', e, (p) => suitePath(dir, p)) };
-}
-
-type DataResult = { ok: true; options: DataSpec } | { ok: false; optional: boolean; reason: string };
-
-function dataOptions(entry: DatasetEntry, dir: string): DataResult {
-  const e = typeof entry === 'string' ? { path: entry } : entry;
-  // A hub dataset (hf:owner/name:split) is no path: not resolved against the suite folder, never "not found" here.
-  const hub = isHubSpec(e.path);
-  const primary = hub ? e.path : suitePath(dir, e.path);
-  const fallback = !hub && e.fallback ? suitePath(dir, e.fallback) : undefined;
-  const file = hub || existsSync(primary) ? primary : fallback && existsSync(fallback) ? fallback : undefined;
-  if (!file) {
-    return {
-      ok: false,
-      optional: e.optional === true,
-      reason: `${relative(process.cwd(), primary)} not found${fallback ? ` (nor the fallback ${relative(process.cwd(), fallback)})` : ''}`,
-    };
-  }
-  const given = fromSuiteEntry('dataset', e, (p) => suitePath(dir, p));
-  return { ok: true, options: { data: hub ? file : relative(process.cwd(), file) || file, ...given } };
-}
-
-/** One line per test: the headline numbers, as each test's kind reads them. */
-export function suiteTable(groups: readonly RunGroup[], registry?: Registry): string {
+/** One line per test: the headline numbers, as each test's kind reads them; a test that failed, FAILED and why. */
+export function suiteTable(groups: readonly RunGroup[], registry?: Registry, failed: readonly FailedTest[] = []): string {
   const rows = groups.map((g) => {
     const subject = groupSubject(g, registry);
-    return [g.name, ...subject.gate.row(subject.run)];
+    return [g.name, ...subject.gate.row(subject.run, registry ? figureDisplays(registry) : {})];
   });
+  // A test that did not finish: its row says so, with the start of the reason (the gate's lines hold all of it).
+  const short = (why: string): string => (why.length > 100 ? `${why.slice(0, 99)}…` : why);
+  for (const f of failed) rows.push([f.test, f.recipe, 'FAILED', '', '', '', '', short(f.reason)]);
   const head = ['test', 'recipe', 'n', 'clean', 'attacked', 'success', 'stability'];
   // Generators and encoder probes have no clean/attacked figures: theirs get a column of their own.
   if (rows.some((r) => (r[head.length] ?? '') !== '')) head.push('other figures');

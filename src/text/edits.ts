@@ -35,4 +35,29 @@ export interface WordCandidate {
    * edits, since two words change.
    */
   op?: 'replace' | 'insert' | 'delete' | 'swap';
+  /**
+   * replace only: how many words, from `wordIndex` on, `after` replaces (default 1). CheckList's edits change
+   * the number of words: "do not" → "don't" (span 2), "New York" → "Paris" (span 2); "don't" → "do not" is span 1
+   * with a two-word `after`. The replaced span becomes one word position.
+   */
+  span?: number;
+}
+
+/**
+ * Whether each edit followed a space in the text it was made in (false at the text's start and after any other
+ * character): edits apply in order, each at its `start` in its field as the edits before it left it. `fields` are
+ * the fields before any edit, a token list standing for its tokens joined by single spaces. Byte-level BPE and
+ * SentencePiece encode that space into the word's first piece (`Ġoften`, `▁often`), so the pieces the model saw of an
+ * edited word are those of the word with the space before it.
+ */
+export function spaceBefore(fields: Readonly<Record<string, string | readonly string[]>>, edits: readonly Edit[]): boolean[] {
+  const texts = new Map<string, string>();
+  return edits.map((e) => {
+    const raw = fields[e.field];
+    let text = texts.get(e.field) ?? (typeof raw === 'string' ? raw : (raw ?? []).join(' '));
+    const spaced = e.start > 0 && text[e.start - 1] === ' ';
+    text = text.slice(0, e.start) + e.after + text.slice(e.start + e.before.length);
+    texts.set(e.field, text);
+    return spaced;
+  });
 }

@@ -73,6 +73,18 @@ export class WordSeq {
     return new WordSeq(words, this.gaps, this.openEnd);
   }
 
+  /**
+   * Words i … i + n − 1 and the gaps between them become the one text `text` (which may hold several words: "do
+   * not" for "don't", or one: "don't" for "do not"); the gaps before and after the span stay.
+   */
+  replaceSpan(i: number, n: number, text: string): WordSeq {
+    if (n === 1) return this.replace(i, text);
+    if (n < 1 || i < 0 || i + n > this.words.length) throw new RangeError(`replaceSpan(${i}, ${n}) outside ${this.words.length} words`);
+    const words = [...this.words.slice(0, i), text, ...this.words.slice(i + n)];
+    const gaps = [...this.gaps.slice(0, i + 1), ...this.gaps.slice(i + n)];
+    return new WordSeq(words, gaps, this.openEnd);
+  }
+
   /** The same gaps around other words (one per word). */
   withWords(words: readonly string[]): WordSeq {
     return new WordSeq(words, this.gaps, this.openEnd);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LabelAligner, parseLabelMap } from '../../src/attack/labels.ts';
+import { LabelAligner, parseLabelMap, suggestLabelMap } from '../../src/attack/labels.ts';
 import { goalFor } from '../../src/recipes/context.ts';
 import { TextstressError } from '../../src/util/errors.ts';
 
@@ -30,5 +30,25 @@ describe('goalFor', () => {
     const conll = { name: 'conll', path: 'eng.testb', kind: 'tokens' as const };
     expect(() => goalFor(sst2Model, conll)).toThrow(/text-classification model, but eng\.testb holds tokens examples/);
     expect(goalFor({ id: 'ner', task: 'token-classification' }, conll).goal.name).toBe('entity-f1-drop');
+  });
+});
+
+describe('suggestLabelMap (issue 34 item 10): by name, never by position', () => {
+  it('pairs prefixes and synonyms, whatever the order of either side', () => {
+    expect(suggestLabelMap(['pos', 'neg'], ['negative', 'positive'])).toBe('pos=positive,neg=negative');
+    expect(suggestLabelMap(['good', 'bad'], ['NEGATIVE', 'POSITIVE'])).toBe('good=POSITIVE,bad=NEGATIVE');
+    expect(suggestLabelMap(['not-entailment', 'entails'], ['entailment', 'not_entailment'])).toBe(
+      'not-entailment=not_entailment,entails=entailment',
+    );
+    expect(suggestLabelMap(['contra', 'neutral'], ['entailment', 'neutral', 'contradiction'])).toBe('contra=contradiction,neutral=neutral');
+  });
+
+  it('suggests nothing for a label with no like-named partner, or with several', () => {
+    expect(suggestLabelMap(['0', '1'], ['negative', 'positive'])).toBeUndefined();
+    expect(suggestLabelMap(['yes', 'no'], ['negative', 'positive'])).toBeUndefined();
+    // "ne" is too short to be read as a prefix; "neg" matches only negative.
+    expect(suggestLabelMap(['ne', 'neg'], ['negative', 'neutral'])).toBe('neg=negative');
+    // Two dataset labels like one model label: neither is paired.
+    expect(suggestLabelMap(['pos', 'positiv'], ['negative', 'positive'])).toBeUndefined();
   });
 });

@@ -39,7 +39,7 @@ describe('bad input gives one clear paragraph, no stack trace, no summary', () =
     writeFileSync(empty, 'sentence\tlabel\na fine film .\t1\n   \t0\n');
     expect(expectCleanError(await runCli(attack(empty, join(dir, 'o1'))))).toMatch(/empty\.tsv:3.*empty/);
     const huge = join(dir, 'huge.tsv');
-    writeFileSync(huge, `sentence\tlabel\n${'word '.repeat(20_000)}\t1\n`);
+    writeFileSync(huge, `sentence\tlabel\n${'word '.repeat(19_999)}word.\t1\n`);
     expect(expectCleanError(await runCli(attack(huge, join(dir, 'o2'))))).toMatch(/huge\.tsv:2.*100000 characters/);
   });
 

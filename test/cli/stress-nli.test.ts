@@ -202,18 +202,32 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
     ]);
   });
 
-  it('every row has its 95% interval and n: Wilson over one case per pair, else a bootstrap over whole pairs; accuracy per gold label', () => {
+  it('every row has its 95% interval and n: Wilson over one case per pair, else Wilson over clusters (pairs; premises for the competence tests)', () => {
     const s = summaryOf(out);
     const results = lines(out);
     expect(s.original.accuracy_interval).toEqual(wilson(s.original.correct, 114));
+    // The competence tests' cases are made from the premise alone: SICK pairs that share a premise give the same
+    // cases, so the unit is the distinct premise (issue 34: 41 antonymy cases here come from 25 premises).
+    const premises = (test: string): number =>
+      new Set(results.filter((r) => r.cases.some((c) => c.test === test)).map((r) => (r.original.text as { premise: string }).premise))
+        .size;
+    expect([premises('antonymy'), premises('numerical')]).toEqual([25, 18]);
     for (const test of TESTS) {
       const t = s.tests[test]!;
       const iv = t.accuracy_interval!;
-      expect([test, iv.value, iv.method, iv.n]).toEqual(
-        test === 'tautology' || test === 'numerical' ? [test, t.accuracy, 'bootstrap', t.examples] : [test, t.accuracy, 'wilson', t.n],
-      );
-      if (iv.method === 'wilson') expect(iv).toEqual(wilson(t.correct, t.n));
+      const units = test === 'antonymy' || test === 'numerical' ? premises(test) : test === 'tautology' ? t.examples : t.n;
+      expect([test, iv.value, iv.method, iv.n, t.clusters]).toEqual([
+        test,
+        t.accuracy,
+        'wilson',
+        units,
+        test === 'antonymy' || test === 'numerical' ? units : undefined,
+      ]);
+      if (units === t.n) expect(iv).toEqual(wilson(t.correct, t.n));
+      else expect([iv.cases, iv.n_eff! <= t.n]).toEqual([t.n, true]);
       expect(iv.low! <= t.accuracy! && t.accuracy! <= iv.high!).toBe(true);
+      // Never a zero-width interval shown as precise (antonymy is 0 of 41 here).
+      expect(iv.high! - iv.low!).toBeGreaterThan(0);
       if (t.reduction !== null) {
         expect(t.reduction_interval).toMatchObject({ value: t.reduction, n: t.examples, method: 'bootstrap' });
         expect(t.reduction_interval!.low! <= t.reduction && t.reduction <= t.reduction_interval!.high!).toBe(true);
@@ -221,19 +235,34 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       for (const v of Object.values(t.variants ?? {})) expect(v.accuracy_interval!.value).toBe(v.accuracy);
     }
     const d = s.details as {
-      accuracy_by_gold: Record<string, Record<string, { n: number; correct: number; accuracy: number; accuracy_interval: Interval }>>;
+      accuracy_by_gold: Record<
+        string,
+        Record<string, { n: number; correct: number; accuracy: number; clusters?: number; accuracy_interval: Interval }>
+      >;
       premise_removed: { over_majority: number; over_majority_interval: Interval };
       sweep: { premise: { accuracy: number; accuracy_interval: Interval; reduction_interval: Interval }[] };
     };
     const cases = results.flatMap((r) => r.cases);
     for (const test of ['antonymy', 'numerical']) {
       for (const [gold, g] of Object.entries(d.accuracy_by_gold[test]!)) {
-        const mine = cases.filter((c) => c.test === test && c.gold === gold);
-        expect([test, gold, g.n, g.correct]).toEqual([test, gold, mine.length, mine.filter((c) => c.correct).length]);
+        const mine = results.filter((r) => r.cases.some((c) => c.test === test && c.gold === gold));
+        const n = cases.filter((c) => c.test === test && c.gold === gold);
+        const distinct = new Set(mine.map((r) => (r.original.text as { premise: string }).premise)).size;
+        expect([test, gold, g.n, g.correct, g.clusters, g.accuracy_interval.n]).toEqual([
+          test,
+          gold,
+          n.length,
+          n.filter((c) => c.correct).length,
+          distinct,
+          distinct,
+        ]);
+        expect(g.accuracy_interval.high! - g.accuracy_interval.low!).toBeGreaterThan(0);
       }
     }
     expect(Object.keys(d.accuracy_by_gold.numerical!)).toEqual(['contradiction', 'entailment', 'neutral']);
-    expect(d.accuracy_by_gold.antonymy!.contradiction!.accuracy_interval).toEqual(wilson(s.tests.antonymy!.correct, s.tests.antonymy!.n));
+    // numerical contradiction: 0 of 90 cases from 18 premises — [0, 19.8%], where a bootstrap over pairs gave [0.0, 0.0].
+    expect(d.accuracy_by_gold.numerical!.contradiction).toMatchObject({ n: 90, correct: 0, clusters: 18 });
+    expect(d.accuracy_by_gold.numerical!.contradiction!.accuracy_interval.high).toBeGreaterThan(0.1);
     expect(d.premise_removed.over_majority_interval).toMatchObject({ value: d.premise_removed.over_majority, n: 114, method: 'bootstrap' });
     expect(d.sweep.premise[0]!.accuracy_interval.value).toBe(d.sweep.premise[0]!.accuracy);
   });
@@ -272,7 +301,10 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
       ['numerical reasoning', 'numerical'],
     ] as const) {
       const t = s.tests[test]!;
-      expect(row(`${title} `)).toBe(`${title} competence ${t.examples} ${t.n} ${pct(t.accuracy)} ${ciText(t.accuracy_interval)}`);
+      // pairs, cases, the distinct premises they were made from, then accuracy and its interval.
+      expect(row(`${title} `)).toBe(
+        `${title} competence ${t.examples} ${t.n} ${t.clusters} ${pct(t.accuracy)} ${ciText(t.accuracy_interval)}`,
+      );
     }
     const pr = s.tests['premise-removed']!;
     expect(row('premise removed ')).toBe(
@@ -281,11 +313,16 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
     );
     expect(text).toContain('Competence tests: accuracy per gold label');
     const byGold = (
-      s.details as { accuracy_by_gold: Record<string, Record<string, { n: number; accuracy: number; accuracy_interval: Interval }>> }
+      s.details as {
+        accuracy_by_gold: Record<string, Record<string, { n: number; clusters: number; accuracy: number; accuracy_interval: Interval }>>;
+      }
     ).accuracy_by_gold;
+    expect(text).toMatch(/test +gold +cases +distinct premises +accuracy +95% CI/);
     for (const [gold, g] of Object.entries(byGold.numerical!)) {
       const line = text.split('\n').find((l) => new RegExp(`^numerical reasoning +${gold} `).test(l))!;
-      expect(line.replace(/\s+/g, ' ').trim()).toBe(`numerical reasoning ${gold} ${g.n} ${pct(g.accuracy)} ${ciText(g.accuracy_interval)}`);
+      expect(line.replace(/\s+/g, ' ').trim()).toBe(
+        `numerical reasoning ${gold} ${g.n} ${g.clusters} ${pct(g.accuracy)} ${ciText(g.accuracy_interval)}`,
+      );
     }
     expect(text).toMatch(/Error confusion: share of gold X predicted as Y\ntest +E→N +E→C +N→E +N→C +C→E +C→N\n/);
     const e2n = s.tests.negation!.confusion!.entailment!.predicted.neutral ?? 0;
@@ -304,6 +341,19 @@ describe('stress nli: demo-sick (3-way) on the SICK slice, 114 TEST pairs', () =
         'WordNet antonym in its sense and context); numerical reasoning: 84 pairs (no count of two or more before a noun in the premise).',
     );
     expect(text).toContain(`Results: ${join(out, 'summary.json')}, ${join(out, 'results.jsonl')}`);
+  });
+
+  it('the report shows the distinct premises beside the cases, as the terminal does', async () => {
+    const s = summaryOf(out);
+    const html = join(tmp('nli-report'), 'report.html');
+    const r = await runCli(['report', out, '--html', html]);
+    expect(r.code, r.stderr).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<th class="n">distinct premises</th>');
+    const t = s.tests.antonymy!;
+    expect(page).toContain(
+      `<td>antonymy</td><td>competence</td><td class="n">${t.examples}</td><td class="n">${t.n}</td><td class="n">${t.clusters}</td>`,
+    );
   });
 
   it('--resume finishes an interrupted run with the same files; a test subset makes the same cases', async () => {
@@ -408,7 +458,7 @@ describe('stress nli: bad input is refused with file and line, or counted with -
     const labels = await stressNli(['--model', fixtureData('../models/tiny-bert-seq'), '--data', QNLI, '--out', tmp('nli-labels')]);
     expect(labels.code).toBe(1);
     expect(labels.stderr).toMatch(
-      /cannot be mapped to the NLI labels \(entailment, neutral, contradiction, not_entailment\): no NLI label for "NEGATIVE", "POSITIVE"\. Map them with --label-map, e.g\. --label-map "NEGATIVE=entailment,POSITIVE=not_entailment"\./,
+      /cannot be mapped to the NLI labels \(entailment, neutral, contradiction, not_entailment\): no NLI label for "NEGATIVE", "POSITIVE"\. Map each to the NLI class it means with --label-map: "NEGATIVE=<entailment\|not_entailment>,POSITIVE=<entailment\|not_entailment>"\./,
     );
     const text = await stressNli(['--model', DEMO_SICK, '--data', fixtureData('sst2/dev.tsv'), '--out', tmp('nli-text')]);
     expect(text.code).toBe(1);
@@ -422,7 +472,9 @@ describe('stress nli in a suite: the gate reads its metrics, the report gets its
     const suite = join(dir, 'suite.yaml');
     writeFileSync(
       suite,
-      `models:\n  sick: ${DEMO_SICK}\ndatasets:\n  slice: { path: ${SICK}, split: TEST, limit: 20 }\ntests:\n  - name: nli\n    recipe: stress-nli\n` +
+      // 20 pairs: min_n 10 lets the checks be judged (below min_n every check on these metrics is inconclusive).
+      `models:\n  sick: ${DEMO_SICK}\ndatasets:\n  slice: { path: ${SICK}, split: TEST, limit: 20 }\nmin_n: 10\n` +
+        'tests:\n  - name: nli\n    recipe: stress-nli\n' +
         '    settings: { tests: [negation, tautology, premise-removed], max_tautologies: 3 }\n' +
         '    thresholds: [nli_original_accuracy > 0.99, nli_negation_reduction >= -1, nli_antonymy_accuracy > 0, nli_premise_removed_over_majority > -1]\n',
     );
@@ -463,7 +515,8 @@ describe('stress nli in a suite: the gate reads its metrics, the report gets its
       expect(section).toContain(`<h4>${title}</h4>`);
     }
     expect(section).toContain(
-      `<td>negation</td><td>distraction</td><td class="n">20</td><td class="n">20</td><td class="n">${pct(s.tests.negation!.accuracy)} `,
+      // pairs, cases, distinct premises (blank: negation's cases are not shared between pairs), accuracy …
+      `<td>negation</td><td>distraction</td><td class="n">20</td><td class="n">20</td><td></td><td class="n">${pct(s.tests.negation!.accuracy)} `,
     );
     expect([...section.matchAll(/<figure class="chart"><h4>([^<]+)<\/h4><svg/g)].map((m) => m[1])).toEqual([
       'Accuracy per test',

@@ -180,8 +180,9 @@ describe('stress qa: tiny-bert-qa on the SQuAD slice (20 questions)', () => {
     for (const r of d.table4) {
       for (const f of ['em', 'f1'] as const) {
         const iv = r[`${f}_interval`]!;
-        expect([r.test, f, iv.n, iv.value, iv.method]).toEqual([r.test, f, r.n, r[f], 'bootstrap']);
-        if (r.n) expect(iv.low! <= r[f]! && r[f]! <= iv.high!).toBe(true);
+        // EM is right or wrong per question: Wilson; F1 a bootstrap. Never a zero-width interval where n > 0.
+        expect([r.test, f, iv.n, iv.value, iv.method]).toEqual([r.test, f, r.n, r[f], f === 'em' ? 'wilson' : iv.method]);
+        if (r.n) expect(iv.low! <= r[f]! && r[f]! <= iv.high! && iv.high! > iv.low!).toBe(true);
       }
     }
     expect(d.original.f1_interval!.n).toBe(20);
@@ -257,6 +258,7 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
     expect(r.code, r.stderr).toBe(0);
     const s = summaryOf(out);
     const none = { value: null, low: null, high: null, n: 0, method: 'bootstrap' };
+    const noneEm = { ...none, method: 'wilson' };
     const nulls = {
       n: 0,
       not_applicable: 3,
@@ -266,7 +268,7 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
       original_f1: null,
       em_reduction: null,
       f1_reduction: null,
-      em_interval: none,
+      em_interval: noneEm,
       f1_interval: none,
       em_reduction_interval: none,
       f1_reduction_interval: none,
@@ -308,7 +310,8 @@ describe('stress qa: metrics over zero questions, gate metrics, refusals', () =>
     const suite = join(dir, 'suite.yaml');
     writeFileSync(
       suite,
-      `models:\n  tiny: ${TINY_QA}\ndatasets:\n  slice: { path: ${DEV}, limit: 4 }\ntests:\n  - name: qa\n    recipe: stress-qa\n` +
+      // 4 questions: min_n 4 lets the checks be judged (below min_n each would be inconclusive).
+      `models:\n  tiny: ${TINY_QA}\ndatasets:\n  slice: { path: ${DEV}, limit: 4 }\nmin_n: 4\ntests:\n  - name: qa\n    recipe: stress-qa\n` +
         '    settings: { tests: [addany, noise-swap], adaptive_limit: 0 }\n' +
         '    thresholds: [qa_original_f1 >= 0, qa_noise_swap_em < 0.5, qa_addany_f1 < 1, qa_addsent_em > 0]\n',
     );

@@ -78,6 +78,7 @@ interface Cmp {
   newly_held_n: number;
   newly_broke: { id: string; a?: { perturbed: { text: string } }; b?: { perturbed: { text: string } } }[];
   regression: boolean;
+  differ: { key: string; label: string; a: string; b: string }[];
 }
 
 describe('textstress compare', () => {
@@ -148,13 +149,25 @@ describe('textstress compare', () => {
     expect(clean.regression).toBe(true);
     expect(c.regression).toBe(true);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/Regression: clean_accuracy significantly worse in B/);
+    expect(r.stdout).toMatch(/Regression: clean accuracy significantly worse in B/);
+    // What tells the runs apart, and the first newly broken examples, in the terminal (issue 34 items 13, 17).
+    expect(r.stdout).toContain('What differs (A → B): model: models/demo-sst2 → models/demo-cola');
+    expect(c.differ).toEqual([
+      { key: 'model', label: 'model', a: 'models/demo-sst2', b: 'models/demo-cola' },
+      { key: 'labelMap', label: 'label map', a: '—', b: COLA_MAP },
+    ]);
+    expect(r.stdout).toContain(`First 3 newly broken (right under attack in A, wrong in B):\n  ${c.newly_broke[0]!.id}: A `);
+    expect(r.stdout).toContain(`… and ${c.newly_broke_n - 3} more: --out DIR (compare.html) or --json lists them.`);
     // The examples that newly broke carry both runs' attacked texts.
     const broke = ra.filter((x, i) => x.perturbed_correct && !rb[i]!.perturbed_correct).map((x) => x.id);
     expect(c.newly_broke.map((e) => e.id)).toEqual(broke);
     expect(c.newly_broke[0]!.a!.perturbed.text.length).toBeGreaterThan(0);
     const html = readFileSync(join(out, 'compare.html'), 'utf8');
-    expect(html).toContain('<td>clean_accuracy</td>');
+    expect(html).toContain('<td>clean accuracy</td>');
+    expect(html).toContain('<tr><td>model</td><td>models/demo-sst2</td><td>models/demo-cola</td></tr>');
+    // No absolute path on the page (issue 34 item 14): the run folders by their last two parts.
+    expect(html).not.toContain(dir);
+    expect(html).toContain(`<b>A</b>: ${dir.split('/').pop()}/sst2 —`);
     expect(html).not.toMatch(/<script|https?:\/\//);
   });
 
@@ -168,6 +181,7 @@ describe('textstress compare', () => {
       expect(m.a).toEqual(m.b);
     }
     expect([c.newly_broke_n, c.newly_held_n]).toEqual([0, 0]);
+    expect(c).toMatchObject({ differ: [] });
     const again = async (seed: string) => (await runCli(['compare', sst2, cola, '--json', '--seed', seed])).stdout;
     const first = await again('3');
     expect(await again('3')).toBe(first);

@@ -103,7 +103,7 @@ describe('TSV bad rows', () => {
 
   it('a 100,000-character text gives an error with the length, the limit and how to change it', async () => {
     const file = join(tmp, 'long.tsv');
-    writeFileSync(file, `sentence\tlabel\nshort one\t1\n${'a'.repeat(99_999)} \t0\n`);
+    writeFileSync(file, `sentence\tlabel\nshort one\t1\n${'a'.repeat(100_000)}\t0\n`);
     const err = await dataError(() => readAll(openDataset(file, { format: 'sst2' })));
     expect(err.line).toBe(3);
     expect(err.message).toBe('text in column "sentence" is 100000 characters long, over the limit of 20000 characters.');

@@ -41,11 +41,28 @@ describe('textstress probe layers|heads|cloze', () => {
       heads: { share: unknown[][] };
     };
     expect(json.table7.head).toEqual(['layer', 'ArtOrDet', 'SVA', 'mean']);
-    expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test sentences', 'best vs 0: McNemar p']);
+    // The last row: the best contextual layer, chosen on the dev split, against layer 0 on the test sentences.
+    expect(json.table7.rows.map((r) => r[0])).toEqual(['0 (embeddings)', '1', '2', 'test sentences', 'best (dev) vs 0: Δ, p']);
+    expect(json.table7.rows[4]!.slice(1, 3).every((c) => /^L[12] [+−±]\d+ p [\d.<]+$/.test(c))).toBe(true);
     expect(json.table8.rows.map((r) => r[0])).toContain('random top-2');
     expect(json.heads.share).toHaveLength(2);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { metrics: Record<string, number | null> };
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      metrics: Record<string, number | null>;
+      details: {
+        types: { devAccuracy: number[]; accuracy: { hits: number; n: number }[] }[];
+        intervals: Record<string, { value: number }>;
+      };
+    };
     expect(summary.metrics.layer0_accuracy).toBeGreaterThanOrEqual(0);
+    // The headline's best layer is the best by the mean dev accuracy over types (the first on ties), its figure the
+    // test accuracy there, with the interval beside it (issue 34, item 6).
+    const types = summary.details.types;
+    const devMean = [1, 2].map((l) => types.reduce((a, t) => a + t.devAccuracy[l]!, 0) / types.length);
+    const best = devMean[1]! > devMean[0]! ? 2 : 1;
+    expect(summary.metrics.best_accuracy_layer).toBe(best);
+    const testMean = types.reduce((a, t) => a + t.accuracy[best]!.hits / t.accuracy[best]!.n, 0) / types.length;
+    expect(summary.metrics.best_layer_accuracy).toBeCloseTo(testMean, 12);
+    expect(summary.details.intervals.best_layer_accuracy!.value).toBeCloseTo(testMean, 12);
     // the same command on a finished folder asks for --resume or --overwrite; --resume rewrites the same tables
     expect((await runCli(args)).code).not.toBe(0);
     const again = await runCli([...args, '--resume']);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bestAgainstLayer0 } from '../../src/families/encoder/layers.ts';
+import { bestAgainstLayer0, comparisonText } from '../../src/families/encoder/layers.ts';
 import { buildErrorSentences, buildMinimalPairs, pairsToSentences } from '../../src/families/encoder/index.ts';
-import { mcnemarExact } from '../../src/stats/index.ts';
+import { mcnemarExact, stratifiedWilson, wilson } from '../../src/stats/index.ts';
+import { bestHead, headlineIntervals } from '../../src/families/encoder/tables.ts';
+import type { TypeResult } from '../../src/families/encoder/layers.ts';
 import { clozeIntervals } from '../../src/families/encoder/cloze-generator.ts';
 import { SENTENCES } from './sentences.ts';
 
@@ -55,14 +57,69 @@ describe("the paper's probing design: sentences, half of them with 1–2 errors"
     expect([error!.label, error!.group, error!.words, error!.errorWords]).toEqual([1, p.id, p.error, p.errorWords]);
   });
 
-  it('tests the best contextual layer against layer 0 with exact McNemar on the same sentences', () => {
+  it('chooses the best contextual layer on dev, then tests it against layer 0 with exact McNemar on the test sentences', () => {
     const layer0 = [true, true, false, false, false, false, true, false];
     const layer1 = [true, false, true, true, false, true, true, false];
     const layer2 = [true, true, true, true, true, true, true, false];
-    const c = bestAgainstLayer0([layer0, layer1, layer2])!;
-    expect(c).toEqual({ layer: 2, onlyBest: 4, onlyLayer0: 0, p: mcnemarExact(4, 0) });
-    expect(c.p).toBeCloseTo(0.125, 10);
-    expect(bestAgainstLayer0([layer0])).toBeUndefined();
+    // Layer 2 is best on these (test) sentences, but layer 1 is best on dev: layer 1 is the one compared.
+    const c = bestAgainstLayer0([layer0, layer1, layer2], [0.5, 0.8, 0.7])!;
+    expect(c).toEqual({ layer: 1, onlyBest: 3, onlyLayer0: 1, p: mcnemarExact(3, 1), chosenOn: 'dev' });
+    expect(comparisonText(c)).toBe('L1 vs L0: +2 sentences (3 right only on L1, 1 only on L0), McNemar p 0.625');
+    // The issue's case: a loss prints with its sign.
+    expect(comparisonText({ layer: 2, onlyBest: 7, onlyLayer0: 14, p: mcnemarExact(7, 14), chosenOn: 'dev' })).toBe(
+      `L2 vs L0: −7 sentences (7 right only on L2, 14 only on L0), McNemar p ${mcnemarExact(7, 14).toFixed(3)}`,
+    );
+    // Ties go to the first layer; no dev score, no comparison.
+    expect(bestAgainstLayer0([layer0, layer1, layer2], [0.5, 0.7, 0.7])!.layer).toBe(1);
+    expect(bestAgainstLayer0([layer0, layer1], [0.5, null])).toBeUndefined();
+    expect(bestAgainstLayer0([layer0], [0.5])).toBeUndefined();
+  });
+});
+
+describe('the headline best layer and best head: chosen on dev, measured on test, with an interval for the mean over types', () => {
+  // A type's per-layer test hits (of n, and of nErr sentences with an error), dev scores, and one layer of two heads.
+  const typeOf = (
+    type: string,
+    [n, nErr]: [number, number],
+    acc: number[],
+    devAccuracy: number[],
+    loc: number[],
+    devLocalisation: number[],
+    heads: number[],
+    headsDev: number[],
+  ) => ({
+    type,
+    counts: { train: 4 * n, dev: n / 2, test: n },
+    chance: 0.2,
+    accuracy: acc.map((hits) => ({ hits, n })),
+    devAccuracy,
+    localisation: loc.map((hits) => ({ hits, n: nErr })),
+    devLocalisation,
+    heads: [heads.map((hits) => ({ hits, n: nErr }))],
+    headsDev: [headsDev.map((hits) => ({ hits, n: nErr }))],
+  });
+  const share = (hits: number, n: number) => ({ hits, n });
+  // Two types: on the test sentences layer 2 looks best, on dev layer 1 is; Prep has fewer test sentences.
+  const types = [
+    typeOf('SVA', [20, 10], [10, 14, 17], [0.5, 0.9, 0.6], [2, 5, 4], [0.1, 0.3, 0.7], [3, 8], [6, 1]),
+    typeOf('Prep', [10, 5], [5, 6, 9], [0.5, 0.8, 0.7], [1, 2, 3], [0.2, 0.2, 0.6], [1, 4], [3, 0]),
+  ] as unknown as TypeResult[];
+
+  it('the best layer is the one best on dev; its figure is the mean of the types’ test shares, with Kish’s effective n', () => {
+    const iv = headlineIntervals(types);
+    // Layer 1 (dev means 0.85 vs 0.65), not layer 2 (the best on the test sentences).
+    expect(iv.best_layer_accuracy).toEqual(stratifiedWilson([share(14, 20), share(6, 10)]));
+    expect(iv.best_layer_accuracy!.value).toBeCloseTo((14 / 20 + 6 / 10) / 2, 12);
+    // n_eff = T² / Σ 1/n_t = 4 / (1/20 + 1/10): fewer than the 30 sentences pooled, as the unequal weights cost.
+    expect(iv.best_layer_accuracy!.n_eff).toBeCloseTo(4 / (1 / 20 + 1 / 10), 12);
+    expect(iv.best_layer_accuracy!.n).toBe(30);
+    // Localisation: layer 2 is best on dev there.
+    expect(iv.best_layer_localisation!.value).toBeCloseTo((4 / 10 + 3 / 5) / 2, 12);
+    expect(iv.layer0_accuracy!.value).toBe(0.5);
+  });
+
+  it('the best head is the one best on dev (head 1 here), measured on the test sentences, pooled over types', () => {
+    expect(bestHead(types)).toEqual({ layer: 0, head: 0, interval: wilson(4, 15) });
   });
 });
 

@@ -129,17 +129,20 @@ describe('entity probe (Algorithm 1)', () => {
     const d = digest.finish();
     expect(d).toMatchObject({ measure: 'entity F1', n: 2, probed: 1, not_applicable: 1, not_applicable_reasons: { 'no PER entity': 1 } });
     // Worst: gold Zoe-X (0-2) and Zoe (3) vs predicted X (1) alone: tp 0, fp 1, fn 2 → F1 0. The rain sentence adds nothing.
-    // D is the one probed sentence: every bootstrap resample is that sentence again, so each interval is its value.
-    const boot = (value: number) => ({ value, low: value, high: value, n: 1, method: 'bootstrap' });
+    // D is the one probed sentence: every bootstrap resample is that sentence again, so the bootstrap has no spread
+    // and [v, v] would read as exact: the bound instead — the value, moved toward the range's other end by u, the
+    // Wilson upper bound of 0 in 1 (issue 34).
+    const u = wilson(0, 1).high!;
+    const bound = (value: number, low: number, high: number) => ({ value, low, high, n: 1, method: 'bound' });
     expect(d.table3).toEqual({
       n: 1,
-      original: { value: 1, n: 1, interval: boot(1) },
-      worst: { value: 0, n: 1, interval: boot(0) },
-      best: { value: 1, n: 1, interval: boot(1) },
+      original: { value: 1, n: 1, interval: bound(1, 1 - u, 1) },
+      worst: { value: 0, n: 1, interval: bound(0, 0, u) },
+      best: { value: 1, n: 1, interval: bound(1, 1 - u, 1) },
       stability: 0,
       stability_interval: wilson(0, 1),
       gap: 1,
-      gap_interval: boot(1),
+      gap_interval: bound(1, 1 - 2 * u, 1),
     });
     // Over both sentences the rain one adds no entity, so corpus F1 is the same; n says what it is over.
     expect(d.all_examples).toMatchObject({ n: 2, original: { value: 1, n: 2 }, worst: { value: 0, n: 2 }, best: { value: 1, n: 2 } });

@@ -49,8 +49,9 @@ describe('entity Table 3 over D', () => {
     const inD = new Set(results.flatMap((x, i) => (x.probe ? [i] : [])));
     expect(d.probed).toBe(inD.size);
     expect(d.table3.n).toBe(inD.size);
-    expect(d.probed).toBe(14);
-    expect(d.not_applicable).toBe(136);
+    // 13 since issue 34's gazetteer precision (dev.tsv:84's "even killer-thrillers" is no person).
+    expect(d.probed).toBe(13);
+    expect(d.not_applicable).toBe(137);
 
     // Restricted to D, eval on the data, D_worst and D_best gives the three rows, with the same n.
     const rows = [
@@ -68,15 +69,15 @@ describe('entity Table 3 over D', () => {
       // The whole file (all 150): the all-examples view.
       if (row !== 'original') expect((await evaluate(file)).accuracy).toBe(d.all_examples[row].value);
     }
-    // This seed: 7 of 14 right on the originals, 3 on D_worst, 12 on D_best; 5 of 14 never changed.
-    expect([d.table3.original, d.table3.worst, d.table3.best].map((x) => Math.round(x.value! * 14))).toEqual([7, 3, 12]);
-    expect(d.table3.stability_interval).toEqual(wilson(5, 14));
-    expect(d.table3.gap).toBeCloseTo(9 / 14, 12);
-    expect(d.table3.gap_interval).toMatchObject({ n: 14, method: 'bootstrap' });
+    // This seed: 6 of 13 right on the originals, 3 on D_worst, 11 on D_best; 5 of 13 never changed.
+    expect([d.table3.original, d.table3.worst, d.table3.best].map((x) => Math.round(x.value! * 13))).toEqual([6, 3, 11]);
+    expect(d.table3.stability_interval).toEqual(wilson(5, 13));
+    expect(d.table3.gap).toBeCloseTo(8 / 13, 12);
+    expect(d.table3.gap_interval).toMatchObject({ n: 13, method: 'bootstrap' });
 
     // The terminal table shows n and the intervals, over D; the all-examples view is labelled as such.
-    expect(r.stdout).toContain('Table 3: PER names replaced, B = 8 (annotator: gazetteer), over the 14 examples that mention PER\n');
-    expect(r.stdout).toMatch(/\nWorst +21\.4% +\[7\.6, 47\.6\] +14\n/);
+    expect(r.stdout).toContain('Table 3: PER names replaced, B = 8 (annotator: gazetteer), over the 13 examples that mention PER\n');
+    expect(r.stdout).toMatch(/\nWorst +23\.1% +\[8\.2, 50\.3\] +13\n/);
     expect(r.stdout).toContain("All 150 examples (not the paper's Table 3)");
   }, 90_000);
 });

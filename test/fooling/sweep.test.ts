@@ -12,7 +12,6 @@ import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { meanStd, pairedDifference, sweepRows } from '../../src/families/fooling/sweep-stats.ts';
-import { pairedBootstrap } from '../../src/stats/index.ts';
 import { foolingSweepRecipe } from '../../src/families/fooling/sweep.ts';
 import { runGenerator } from '../../src/kinds/generate/run.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
@@ -61,7 +60,7 @@ describe('sweep statistics', () => {
     expect(rows[1]).toMatchObject({ runs: 1, final: { S: { mean: 0.3, std: null, n: 1 } } });
   });
 
-  it("crossover's effect: the last epoch's on − off paired by seed, with a seeded bootstrap interval over the seeds", () => {
+  it("crossover's effect: the last epoch's on − off paired by seed, with Student's t interval over the seeds", () => {
     const last = (value: string, seed: number, s: number, f: number) => [
       { value, seed, epoch: 1, mean_score: 0, fooling_fraction: 0 },
       { value, seed, epoch: 2, mean_score: s, fooling_fraction: f },
@@ -77,19 +76,25 @@ describe('sweep statistics', () => {
     ];
     const d = pairedDifference('off', 'on', records, 7);
     expect(d.seeds).toEqual([0, 1, 2]);
-    expect(d.F).toMatchObject({ n: 3, method: 'bootstrap' });
+    expect(d.F).toMatchObject({ n: 3, method: 't' });
     expect(d.F.value).toBeCloseTo((0.1 + 0.1 + 0.2) / 3, 12);
     expect(d.S.value).toBeCloseTo((0.1 + 0 + 0.15) / 3, 12);
-    // Every seed's F difference is positive, so every resample's mean is too: the interval lies in [0.1, 0.2], p = 0.
-    expect(d.F.low).toBeGreaterThanOrEqual(0.1 - 1e-12);
-    expect(d.F.high).toBeLessThanOrEqual(0.2 + 1e-12);
-    expect(d.F.p).toBe(0);
-    // The same seed gives the same interval; it equals the stats module's paired bootstrap over the seeds.
+    // F differences 0.1, 0.1, 0.2: sd 0.0577, se 0.0333, t(0.975, 2) = 4.3027 → 0.1333 ± 0.1434, and the paired t test
+    // t = 4.0 on 2 df gives p = 0.0572. A percentile bootstrap over these three seeds said [0.1, 0.2] and p = 0: the
+    // range of three numbers, read as a 95% interval.
+    expect(d.F.low).toBeCloseTo(0.13333 - 0.14342, 4);
+    expect(d.F.high).toBeCloseTo(0.13333 + 0.14342, 4);
+    expect(d.F.p).toBeCloseTo(0.0572, 4);
     expect(pairedDifference('off', 'on', records, 7)).toEqual(d);
-    const mean = (xs: number[]) => (idx: Uint32Array) => Array.from(idx).reduce((t, i) => t + xs[i]!, 0) / idx.length;
-    expect(d.F).toEqual(
-      pairedBootstrap(3, mean([0.6, 0.5, 0.6]), mean([0.7, 0.6, 0.8]), { seed: 'fooling-sweep\u00017\u0001fooling_fraction' }),
-    );
+    // One seed, or no spread: a mean without an interval.
+    expect(
+      pairedDifference(
+        'off',
+        'on',
+        records.filter((r) => r.seed === 0),
+        7,
+      ).F,
+    ).toMatchObject({ n: 1, low: null, high: null, p: null });
   });
 });
 
@@ -142,7 +147,7 @@ describe('fool-sweep on demo-sst2', () => {
       .difference;
     expect(dd).toMatchObject({ a: 'off', b: 'on', seeds: [0, 4], F: { n: 2 } });
     expect(dd.F.value).toBeCloseTo((diffF[0]! + diffF[1]!) / 2, 12);
-    expect(outcome.text).toMatch(/on − off, paired by seed \(95% bootstrap over 2 seeds\): S -?[\d.]+ \[/);
+    expect(outcome.text).toMatch(/on − off, paired by seed \(95% t interval over 2 seeds\): S -?[\d.]+ (\[|\(no interval)/);
     const html = join(tmp('sweep-html'), 'r.html');
     expect((await runCli(['report', out, '--html', html])).code).toBe(0);
     const page = readFileSync(html, 'utf8');

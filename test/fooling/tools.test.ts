@@ -189,7 +189,8 @@ describe('a suite test with recipe: fooling', () => {
     const dir = tmp('fool-suite');
     writeFileSync(
       join(dir, 'suite.yaml'),
-      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { ` +
+      // F over the last epoch's 10 sentences: min_n 10 lets the check be judged.
+      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\nmin_n: 10\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { ` +
         `train: ${SST2_TRAIN}, population: 40, length: 6, epochs: 6 }\n    thresholds: ["fooling_fraction < 0.01", ` +
         `"fooling_threshold > 0.5"]\n`,
     );
@@ -205,7 +206,8 @@ describe('a suite test with recipe: fooling', () => {
     const dir = tmp('fool-suite-none');
     writeFileSync(
       join(dir, 'suite.yaml'),
-      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { ` +
+      // F over the last epoch's 10 sentences: min_n 10 lets the check be judged.
+      `models:\n  m: ${DEMO_SST2}\ndatasets: {}\nmin_n: 10\ntests:\n  - name: fooling\n    recipe: fooling\n    settings: { ` +
         `train: ${SST2_TRAIN}, population: 10, length: 4, epochs: 2, threshold: 1 }\n    thresholds: ` +
         `["fooling_fraction ` +
         `< 0.01"]\n`,

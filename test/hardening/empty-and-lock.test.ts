@@ -53,6 +53,32 @@ describe('nothing tested is no pass', () => {
     expect(r.stdout).toMatch(/stability > 0\.9 — stability is n\/a: no examples tested/);
   });
 
+  it('a suite test that attacked no example (typos k: 0) fails its gate, with or without thresholds (issue 34 item 11)', async () => {
+    const dir = tmp('k0-suite');
+    writeFileSync(
+      join(dir, 'suite.yaml'),
+      `models:\n  m: ${DEMO_SST2}\ndatasets:\n  d: { path: ${join(import.meta.dirname, '..', '..', 'demo', 'reviews.tsv')}, limit: 6 }\n` +
+        `min_n: 1\ntests:\n  - name: t\n    recipe: typos\n    settings: { k: 0 }\n`,
+    );
+    const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/t: no examples attacked \(0 in t\) — nothing was measured/);
+  });
+
+  it('a suite test whose label map swaps the classes fails its gate, saying so (issue 34 item 10)', async () => {
+    const dir = tmp('swap-suite');
+    writeFileSync(
+      join(dir, 'suite.yaml'),
+      `models:\n  m: { path: ${DEMO_SST2}, label_map: "0=positive,1=negative" }\ndatasets:\n  d: { path: ` +
+        `${join(import.meta.dirname, '..', '..', 'demo', 'reviews.tsv')}, limit: 12 }\nmin_n: 1\ntests:\n  - name: t\n    recipe: noise\n`,
+    );
+    const r = await runCli(['run', join(dir, 'suite.yaml'), '--out', join(dir, 'out'), '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /t: clean accuracy \d+\.\d% \(n = 12, upper 95% bound \d+\.\d%\) is far below chance \(50\.0% for 2 classes\) in t/,
+    );
+  });
+
   it('a threshold on stability fails with its reason when the model got no example right', async () => {
     const out = tmp('all-wrong');
     // The lexicon model calls "good" texts positive: gold says negative for every one of them.

@@ -3,6 +3,7 @@
  * (`--plugin`), a suite file, the gate and the report. Also the run kinds the built-in families do not use yet:
  * a probe (B variants, worst and best) and a generator (no source examples, resumable per step).
  */
+import { CLASSIC_RECIPES } from '../../src/families/classic/index.ts';
 import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,9 @@ describe('recipes registered from outside src/', () => {
     expect(help).toMatch(/--min-letters <n>/);
     expect(help).not.toMatch(/--sources/);
     // Probes stay reachable under `attack` and have their own verb too.
-    expect(attack.commands.map((c) => c.name())).toEqual(['typos', 'noise', 'grammar', 'entities', 'shout', 'swap-names']);
+    // The built-in attacks (the classic ones among them, as CLASSIC_RECIPES lists them), then the plugins'.
+    const classic = CLASSIC_RECIPES.map((r) => r.name);
+    expect(attack.commands.map((c) => c.name())).toEqual(['typos', 'noise', 'grammar', 'entities', ...classic, 'shout', 'swap-names']);
     expect(program.commands.find((c) => c.name() === 'probe')!.commands.map((c) => c.name())).toEqual([
       'entities',
       'layers',
@@ -98,6 +101,7 @@ tests:
     recipe: evolve
     settings: { population: 6, epochs: 3, threshold: 0.5 }
     thresholds: [evolved_fraction >= 0]
+min_n: 6
 `;
     writeFileSync(suite, yaml('min_leters: 4'));
     const plugins = ['shout', 'swap-names', 'evolve'].flatMap((f) => ['--plugin', join(FIXTURES, `${f}.ts`)]);

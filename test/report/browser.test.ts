@@ -167,14 +167,18 @@ describe('HTML report in a real browser (chromium, file://)', () => {
     expect(await page.locator('#eb-list article.ex').count()).toBeGreaterThanOrEqual(3);
   });
 
-  browserIt('a fooling run gets its section: S and F per epoch drawn as two lines, and its top sentences', async () => {
+  browserIt('a fooling run gets its section: S and F per epoch on axes of their own, and its top sentences', async () => {
     const section = page.locator('section#fam-fooling');
     expect(await section.count()).toBe(1);
     const titles = await section.locator('h4').allTextContents();
     expect(titles.some((t) => /S and F per epoch$/.test(t))).toBe(true);
     expect(titles.some((t) => /highest-scoring fooling sentences$/.test(t))).toBe(true);
     expect(await section.locator('figure.chart svg [aria-roledescription="line mark"]').count()).toBe(2);
-    expect(await section.textContent()).toMatch(/dashed line: T_task = 0\.\d{4}/);
+    // S (a score, with T_task) and F (a share) each on their own y axis (issue 34 item 16: they shared one).
+    const axes = await section.locator('figure.chart svg [aria-roledescription="axis"] text').allTextContents();
+    expect(axes).toEqual(expect.arrayContaining(['S: mean target score', 'F: fooling share']));
+    expect(axes).not.toContain('S, F');
+    expect(await section.textContent()).toMatch(/with T_task = 0\.\d{4} dashed/);
   });
 
   browserIt('encoder probes get their sections: layer × type and head × layer heat maps, attention examples, the cloze chart', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/attack/result.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
-import { cleanVsAttackedChart } from '../../src/recipes/report/charts.ts';
+import { cleanVsAttackedChart, wrapLabel } from '../../src/recipes/report/charts.ts';
 import { tableHtml } from '../../src/report/html/stress.ts';
 import { withInterval } from '../../src/metrics/show.ts';
 import { bounds } from '../../src/metrics/show.ts';
@@ -80,3 +80,17 @@ function head(s: { clean_accuracy: number | null; attacked_accuracy: number | nu
     stability_n: 0,
   };
 }
+
+describe('run labels under bars (issue 34 item 16)', () => {
+  it('are wrapped whole onto lines, not cut to one text: two runs that differ late stay apart', () => {
+    const a = wrapLabel('middle-random (nightly-build-alpha/noise-middle-random)');
+    const b = wrapLabel('middle-random (nightly-build-beta/noise-middle-random)');
+    expect(a).toBe('middle-random\n(nightly-build-alpha/\nnoise-middle-random)');
+    expect(b).toBe('middle-random\n(nightly-build-beta/\nnoise-middle-random)');
+    expect(wrapLabel('swap')).toBe('swap');
+    // Longer than three lines: the first line, then the end, where run folders differ.
+    expect(wrapLabel('a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/the-run-that-differs', 10)).toBe('a/b/c/d/e/\n…\nat-differs');
+    const spec = JSON.stringify(cleanVsAttackedChart('t', 'c', [], () => '').spec);
+    expect(spec).toContain('"labelExpr":"split(datum.label, \'\\\\n\')"');
+  });
+});

@@ -7,6 +7,7 @@ import {
   mean,
   pairedBootstrap,
   pairedCounts,
+  sameValueBounds,
   tooWide,
   wilson,
 } from '../../src/stats/index.ts';
@@ -87,19 +88,39 @@ describe('bootstrap', () => {
     expect([c.low, c.high]).not.toEqual([a.low, a.high]);
     expect(a.n).toBe(10);
   });
-  it('is n/a over nothing, and a constant statistic has a zero-width interval', () => {
+  it('is n/a over nothing; a constant statistic gets no zero-width interval unless told to keep it', () => {
     expect(bootstrapMean([], { seed: 1 }).value).toBeNull();
+    // Every resample gives 0.5: [0.5, 0.5] would read as exact, so the bounds are unknown ...
     const k = bootstrap(5, () => 0.5, { seed: 1 });
-    expect([k.low, k.value, k.high]).toEqual([0.5, 0.5, 0.5]);
+    expect([k.low, k.value, k.high]).toEqual([null, 0.5, null]);
+    // ... or the caller's cautious interval: five units all at 0.5 in [0, 1] → 0.5 ± 0.5·u, u = Wilson's high of 0 in 5.
+    const u = wilson(0, 5).high!;
+    const b = bootstrap(5, () => 0.5, { seed: 1, degenerate: () => sameValueBounds(0.5, 5, [0, 1]) });
+    expect([b.low, b.high, b.method]).toEqual([0.5 - 0.5 * u, 0.5 + 0.5 * u, 'bound']);
+    expect(bootstrapMean([0, 0, 0, 0], { seed: 1, range: [0, 1] })).toMatchObject({
+      value: 0,
+      low: 0,
+      high: wilson(0, 4).high,
+      method: 'bound',
+    });
+    expect(bootstrap(5, () => 0.5, { seed: 1, degenerate: 'keep' })).toMatchObject({ low: 0.5, high: 0.5, method: 'bootstrap' });
   });
-  it('a paired difference of a run with itself is 0 with p = 1', () => {
+  it('a paired difference of a run with itself is 0 with p = 1 (kept at [0, 0] where asked: compare)', () => {
     const d = pairedBootstrap(
       xs.length,
       (i) => mean(xs, i),
       (i) => mean(xs, i),
-      { seed: 3 },
+      { seed: 3, degenerate: 'keep' },
     );
     expect([d.value, d.low, d.high, d.p]).toEqual([0, 0, 0, 1]);
+    expect(
+      pairedBootstrap(
+        xs.length,
+        (i) => mean(xs, i),
+        (i) => mean(xs, i),
+        { seed: 3 },
+      ),
+    ).toMatchObject({ low: null, high: null, p: 1 });
   });
   it('a paired difference that is always positive has a small p', () => {
     const ys = xs.map((x) => x + 0.125);
@@ -107,7 +128,7 @@ describe('bootstrap', () => {
       xs.length,
       (i) => mean(xs, i),
       (i) => mean(ys, i),
-      { seed: 3 },
+      { seed: 3, degenerate: 'keep' },
     );
     expect(d.value).toBeCloseTo(0.125, 12);
     expect(d.low).toBeCloseTo(0.125, 12);

@@ -40,20 +40,34 @@ const verdictOfRun = (out: string): Verdict => JSON.parse(readFileSync(join(out,
 describe('gate: intervals, minimum n, paired baseline', () => {
   const dir = tmp('gate-iv');
 
-  it('a suite over 10 examples whose only check is attack_success_rate < 0.5 ends inconclusive (exit 3), not PASS', async () => {
+  it('a suite over 10 examples ends inconclusive (exit 3), never PASS, and never FAIL either: too few examples to judge', async () => {
     const out = join(dir, 'ten');
-    const r = await runCli(['run', suite(dir, ['attack_success_rate < 0.5']), '--out', out, '--no-progress']);
+    const r = await runCli(['run', suite(dir, ['attack_success_rate < 0.5', 'attack_success_rate < 0.1']), '--out', out, '--no-progress']);
     expect(r.code, r.stderr + r.stdout).toBe(3);
-    // 2 of the 10 attacks succeed: the check holds, on 10 attacked examples (< min_n 30).
-    expect(r.stdout).toMatch(/Gate: INCONCLUSIVE — 1 of 1 checks inconclusive/);
-    expect(r.stdout).toContain('? noise: attack_success_rate = 0.200 (n = 10) would meet < 0.500 — inconclusive: n = 10 < min_n 30');
-    expect(r.stdout).not.toMatch(/PASS/);
+    // 2 of the 10 attacks succeed, on 10 attacked examples (< min_n 30): the first check would hold, the second
+    // would fail (issue 34, item 2: it failed with exit 1, as if the model had regressed) — both are inconclusive.
+    expect(r.stdout).toMatch(/Gate: INCONCLUSIVE — 2 of 2 checks inconclusive/);
+    expect(r.stdout).toContain(
+      '? noise: attack_success_rate = 0.200 (n = 10) would meet < 0.500 — inconclusive: n = 10 < min_n 30, too few examples to judge',
+    );
+    expect(r.stdout).toContain(
+      '? noise: attack_success_rate = 0.200 (n = 10) would fail < 0.100 — inconclusive: n = 10 < min_n 30, too few examples to judge',
+    );
+    expect(r.stdout).not.toMatch(/PASS|Gate: FAIL/);
     const v = verdictOfRun(out);
     expect(v).toMatchObject({ passed: false, status: 'inconclusive', checked: ['attack_success_rate'], robustness: true });
-    expect(v.checks[0]).toMatchObject({ status: 'inconclusive', passed: false, n: 10, actual: 0.2 });
+    for (const c of v.checks) expect(c).toMatchObject({ status: 'inconclusive', passed: false, n: 10, actual: 0.2 });
     const html = readFileSync(join(out, 'report.html'), 'utf8');
-    expect(html).toContain('Gate inconclusive: 1 of 1 checks have too few examples to pass');
-    expect(html).toContain('Checked: attack_success_rate.');
+    expect(html).toContain('Gate inconclusive: 2 of 2 checks have too few examples to judge');
+    // The report's banner speaks in words and units, not the suite's snake_case (issue 34 item 14); the check as written is its tooltip.
+    expect(html).toContain('Checked: attack success rate.');
+    expect(html).toContain(
+      '? noise: attack success rate 20.0% (n = 10) would fail &#60; 10.0% — inconclusive: n = 10 is below the suite&#39;s ' +
+        'minimum of 30, too few examples to judge',
+    );
+    expect(html).toContain('title="attack_success_rate &#60; 0.1"');
+    const banner = /<div class="verdict[\s\S]*?<\/div>/.exec(html)![0].replace(/title="[^"]*"/g, '');
+    expect(banner).not.toMatch(/[a-z]_[a-z]|[a-z][A-Z]/);
   });
 
   it('interval bounds: .high and .low read the Wilson interval; min_n is a suite setting; a failing check still fails', async () => {

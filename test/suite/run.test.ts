@@ -63,6 +63,19 @@ describe('textstress run', () => {
     expect(html.length).toBeLessThan(5_000_000);
     const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as Verdict;
     expect(verdict).toMatchObject({ passed: false, status: 'inconclusive' });
+    // The fallback is announced, never silent (issue 34 item 12): terminal, verdict.json, suite.json and the report.
+    const fallback = {
+      dataset: 'sst2-dev',
+      wanted: expect.stringMatching(/shared\/data\/sst2\/dev\.tsv$/),
+      used: expect.stringMatching(/demo\/reviews\.tsv$/),
+      tests: ['typos-max-k2', 'noise-middle-random', 'grammar-greedy'],
+    };
+    expect(verdict.fallbacks).toEqual([fallback]);
+    expect(JSON.parse(readFileSync(join(out, 'suite.json'), 'utf8'))).toMatchObject({ fallbacks: [fallback] });
+    expect(r.stdout).toMatch(
+      /Data: FALLBACK — dataset "sst2-dev": \S*sst2\/dev\.tsv not found, so typos-max-k2, noise-middle-random, grammar-greedy ran on its fallback \S*demo\/reviews\.tsv; these figures are not over the data the suite names\./,
+    );
+    expect(html).toMatch(/<p class="gate-warn" data-fallback>⚠ Data: FALLBACK — dataset &#34;sst2-dev&#34;/);
     // Resumable: a second run with --resume keeps the results and reaches the same verdict.
     const again = await runCli(['run', file, '--out', out, '--limit', '12', '--no-progress', '--resume']);
     expect(again.code, again.stderr).toBe(3);
@@ -107,6 +120,8 @@ describe('textstress run', () => {
       '--no-progress',
     ]);
     expect(same.code, same.stdout).toBe(0);
+    // The side-by-side table says what differs between the two runs of the test: here nothing (issue 34 item 13).
+    expect(readFileSync(join(dir, 'out-b1', 'report.html'), 'utf8')).toContain('same recipe, model, data, seed and settings');
     const worse = await runCli([
       'run',
       suite(dir, ['attacked_accuracy >= baseline + 50pts']),
@@ -121,6 +136,75 @@ describe('textstress run', () => {
       /attacked_accuracy = .* vs baseline .* \+ 0\.5 fails >= \(the whole 95% interval of the difference is beyond the margin/,
     );
     expect(readFileSync(join(dir, 'out-b2', 'report.html'), 'utf8')).toMatch(/Baseline comparison/);
+  });
+
+  it('a test that fails costs its own row: the others run, the table, verdict.json and report.html name it, exit 1', async () => {
+    const dir = tmp('suite-fails');
+    const reviews = JSON.stringify(join(ROOT, 'demo', 'reviews.tsv'));
+    const typos = (name: string, model: string, dataset = 'reviews'): string[] => [
+      `  - name: ${name}`,
+      '    recipe: typos',
+      `    model: ${model}`,
+      `    dataset: ${dataset}`,
+    ];
+    const write = (name: string, tests: string[]): string => {
+      const file = join(dir, name);
+      writeFileSync(
+        file,
+        [
+          'models:',
+          '  good: demo-sst2',
+          '  tagger: demo-ner',
+          `  broken: ${JSON.stringify(join(dir, 'no-such-model'))}`,
+          'datasets:',
+          `  reviews: { path: ${reviews}, limit: 4 }`,
+          '  missing: no-such-file.tsv',
+          'min_n: 1',
+          'tests:',
+          ...tests,
+        ].join('\n') + '\n',
+      );
+      return file;
+    };
+    const file = write('suite.yaml', [
+      ...typos('first', 'good'),
+      ...typos('unsupported', 'broken'),
+      ...typos('same-model', 'broken'),
+      ...typos('no-data', 'good', 'missing'),
+      ...typos('wrong-task', 'tagger'),
+      ...typos('last', 'good'),
+    ]);
+    const out = join(dir, 'out');
+    const r = await runCli(['run', file, '--out', out, '--no-progress']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    // The tests on either side of the failures ran.
+    for (const t of ['first', 'last']) expect(existsSync(join(out, t, 'summary.json')), t).toBe(true);
+    const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')) as Verdict;
+    expect(verdict).toMatchObject({ passed: false, status: 'fail' });
+    expect(verdict.failed!.map((f) => f.test)).toEqual(['unsupported', 'same-model', 'no-data', 'wrong-task']);
+    const reason = (t: string): string => verdict.failed!.find((f) => f.test === t)!.reason;
+    expect(reason('unsupported')).toMatch(/model "broken" could not be opened: .*no-such-model/);
+    expect(reason('same-model')).toBe(reason('unsupported'));
+    expect(reason('no-data')).toMatch(/dataset "missing": .*no-such-file\.tsv not found/);
+    expect(reason('wrong-task')).toMatch(/token-classification|tagger|tokens/);
+    // Each failure fails a check of its own, reason and all.
+    const failedChecks = verdict.checks.filter((c) => c.expr === 'finished');
+    expect(failedChecks.map((c) => [c.test, c.passed])).toEqual(verdict.failed!.map((f) => [f.test, false]));
+    // The terminal table has a FAILED row per failure; the gate lines and the report give the reasons.
+    for (const t of ['unsupported', 'same-model', 'no-data', 'wrong-task']) {
+      expect(r.stdout).toMatch(new RegExp(`^${t} +typos +FAILED +.+$`, 'm'));
+      expect(r.stdout).toContain(`✗ ${t}: did not finish — `);
+    }
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/no-data: did not finish — dataset (&#34;|&quot;)missing/);
+    expect(html).toMatch(/id="verdict" data-status="fail"/);
+
+    // Nothing finished at all: verdict.json and a report all the same.
+    const none = await runCli(['run', write('none.yaml', typos('only', 'broken')), '--out', join(dir, 'out-none'), '--no-progress']);
+    expect(none.code, none.stderr + none.stdout).toBe(1);
+    expect((JSON.parse(readFileSync(join(dir, 'out-none', 'verdict.json'), 'utf8')) as Verdict).failed).toHaveLength(1);
+    expect(readFileSync(join(dir, 'out-none', 'report.html'), 'utf8')).toMatch(/only: did not finish — model (&#34;|&quot;)broken/);
+    expect(none.stdout).toMatch(/^only +typos +FAILED/m);
   });
 
   it('a misspelled key fails before anything runs, naming the key and line', async () => {

@@ -94,3 +94,34 @@ describe('suite schema', () => {
     expect(readFileSync(SCHEMA_PATH, 'utf8')).toBe(schemaText());
   });
 });
+
+describe('impossible thresholds (issue 35)', () => {
+  it('a value the metric can never take is refused when the suite is read, naming the line', () => {
+    const yaml =
+      base +
+      '    thresholds:\n' +
+      '      - "stability >= 150%"\n' + // line 9: a share above 100%
+      '      - "attack_success_rate.high < -0.1"\n' + // a bound below 0
+      '      - "mean_queries > -1"\n' + // a mean count below 0
+      '      - "attack_success_rate < 0"\n' + // the edge of the range: strict, but possible
+      '      - "metric_drop > -50%"\n' + // a drop may be negative
+      '  - name: nli\n' +
+      '    recipe: stress-nli\n' +
+      '    thresholds: ["nli_negation_reduction < 150%", "nli_word_overlap_reduction > -500%"]\n' + // line 16
+      'gate: ["clean_accuracy > 2"]\n'; // line 17
+    const p = problems(yaml).filter((x) => /impossible/.test(x.message));
+    expect(p.map((x) => [x.line, x.key])).toEqual([
+      [9, 'tests[0].thresholds[0]'],
+      [10, 'tests[0].thresholds[1]'],
+      [11, 'tests[0].thresholds[2]'],
+      [16, 'tests[1].thresholds[0]'],
+      [17, 'gate[0]'],
+    ]);
+    expect(p[0]!.message).toBe(
+      '"stability >= 150%": stability lies between 0 and 1 (0%–100%), so 150% is impossible and the check would never hold ' +
+        '(a share is a fraction, or a percentage with %)',
+    );
+    expect(p[2]!.message).toMatch(/mean_queries is at least 0, so -1 is impossible and the check would always hold$/);
+    expect(p[3]!.message).toMatch(/nli_negation_reduction is at most 1 \(100%\), so 150% is impossible and the check would always hold/);
+  });
+});

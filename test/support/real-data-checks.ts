@@ -47,7 +47,7 @@ export function realDataChecks(data: (rel: string) => string, counts: RealDataCo
         kind: 'text',
         id: 'dev.tsv:2',
         source: `${data('sst2/dev.tsv')}:2`,
-        text: "it 's a charming and often affecting journey . ",
+        text: "it 's a charming and often affecting journey .", // the file's trailing space is stripped
         label: 'positive',
       });
       expect(ex[1]!.label).toBe('negative');

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
 import { scanRuns } from '../../src/report/view/catalog.ts';
+import { loadGroups } from '../../src/report/html/load.ts';
+import { renderReport } from '../../src/report/html/render.ts';
+import { figureDisplays, settingLabelsOf } from '../../src/recipes/registry/registry.ts';
 import { startViewServer, type ViewServer } from '../../src/report/view/server.ts';
 import { compareRuns } from '../../src/report/compare/index.ts';
 import { wilson } from '../../src/stats/index.ts';
@@ -65,6 +68,17 @@ describe('textstress view', () => {
     ];
     const curve = await runCli(['typos-curve', '--model', DEMO_SST2, '--data', SST2_DEV, ...curveArgs]);
     expect(curve.code, curve.stderr).toBe(0);
+    // A generator run (its figures are shares, scores and counts) and an eval summary, which is no run (issue 34).
+    await runRecipe({
+      registry,
+      recipe: 'fooling',
+      settings: { train: SST2_DEV, population: 20, length: 6, epochs: 2 },
+      model: DEMO_SST2,
+      out: join(runs, 'fool'),
+      seed: 0,
+    });
+    const ev = await runCli(['eval', '--model', DEMO_SST2, '--data', SST2_DEV, '--limit', '8', '--out', join(runs, 'eval')]);
+    expect(ev.code, ev.stderr).toBe(0);
     server = await startViewServer({ roots: [runs], registry, maxExamples: 50, compare: (a, b) => compareRuns(a, b) });
     if (OPT_OUT) return;
     if (!existsSync(CHROMIUM))
@@ -104,7 +118,57 @@ describe('textstress view', () => {
         .filter((r) => r.parent === undefined)
         .map((r) => r.path)
         .sort(),
-    ).toEqual(['typos-k1', 'typos-k2']);
+    ).toEqual(['fool', 'typos-k1', 'typos-k2']);
+  });
+
+  it("labels every figure and writes it in its unit; lists each run's settings in words; skips an eval summary (issue 34)", () => {
+    const { runs: listed, problems } = scanRuns([runs], {
+      metrics: figureDisplays(registry),
+      settingLabels: (r) => settingLabelsOf(registry, r),
+    });
+    expect(problems).toEqual([]);
+    expect(listed.some((r) => r.path === 'eval')).toBe(false);
+    const fool = listed.find((r) => r.path === 'fool')!;
+    const text = Object.fromEntries(fool.metrics.map((m) => [m.name, [m.label, m.unit, m.text.value]]));
+    const summary = readJson(join(runs, 'fool', 'summary.json')) as { metrics: Record<string, number> };
+    const f = summary.metrics;
+    expect(text.fooling_fraction).toEqual(['F (fooling share)', 'rate', `${(100 * f.fooling_fraction!).toFixed(1)}%`]);
+    expect(text.fooling_mean_score).toEqual(['S (mean target score)', 'number', String(Number(f.fooling_mean_score!.toPrecision(3)))]);
+    expect(text.fooling_sentences).toEqual(['fooling sentences, all epochs', 'count', f.fooling_sentences!.toLocaleString('en-US')]);
+    // No figure reads as a type ("424.000") and no label as snake_case.
+    for (const m of listed.flatMap((r) => r.metrics)) {
+      expect(m.label).not.toMatch(/_/);
+      if (m.unit !== 'number') expect(m.text.value, m.name).not.toMatch(/\.\d{3}$/);
+    }
+    const k1 = listed.find((r) => r.path === 'typos-k1')!;
+    expect(k1.settings).toContainEqual({ key: 'k', label: 'k', value: '1' });
+    expect(k1.settings).toContainEqual({ key: 'maxWords', label: 'max words', value: '512' });
+    expect(fool.settings).toContainEqual({ key: 'train', label: 'train', value: 'sst2/dev.tsv' });
+    expect(JSON.stringify(listed.map((r) => r.settings))).not.toContain(ROOT);
+  });
+
+  it("the report's charts of these runs: K lines that share points both show, a line legend, S and F apart (issue 34 item 16)", async () => {
+    const groups = await loadGroups([join(runs, 'typos-k1'), join(runs, 'typos-k2'), join(runs, 'fool')], { sampleSize: 20, registry });
+    const html = await renderReport(groups, { registry });
+    const figure = (title: string): string => {
+      const at = html.indexOf(`<h4>${title}</h4>`);
+      expect(at, title).toBeGreaterThan(-1);
+      return html.slice(at, html.indexOf('</figure>', at));
+    };
+    // K = 1 and K = 2 make the same first edits: their lines are nudged apart, each with its own dash and shape, and
+    // the legend names both runs with line symbols (the bands have no legend of their own).
+    const budget = figure('Accuracy as the typo budget grows');
+    expect(budget).toContain('typos-k1 (max, K≤1)');
+    expect(budget).toContain('typos-k2 (max, K≤2)');
+    expect(budget).toContain('nudged sideways');
+    const dashes = new Set([...budget.matchAll(/stroke-dasharray="([^"]*)"/g)].map((m) => m[1]));
+    expect(dashes.size).toBeGreaterThanOrEqual(2);
+    expect((budget.match(/role-legend"/g) ?? []).length).toBe(1);
+    // EFSG: S (a score) and F (a share) on axes of their own.
+    const sf = figure('fool: S and F per epoch');
+    expect(sf).toContain('S: mean target score');
+    expect(sf).toContain('F: fooling share');
+    expect(sf).not.toContain('>S, F<');
   });
 
   it('answers only its own Host, with no CORS header', async () => {
@@ -119,10 +183,14 @@ describe('textstress view', () => {
     if (OPT_OUT) ctx.skip('TEXTSTRESS_SKIP_BROWSER=1');
     await page.goto(`${server.url}/`);
     await page.waitForSelector('table.runs tbody tr');
-    expect(await page.locator('table.runs tbody tr').count()).toBe(3); // two runs + the folded curve
+    expect(await page.locator('table.runs tbody tr').count()).toBe(4); // two typo runs, the fooling run + the folded curve
     await expect.poll(() => page.locator('text=too few examples').count()).toBeGreaterThan(0); // 12 examples
     await page.fill('#search', 'k2');
     expect(await page.locator('table.runs tbody tr').count()).toBe(1);
+    // Searchable by settings (issue 34 item 13): k=2 finds the K = 2 run, whose settings are listed in words.
+    await page.fill('#search', 'k=2');
+    expect(await page.locator('table.runs tbody tr').count()).toBe(1);
+    expect(await page.locator('table.runs tbody tr td.settings').first().textContent()).toContain('k: 2 ·');
     await page.fill('#search', '');
     await page.click('tr.group button.fold');
     expect(await page.locator('tr.child').count()).toBeGreaterThanOrEqual(3);
@@ -137,6 +205,12 @@ describe('textstress view', () => {
     await page.goto(`${server.url}/#/history/${encodeURIComponent('models/demo-sst2')}/attack_success_rate`);
     await page.waitForSelector('#history-chart svg', { timeout: 20_000 });
     expect(await page.locator('#history-chart tbody tr').count()).toBeGreaterThanOrEqual(2);
+    // The axis names the figure in words and the runs' differing settings tell the points apart (issue 34).
+    const svg = (await page.locator('#history-chart svg').innerHTML()).replace(/<[^>]+>/g, ' ');
+    expect(svg).toContain('attack success rate');
+    expect(svg).not.toContain('attack_success_rate');
+    expect(await page.locator('#history-chart thead').textContent()).toContain('settings that differ');
+    expect(await page.locator('#history-chart tbody').textContent()).toContain('k: 2');
     await page.screenshot({ path: join(SHOTS, 'view-history-1280.png'), fullPage: true });
     expect(errors).toEqual([]);
   }, 60_000);
@@ -161,6 +235,10 @@ describe('textstress view', () => {
       expect(await row.locator('td.p').textContent()).toBe(fmt(m.p));
       expect(await row.locator('td.p-holm').textContent()).toBe(fmt(m.p_holm));
     }
+    // What differs between the runs is shown (issue 34 item 13), and no absolute path is (item 14).
+    expect(await page.locator('#cmp-differ tr[data-key="k"]').textContent()).toBe('k12');
+    expect(await page.locator('#cmp-metrics tr[data-metric="attack_success_rate"] td').first().textContent()).toBe('attack success rate');
+    expect(await page.locator('main').textContent()).not.toContain(runs);
     // K = 2 breaks examples K = 1 held: they are listed with the edit highlighted.
     expect(expected.newly_broke_n).toBeGreaterThan(0);
     expect(await page.locator('#cmp-broke article.cmp-ex').count()).toBe(expected.newly_broke_n);

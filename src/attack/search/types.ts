@@ -21,9 +21,23 @@ export interface SearchContext {
   candidates(state: AttackState, indices: readonly number[]): WordCandidate[];
   /** Applies one candidate (as expand does). */
   apply(state: AttackState, candidate: WordCandidate): AttackState;
+  /**
+   * expand for every transformation and constraint, the asynchronous ones included (a masked LM's candidates, a
+   * sentence encoder's verdicts): the allowed candidates at these positions, applied, each with the similarity a
+   * batched constraint gave it (absent when none does). Sync transformations and constraints give what expand gives.
+   */
+  expandAsync(state: AttackState, indices: readonly number[]): Promise<Expanded[]>;
 
   /** Goal-function verdicts for many states, answered as one batch. */
   evaluate(states: readonly AttackState[]): Promise<Scored[]>;
+}
+
+/** One allowed candidate, applied (see SearchContext.expandAsync). */
+export interface Expanded {
+  candidate: WordCandidate;
+  state: AttackState;
+  /** From a batched constraint (sentence similarity to the original); absent when no constraint gives one. */
+  similarity?: number;
 }
 
 /** What a search returns: its final state and the per-step trace. */

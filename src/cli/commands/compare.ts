@@ -5,7 +5,16 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { compareRuns, ivText, transferHtml, transferMatrix, writeComparison, type Comparison } from '../../report/compare/index.ts';
+import {
+  compareRuns,
+  differencesText,
+  ivText,
+  transferHtml,
+  transferMatrix,
+  writeComparison,
+  type Comparison,
+  type ExampleView,
+} from '../../report/compare/index.ts';
 import { QueryEngine } from '../../query/engine.ts';
 import { openModel } from '../../runner/open.ts';
 import { formatGrid } from '../../util/table.ts';
@@ -22,10 +31,13 @@ const number =
 
 const pText = (p: number | null): string => (p === null ? 'n/a' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
-/** The terminal table of a comparison. */
+/** Newly broken examples the terminal spells out (all of them are in compare.json / compare.html). */
+const SHOWN_BROKE = 3;
+
+/** The terminal table of a comparison: what differs between the runs, the metrics, and the first newly broken examples. */
 export function comparisonText(c: Comparison): string {
   const rows = c.metrics.map((m) => [
-    m.metric,
+    m.label ?? m.metric,
     ivText(m.a),
     ivText(m.b),
     ivText(m.diff, true),
@@ -38,19 +50,44 @@ export function comparisonText(c: Comparison): string {
     c.joined.mode === 'same'
       ? `${c.joined.n} examples`
       : `${c.joined.n} examples in both (${c.joined.only_a} only in A, ${c.joined.only_b} only in B)`;
+  const differ = c.differ ?? [];
   return [
     `A: ${c.a.dir} (${c.a.recipe} on ${c.a.model})`,
     `B: ${c.b.dir} (${c.b.recipe} on ${c.b.model})`,
+    differ.length ? `What differs (A → B): ${differencesText(differ)}` : 'Same recipe, model, data, seed and settings.',
     `Joined per example: ${joined}; α = ${c.alpha} after Holm; bootstrap seed ${String(c.seed)}.`,
     formatGrid(['metric', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]', 'test (discordant A/B)', 'p', 'p Holm', ''], rows),
     `Newly broke under attack: ${c.newly_broke_n}; newly held: ${c.newly_held_n}.`,
+    ...brokeLines(c),
     c.regression
       ? `Regression: ${c.metrics
           .filter((m) => m.regression)
-          .map((m) => m.metric)
+          .map((m) => m.label ?? m.metric)
           .join(', ')} significantly worse in B.`
       : 'No significant regression in B.',
   ].join('\n');
+}
+
+/** The first few newly broken examples: B's attacked text and both runs' answers; where the rest are. */
+function brokeLines(c: Comparison): string[] {
+  const shown = c.newly_broke.slice(0, SHOWN_BROKE);
+  if (!shown.length) return [];
+  const cut = (s: string): string => (s.length > 150 ? `${s.slice(0, 149)}…` : s);
+  const text = (v: Record<string, string | string[]>): string =>
+    Object.values(v)
+      .map((x) => (Array.isArray(x) ? x.join(' ') : x))
+      .join(' | ');
+  const lines = [`First ${shown.length} newly broken (right under attack in A, wrong in B):`];
+  for (const x of shown) {
+    const [id, a, b] = [x.id, x.a as ExampleView | undefined, x.b as ExampleView | undefined];
+    lines.push(
+      `  ${id}: A ${a ? `${a.clean_answer} → ${a.attacked_answer}` : 'n/a'}; B ${b ? `${b.clean_answer} → ${b.attacked_answer}` : 'n/a'}`,
+    );
+    if (b) lines.push(`    B attacked: ${cut(text(b.perturbed))}`);
+  }
+  if (c.newly_broke_n > shown.length)
+    lines.push(`  … and ${c.newly_broke_n - shown.length} more: --out DIR (compare.html) or --json lists them.`);
+  return lines;
 }
 
 export function compareCommand(): Command {

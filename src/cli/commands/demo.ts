@@ -1,5 +1,7 @@
 import { GATE_EXIT } from '../../suite/gate.ts';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { TextstressError } from '../../util/errors.ts';
 import { Command } from 'commander';
 import { formatGrid } from '../../util/table.ts';
 import { headlineRun } from '../../report/html/load.ts';
@@ -95,19 +97,53 @@ export function demoSuite(opts: { k: number; limit?: number; seed: number }): Su
   };
 }
 
+/** The demo's default output folder. */
+export const DEMO_OUT = 'textstress-demo';
+
+const holdsFiles = (dir: string): boolean => existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0);
+
+/**
+ * Where the demo writes (issue 34: it used to replace textstress-demo/ silently). --out: that folder, refused when it
+ * holds files unless --overwrite; else textstress-demo/, or the first of textstress-demo-2, -3 … that is free or
+ * empty, as runs without --out get a folder of their own. Nothing a user has is deleted without --overwrite.
+ */
+export function demoOutDir(opts: { out?: string; overwrite?: boolean }, cwd = process.cwd()): string {
+  if (opts.out !== undefined) {
+    if (holdsFiles(resolve(cwd, opts.out)) && !opts.overwrite) {
+      throw new TextstressError(`${opts.out} already holds files; the demo replaces a folder only when asked.`, {
+        hint: 'Pass --overwrite to replace them, or name another --out.',
+      });
+    }
+    return opts.out;
+  }
+  if (opts.overwrite) return DEMO_OUT;
+  for (let i = 1; i < 1000; i++) {
+    const dir = i === 1 ? DEMO_OUT : `${DEMO_OUT}-${i}`;
+    if (!holdsFiles(resolve(cwd, dir))) return dir;
+  }
+  throw new TextstressError(`no free folder beside ${DEMO_OUT}/.`, { hint: 'Name one with --out, or pass --overwrite.' });
+}
+
 export function demoCommand(registry: Registry): Command {
   return new Command('demo')
     .description(
       'run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on ' +
         'demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report',
     )
-    .option('-o, --out <dir>', 'output folder', 'textstress-demo')
+    .option('-o, --out <dir>', `output folder (default: ${DEMO_OUT}, or ${DEMO_OUT}-2, -3 … when it holds files)`)
+    .option('--overwrite', 'replace what the output folder holds (never done without it)')
     .option('-k, --k <n>', 'typo budget per sentence', int('--k', 1), 3)
     .option('-n, --limit <n>', 'use only the first n sentences', int('--limit', 1))
     .option('-s, --seed <n>', 'seed', int('--seed'), 0)
     .option('--no-progress', 'no progress lines')
-    .action(async (opts: { out: string; k: number; limit?: number; seed: number; progress: boolean }) => {
+    .action(async (opts: { out?: string; overwrite?: boolean; k: number; limit?: number; seed: number; progress: boolean }) => {
       const rel = (p: string): string => relative(process.cwd(), p) || p;
+      const out = demoOutDir(opts);
+      if (out !== (opts.out ?? DEMO_OUT)) {
+        process.stderr.write(
+          `textstress demo: ${DEMO_OUT}/ holds an earlier run, so this one writes to ${out}/ (--overwrite replaces ${DEMO_OUT}/)\n`,
+        );
+      }
       process.stdout.write(
         `textstress demo: typos (K ≤ ${opts.k}), noise and fooling sentences on demo-sst2 over ` +
           `${rel(DEMO_DATA.sentiment)}; typos and person-name swaps on demo-ner over ${rel(DEMO_DATA.ner)}; layer probes ` +
@@ -117,7 +153,7 @@ export function demoCommand(registry: Registry): Command {
       const suite = demoSuite(opts);
       const outcome = await runSuite(
         { file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite },
-        { registry, out: opts.out, overwrite: true, progress: opts.progress },
+        { registry, out, overwrite: opts.overwrite === true, progress: opts.progress },
       );
       const typos = outcome.groups.find((g) => g.name === `typos-max-k${opts.k}`);
       if (typos) {
@@ -132,7 +168,7 @@ export function demoCommand(registry: Registry): Command {
       process.stdout.write(
         `Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`,
       );
-      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to pass): GATE_EXIT.
+      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
       const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
       if (code) process.exitCode = code;
     });

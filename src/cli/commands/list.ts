@@ -16,6 +16,8 @@ export interface ListedRecipe {
   tasks: string[];
   paper: string | null;
   summary: string;
+  /** What it needs besides the model and the data (empty: nothing). */
+  resources: string[];
 }
 
 /** One family command (not a recipe run) as `list --json` gives it. */
@@ -33,6 +35,7 @@ export function listing(registry: Registry): { recipes: ListedRecipe[]; commands
       tasks: [...d.tasks],
       paper: d.paper ?? null,
       summary: d.summary,
+      resources: [...(d.resources ?? [])],
     })),
     commands: registry.verbs().map((v) => ({ command: `textstress ${[v.group, v.name].filter(Boolean).join(' ')}`, summary: v.summary })),
   };
@@ -61,7 +64,10 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n -
 export function listCommand(registry: Registry): Command {
   return new Command('list')
     .description('list every recipe (built-in and --plugin ones): its command, kind, tasks, paper and what it does')
-    .option('--json', 'print JSON: { recipes: [{ name, command, kind, tasks, paper, summary }], commands: [{ command, summary }] }')
+    .option(
+      '--json',
+      'print JSON: { recipes: [{ name, command, kind, tasks, paper, summary, resources }], commands: [{ command, summary }] }',
+    )
     .action((opts: { json?: boolean }) => {
       const all = listing(registry);
       if (opts.json) {
@@ -80,7 +86,10 @@ export function listCommand(registry: Registry): Command {
           'token-classification, qa = question-answering; --json gives them in full):',
         columns(['recipe', 'command', 'kind', 'tasks', 'paper'], rows),
         '',
-        ...all.recipes.map((r) => `  ${r.name}: ${clip(r.summary, 150)}`),
+        ...all.recipes.flatMap((r) => [
+          `  ${r.name}: ${clip(r.summary, 150)}`,
+          ...(r.resources.length ? [`    needs: ${r.resources.join('; ')}`] : []),
+        ]),
       ];
       if (all.commands.length) {
         lines.push(

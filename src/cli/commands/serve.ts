@@ -4,7 +4,7 @@ import { parseFaults } from '../../models/openai-compat.ts';
 import { ModelError } from '../../util/errors.ts';
 import { isPort, startModelServer } from '../../models/serve.ts';
 import type { ModelSpec } from '../../options/shared.ts';
-import { int } from '../options.ts';
+import { addOptions, int } from '../options.ts';
 import { openModel } from '../../runner/open.ts';
 
 function port(value: string): number {
@@ -25,7 +25,8 @@ function hostList(value: string, previous: string[]): string[] {
 }
 
 export function serveCommand(): Command {
-  return new Command('serve')
+  // A served tagger reads its words as a local run would (--word-piece, --first-word-space).
+  return addOptions(new Command('serve'), ['wordPiece', 'firstWordSpace'])
     .description('expose a model over the documented HTTP JSON API (GET /info, POST /predict)')
     .requiredOption('-m, --model <spec>', 'model folder, hub id or built-in name (/info shows a folder by its name only)')
     .option('-p, --port <n>', 'port, 0–65535 (0 = any free port)', port, 8080)
@@ -93,6 +94,8 @@ See docs/http-model-api.md.`,
         maxConcurrent: number;
         latencyMs: number;
         task?: ModelSpec['task'];
+        wordPiece?: ModelSpec['wordPiece'];
+        firstWordSpace?: boolean;
         defence?: string;
         allowRemote: string[];
         openai?: boolean;
@@ -103,6 +106,8 @@ See docs/http-model-api.md.`,
         const model = await openModel({
           model: opts.model,
           task: opts.task,
+          ...(opts.wordPiece ? { wordPiece: opts.wordPiece } : {}),
+          ...(opts.firstWordSpace ? { firstWordSpace: true } : {}),
           ...(opts.defence ? { defence: opts.defence } : {}),
           ...(opts.allowRemote.length ? { allowRemote: opts.allowRemote } : {}),
         });

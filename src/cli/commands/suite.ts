@@ -83,6 +83,9 @@ export function runCommand(registry: Registry): Command {
             })),
           );
           process.stdout.write(dryRunTable(rows) + '\n');
+          // A test the dry run could not estimate (its model or data failed to open …) is named, and fails the command.
+          for (const f of dry.verdict.failed ?? []) process.stdout.write(terminalSafe(`Failed ${f.test}: ${f.reason}`) + '\n');
+          if (dry.verdict.failed?.length) process.exitCode = 1;
         } finally {
           rmSync(scratch, { recursive: true, force: true });
         }
@@ -104,7 +107,7 @@ export function runCommand(registry: Registry): Command {
         ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       });
       printOutcome(outcome, registry);
-      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to pass): GATE_EXIT.
+      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
       const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
       if (code) process.exitCode = code;
     });
@@ -113,7 +116,8 @@ export function runCommand(registry: Registry): Command {
 export function printOutcome(outcome: Awaited<ReturnType<typeof runSuite>>, registry: Registry): void {
   // Names and reasons can quote a suite file or data: control characters shown, not obeyed.
   const show = (text: string): string => terminalSafe(text, { keepLayout: true });
-  if (outcome.groups.length) process.stdout.write(show(suiteTable(outcome.groups, registry)) + '\n\n');
+  const failed = outcome.verdict.failed ?? [];
+  if (outcome.groups.length || failed.length) process.stdout.write(show(suiteTable(outcome.groups, registry, failed)) + '\n\n');
   for (const s of outcome.verdict.skipped ?? []) process.stdout.write(show(`Skipped ${s.test}: ${s.reason}`) + '\n');
   process.stdout.write(show(verdictText(outcome.verdict)) + '\n');
   if (outcome.report) process.stdout.write(`Report: ${shortPath(outcome.report)}\n`);

@@ -1,5 +1,7 @@
+import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
-import { compareRuns } from '../../report/compare/index.ts';
+import { compareRuns, type Comparison } from '../../report/compare/index.ts';
+import { TextstressError } from '../../util/errors.ts';
 import { startViewServer } from '../../report/view/server.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { int } from '../options.ts';
@@ -23,7 +25,15 @@ export function viewCommand(registry: Registry): Command {
     )
     .action(async (dirs: string[], opts: ViewCliOptions) => {
       const roots = dirs.length ? dirs : ['.'];
-      const compare = (a: string, b: string): Promise<unknown> => compareRuns(a, b);
+      // A folder that is not there is a mistake (a typo, the wrong working folder), not an empty list to serve.
+      const missing = roots.filter((r) => !existsSync(r) || !statSync(r).isDirectory());
+      if (missing.length) {
+        throw new TextstressError(
+          `${missing.map((m) => `"${m}"`).join(', ')} ${missing.length === 1 ? 'is not a folder' : 'are not folders'}: nothing to view.`,
+          { hint: 'Name folders of runs (e.g. runs/ or textstress-demo/), or run view inside one.' },
+        );
+      }
+      const compare = (a: string, b: string): Promise<Comparison> => compareRuns(a, b);
       const server = await startViewServer({ roots, port: opts.port, registry, maxExamples: opts.maxExamples, compare });
       process.stderr.write(`textstress view: ${roots.join(', ')} at ${server.url}/ (Ctrl-C stops it)\n`);
       await new Promise<void>((done) => {

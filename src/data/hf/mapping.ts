@@ -6,7 +6,8 @@
  */
 import { TextstressError } from '../../util/errors.ts';
 import { iob1ToIob2 } from '../entities.ts';
-import { checkText, rowError } from '../rows.ts';
+import { checkText, rowError, stripText } from '../rows.ts';
+import { stripQa } from '../squad.ts';
 import type { ColumnMap, Example, QaAnswer } from '../types.ts';
 import type { ClassLabels } from './parquet.ts';
 
@@ -171,7 +172,8 @@ export function exampleBuilder(layout: Layout, ctx: BuildContext): (row: Record<
         if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t.trim() !== '')) {
           fail(`column ${JSON.stringify(layout.tokens)} must hold a list of non-empty tokens.`);
         }
-        const toks = tokens as string[];
+        // Tokens are words: white space around one is no part of it (a CoNLL file cannot even hold it).
+        const toks = (tokens as string[]).map(stripText);
         if (!Array.isArray(tags) || tags.length !== toks.length) {
           fail(
             `column ${JSON.stringify(layout.tags)} must hold one tag per token (${toks.length}), got ${Array.isArray(tags) ? tags.length : describe(tags)}.`,
@@ -194,9 +196,13 @@ export function exampleBuilder(layout: Layout, ctx: BuildContext): (row: Record<
         return { kind: 'tokens', ...base, tokens: toks, tags: iob1ToIob2(named) };
       }
       case 'qa': {
-        const context = text(layout.context);
+        // Answers are found in the context as the file holds it; both then lose their surrounding white space.
+        const raw = str(layout.context);
+        text(layout.context);
         const question = text(layout.question);
-        const answers = qaAnswers(cell(layout.answers), context, fail);
+        const { context, answers } = stripQa(raw, qaAnswers(cell(layout.answers), raw, fail), (k) =>
+          fail(`answer ${k + 1} is empty (white space only).`),
+        );
         const title = layout.title !== undefined && typeof row[layout.title] === 'string' ? (row[layout.title] as string) : undefined;
         return { kind: 'qa', ...base, question, context, answers, ...(title !== undefined ? { title } : {}) };
       }

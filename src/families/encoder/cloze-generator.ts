@@ -113,7 +113,8 @@ export function nearFar(
 }
 
 export function clozeGenerator(name: string, o: ClozeRunOptions): Generator<State> {
-  const prep = preparer({ ...o, defaultText: defaultClozeText });
+  // The cloze test reads only the masked-LM logits: no hidden-state or attention discovery.
+  const prep = preparer({ ...o, defaultText: defaultClozeText, internals: false });
   return {
     name,
     steps: o.types.length,

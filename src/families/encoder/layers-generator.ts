@@ -8,7 +8,8 @@ import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { probeLayers, type TypeResult } from './index.ts';
 import type { ProbeDesign } from './probe-sentences.ts';
 import { defaultPairText, preparer } from './prepare.ts';
-import { headGrid, headlineIntervals, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
+import { bestHead, headGrid, headlineIntervals, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
+import { bestLayerOf } from './layers.ts';
 
 export interface LayerRunOptions {
   modelId: string;
@@ -55,6 +56,9 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
       };
       t?.accuracy?.forEach((s, l) => (stats[`accuracy_l${l}`] = rate(s) ?? Number.NaN));
       t?.localisation?.forEach((s, l) => (stats[`localisation_l${l}`] = rate(s) ?? Number.NaN));
+      // Dev-split scores: where the headline's best layer is chosen (never on the test sentences it reports).
+      t?.devAccuracy?.forEach((v, l) => (stats[`dev_accuracy_l${l}`] = v));
+      t?.devLocalisation?.forEach((v, l) => (stats[`dev_localisation_l${l}`] = v ?? Number.NaN));
       if (t) stats.chance = t.chance;
       const records = t ? [{ type, result: t, examples: r.examples }] : [{ type, result: null, examples: [] }];
       return { state: { done: state.done + 1 }, records, stats };
@@ -76,19 +80,18 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
         ...(o.design === 'pairs' ? { test_pairs: total('test_pairs') } : {}),
       };
       if (o.probes && layers >= 0) {
-        const acc = Array.from({ length: layers + 1 }, (_, l) => at(`accuracy_l${l}`));
-        const loc = Array.from({ length: layers + 1 }, (_, l) => at(`localisation_l${l}`));
-        const best = (xs: (number | null)[]): [number | null, number | null] =>
-          xs
-            .slice(1)
-            .reduce<[number | null, number | null]>(
-              (b, v, i) => (v !== null && (b[0] === null || v > b[0]) ? [v, i + 1] : b),
-              [null, null],
-            );
+        const per = (key: string): (number | null)[] => Array.from({ length: layers + 1 }, (_, l) => at(`${key}_l${l}`));
+        const acc = per('accuracy');
+        const loc = per('localisation');
+        // The best contextual layer by the mean dev score over types; its figure is the test one.
+        const best = (test: (number | null)[], dev: (number | null)[]): [number | null, number | null] => {
+          const l = bestLayerOf(dev);
+          return l > 0 ? [test[l] ?? null, l] : [null, null];
+        };
         metrics.layer0_accuracy = acc[0] ?? null;
-        [metrics.best_layer_accuracy, metrics.best_accuracy_layer] = best(acc);
+        [metrics.best_layer_accuracy, metrics.best_accuracy_layer] = best(acc, per('dev_accuracy'));
         metrics.layer0_localisation = loc[0] ?? null;
-        [metrics.best_layer_localisation, metrics.best_localisation_layer] = best(loc);
+        [metrics.best_layer_localisation, metrics.best_localisation_layer] = best(loc, per('dev_localisation'));
         metrics.localisation_chance = at('chance');
       }
       return metrics;
@@ -113,7 +116,9 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
         ...(o.probes ? { intervals: headlineIntervals(types) } : {}),
       };
       const grid = o.heads ? headGrid(details) : [];
-      const bestHead = Math.max(-1, ...grid.flat().map((v) => v ?? -1));
+      // The best head is chosen on the dev split's sentences; its share is the test one.
+      const best = o.heads ? bestHead(types) : undefined;
+      if (best) details.intervals = { ...details.intervals, best_head_localisation: best.interval };
       const files = {
         'layers.json':
           JSON.stringify(
@@ -129,7 +134,7 @@ export function layerGenerator(name: string, o: LayerRunOptions): Generator<Stat
       };
       return {
         details: details as unknown as Record<string, unknown>,
-        ...(o.heads ? { metrics: { best_head_localisation: bestHead >= 0 ? bestHead : null } } : {}),
+        ...(o.heads ? { metrics: { best_head_localisation: best?.interval.value ?? null } } : {}),
         files,
       };
     },

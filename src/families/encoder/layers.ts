@@ -53,12 +53,17 @@ export interface TypeResult {
   chance: number;
   /** Per layer, per head: top-2 of the head's profile includes an error token (Figure 3). */
   heads?: Share[][];
+  /** The same on the dev split's sentences with an error: where the best head is chosen (absent in older runs). */
+  headsDev?: Share[][];
   /** The best contextual layer against layer 0 on the same test sentences (exact McNemar): accuracy, localisation. */
   accuracyBestVsLayer0?: LayerComparison;
   localisationBestVsLayer0?: LayerComparison;
   probeEpochs?: number[];
   probeSeconds?: number[];
+  /** Per layer: the probe's accuracy on the dev split (where its epoch, and the best layer, are chosen). */
   devAccuracy?: number[];
+  /** Per layer: localisation on the dev split's sentences with an error (null: none); absent in older runs. */
+  devLocalisation?: (number | null)[];
 }
 
 export interface LayerProbeResult {
@@ -79,28 +84,52 @@ export function randomTop2(len: number, k: number): number {
 
 /**
  * The paired test of the best contextual layer against layer 0 (embeddings): the same test sentences, the probe's
- * verdict right or wrong on each; exact McNemar on the sentences only one of the two gets right.
+ * verdict right or wrong on each; exact McNemar on the sentences only one of the two gets right. The best layer is
+ * chosen on the dev split, so the test sentences it is compared on played no part in choosing it (no correction for
+ * the choice among layers is needed; one chosen on the test sentences would be favoured by their own noise).
  */
 export interface LayerComparison {
-  /** The best contextual layer (highest test accuracy, the first on ties). */
+  /** The best contextual layer: the highest score on the dev split (`chosenOn`), the first on ties. */
   layer: number;
-  /** Right on the best layer only, and on layer 0 only. */
+  /** Right on the best layer only, and on layer 0 only (their difference: the best layer's gain in sentences). */
   onlyBest: number;
   onlyLayer0: number;
   /** Exact two-sided McNemar p-value. */
   p: number;
+  /** Where the layer was chosen: the dev split (absent in runs recorded before issue 34: on the test sentences). */
+  chosenOn?: 'dev';
 }
 
 const share = (hits: number, n: number): Share => ({ hits, n, interval: wilson(hits, n) });
 
-/** Best layer ≥ 1 by hits among per-layer verdicts, and its McNemar test against layer 0. */
-export function bestAgainstLayer0(right: readonly boolean[][]): LayerComparison | undefined {
+/**
+ * The layer ≥ 1 with the highest score (the first on ties; null scores skipped); -1 when none has one. What the
+ * best layer is chosen by: dev-split scores, never the test sentences it is then measured on.
+ */
+export function bestLayerOf(scores: readonly (number | null | undefined)[]): number {
+  let best = -1;
+  for (let l = 1; l < scores.length; l++) {
+    const v = scores[l];
+    if (v !== null && v !== undefined && Number.isFinite(v) && (best < 0 || v > scores[best]!)) best = l;
+  }
+  return best;
+}
+
+/** The layer chosen on dev (`devScores`), and its McNemar test against layer 0 on the test verdicts `right`. */
+export function bestAgainstLayer0(right: readonly boolean[][], devScores: readonly (number | null)[]): LayerComparison | undefined {
   if (right.length < 2) return undefined;
-  let best = 1;
-  const hits = right.map((r) => r.filter(Boolean).length);
-  for (let l = 2; l < right.length; l++) if (hits[l]! > hits[best]!) best = l;
+  const best = bestLayerOf(devScores);
+  if (best < 0) return undefined;
   const c = pairedCounts(right[best]!, right[0]!);
-  return { layer: best, onlyBest: c.onlyA, onlyLayer0: c.onlyB, p: mcnemarExact(c.onlyA, c.onlyB) };
+  return { layer: best, onlyBest: c.onlyA, onlyLayer0: c.onlyB, p: mcnemarExact(c.onlyA, c.onlyB), chosenOn: 'dev' };
+}
+
+/** "L2 vs L0: −7 sentences (7 right only on L2, 14 only on L0), McNemar p 0.189": the comparison, signed. */
+export function comparisonText(c: LayerComparison, unit = 'sentences'): string {
+  const d = c.onlyBest - c.onlyLayer0;
+  const signed = d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0';
+  const p = c.p < 0.001 ? '< 0.001' : c.p.toFixed(3);
+  return `L${c.layer} vs L0: ${signed} ${unit} (${c.onlyBest} right only on L${c.layer}, ${c.onlyLayer0} only on L0), McNemar p ${p}`;
 }
 
 /**
@@ -120,7 +149,10 @@ export async function probeLayers(
   let trainSeconds = 0;
   for (const type of types) {
     const ofType = sentences.filter((p) => p.type === type);
-    const headsFor = new Set<number>(opts.heads ? ofType.flatMap((p, k) => (p.split === 'test' && p.label === 1 ? [k] : [])) : []);
+    // Head profiles of the sentences with an error, on test (Figure 3) and dev (where the best head is chosen).
+    const headsFor = new Set<number>(
+      opts.heads ? ofType.flatMap((p, k) => ((p.split === 'test' || p.split === 'dev') && p.label === 1 ? [k] : [])) : [],
+    );
     opts.onProgress?.(`${type}: encoding ${ofType.length} sentences`);
     const t0 = performance.now();
     const feats = await extractFeatures(
@@ -138,27 +170,37 @@ export async function probeLayers(
     const counts = { train: split('train').length, dev: split('dev').length, test: split('test').length };
     const test = split('test');
     const testErr = test.filter((x) => x.p.label === 1);
+    const dev = split('dev');
+    const devErr = dev.filter((x) => x.p.label === 1);
     const result: TypeResult = {
       type,
       counts,
       testWithErrors: testErr.length,
       chance: testErr.length ? testErr.reduce((a, x) => a + randomTop2(x.f.len, x.errTok.length), 0) / testErr.length : Number.NaN,
     };
-    if (opts.heads)
+    if (opts.heads) {
       result.heads = headShares(
         testErr.map((x) => ({ f: x.f, errTok: x.errTok })),
         layers,
         heads,
       );
+      result.headsDev = headShares(
+        devErr.map((x) => ({ f: x.f, errTok: x.errTok })),
+        layers,
+        heads,
+      );
+    }
     if (opts.probes) {
       result.accuracy = [];
       result.localisation = [];
       result.probeEpochs = [];
       result.probeSeconds = [];
       result.devAccuracy = [];
+      result.devLocalisation = [];
       const asExamples = (xs: typeof usable, layer: number): LayerProbeExample[] =>
         xs.map((x) => ({ feats: x.f.perLayer[layer]!, len: x.f.len, label: x.p.label }));
       const errAt = test.flatMap((x, i) => (x.p.label === 1 ? [i] : []));
+      const devErrAt = dev.flatMap((x, i) => (x.p.label === 1 ? [i] : []));
       const rightPerLayer: boolean[][] = [];
       const foundPerLayer: boolean[][] = [];
       let bestLayer = { layer: 0, acc: -1, att: [] as Float32Array[], prob: [] as number[] };
@@ -182,14 +224,21 @@ export async function probeLayers(
         result.probeEpochs.push(probe.epochs);
         result.probeSeconds.push(probe.trainSeconds);
         result.devAccuracy.push(probe.devAccuracy);
+        // Localisation on dev, where the best layer for Table 8 is chosen (the test sentences only measure it).
+        const devPred = devErr.length ? probe.predict(asExamples(dev, layer)) : undefined;
+        const devFound = devPred
+          ? devErr.filter((x, k) => topK(devPred.attention[devErrAt[k]!]!, 2).some((t) => x.errTok.includes(t)))
+          : [];
+        result.devLocalisation.push(devErr.length ? devFound.length / devErr.length : null);
         trainSeconds += probe.trainSeconds;
-        if (testEx.length && hits / testEx.length > bestLayer.acc) {
-          bestLayer = { layer, acc: hits / testEx.length, att: errAtt, prob: errAt.map((i) => pred.prob[i]!) };
+        // The layer whose attention the examples show: the best on dev, as Table 7's comparison chooses it.
+        if (testEx.length && probe.devAccuracy > bestLayer.acc) {
+          bestLayer = { layer, acc: probe.devAccuracy, att: errAtt, prob: errAt.map((i) => pred.prob[i]!) };
         }
         probe.dispose();
       }
-      const accuracyTest = bestAgainstLayer0(rightPerLayer);
-      const localisationTest = bestAgainstLayer0(foundPerLayer);
+      const accuracyTest = bestAgainstLayer0(rightPerLayer, result.devAccuracy);
+      const localisationTest = bestAgainstLayer0(foundPerLayer, result.devLocalisation);
       if (accuracyTest) result.accuracyBestVsLayer0 = accuracyTest;
       if (localisationTest) result.localisationBestVsLayer0 = localisationTest;
       for (let k = 0; k < Math.min(opts.examples ?? 2, testErr.length); k++) {

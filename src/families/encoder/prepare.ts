@@ -36,6 +36,8 @@ export interface PrepareOptions {
   sentences?: number;
   seed: number;
   maxLength: number;
+  /** Whether hidden states and attentions are read (layer and head probes) or only the masked-LM logits (cloze). */
+  internals?: boolean;
 }
 
 /** The prepared run, narrowed to one generator step: step i works on error type i and its pairs. */
@@ -57,7 +59,7 @@ export function preparer(opts: PrepareOptions): { get(): Promise<Prepared>; step
             hint: 'Give a transformers.js model folder or hub id.',
           });
         }
-        const encoder = await opts.openEncoder(opts.modelId, { maxLength: opts.maxLength });
+        const encoder = await opts.openEncoder(opts.modelId, { maxLength: opts.maxLength, internals: opts.internals ?? true });
         const sources = opts.text.length ? [...opts.text] : opts.defaultText();
         const design = opts.design ?? 'pairs';
         const { sentences, perSource } = await readSentences(sources, design === 'pairs' ? PAIR_WORDS : PAPER_WORDS);

@@ -4,6 +4,7 @@
  * error type, resumable after each.
  */
 import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import type { Interval } from '../../stats/index.ts';
 import { clozeGenerator } from './cloze-generator.ts';
 import { layerGenerator } from './layers-generator.ts';
 import { clozeFamily, headsFamily, layersFamily } from './report.ts';
@@ -12,9 +13,25 @@ import { clozeSettings, errorTypesIn, headProbeSettings, layerProbeSettings } fr
 const PAPER = 'Yin et al. 2020, On the Robustness of Language Encoders against Grammatical Errors, §5–6';
 const ALL_TASKS = ['text-classification', 'pair-classification', 'token-classification', 'question-answering', 'fill-mask'] as const;
 
-const metric = (description: string, key: string): RecipeMetric => ({
+/**
+ * A generator metric and its interval: the run's details keep each metric's interval by its name (layer probes:
+ * Wilson at the types' effective sample size over the test sentences; the best head: Wilson; cloze: a bootstrap over
+ * pairs). `range`: a share [0, 1]; a drop of probability [−1, 1].
+ */
+const metric = (
+  description: string,
+  key: string,
+  display: Pick<RecipeMetric, 'label' | 'unit'>,
+  range: readonly [number, number] = [0, 1],
+): RecipeMetric => ({
   description,
+  ...display,
+  range,
   read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key],
+  interval: (s) => {
+    const iv = (s.details as { intervals?: Record<string, Interval> } | undefined)?.intervals?.[key];
+    return iv && typeof iv.n === 'number' ? { ...iv, value: (s.metrics as Record<string, number | null>)[key] ?? null } : undefined;
+  },
 });
 
 const SENTENCES_NOTE =
@@ -36,11 +53,32 @@ export const probeLayersRecipe = defineRecipe({
   tasks: ALL_TASKS,
   settings: layerProbeSettings,
   report: layersFamily,
+  figures: {
+    test_sentences: { label: 'test sentences', unit: 'count' },
+    best_accuracy_layer: { label: 'layer best on dev (accuracy)', unit: 'index' },
+    best_localisation_layer: { label: 'layer best on dev (localisation)', unit: 'index' },
+    best_head_localisation: { label: 'localisation, head best on dev', unit: 'rate' },
+    localisation_chance: { label: 'localisation by chance', unit: 'rate' },
+  },
   metrics: {
-    layer0_accuracy: metric('probe accuracy on layer 0 (embeddings), mean over error types', 'layer0_accuracy'),
-    best_layer_accuracy: metric('best contextual layer: probe accuracy, mean over error types', 'best_layer_accuracy'),
-    layer0_localisation: metric("layer 0: share of error sentences whose error is in the probe's top-2 attention", 'layer0_localisation'),
-    best_layer_localisation: metric('best contextual layer: the same localisation share', 'best_layer_localisation'),
+    layer0_accuracy: metric('probe accuracy on layer 0 (embeddings), mean over error types', 'layer0_accuracy', {
+      label: 'probe accuracy, layer 0',
+      unit: 'rate',
+    }),
+    best_layer_accuracy: metric(
+      'best contextual layer (chosen on the dev split): probe accuracy on the test sentences, mean over error types',
+      'best_layer_accuracy',
+      { label: 'probe accuracy, layer best on dev', unit: 'rate' },
+    ),
+    layer0_localisation: metric("layer 0: share of error sentences whose error is in the probe's top-2 attention", 'layer0_localisation', {
+      label: 'localisation, layer 0',
+      unit: 'rate',
+    }),
+    best_layer_localisation: metric(
+      'best contextual layer (chosen on the dev split): the same localisation share on the test sentences',
+      'best_layer_localisation',
+      { label: 'localisation, layer best on dev', unit: 'rate' },
+    ),
   },
   helpAfter: [
     'Examples:',
@@ -53,7 +91,7 @@ export const probeLayersRecipe = defineRecipe({
     'per layer 0 (embeddings) … L, a probe (self-attention pooling, size 100, dropout 0.1, linear',
     'classifier; Adam 1e-3, batch 8, L2 1e-3, ≤ 10 epochs, patience 2) on the frozen token vectors. Prints Table 7 (test',
     "accuracy) and Table 8 (the probe attention's two heaviest tokens include the error) and, unless --no-heads, every",
-    "attention head's top-2 check (Figure 3); writes layers.json. Any BERT-family ONNX folder or hub id: the hidden",
+    "attention head's top-2 check (Figure 3); writes layers.json. Any encoder's ONNX folder or hub id (BERT, RoBERTa, DeBERTa, ModernBERT …): the hidden",
     'states and attentions are read from the graph (exposed from it when the model does not export them).',
     SENTENCES_NOTE,
   ],
@@ -97,8 +135,9 @@ export const probeHeadsRecipe = defineRecipe({
   report: headsFamily,
   metrics: {
     best_head_localisation: metric(
-      'best attention head: share of error sentences whose error is in its top 2 tokens',
+      'best attention head (chosen on the dev split): share of test sentences with an error whose error is in its top 2 tokens',
       'best_head_localisation',
+      { label: 'localisation, head best on dev', unit: 'rate' },
     ),
   },
   helpAfter: [
@@ -147,9 +186,21 @@ export const clozeRecipe = defineRecipe({
   tasks: ['fill-mask'],
   settings: clozeSettings,
   report: clozeFamily,
+  // The pairs setting is per error type: used + left out = pairs × error types (150 × 5 = 750 in the demo, 424 used).
+  figures: {
+    pairs_used: { label: 'pairs used (one-token errors, all types)', unit: 'count' },
+    pairs_skipped: { label: 'pairs left out (not one-token)', unit: 'count' },
+    masked_queries: { label: 'masked-token queries', unit: 'count' },
+    near_minus_far: { label: 'drop next to the error minus six away', unit: 'points' },
+  },
   metrics: {
-    near_error_drop: metric('mean drop of P(true token) next to the error (|distance| 1)', 'near_error_drop'),
-    far_drop: metric('the same drop six tokens away', 'far_drop'),
+    near_error_drop: metric(
+      'mean drop of P(true token) next to the error (|distance| 1)',
+      'near_error_drop',
+      { label: 'drop next to the error', unit: 'points' },
+      [-1, 1],
+    ),
+    far_drop: metric('the same drop six tokens away', 'far_drop', { label: 'drop six tokens away', unit: 'points' }, [-1, 1]),
   },
   helpAfter: [
     'Examples:',

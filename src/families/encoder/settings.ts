@@ -50,14 +50,16 @@ export const layerProbeSettings = z.strictObject({
     .min(10)
     .max(100_000)
     .default(10_000)
-    .describe('sentences design: sentences per error type (the paper: 10,000), split 80/10/10 into train/dev/test'),
+    .describe('sentences design: sentences per error type (the paper: 10,000), split 80/10/10 into train/dev/test')
+    .meta({ label: 'sentences per error type' }),
   pairs: z
     .number()
     .int()
     .min(10)
     .max(100_000)
     .default(1000)
-    .describe('pairs design: minimal pairs per error type (clean + one error), split 80/10/10 into train/dev/test'),
+    .describe('pairs design: minimal pairs per error type (clean + one error), split 80/10/10 into train/dev/test')
+    .meta({ label: 'pairs per error type (pairs design)' }),
   text,
   heads: z.boolean().default(true).describe('also check every attention head of the frozen model (Figure 3), no training'),
   headQuery: z
@@ -70,7 +72,8 @@ export const layerProbeSettings = z.strictObject({
     .min(0)
     .max(50)
     .default(2)
-    .describe('test sentences per error type shown with the probe attention (Appendix E)'),
+    .describe('test sentences per error type shown with the probe attention (Appendix E)')
+    .meta({ label: 'examples shown per error type' }),
   maxEpochs: z.number().int().min(1).max(100).default(10).describe('probe training: most epochs (early stop on dev accuracy, patience 2)'),
   maxLength: z
     .number()
@@ -89,7 +92,8 @@ export const headProbeSettings = z.strictObject({
     .min(10)
     .max(100_000)
     .default(1000)
-    .describe('minimal pairs per error type; heads are checked on the test split (10%)'),
+    .describe('minimal pairs per error type; heads are checked on the test split (10%)')
+    .meta({ label: 'pairs per error type' }),
   text,
   headQuery: z
     .enum(['all', 'cls'])
@@ -106,7 +110,8 @@ export const clozeSettings = z.strictObject({
     .min(10)
     .max(100_000)
     .default(300)
-    .describe('minimal pairs built per error type; those that are not one-token substitutions are left out and counted'),
+    .describe('minimal pairs built per error type; those that are not one-token substitutions are left out and counted')
+    .meta({ label: 'pairs built per error type' }),
   text,
   window: z.number().int().min(1).max(20).default(6).describe('tokens on each side of the error that are masked, one at a time'),
   maxLength: z.number().int().min(8).max(512).default(64).describe('tokens per sentence, special tokens included'),

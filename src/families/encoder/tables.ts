@@ -3,8 +3,9 @@
  * (probe accuracy, layer × error type), Table 8 (probe top-2 localisation), Figure 3 (head × layer localisation).
  * Shares are kept as hits and n, so a cell over zero sentences reads "n/a", never 0.
  */
-import { wilson, type Interval } from '../../stats/index.ts';
+import { stratifiedWilson, wilson, type Interval } from '../../stats/index.ts';
 import type { Share, TypeResult } from './index.ts';
+import { bestLayerOf, comparisonText } from './layers.ts';
 
 export interface EncoderDetails {
   id: string;
@@ -35,41 +36,64 @@ export interface LayerDetails {
   headQuery: 'all' | 'cls';
   probes: boolean;
   /**
-   * 95% intervals of the headline figures (layer 0 and the best layer, accuracy and localisation), by the metric's
-   * name: Wilson over the test sentences of every type pooled at that layer (the headline figure is the mean over
-   * types, which equals the pooled share when the types have as many test sentences). Absent in older runs.
+   * 95% intervals of the headline figures (layer 0 and the best layer, accuracy and localisation; the best head), by
+   * the metric's name. Each headline figure is a mean over error types: Wilson's interval at Kish's effective sample
+   * size (stratifiedWilson; the pooled Wilson interval when the types have as many test sentences), n = the test
+   * sentences of every type. The best layer and the best head are chosen on the dev split. Absent in older runs.
    */
   intervals?: Record<string, Interval>;
 }
 
-/** The headline figures' intervals (see LayerDetails.intervals); the best layer is chosen as the metrics choose it. */
+/** A share's hits and n, 0/0 when absent. */
+const hitsOf = (s: Share | undefined): { hits: number; n: number } => ({ hits: s?.hits ?? 0, n: s?.n ?? 0 });
+
+/**
+ * The best contextual layer of a figure for the headline: the highest mean over types of its dev-split score (dev
+ * accuracy, dev localisation), the first on ties; -1 without dev scores (older runs). As summarize chooses it.
+ */
+export function bestLayerByDev(devScores: readonly (readonly (number | null)[] | undefined)[]): number {
+  const layers = Math.max(0, ...devScores.map((d) => d?.length ?? 0));
+  return bestLayerOf(Array.from({ length: layers }, (_, l) => meanOf(devScores.map((d) => d?.[l] ?? null))));
+}
+
+/** The headline figures' intervals (see LayerDetails.intervals); layers and heads chosen on dev, as the metrics are. */
 export function headlineIntervals(types: readonly TypeResult[]): Record<string, Interval> {
   const out: Record<string, Interval> = {};
-  for (const [name, pick] of [
-    ['accuracy', (t: TypeResult) => t.accuracy],
-    ['localisation', (t: TypeResult) => t.localisation],
+  for (const [name, pick, dev] of [
+    ['accuracy', (t: TypeResult) => t.accuracy, (t: TypeResult) => t.devAccuracy],
+    ['localisation', (t: TypeResult) => t.localisation, (t: TypeResult) => t.devLocalisation],
   ] as const) {
     const layers = Math.max(0, ...types.map((t) => pick(t)?.length ?? 0));
     if (layers === 0) continue;
-    const pooled = (l: number): Interval => {
-      let hits = 0;
-      let n = 0;
-      for (const t of types) {
-        const s = pick(t)?.[l];
-        if (s) {
-          hits += s.hits;
-          n += s.n;
-        }
-      }
-      return wilson(hits, n);
-    };
-    const mean = (l: number): number | null => meanOf(types.map((t) => rate(pick(t)?.[l])));
-    let best = -1;
-    for (let l = 1; l < layers; l++) if (mean(l) !== null && (best < 0 || mean(l)! > mean(best)!)) best = l;
-    out[`layer0_${name}`] = pooled(0);
-    if (best > 0) out[`best_layer_${name}`] = pooled(best);
+    const at = (l: number): Interval => stratifiedWilson(types.map((t) => hitsOf(pick(t)?.[l])));
+    out[`layer0_${name}`] = at(0);
+    const best = bestLayerByDev(types.map(dev));
+    if (best > 0) out[`best_layer_${name}`] = at(best);
   }
+  const head = bestHead(types);
+  if (head) out.best_head_localisation = head.interval;
   return out;
+}
+
+/**
+ * The best attention head (all error types pooled): the highest share on the dev split's sentences with an error,
+ * measured on the test ones with its Wilson interval. Undefined without heads (or dev heads: older runs).
+ */
+export function bestHead(types: readonly TypeResult[]): { layer: number; head: number; interval: Interval } | undefined {
+  const pooled = (grid: (t: TypeResult) => Share[][] | undefined, l: number, h: number) =>
+    types.reduce((a, t) => ({ hits: a.hits + (grid(t)?.[l]?.[h]?.hits ?? 0), n: a.n + (grid(t)?.[l]?.[h]?.n ?? 0) }), { hits: 0, n: 0 });
+  const layers = Math.max(0, ...types.map((t) => t.headsDev?.length ?? 0));
+  let best: { layer: number; head: number; dev: number } | undefined;
+  for (let l = 0; l < layers; l++) {
+    const heads = Math.max(0, ...types.map((t) => t.headsDev?.[l]?.length ?? 0));
+    for (let h = 0; h < heads; h++) {
+      const d = pooled((t) => t.headsDev, l, h);
+      if (d.n > 0 && (!best || d.hits / d.n > best.dev)) best = { layer: l, head: h, dev: d.hits / d.n };
+    }
+  }
+  if (!best) return undefined;
+  const t = pooled((x) => x.heads, best.layer, best.head);
+  return { layer: best.layer, head: best.head, interval: wilson(t.hits, t.n) };
 }
 
 export const rate = (s: Share | undefined): number | null => (s && s.n > 0 ? s.hits / s.n : null);
@@ -101,11 +125,18 @@ export function layerTable(d: LayerDetails, pick: 'accuracy' | 'localisation'): 
   rows.push([label, ...d.types.map((t) => String(n(t))), String(d.types.reduce((a, t) => a + n(t), 0))]);
   const test = (t: TypeResult) => (pick === 'accuracy' ? t.accuracyBestVsLayer0 : t.localisationBestVsLayer0);
   if (d.types.some((t) => test(t))) {
+    // The best layer (chosen on dev) against layer 0 on the test sentences: the difference in sentences, signed
+    // (right only on it − right only on layer 0), and McNemar's p. Older runs chose on the test sentences.
+    const dev = d.types.some((t) => test(t)?.chosenOn === 'dev');
     rows.push([
-      'best vs 0: McNemar p',
+      dev ? 'best (dev) vs 0: Δ, p' : 'best vs 0: McNemar p',
       ...d.types.map((t) => {
         const c = test(t);
-        return c ? `L${c.layer} ${c.p < 0.001 ? '<0.001' : c.p.toFixed(3)}` : 'n/a';
+        if (!c) return 'n/a';
+        const p = c.p < 0.001 ? '<0.001' : c.p.toFixed(3);
+        if (c.chosenOn !== 'dev') return `L${c.layer} ${p}`;
+        const diff = c.onlyBest - c.onlyLayer0;
+        return `L${c.layer} ${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${Math.abs(diff)} p ${p}`;
       }),
       '',
     ]);
@@ -185,9 +216,29 @@ export function layerText(d: LayerDetails): string {
       .join(', ');
     parts.push(`minimal pairs made per type: ${made} (from ${sd.sentencesTried} sentences tried); ${sourcesLine(sd)}`);
   }
+  const comparisons = d.types.flatMap((t) =>
+    (
+      [
+        ['accuracy', t.accuracyBestVsLayer0],
+        ['localisation', t.localisationBestVsLayer0],
+      ] as const
+    ).flatMap(([what, c]) => (c?.chosenOn === 'dev' ? [`  ${t.type} ${what}: ${comparisonText(c)}`] : [])),
+  );
+  if (comparisons.length)
+    parts.push(
+      'Best contextual layer (chosen on the dev split) against layer 0 on the test sentences (exact McNemar; the layer ' +
+        'was not chosen on these sentences, so no correction for the choice is needed):\n' +
+        comparisons.join('\n'),
+    );
+  const head = bestHead(d.types);
+  if (head)
+    parts.push(
+      `Best head (chosen on the dev split): layer ${head.layer + 1}, head ${head.head + 1}, ` +
+        `${cell(head.interval.value)}% of ${head.interval.n} test sentences with an error [${cell(head.interval.low)}, ${cell(head.interval.high)}].`,
+    );
   parts.push(
-    'Cells are shares of the test sentences (n in the last row); Wilson 95% intervals in summary.json (details.types); ' +
-      'McNemar: the best contextual layer against layer 0 on the same sentences.',
+    'Cells are shares of the test sentences (n in the last row); Wilson 95% intervals in summary.json (details.types; ' +
+      'the means over types, details.intervals: Wilson at the effective sample size of the types).',
   );
   return parts.join('\n\n');
 }

@@ -16,7 +16,9 @@ import {
   type MentionAnnotator,
   type NameDictionaries,
 } from '../../entities/index.ts';
+import { spaceBefore, type Edit } from '../../text/edits.ts';
 import type { Rng } from '../../util/rng.ts';
+import { exampleFields } from '../../attack/subject.ts';
 
 /** What the entity probe needs: the type, the budget, the goal that scores variants, who finds mentions, the lists. */
 export interface EntityProbeOptions {
@@ -47,11 +49,24 @@ export function entityProbe(opts: EntityProbeOptions): Probe {
         const plan = planReplacement(mentions, opts.type, opts.dicts, rng);
         if (plan.size === 0) continue;
         const { example: rewritten, edits } = applyPlan(example, mentions, plan);
-        out.push({ example: rewritten, edits, names: replacedNames(plan) });
+        const names = replacedNames(plan);
+        out.push({ example: rewritten, edits, names, seen: seenNames(example, edits, names, plan) });
       }
       return out;
     },
   };
+}
+
+/**
+ * Each name as the rewritten text holds its first use: the replacement in the case it took there, after a space when
+ * it followed one (Variant.seen); the name itself when no edit put it in.
+ */
+function seenNames(example: Example, edits: readonly Edit[], names: readonly string[], plan: ReadonlyMap<string, string>): string[] {
+  const spaced = spaceBefore(exampleFields(example), edits);
+  return names.map((name) => {
+    const k = edits.findIndex((e) => e.group !== undefined && plan.get(e.group) === name);
+    return k < 0 ? name : `${spaced[k] ? ' ' : ''}${edits[k]!.after}`;
+  });
 }
 
 /**

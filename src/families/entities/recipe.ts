@@ -7,6 +7,7 @@
 import { loadDictionaries } from '../../entities/index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import type { Interval } from '../../stats/index.ts';
 import { entityProbe } from './probe.ts';
 import { annotatorName, namesFiles, openAnnotator } from './sources.ts';
 import { entitiesFamily } from './report.ts';
@@ -15,30 +16,76 @@ import { entityDigest } from './table3.ts';
 import { entityDetailsOf, entitiesText } from './tables.ts';
 import { readTrainData, type TrainCounts } from './train.ts';
 
-/** Gate metrics: Table 3's numbers (fractions; n/a over zero examples, stability n/a when nothing was probed). */
-const read = (pick: (d: NonNullable<ReturnType<typeof entityDetailsOf>>) => number | null) => (s: Record<string, unknown>) => {
+/**
+ * Gate metrics: Table 3's numbers (fractions; n/a over zero examples, stability n/a when nothing was probed), each
+ * with its interval over D (n = |D|, the examples that mention the type).
+ */
+type Details = NonNullable<ReturnType<typeof entityDetailsOf>>;
+const read = (pick: (d: Details) => number | null) => (s: Record<string, unknown>) => {
   const d = entityDetailsOf(s);
   return d ? pick(d) : undefined;
+};
+const interval = (pick: (d: Details) => Interval | undefined, value: (d: Details) => number | null) => (s: Record<string, unknown>) => {
+  const d = entityDetailsOf(s);
+  const iv = d ? pick(d) : undefined;
+  return d && iv ? { ...iv, value: value(d) } : undefined;
 };
 const ENTITY_METRICS: Record<string, RecipeMetric> = {
   entities_original: {
     description: 'entities: the metric (accuracy, entity F1 or answer F1) on the original examples that mention the type (D)',
+    range: [0, 1],
     read: read((d) => d.table3.original.value),
+    interval: interval(
+      (d) => d.table3.original.interval,
+      (d) => d.table3.original.value,
+    ),
   },
   entities_worst: {
     description: 'entities: the metric on D_worst over D (each example’s worst variant)',
+    range: [0, 1],
     read: read((d) => d.table3.worst.value),
+    interval: interval(
+      (d) => d.table3.worst.interval,
+      (d) => d.table3.worst.value,
+    ),
   },
   entities_best: {
     description: 'entities: the metric on D_best over D (each example’s best variant)',
+    range: [0, 1],
     read: read((d) => d.table3.best.value),
+    interval: interval(
+      (d) => d.table3.best.interval,
+      (d) => d.table3.best.value,
+    ),
   },
-  entities_gap: { description: 'entities: best − worst over D', read: read((d) => d.table3.gap) },
+  entities_gap: {
+    description: 'entities: best − worst over D',
+    range: [-1, 1],
+    read: read((d) => d.table3.gap),
+    interval: interval(
+      (d) => d.table3.gap_interval,
+      (d) => d.table3.gap,
+    ),
+  },
   entities_stability: {
     description: 'entities: share of probed examples whose prediction never changed within the budget',
+    range: [0, 1],
     read: read((d) => d.table3.stability),
+    interval: interval(
+      (d) => d.table3.stability_interval,
+      (d) => d.table3.stability,
+    ),
   },
-  entities_probed: { description: 'entities: examples with a mention of the type (probed)', read: read((d) => d.probed) },
+  entities_probed: {
+    description: 'entities: examples with a mention of the type (probed)',
+    range: [0, Infinity],
+    read: read((d) => d.probed),
+    // A count of the run's own examples, not an estimate: over the n examples it looked at.
+    interval: interval(
+      (d) => ({ value: d.probed, low: d.probed, high: d.probed, n: d.n, method: 'observed' }),
+      (d) => d.probed,
+    ),
+  },
 };
 
 /** The `entities` probe recipe. */

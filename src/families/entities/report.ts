@@ -5,7 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { groupedBarsChart, runLabel } from '../../recipes/report/charts.ts';
-import type { ChartSpec, LoadedRun, ReportFamily, ReportTable } from '../../recipes/report/types.ts';
+import type { CardTile, ChartSpec, LoadedRun, ReportFamily, ReportTable } from '../../recipes/report/types.ts';
 import { pct } from '../../util/format.ts';
 import type { EntityDetails } from './table3.ts';
 import { allExamplesTable, analysisTable, entityDetailsOf, table3, worstNamesTable } from './tables.ts';
@@ -97,17 +97,29 @@ export const entitiesFamily: ReportFamily = {
           pieces,
         ),
       );
-    // The headline card is the probe kind's (shared with attacks): its figures are over other sets than Table 3's, so
-    // say which, with their n, for the run it shows (issue 28: "stability n=7" beside "14 of 40 probed").
+    // The headline card shows Table 3 (over D), as the terminal does: one number per name (issue 34). The attack
+    // kind's figures over every example are Table 3's "all examples" rows, labelled as such.
     const head = withDetails[0];
     const notes = head
       ? [
-          `The headline card counts as an attack run does: clean and under-probe ${head.d.measure} over all ${head.d.n} ` +
-            `examples (Table 3's "all examples" rows), stability over the ${head.run.headline.stability_n} examples the ` +
-            `model had right before (${pct(head.run.headline.stability)}). Table 3 is over D, the ${head.d.probed} examples ` +
-            `that mention ${head.d.type}: stability ${pct(head.d.table3.stability)} of ${head.d.probed}.`,
+          `The headline card is Table 3: over D, the ${head.d.probed} of ${head.d.n} examples that mention ${head.d.type} ` +
+            `(each figure's n). Over all ${head.d.n} examples, counting an example with no mention with its own answer, ` +
+            `the ${head.d.measure} is ${pct(head.d.all_examples.original.value)} original and ${pct(head.d.all_examples.worst.value)} ` +
+            'worst (the "all examples" table: not the paper\'s Table 3).',
         ]
       : [];
-    return { charts, tables, notes, ...(runs[0] ? { headline: runs[0] } : {}) };
+    const card = (run: LoadedRun): CardTile[] | undefined => {
+      const d = withDetails.find((x) => x.run === run)?.d;
+      if (!d) return undefined;
+      const t = d.table3;
+      const m = d.measure === 'EM/F1' ? 'answer F1' : d.measure;
+      return [
+        { label: `original ${m} (Table 3)`, value: t.original.value, interval: t.original.interval },
+        { label: `worst variant ${m}`, value: t.worst.value, interval: t.worst.interval },
+        { label: `best variant ${m}`, value: t.best.value, interval: t.best.interval },
+        { label: 'stability: no swap changed it', value: t.stability, interval: t.stability_interval, better: 'higher' },
+      ];
+    };
+    return { charts, tables, notes, card, ...(runs[0] ? { headline: runs[0] } : {}) };
   },
 };

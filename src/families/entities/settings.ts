@@ -28,7 +28,14 @@ export const namesFileSetting = z
 /** The settings of `probe entities` (flags in kebab-case, suite keys in snake_case). */
 export const entitiesSettings = z.strictObject({
   type: z.enum(ENTITY_TYPES).default('PER').describe('entity type whose mentions are replaced'),
-  budget: z.number().int().min(1).max(10_000).default(50).describe("variants per example (the paper's B), drawn with replacement"),
+  budget: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(50)
+    .describe("variants per example (the paper's B), drawn with replacement")
+    .meta({ label: 'variants per example (B)' }),
   annotator: annotatorSetting,
   namesFile: namesFileSetting,
   trainData: z

@@ -8,13 +8,14 @@
  * D scored by `eval` gives the Worst row. `all_examples` has Original / Worst / Best over every example of the run,
  * an example with no mention counting with its own answer in all three (what the whole d_worst / d_best files
  * score), labelled as that. Stability is the share of probed examples whose prediction never changed within the
- * budget. Every figure carries its n and a 95% interval: Wilson for accuracy and stability, a seeded bootstrap over
- * examples for entity F1 (corpus F1 of the resampled examples' counts), EM, answer F1 and the Best − Worst gap.
+ * budget. Every figure carries its n and a 95% interval: Wilson for the shares (accuracy, exact match, stability), a
+ * seeded bootstrap over examples for entity F1 (corpus F1 of the resampled examples' counts), answer F1 and the
+ * Best − Worst gap — with a cautious bound where every example gave one value (the bootstrap then has no spread).
  */
 import type { Prediction } from '../../attack/goals/index.ts';
 import { addCounts, f1, type EntityCounts } from '../../data/entities.ts';
 import type { ResultsDigest } from '../../recipes/registry/define.ts';
-import { bootstrap, mean, pairedBootstrap, wilson, type Interval } from '../../stats/index.ts';
+import { bootstrap, mean, pairedBootstrap, sameValueBounds, wilson, type Interval } from '../../stats/index.ts';
 import { FREQUENCY_BINS, frequencyBin, SUBWORD_BINS, subwordBin, type TrainCounts } from './train.ts';
 
 /** Which measure the table holds: accuracy (classifiers), corpus entity F1 (taggers), EM and F1 (QA). */
@@ -114,9 +115,12 @@ class Cell {
       const iv = wilson(this.correct.filter(Boolean).length, n);
       return { value: iv.value, n, interval: iv };
     }
-    const iv = bootstrap(n, this.stat(measure), { seed });
+    const stat = this.stat(measure);
+    const v = n ? stat(everyIndex(n)) : null;
+    const iv = bootstrap(n, stat, { seed, ...(v === null ? {} : { degenerate: () => sameValueBounds(v, n, [0, 1]) }) });
     if (measure === 'entity F1') return { value: iv.value, n, interval: iv };
-    const em = bootstrap(n, (idx) => mean(this.em, idx), { seed: `${seed}/em` });
+    // Exact match is right or wrong per example: a share.
+    const em = wilson(Math.round(this.em.reduce((a, x) => a + x, 0)), n);
     return { value: iv.value, em: em.value, n, interval: iv, em_interval: em };
   }
 }
@@ -212,7 +216,16 @@ export function entityDigest(opts: DigestOptions): ResultsDigest & { finish(): E
         best: c.best.row(m, `${seed}/${view}/best`),
       });
       const table = rows(probed, 'D');
-      const gap = stripP(pairedBootstrap(probedN, probed.worst.stat(m), probed.best.stat(m), { seed: `${seed}/D/gap` }));
+      const worstAll = probedN ? probed.worst.stat(m)(everyIndex(probedN)) : null;
+      const bestAll = probedN ? probed.best.stat(m)(everyIndex(probedN)) : null;
+      const gapValue = worstAll === null || bestAll === null ? null : bestAll - worstAll;
+      const gap = stripP(
+        pairedBootstrap(probedN, probed.worst.stat(m), probed.best.stat(m), {
+          seed: `${seed}/D/gap`,
+          // Best and worst the same on every example: a bound, never [0, 0] (each example's gap lies in [−1, 1]).
+          ...(gapValue === null ? {} : { degenerate: () => sameValueBounds(gapValue, probedN, [-1, 1]) }),
+        }),
+      );
       const stability = wilson(stable, probedN);
       return {
         type: opts.type,
@@ -243,6 +256,11 @@ export function entityDigest(opts: DigestOptions): ResultsDigest & { finish(): E
       };
     },
   };
+}
+
+/** The indices 0…n−1: the whole sample, as the statistics take a resample. */
+function everyIndex(n: number): Uint32Array {
+  return Uint32Array.from({ length: n }, (_, i) => i);
 }
 
 /** An Interval without the paired test's p (summary.json keeps the {value, low, high, n, method} shape). */

@@ -7,7 +7,7 @@
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import { initPopulation, nextGeneration, thresholdAt, type Sentence } from './efsg/index.ts';
 import type { ModelOutput } from '../../models/types.ts';
-import { bootstrapMean, wilson } from '../../stats/index.ts';
+import { bootstrapMean, quantileInterval, wilson, type Interval } from '../../stats/index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import type { FoolingSettings } from './settings.ts';
 import { inputOf, readTrain, type FoolingMode, type SentenceLength, type TrainSource } from './source.ts';
@@ -20,6 +20,8 @@ export interface FoolingState {
   scores?: number[];
   threshold: number;
   positives: number | null;
+  /** T_task's distribution-free 95% interval over the positives scored (absent when T was given, or in older runs). */
+  thresholdInterval?: Interval;
   fingerprint: string;
 }
 
@@ -55,7 +57,7 @@ export function finalIntervals(scores: readonly number[], threshold: number, see
   const fooling = scores.filter((x) => x > threshold).length;
   return {
     fooling_fraction: wilson(fooling, scores.length),
-    fooling_mean_score: bootstrapMean(scores, { seed: `fooling\u0001${seed}` }),
+    fooling_mean_score: bootstrapMean(scores, { seed: `fooling\u0001${seed}`, range: [0, 1] }),
   };
 }
 
@@ -86,6 +88,7 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
       }
       let threshold = s.threshold;
       let positives: number | null = null;
+      let thresholdInterval: Interval | undefined;
       if (threshold === null) {
         if (t.positives.length === 0) {
           throw new TextstressError(`no training example has the target class "${setup.target.label}", so T_task cannot be set.`, {
@@ -95,16 +98,16 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
         }
         const picked = s.thresholdSample > 0 ? ctx.rng.sample(t.positives, s.thresholdSample) : t.positives;
         const outs = await ctx.query(picked);
-        threshold = thresholdAt(
-          outs.map((o) => targetScore(o, setup.target)),
-          s.thresholdShare,
-        );
+        const scores = outs.map((o) => targetScore(o, setup.target));
+        threshold = thresholdAt(scores, s.thresholdShare);
+        thresholdInterval = quantileInterval(scores, 1 - s.thresholdShare, threshold, [0, 1]);
         positives = picked.length;
       }
       return {
         population: initPopulation(t.vocabulary, s.population, setup.length.length, ctx.rng),
         threshold,
         positives,
+        ...(thresholdInterval ? { thresholdInterval } : {}),
         fingerprint: t.fingerprint,
       };
     },
@@ -172,6 +175,7 @@ export function foolingGenerator(s: FoolingSettings, setup: FoolingSetup): Gener
           source: s.threshold === null ? 'train' : 'given',
           positives: state.positives,
           train: setup.train,
+          ...(state.thresholdInterval ? { interval: state.thresholdInterval } : {}),
         },
         vocabulary: { types: t.vocabulary.words.length, tokens: t.vocabulary.total },
         population: s.population,

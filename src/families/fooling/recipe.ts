@@ -12,12 +12,52 @@ import { foolingGenerator } from './generator.ts';
 import { foolingFamily } from './report.ts';
 import { foolingSettings, type FoolingSettings } from './settings.ts';
 import { fixedSentence, sentenceLength, type FoolingMode } from './source.ts';
-import { FOOLING_METRICS } from './tables.ts';
+import { detailsOf, FOOLING_METRICS } from './tables.ts';
+import type { Interval } from '../../stats/index.ts';
 
+const valueOf = (s: Record<string, unknown>, key: string): number | null | undefined =>
+  (s.metrics as Record<string, number | null> | undefined)?.[key];
+/** What the run scored: every sentence of every epoch (summary `measured`). */
+const scored = (s: Record<string, unknown>): number | undefined => (typeof s.measured === 'number' ? s.measured : undefined);
+/** A figure of the run itself (a count, the highest score seen): not an estimate, over the sentences scored. */
+const observed = (s: Record<string, unknown>, key: string): Interval | undefined => {
+  const v = valueOf(s, key);
+  const n = scored(s);
+  return n === undefined || v === undefined ? undefined : { value: v, low: v, high: v, n, method: 'observed' };
+};
+/**
+ * Each metric's interval and n: F (Wilson) and S (bootstrap) over the last epoch's N sentences, T_task over the
+ * positives it was read from (order statistics; none when --threshold gave it: nothing was measured), and the count
+ * of fooling sentences and the highest score as what this run observed.
+ */
+const INTERVALS: Record<keyof typeof FOOLING_METRICS, (s: Record<string, unknown>) => Interval | undefined> = {
+  fooling_fraction: (s) => detailsOf(s)?.intervals?.fooling_fraction,
+  fooling_mean_score: (s) => detailsOf(s)?.intervals?.fooling_mean_score,
+  fooling_max_score: (s) => observed(s, 'fooling_max_score'),
+  fooling_sentences: (s) => observed(s, 'fooling_sentences'),
+  fooling_threshold: (s) => detailsOf(s)?.threshold.interval,
+};
+/** Labels and units: F is a share of sentences; S, the highest score and T_task are model scores (0–1), not shares. */
+const FOOLING_DISPLAY: Record<keyof typeof FOOLING_METRICS, Pick<RecipeMetric, 'label' | 'unit'>> = {
+  fooling_fraction: { label: 'F (fooling share)', unit: 'rate' },
+  fooling_mean_score: { label: 'S (mean target score)', unit: 'number' },
+  fooling_max_score: { label: 'highest target score', unit: 'number' },
+  fooling_sentences: { label: 'fooling sentences, all epochs', unit: 'count' },
+  fooling_threshold: { label: 'score threshold T', unit: 'number' },
+};
 const metrics = Object.fromEntries(
   Object.entries(FOOLING_METRICS).map(([key, description]): [string, RecipeMetric] => [
     key,
-    { description, read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key] },
+    {
+      description,
+      ...FOOLING_DISPLAY[key as keyof typeof FOOLING_METRICS],
+      range: key === 'fooling_sentences' ? [0, Infinity] : [0, 1],
+      read: (s) => valueOf(s, key),
+      interval: (s) => {
+        const iv = INTERVALS[key as keyof typeof FOOLING_METRICS](s);
+        return iv ? { ...iv, value: valueOf(s, key) ?? null } : undefined;
+      },
+    },
   ]),
 );
 

@@ -10,26 +10,38 @@ import { generatedFamily } from '../../recipes/report/generated.ts';
 import type { ChartSpec, GeneratedRun, ReportTable } from '../../recipes/report/types.ts';
 import { detailsOf, transferThresholdText, type FoolingDetails } from './tables.ts';
 
+/**
+ * S and F per epoch as two panels over one epoch axis (issue 34: they shared one y axis, a model score beside a
+ * share of sentences): S, a mean target-class score, with T_task (a score) as a dashed rule; F, a share, in %.
+ */
 function curveChart(run: GeneratedRun, d: FoolingDetails): ChartSpec {
-  const values = run.steps.flatMap((s, i) => [
-    { epoch: i + 1, measure: 'S (mean score)', value: s.mean_score ?? null },
-    { epoch: i + 1, measure: 'F (fooling share)', value: s.fooling_fraction ?? null },
-  ]);
+  const epochs = run.steps.map((s, i) => ({ epoch: i + 1, s: s.mean_score ?? null, f: s.fooling_fraction ?? null }));
+  const x = { field: 'epoch', type: 'quantitative', title: 'epoch', axis: { tickMinStep: 1, format: 'd' } } as const;
+  const point = (color: string): { color: string } | false => (run.steps.length <= 30 ? { color } : false);
   const spec: TopLevelSpec = {
-    layer: [
+    data: { values: epochs },
+    vconcat: [
       {
-        data: { values },
-        mark: { type: 'line', point: run.steps.length <= 30 },
-        encoding: {
-          x: { field: 'epoch', type: 'quantitative', title: 'epoch' },
-          y: { field: 'value', type: 'quantitative', title: 'S, F', scale: { domain: [0, 1] } },
-          color: { field: 'measure', type: 'nominal', title: null },
-        },
+        height: 140,
+        layer: [
+          {
+            mark: { type: 'line', point: point('#2563eb'), color: '#2563eb' },
+            encoding: { x, y: { field: 's', type: 'quantitative', title: 'S: mean target score', scale: { domain: [0, 1] } } },
+          },
+          {
+            data: { values: [{ t: d.threshold.value }] },
+            mark: { type: 'rule', strokeDash: [4, 3], color: '#64748b' },
+            encoding: { y: { field: 't', type: 'quantitative' } },
+          },
+        ],
       },
       {
-        data: { values: [{ t: d.threshold.value }] },
-        mark: { type: 'rule', strokeDash: [4, 3] },
-        encoding: { y: { field: 't', type: 'quantitative' } },
+        height: 140,
+        mark: { type: 'line', point: point('#dc2626'), color: '#dc2626' },
+        encoding: {
+          x,
+          y: { field: 'f', type: 'quantitative', title: 'F: fooling share', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+        },
       },
     ],
   };
@@ -37,7 +49,8 @@ function curveChart(run: GeneratedRun, d: FoolingDetails): ChartSpec {
     title: `${runLabel(run)}: S and F per epoch`,
     caption:
       `N = ${d.population}, L = ${d.length}, ${d.crossover ? 'crossover + mutation' : 'mutation only'}; target ` +
-      `"${d.target.label}"; dashed line: T_task = ${fixed(d.threshold.value, 4)}.` +
+      `"${d.target.label}"; top: S, the population's mean target score, with T_task = ${fixed(d.threshold.value, 4)} dashed; ` +
+      'bottom: F, the share of the population above T_task.' +
       (d.intervals
         ? ` Last epoch, 95% over its ${d.intervals.fooling_fraction.n} sentences: S ${fixed(d.intervals.fooling_mean_score.value, 4)} ` +
           `[${fixed(d.intervals.fooling_mean_score.low, 4)}, ${fixed(d.intervals.fooling_mean_score.high, 4)}], F ` +

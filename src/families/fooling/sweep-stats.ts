@@ -1,8 +1,9 @@
 /**
  * The sweep's numbers: mean ± sample standard deviation over seeds, per value, per epoch and at the last epoch; for a
- * crossover sweep, the paired difference on − off at the last epoch with a bootstrap interval over seeds.
+ * crossover sweep, the paired difference on − off at the last epoch with Student's t interval over the seeds (a
+ * percentile bootstrap over a handful of seeds is far too narrow, and [d, d] over one seed).
  */
-import { pairedBootstrap, type Interval } from '../../stats/index.ts';
+import { pairedT, type Interval } from '../../stats/index.ts';
 
 /** A mean with its sample standard deviation (null with fewer than two seeds) over `n` runs. */
 export interface MeanStd {
@@ -38,21 +39,22 @@ export interface SweepDetails {
   difference?: SweepDifference | null;
 }
 
-/** A paired difference b − a over the seeds both values ran with: its mean, 95% bootstrap interval and p-value. */
+/** A paired difference b − a over the seeds both values ran with: its mean, 95% t interval and paired t test's p. */
 export interface SweepDifference {
   a: string;
   b: string;
-  /** The seeds both ran with (the bootstrap's units). */
+  /** The seeds both ran with (the interval's units). */
   seeds: number[];
   S: Interval & { p: number | null };
   F: Interval & { p: number | null };
 }
 
 /**
- * The last epoch's S and F of value `b` minus value `a`, paired by seed: a percentile bootstrap over the seeds both
- * ran with (each resample draws whole seeds, so both arms of a seed stay together), seeded from the run's seed.
+ * The last epoch's S and F of value `b` minus value `a`, paired by seed: the mean of the per-seed differences with
+ * Student's t interval and the paired t test (no interval with fewer than two seeds, or when every seed gave the
+ * same difference). `_seed` is the run's seed, kept for the signature (the t interval draws nothing).
  */
-export function pairedDifference(a: string, b: string, records: readonly SweepRecord[], seed: number): SweepDifference {
+export function pairedDifference(a: string, b: string, records: readonly SweepRecord[], _seed: number): SweepDifference {
   const final = (value: string): Map<number, SweepRecord> => {
     const out = new Map<number, SweepRecord>();
     for (const r of records) if (r.value === value && r.epoch > (out.get(r.seed)?.epoch ?? 0)) out.set(r.seed, r);
@@ -61,12 +63,8 @@ export function pairedDifference(a: string, b: string, records: readonly SweepRe
   const fa = final(a);
   const fb = final(b);
   const seeds = [...fa.keys()].filter((s) => fb.has(s)).sort((x, y) => x - y);
-  const diff = (key: 'mean_score' | 'fooling_fraction'): Interval & { p: number | null } => {
-    const xs = seeds.map((s) => fa.get(s)![key]);
-    const ys = seeds.map((s) => fb.get(s)![key]);
-    const avg = (v: number[]) => (idx: Uint32Array) => (idx.length ? Array.from(idx).reduce((t, i) => t + v[i]!, 0) / idx.length : null);
-    return pairedBootstrap(seeds.length, avg(xs), avg(ys), { seed: `fooling-sweep\u0001${seed}\u0001${key}` });
-  };
+  const diff = (key: 'mean_score' | 'fooling_fraction'): Interval & { p: number | null } =>
+    pairedT(seeds.map((s) => fb.get(s)![key] - fa.get(s)![key]));
   return { a, b, seeds, S: diff('mean_score'), F: diff('fooling_fraction') };
 }
 

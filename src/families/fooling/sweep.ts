@@ -76,12 +76,14 @@ export function sweepText(d: SweepDetails): string {
   const iv = (x: { value: number | null; low: number | null; high: number | null }, k: number, digits: number): string =>
     x.value === null
       ? 'n/a'
-      : `${fixed(k * x.value, digits)} [${fixed(k * (x.low ?? NaN), digits)}, ${fixed(k * (x.high ?? NaN), digits)}]`;
+      : x.low === null || x.high === null
+        ? `${fixed(k * x.value, digits)} (no interval)`
+        : `${fixed(k * x.value, digits)} [${fixed(k * x.low, digits)}, ${fixed(k * x.high, digits)}]`;
   return (
     `EFSG sweep over ${d.vary} (seeds ${d.seeds.join(', ')}; ${d.epochs} epochs), at the last epoch:\n` +
     formatGrid([d.vary, 'runs', 'S (mean ± std)', 'F % (mean ± std)'], rows) +
     (diff
-      ? `\n${diff.b} − ${diff.a}, paired by seed (95% bootstrap over ${diff.seeds.length} seeds): S ${iv(diff.S, 1, 4)}, ` +
+      ? `\n${diff.b} − ${diff.a}, paired by seed (95% t interval over ${diff.seeds.length} seeds): S ${iv(diff.S, 1, 4)}, ` +
         `F ${iv(diff.F, 100, 1)} points`
       : '')
   );

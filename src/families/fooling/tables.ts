@@ -57,7 +57,15 @@ export function transferThresholdText(t: TransferTable): string {
 /** summary.json `details` of a fooling run. */
 export interface FoolingDetails {
   target: { label: string; index: number };
-  threshold: { value: number; share: number; source: 'train' | 'given'; positives: number | null; train: string };
+  threshold: {
+    value: number;
+    share: number;
+    source: 'train' | 'given';
+    positives: number | null;
+    train: string;
+    /** Distribution-free 95% interval of T_task over the positives scored (order statistics); absent when given. */
+    interval?: Interval;
+  };
   vocabulary: { types: number; tokens: number };
   population: number;
   length: number;

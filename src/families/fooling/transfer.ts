@@ -101,7 +101,7 @@ async function scoreWith(
     fooling,
     fooling_fraction: n ? fooling / n : null,
     // Over the sentences: every model scores the same ones, so the same scores give the same interval.
-    mean_score_interval: bootstrapMean(scores, { seed: `fooling-transfer\u0001${run.seed}` }),
+    mean_score_interval: bootstrapMean(scores, { seed: `fooling-transfer\u0001${run.seed}`, range: [0, 1] }),
     fooling_fraction_interval: wilson(fooling, n),
   };
 }

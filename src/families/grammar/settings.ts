@@ -14,7 +14,8 @@ export const budgetSetting = z
   .gt(0)
   .max(1)
   .default(0.15)
-  .describe('most words modified, as a fraction of the words (at least one edit, so very short texts can exceed it)');
+  .describe('most words modified, as a fraction of the words (at least one edit, so very short texts can exceed it)')
+  .meta({ label: 'budget (share of words modified)' });
 
 export const searchSetting = z.enum(GRAMMAR_SEARCHES).default('greedy').describe('search method: probabilistic, greedy, beam or genetic');
 

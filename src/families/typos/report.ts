@@ -17,34 +17,47 @@ function curveRows(rows: readonly CurveRow[]): { k: number; accuracy: number; lo
   );
 }
 
+/** One layer of a layered chart. */
+type Layer = Extract<TopLevelSpec, { layer: unknown }>['layer'][number];
+
+/**
+ * Accuracy against K, one line per series. Runs of one model share their first points (K = 1 and K = 3 make the same
+ * first edit), so a line alone would hide under another (issue 34): each series is nudged sideways a little (at most
+ * ±0.1 of a K step, said in the caption), and has its own dash and point shape. The bands (95% intervals, or ± std)
+ * are filled by a scale of their own with no legend: the one legend shows the lines, in their colours, dashes and shapes.
+ */
 function accuracyVsK(values: Record<string, unknown>[], seriesTitle: string, band: boolean, yTitle = 'accuracy'): TopLevelSpec {
-  const x = { field: 'k', type: 'quantitative', title: 'K (typos allowed per sentence)', axis: { tickMinStep: 1, format: 'd' } } as const;
-  const y = { field: 'accuracy', type: 'quantitative', title: yTitle, axis: { format: '.0%' }, scale: { domain: [0, 1] } } as const;
-  const color = { field: 'series', type: 'nominal', title: seriesTitle, sort: { field: 'order' } } as const;
-  if (!band) {
-    return {
-      data: { values },
-      mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 },
-      encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color },
-    };
-  }
-  return {
-    data: { values },
-    layer: [
-      {
-        mark: { type: 'errorband', opacity: 0.18 },
-        encoding: {
-          x,
-          y: { field: 'lo', type: 'quantitative', title: yTitle },
-          y2: { field: 'hi' },
-          // The band shares the lines' colour scale, so the one legend names both (legend: null here hid it).
-          color,
-        },
-      },
-      { mark: { type: 'line', point: { size: 36 }, strokeWidth: 2 }, encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color } },
-    ],
+  const names = [...new Set(values.map((v) => v.series as string))];
+  const step = names.length > 1 ? Math.min(0.08, 0.2 / (names.length - 1)) : 0;
+  // `band` repeats `series` for the bands' fill: a field of its own, so its turned-off legend leaves the lines' one.
+  const nudged = values.map((v) => ({
+    ...v,
+    band: v.series,
+    kx: (v.k as number) + (names.indexOf(v.series as string) - (names.length - 1) / 2) * step,
+  }));
+  const x = { field: 'kx', type: 'quantitative', title: 'K (typos allowed per sentence)', axis: { tickMinStep: 1, format: 'd' } } as const;
+  const y = { field: 'accuracy', type: 'quantitative', title: yTitle, axis: { format: '.0%' } } as const;
+  const series = { field: 'series', type: 'nominal', title: seriesTitle, sort: { field: 'order' } } as const;
+  const lines: Layer = {
+    mark: { type: 'line', point: { size: 40, filled: true }, strokeWidth: 2 },
+    encoding: { x, y: { ...y, scale: { domain: [0, 1] } }, color: series, strokeDash: series, shape: series },
   };
+  if (!band) return { data: { values: nudged }, layer: [lines] };
+  const bands: Layer = {
+    mark: { type: 'errorband', opacity: 0.15 },
+    // Its own fill scale (the same scheme and order as the lines' colours) with no legend: the legend is the lines'.
+    encoding: {
+      x,
+      y: { field: 'lo', type: 'quantitative', title: yTitle },
+      y2: { field: 'hi' },
+      fill: { ...series, field: 'band', legend: null },
+    },
+  };
+  return { data: { values: nudged }, layer: [bands, lines] };
 }
+
+/** The caption's note on the nudge, when lines were nudged. */
+const NUDGED = ' Lines are nudged sideways a little so that those sharing points stay visible.';
 
 /** What a run's accuracy_by_edits counts: accuracy (classifiers), sentences fully right (taggers), answers with F1 > 0 (QA). */
 function measureOf(r: LoadedRun): string {
@@ -74,13 +87,13 @@ export const typosFamily: ReportFamily = {
       const suffix = curveGroups.length > 1 ? ` — ${g.name}` : '';
       charts.push({
         title: `Accuracy vs K typos: max / min / random words${suffix}`,
-        caption: `Adv-BERT Table 1 layout. ${curve.model} on ${curve.dataset}; random = mean ± std over seeds (band).`,
+        caption: `Adv-BERT Table 1 layout. ${curve.model} on ${curve.dataset}; random = mean ± std over seeds (band).${NUDGED}`,
         spec: accuracyVsK(curveRows(curve.by_target), 'typos in', true),
       });
       if (curve.by_source.length) {
         charts.push({
           title: `Accuracy by typo source${suffix}`,
-          caption: 'Adv-BERT Figure 2 layout: one source at a time, typos in max-importance words.',
+          caption: `Adv-BERT Figure 2 layout: one source at a time, typos in max-importance words.${NUDGED}`,
           spec: accuracyVsK(curveRows(curve.by_source), 'source', false),
         });
       }
@@ -107,7 +120,9 @@ export const typosFamily: ReportFamily = {
       const banded = values.some((v) => 'lo' in v);
       charts.push({
         title: `${measure[0]!.toUpperCase()}${measure.slice(1)} as the typo budget grows`,
-        caption: `From each run’s search trace: ${measure} when at most K typos are allowed.${banded ? ' Band: 95% interval (Wilson).' : ''}`,
+        caption:
+          `From each run’s search trace: ${measure} when at most K typos are allowed.${banded ? ' Band: 95% interval (Wilson).' : ''}` +
+          (members.length > 1 ? NUDGED : ''),
         spec: accuracyVsK(values, 'run', banded, measure),
       });
     }

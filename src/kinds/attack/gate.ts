@@ -6,8 +6,9 @@ import type { RunSummary } from '../../metrics/summary.ts';
 import type { HeadlineMetrics, LoadedRun } from '../../recipes/report/types.ts';
 import { GATE_METRICS } from '../../metrics/names.ts';
 import { pct } from '../../util/format.ts';
+import { wilson, type Interval } from '../../stats/index.ts';
 import type { AnyLoadedRun, GateRuntime } from '../types.ts';
-import { recipeMetric } from '../gate.ts';
+import { recipeInterval, recipeMetric } from '../gate.ts';
 
 export { GATE_METRICS };
 
@@ -46,6 +47,40 @@ export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMe
   }
 }
 
+/** k of n from a rate the summary rounds to a float (k = rate·n is an integer up to float noise). */
+const countOf = (rate: unknown, n: unknown): [number, number] | undefined =>
+  typeof rate === 'number' && typeof n === 'number' && n > 0 ? [Math.round(rate * n), n] : undefined;
+
+/**
+ * A built-in metric's 95% interval from a run's summary: `intervals[metric]` (in the metric's own units: the word
+ * share as a fraction, as the gate reads it); for runs written before summaries had intervals, Wilson from the counts
+ * of the four per-example rates, and undefined for the others (their n is not known).
+ */
+export function metricInterval(metric: string, summary: object): Interval | undefined {
+  const s = summary as Record<string, unknown>;
+  const own = (s.intervals as Record<string, Interval> | undefined)?.[metric];
+  if (own && typeof own.n === 'number') {
+    if (metric !== 'mean_perturbed_word_pct') return own;
+    const f = (x: number | null): number | null => (x === null ? null : x / 100);
+    return { ...own, value: f(own.value), low: f(own.low), high: f(own.high) };
+  }
+  const kn =
+    metric === 'clean_accuracy'
+      ? countOf(s.clean_accuracy, s.n)
+      : metric === 'attacked_accuracy'
+        ? countOf(s.attacked_accuracy, s.n)
+        : metric === 'attack_success_rate'
+          ? typeof s.succeeded === 'number' && typeof s.attacked === 'number'
+            ? ([s.succeeded, s.attacked] as [number, number])
+            : undefined
+          : metric === 'stability'
+            ? countOf(s.stability, s.stability_n)
+            : undefined;
+  if (kn) return wilson(kn[0], kn[1]);
+  if (metric === 'attack_success_rate' && s.attacked === 0) return wilson(0, 0);
+  return undefined;
+}
+
 const loaded = (run: AnyLoadedRun): LoadedRun => run as LoadedRun;
 
 /** The suite's line for an attack run: its headline numbers. */
@@ -54,8 +89,15 @@ export function attackLine(run: LoadedRun): string {
   return `clean ${pct(h.clean)}, under attack ${pct(h.attacked)}, success ${pct(h.attack_success_rate)}, stability ${pct(h.stability)}`;
 }
 
-/** The gate of attack-shaped runs; `line` is the kind's progress line. */
-export function attackGate(line: (run: LoadedRun) => string): GateRuntime {
+/**
+ * The gate of attack-shaped runs; `line` is the kind's progress line. What an attack measured is its attacked
+ * examples (a run that skipped every one measured nothing); a probe's, its examples tested (the probe's own figures
+ * say how many it probed).
+ */
+export function attackGate(
+  line: (run: LoadedRun) => string,
+  opts: { probe?: boolean; row?: (run: LoadedRun) => string[] | undefined } = {},
+): GateRuntime {
   return {
     builtIn: Object.keys(GATE_METRICS),
     value(metric, run, extra) {
@@ -63,6 +105,10 @@ export function attackGate(line: (run: LoadedRun) => string): GateRuntime {
       const v = metric in GATE_METRICS ? metricValue(metric as GateMetric, r.summary, r.headline) : recipeMetric(metric, r.summary, extra);
       // A run over zero examples reports no entity F1 at all: that is n/a for want of examples, not a missing metric.
       return v === undefined && r.summary.n === 0 ? null : v;
+    },
+    interval(metric, run, extra) {
+      const s = loaded(run).summary;
+      return metric in GATE_METRICS ? metricInterval(metric, s) : recipeInterval(metric, s, extra);
     },
     naReason(metric, run) {
       const s = loaded(run).summary;
@@ -72,10 +118,15 @@ export function attackGate(line: (run: LoadedRun) => string): GateRuntime {
       if (metric === 'mean_perturbed_word_pct') return 'no attack succeeded';
       return `it is taken over zero examples (${s.n} examples)`;
     },
-    measured: (run) => ({ n: loaded(run).summary.n, unit: 'examples tested' }),
+    measured(run) {
+      const s = loaded(run).summary;
+      return s.n === 0 || opts.probe ? { n: s.n, unit: 'examples tested' } : { n: s.attacked, unit: 'examples attacked' };
+    },
     line: (run) => line(loaded(run)),
     row(run) {
       const r = loaded(run);
+      const own = opts.row?.(r);
+      if (own) return own;
       const h = r.headline;
       return [r.summary.recipe, String(r.summary.n), pct(h.clean), pct(h.attacked), pct(h.attack_success_rate), pct(h.stability)];
     },

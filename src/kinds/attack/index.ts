@@ -7,6 +7,7 @@ import type { RunSummary } from '../../metrics/summary.ts';
 import type { Built, BuiltAttack } from '../../recipes/registry/define.ts';
 import { subwordEnricher } from '../../runner/subwords.ts';
 import { withPerExampleSetup } from '../per-example.ts';
+import { closeBuilt } from '../prepare.ts';
 import type { KindRuntime, PerExampleRuntime, RecipeOutcome } from '../types.ts';
 import { attackGate, attackLine } from './gate.ts';
 import { loadAttackRun } from './load.ts';
@@ -49,15 +50,22 @@ export const ATTACK_KIND: KindRuntime = {
   run: (ctx) =>
     withPerExampleSetup(ctx, async ({ built, settings, common, dataset }) => {
       const { attack } = built as BuiltAttack;
-      const { summary } = await runAttack({
-        ...common,
-        settings: { ...settings, ...(ctx.req.compact ? { compact: true as const } : {}) },
-        work: workOf(built),
-        enrich: subwordEnricher(ctx.model),
-        editCurve: attack.search.incremental !== false,
-        ...(ctx.req.maxQueries !== undefined ? { maxQueries: ctx.req.maxQueries } : {}),
-        ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
-      });
+      let summary: RunSummary;
+      try {
+        ({ summary } = await runAttack({
+          ...common,
+          settings: { ...settings, ...(ctx.req.compact ? { compact: true as const } : {}) },
+          work: workOf(built),
+          enrich: subwordEnricher(ctx.model),
+          editCurve: attack.search.incremental !== false,
+          ...((built as BuiltAttack).details ? { details: (built as BuiltAttack).details } : {}),
+          ...(ctx.req.maxQueries !== undefined ? { maxQueries: ctx.req.maxQueries } : {}),
+          ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
+        }));
+      } finally {
+        // What the build opened (a sentence encoder, a masked LM, word vectors).
+        await closeBuilt(built);
+      }
       return { kind: 'attack', recipe: ctx.def, dir: ctx.req.out, summary };
     }),
   print: (outcome, opts) => printAttackRun({ ...(outcome as { dir: string; text?: string }), summary: runSummaryOf(outcome) }, opts),

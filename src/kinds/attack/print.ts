@@ -10,6 +10,8 @@ import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { NA, pct } from '../../util/format.ts';
 import { withInterval } from '../../metrics/show.ts';
+import { TEXTATTACK_NOTE, textAttackOf, textAttackTable } from '../../metrics/textattack.ts';
+import { resourceLines, resourcesOf } from '../../metrics/resources.ts';
 import { formatTable } from '../../util/table.ts';
 import { terminalSafe } from '../../util/terminal.ts';
 import type { Printed } from '../types.ts';
@@ -28,6 +30,10 @@ export async function printAttackRun(
   if (run.text !== undefined) parts.push(run.text);
   else {
     parts.push(summaryTable(run.summary));
+    const ta = textAttackOf(run.summary.details);
+    if (ta) parts.push(textAttackTable(ta), TEXTATTACK_NOTE);
+    const resources = resourcesOf(run.summary.details);
+    if (resources) parts.push(...resourceLines(resources));
     const ex = exampleLines(await firstSuccesses(join(run.dir, RESULTS_FILE), 3));
     if (ex) parts.push(ex);
   }
@@ -74,11 +80,16 @@ export function summaryTable(s: RunSummary): string {
   }
   // For taggers "accuracy" is whole-sentence exact match (every entity right), for QA an answer overlapping a gold one.
   const acc = qa ? 'answers with F1 > 0' : s.clean_f1 !== undefined ? 'sentences fully right' : 'accuracy';
+  // A tagger's success rate and stability are over different sentences (issue 34): the labels say which.
+  const tagger = !qa && s.clean_f1 !== undefined;
   rows.push(
     [`clean ${acc}`, withInterval(s.clean_accuracy, iv.clean_accuracy)],
     [`${acc} under attack`, withInterval(s.attacked_accuracy, iv.attacked_accuracy)],
-    ['attack success rate', withInterval(s.attack_success_rate, iv.attack_success_rate)],
-    ['stability', withInterval(s.stability, iv.stability)],
+    [
+      tagger ? 'attack success rate (of sentences with an entity right)' : 'attack success rate',
+      withInterval(s.attack_success_rate, iv.attack_success_rate),
+    ],
+    [tagger ? 'stability (of sentences fully right)' : 'stability', withInterval(s.stability, iv.stability)],
     ['mean % words perturbed', withInterval(s.mean_perturbed_word_pct, iv.mean_perturbed_word_pct, 'percent')],
     ['mean queries / example', withInterval(s.mean_queries, iv.mean_queries, 'number')],
     ['cache hit rate (own repeats / shared)', `${pct(s.cache_hit_rate)} / ${pct(s.process.cache_hit_rate)}`],

@@ -11,9 +11,9 @@ import type { BuildContext, BuiltGenerate } from '../../recipes/registry/define.
 import type { GeneratedRun } from '../../recipes/report/types.ts';
 import { fileFingerprint, openData, surveyExamples, type DataSpec } from '../../runner/open.ts';
 import { SUMMARY_FILE } from '../../runner/per-example.ts';
-import { figure } from '../../util/format.ts';
+import { formatMetric, metricLabel, metricUnit } from '../../metrics/display.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { recipeMetric } from '../gate.ts';
+import { recipeInterval, recipeMetric } from '../gate.ts';
 import { BUILD_OPENERS } from '../prepare.ts';
 import { dataOptionsOf, reopen } from '../request.ts';
 import type { AnyLoadedRun, KindRunContext, KindRuntime, RecipeOutcome, RunRequest } from '../types.ts';
@@ -103,18 +103,20 @@ export const GENERATE_KIND: KindRuntime = {
       // Generator runs have no clean or attacked examples: only the metrics their recipe declares are theirs.
       builtIn: [],
       value: (metric, run, extra) => recipeMetric(metric, generated(run).summary, extra),
+      interval: (metric, run, extra) => recipeInterval(metric, generated(run).summary, extra),
       naReason: () => 'the generator reported no value',
       measured: (run) => ({ n: generated(run).summary.measured ?? generated(run).summary.n, unit: 'records generated' }),
-      line: (run) =>
+      // Named in words and written in their units (src/metrics/display.ts), as the report and the view write them.
+      line: (run, displays = {}) =>
         Object.entries(generated(run).summary.metrics)
-          .map(([k, v]) => `${k} ${figure(v)}`)
+          .map(([k, v]) => `${metricLabel(k, displays[k])} ${formatMetric(v, metricUnit(k, v, displays[k]))}`)
           .join(', '),
-      row(run) {
+      row(run, displays = {}) {
         const s = generated(run).summary;
         const m = Object.entries(s.metrics)
           .slice(0, 2)
-          .map(([k, v]) => `${k}=${figure(v)}`)
-          .join(' ');
+          .map(([k, v]) => `${metricLabel(k, displays[k])} ${formatMetric(v, metricUnit(k, v, displays[k]))}`)
+          .join(' · ');
         // No clean or attacked examples: its own figures go in the last column, not under "clean".
         return [s.recipe, String(s.n), '', '', '', '', m];
       },

@@ -26,14 +26,41 @@ const workOf = (built: Built): ExampleWork => {
   return (example, session, rng) => probeExample(probe, example, session, rng);
 };
 
-/** The suite's line for a probe run: the probed examples' original / worst / best metric and stability. */
+/** Table 3's rows as a probe's summary carries them (details.table3: over D, the probed examples). */
+interface Table3Line {
+  n: number;
+  original: { value: number | null };
+  worst: { value: number | null };
+  best: { value: number | null };
+  stability: number | null;
+}
+
+/**
+ * The suite's line for a probe run: Table 3 over D, the figures the report's card and Table 3 show (issue 34: the line
+ * used to print per-example means under the same names); runs without a Table 3, the probed examples' means.
+ */
 function probeLine(run: LoadedRun): string {
   const p = run.summary.probe;
   if (!p) return attackLine(run);
+  const details = run.summary.details as { table3?: Table3Line; measure?: string } | undefined;
+  const t = details?.table3;
+  if (t) {
+    return (
+      `Table 3 over the ${t.n} of ${run.summary.n} examples probed (D), ${details?.measure ?? 'metric'}: original ` +
+      `${pct(t.original.value)}, worst ${pct(t.worst.value)}, best ${pct(t.best.value)}, stability ${pct(t.stability)}`
+    );
+  }
   return (
     `${p.n} probed, mean per example: original ${pct(p.original_metric)}, worst ${pct(p.worst_metric)}, best ` +
     `${pct(p.best_metric)}, stability ${pct(p.stability)}`
   );
+}
+
+/** The suite table's row of a probe run with a Table 3: its figures over D, n as "|D| of n (D)"; no success rate. */
+function probeRow(run: LoadedRun): string[] | undefined {
+  const t = (run.summary.details as { table3?: Table3Line } | undefined)?.table3;
+  if (!t) return undefined;
+  return [run.summary.recipe, `${t.n} of ${run.summary.n} (D)`, pct(t.original.value), pct(t.worst.value), '', pct(t.stability)];
 }
 
 export const PROBE_KIND: KindRuntime = {
@@ -90,6 +117,6 @@ export const PROBE_KIND: KindRuntime = {
   finished: {
     slot: 'runs',
     load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
-    gate: attackGate(probeLine),
+    gate: attackGate(probeLine, { probe: true, row: probeRow }),
   },
 };

@@ -1,7 +1,7 @@
 /** What the gate and the suite's lines read of a stress run: only the metrics its recipe declares (per test). */
 import type { StressRun } from '../../recipes/report/types.ts';
 import { NA, pct } from '../../util/format.ts';
-import { recipeMetric } from '../gate.ts';
+import { recipeInterval, recipeMetric } from '../gate.ts';
 import type { AnyLoadedRun, GateRuntime } from '../types.ts';
 
 const stress = (run: AnyLoadedRun): StressRun => run as StressRun;
@@ -14,6 +14,7 @@ export const STRESS_GATE: GateRuntime = {
     const v = recipeMetric(metric, s, extra);
     return v === undefined && s.n === 0 ? null : v;
   },
+  interval: (metric, run, extra) => recipeInterval(metric, stress(run).summary, extra),
   naReason(_metric, run) {
     const st = stress(run).summary;
     return st.n === 0

@@ -57,7 +57,8 @@ export class Encoder {
   constructor(
     readonly info: EncoderInfo,
     private readonly session: ort.InferenceSession,
-    private readonly taps: EncoderTaps,
+    /** Undefined when opened for the masked-LM logits only (EncoderOptions.internals false). */
+    private readonly taps: EncoderTaps | undefined,
     private readonly tok: PreTrainedTokenizer,
     private readonly pieces: PieceEncoder,
     private readonly template: Template,
@@ -138,9 +139,10 @@ export class Encoder {
       if (!all[name]) throw new ModelError(`${this.info.id}: the graph wants an input '${name}' textstress does not know.`);
       feeds[name] = all[name];
     }
+    const taps = want.hidden || want.attentions ? this.internals() : undefined;
     const fetch = [
-      ...(want.hidden ? this.taps.hiddenStates : []),
-      ...(want.attentions ? this.taps.attentions : []),
+      ...(want.hidden ? taps!.hiddenStates : []),
+      ...(want.attentions ? taps!.attentions : []),
       ...(want.logits ? [this.logitsName()] : []),
     ];
     const job = this.queue.then(() => this.session.run(feeds, fetch));
@@ -154,10 +156,15 @@ export class Encoder {
     const get = (name: string): Float32Array => (out[name] as ort.Tensor).data as Float32Array;
     return {
       width,
-      ...(want.hidden ? { hidden: this.taps.hiddenStates.map(get) } : {}),
-      ...(want.attentions ? { attentions: this.taps.attentions.map(get) } : {}),
+      ...(want.hidden ? { hidden: taps!.hiddenStates.map(get) } : {}),
+      ...(want.attentions ? { attentions: taps!.attentions.map(get) } : {}),
       ...(want.logits ? { logits: get(this.logitsName()) } : {}),
     };
+  }
+
+  private internals(): EncoderTaps {
+    if (!this.taps) throw new Error(`${this.info.id} was opened for its masked-LM logits only (internals: false)`);
+    return this.taps;
   }
 
   private logitsName(): string {
@@ -193,9 +200,14 @@ async function modelFile(spec: string, local: boolean): Promise<string> {
 export interface EncoderOptions {
   /** Tokens per row, special tokens included (default: the model's limit). */
   maxLength?: number;
+  /**
+   * Whether hidden states and attentions will be read (default true). The cloze test needs only the masked-LM
+   * logits: without internals the graph is run as it is, so any fill-mask graph works, fused attention included.
+   */
+  internals?: boolean;
 }
 
-/** Opens a BERT-family model for inspection; a ModelError names what is missing or not understood. */
+/** Opens an encoder (BERT, RoBERTa, ALBERT, DeBERTa, ModernBERT …) for inspection; a ModelError names what is missing or not understood. */
 export async function loadEncoder(spec: string, opts: EncoderOptions = {}): Promise<Encoder> {
   const local = isLocalSpec(spec);
   const id = local ? path.resolve(spec) : spec;
@@ -233,10 +245,11 @@ export async function loadEncoder(spec: string, opts: EncoderOptions = {}): Prom
     throw new ModelError(`cannot read ${where}: ${(err as Error).message}`, { cause: err });
   }
   const proto = decodeModel(bytes, where);
-  const taps = findEncoderTaps(proto, layers, where);
+  const internals = opts.internals ?? true;
+  const taps: EncoderTaps | undefined = internals ? findEncoderTaps(proto, layers, where) : undefined;
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(withExtraOutputs(bytes, proto, [...taps.hiddenStates, ...taps.attentions]));
+    session = await ort.InferenceSession.create(taps ? withExtraOutputs(bytes, proto, [...taps.hiddenStates, ...taps.attentions]) : bytes);
   } catch (err) {
     throw new ModelError(`onnxruntime cannot load ${where} with its hidden states as outputs: ${(err as Error).message}`, { cause: err });
   }
@@ -255,6 +268,6 @@ export async function loadEncoder(spec: string, opts: EncoderOptions = {}): Prom
   const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
   const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;
   const architecture = Array.isArray(config.architectures) ? String(config.architectures[0]) : String(config.model_type ?? 'unknown');
-  const info: EncoderInfo = { id, layers, heads, hiddenSize, vocabSize, maxLength, architecture, exported: taps.exported };
+  const info: EncoderInfo = { id, layers, heads, hiddenSize, vocabSize, maxLength, architecture, exported: taps?.exported ?? false };
   return new Encoder(info, session, taps, tok, pieceEncoderFor(tok, tokJson), template, padId);
 }

@@ -16,7 +16,7 @@ import {
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import { ModelError } from '../../util/errors.ts';
-import type { ModelInfo, ModelTask } from '../types.ts';
+import type { ModelInfo, ModelTask, WordPiece } from '../types.ts';
 import { TransformersModel } from './adapter.ts';
 import { classificationCodec } from './classify.ts';
 import type { CodecContext, TaskCodec } from './codec.ts';
@@ -25,7 +25,7 @@ import { registerInternals } from './internals.ts';
 import { pieceEncoderFor } from './pieces.ts';
 import { qaCodec } from './qa.ts';
 import { OnnxSession } from './session.ts';
-import { taggingCodec } from './tag.ts';
+import { DEFAULT_TAGGING, taggingCodec } from './tag.ts';
 import { fillMaskCodec } from './fill-mask.ts';
 import { parseTemplate, specialCount } from './template.ts';
 
@@ -47,6 +47,10 @@ export interface TransformersModelOptions {
   maxAnswerTokens?: number;
   /** Question answering: tokens shared by consecutive windows over a long context (default 128, at most half a window). */
   docStride?: number;
+  /** Token classification: the piece of a word its tag is read from (default `first-nonempty`). */
+  wordPiece?: WordPiece;
+  /** Token classification: encode the first word after a space too (`ĠEU`), as pre-split words (default false). */
+  firstWordSpace?: boolean;
 }
 
 const DEFAULT_BATCH = 64;
@@ -144,7 +148,10 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
     task === 'text-classification'
       ? classificationCodec(ctx)
       : task === 'token-classification'
-        ? taggingCodec(ctx)
+        ? taggingCodec(ctx, {
+            wordPiece: opts.wordPiece ?? DEFAULT_TAGGING.wordPiece,
+            firstWordSpace: opts.firstWordSpace ?? DEFAULT_TAGGING.firstWordSpace,
+          })
         : task === 'fill-mask'
           ? fillMaskCodec(ctx)
           : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 })

@@ -116,6 +116,7 @@ export interface PieceEncoderOptions {
 export class PieceEncoder {
   private readonly pieceCache = new Map<string, Piece>();
   private readonly chunkCache = new Map<string, number[]>();
+  private readonly charPieceCache = new Map<string, number>();
 
   constructor(
     private readonly tok: PreTrainedTokenizer,
@@ -139,6 +140,24 @@ export class PieceEncoder {
   offsets(w: string, opts: WordOptions = {}): [number, number][] {
     const { pieces } = this.word(w, opts);
     return this.opts.byteLevel ? alignBytePieces(w, pieces, opts.prefixSpace === true) : alignPieces(w, pieces, this.opts.subwordPrefix);
+  }
+
+  /**
+   * Index of the first piece of word(w, opts) that holds a character of w: 0, unless the word starts with a piece
+   * that is only a space marker (SentencePiece's bare `▁`, byte-level BPE's bare `Ġ`).
+   */
+  firstCharPiece(w: string, opts: WordOptions = {}): number {
+    const key = `${opts.prefixSpace ? ' ' : ''}${w}`;
+    let k = this.charPieceCache.get(key);
+    if (k === undefined) {
+      k = Math.max(
+        0,
+        this.offsets(w, opts).findIndex(([s, e]) => e > s),
+      );
+      if (this.charPieceCache.size > 100_000) this.charPieceCache.clear();
+      this.charPieceCache.set(key, k);
+    }
+    return k;
   }
 
   /**

@@ -1,16 +1,32 @@
 /**
- * Token classification (NER): one tag per input word, read at the word's first piece. A sentence longer than the
- * model takes is split into rows at word boundaries (the transformers.js pipeline drops the words past the limit).
+ * Token classification (NER): one tag per input word, read at one of the word's pieces (TaggingOptions). The words
+ * are encoded as the sentence they make, joined by single spaces: every word but the first after a space. A
+ * sentence longer than the model takes is split into rows at word boundaries (the transformers.js pipeline drops
+ * the words past the limit).
  */
 import { ModelError } from '../../util/errors.ts';
-import type { ModelInput, ModelOutput } from '../types.ts';
+import type { ModelInput, ModelOutput, WordPiece } from '../types.ts';
 import { labelName, type CodecContext, type Collector, type PlannedRow, type TaskCodec } from './codec.ts';
 import { argmax, outputOf, softmax } from './session.ts';
 import { assemble, specialCount } from './template.ts';
 
 type TagJob = { input: number; firstPiece: number[]; wordOffset: number };
 
-export function taggingCodec(ctx: CodecContext): TaskCodec<TagJob> {
+/** How a tagger's words become pieces and which piece gives each word its tag: the conventions taggers are trained with. */
+export interface TaggingOptions {
+  /** The piece a word's tag is read from (default `first-nonempty`). */
+  wordPiece: WordPiece;
+  /**
+   * Encode the first word after a space too, like every other word (byte-level BPE: `ĠEU` instead of `EU`), as Hugging
+   * Face's `is_split_into_words=True` with `add_prefix_space=True` does. Default false: the first word as the
+   * tokenizer encodes the start of a text (with its own add_prefix_space, if it has one).
+   */
+  firstWordSpace: boolean;
+}
+
+export const DEFAULT_TAGGING: TaggingOptions = { wordPiece: 'first-nonempty', firstWordSpace: false };
+
+export function taggingCodec(ctx: CodecContext, opts: TaggingOptions = DEFAULT_TAGGING): TaskCodec<TagJob> {
   const { single } = ctx.template;
   return {
     plan(input: ModelInput, index: number): PlannedRow<TagJob>[] {
@@ -27,14 +43,15 @@ export function taggingCodec(ctx: CodecContext): TaskCodec<TagJob> {
         ids = [];
         first = [];
       };
-      for (const w of input.tokens) {
-        // Pre-split words are each encoded as if after a space, like Hugging Face's is_split_into_words with
-        // add_prefix_space (which RoBERTa-style tokenizers require for pre-split input).
-        const wp = ctx.pieces.word(w, { prefixSpace: true }).ids.slice(0, budget);
+      input.tokens.forEach((w, i) => {
+        // As in the sentence the words make (a word after a row break was after a space in it too).
+        const spacing = { prefixSpace: i > 0 || opts.firstWordSpace };
+        const wp = ctx.pieces.word(w, spacing).ids.slice(0, budget);
         if (ids.length + wp.length > budget) flush();
-        first.push(ids.length);
+        const k = opts.wordPiece === 'first' ? 0 : ctx.pieces.firstCharPiece(w, spacing);
+        first.push(ids.length + Math.min(k, wp.length - 1));
         ids.push(...wp);
-      }
+      });
       if (first.length) flush();
       return out;
     },

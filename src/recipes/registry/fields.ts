@@ -12,3 +12,18 @@ export function settingFields(def: AnyRecipe): SettingField[] {
     fieldOf(key, schema, (def.cli as Record<string, FlagHint | undefined> | undefined)?.[key]),
   );
 }
+
+/**
+ * The labels a recipe gives its settings where the bare name would mislead (`pairs` that are per error type, `budget`
+ * that is B variants): `.meta({ label })` on the setting's schema. Others are named in words by the display.
+ */
+export function settingLabels(def: AnyRecipe | undefined): Record<string, string> {
+  if (!def) return {};
+  const shape = (def.settings as z.ZodObject).shape as Record<string, z.ZodType>;
+  const out: Record<string, string> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const label = (schema.meta() as { label?: unknown } | undefined)?.label;
+    if (typeof label === 'string') out[key] = label;
+  }
+  return out;
+}

@@ -9,7 +9,16 @@ import { kebab, roundTrips } from '../../util/casing.ts';
 import { RECIPE_KINDS, TASK_KINDS, type AnyRecipe, type RecipeMetric } from './define.ts';
 import type { AnyVerb } from './verbs.ts';
 import { CORE_METRIC_NAMES } from '../../metrics/names.ts';
-import { settingFields } from './fields.ts';
+import type { MetricDisplay } from '../../metrics/display.ts';
+import { settingFields, settingLabels } from './fields.ts';
+
+/** How pages name and write every figure the registry's recipes report: their other figures, then their gate metrics. */
+export const figureDisplays = (registry: Pick<Registry, 'all'>): Record<string, MetricDisplay> =>
+  Object.assign({}, ...registry.all().map((d) => ({ ...d.figures, ...d.metrics }))) as Record<string, MetricDisplay>;
+
+/** A recipe's own setting labels, by name (none for a recipe the registry does not know). */
+export const settingLabelsOf = (registry: Pick<Registry, 'has' | 'get'>, recipe: string): Record<string, string> =>
+  settingLabels(registry.has(recipe) ? registry.get(recipe) : undefined);
 
 export { RESERVED_SETTING_KEYS };
 

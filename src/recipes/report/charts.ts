@@ -70,7 +70,15 @@ export function groupedBarsChart(
   colours: string[],
 ): ChartSpec {
   const runs = new Set(values.map((v) => v.run)).size;
-  const x = { field: 'run', type: 'nominal', title: null, axis: { labelAngle: runs > 4 ? -30 : 0, labelLimit: 140 } } as const;
+  // Whole labels on up to three lines (issue 34: two runs' labels cut at 140 px read the same); each line is cut
+  // only past 200 px, so long labels still differ where they differ.
+  values = values.map((v) => ({ ...v, run: wrapLabel(v.run) }));
+  const x = {
+    field: 'run',
+    type: 'nominal',
+    title: null,
+    axis: { labelAngle: runs > 4 ? -30 : 0, labelLimit: 200, labelExpr: "split(datum.label, '\\n')" },
+  } as const;
   // op 'min': the whisker layer's domain is unioned with the bars', which allows no summed sort.
   const xOffset = { field: 'measure', sort: { field: 'order', op: 'min' } } as const;
   const bars = {
@@ -86,6 +94,34 @@ export function groupedBarsChart(
     ? { data: { values }, layer: [bars, whiskers(x, xOffset)] }
     : { data: { values }, ...bars }) as unknown as TopLevelSpec;
   return { title, caption, spec };
+}
+
+/**
+ * A label broken into lines of about `width` characters at spaces, slashes or parentheses (joined by "\n", which the
+ * axis splits into lines); at most `lines` lines, the last keeping the label's end (where run labels differ).
+ */
+export function wrapLabel(label: string, width = 22, lines = 3): string {
+  const words = label.split(/(?<=[ /])|(?=\()/);
+  const out: string[] = [];
+  let line = '';
+  for (const w of words) {
+    if (line && (line + w).trim().length > width) {
+      out.push(line.trim());
+      line = '';
+    }
+    line += w;
+  }
+  if (line.trim()) out.push(line.trim());
+  if (out.length <= lines) return out.join('\n');
+  // Too long: the first lines and the end, so the part that tells runs apart stays.
+  return [
+    ...out.slice(0, lines - 2),
+    '…',
+    out
+      .slice(lines - 2)
+      .join(' ')
+      .slice(-width),
+  ].join('\n');
 }
 
 /** A number from a run's settings, if present. */

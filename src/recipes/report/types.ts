@@ -3,6 +3,7 @@
  * module can carry its own section; report/ renders it.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import type { Interval } from '../../stats/index.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import type { StressResult } from '../../attack/stress.ts';
 import type { StressSummary } from '../../metrics/stress.ts';
@@ -117,6 +118,19 @@ export interface FamilySectionContent {
   runs?: LoadedRun[];
   /** Short plain-text notes shown under the charts (escaped). */
   notes?: string[];
+  /**
+   * The headline card's figures when the family's own table defines them (the entity probe: Table 3 over D), so the
+   * card, the table and the terminal give one number per name (issue 34); default: the attack kind's four.
+   */
+  card?: (run: LoadedRun) => CardTile[] | undefined;
+}
+
+/** One figure of a headline card: a share with its 95% interval; `better` colours it. */
+export interface CardTile {
+  label: string;
+  value: number | null;
+  interval?: Interval;
+  better?: 'higher' | 'lower';
 }
 
 /**

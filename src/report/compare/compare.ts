@@ -12,11 +12,14 @@ import {
   pairedCounts,
   wilson,
   bootstrap,
+  sameValueBounds,
   mean,
   type Interval,
   type PairedCounts,
 } from '../../stats/index.ts';
 import type { Joined, Outcome, RunInfo } from './load.ts';
+import { metricLabel, settingLabel, settingValue } from '../../metrics/display.ts';
+import { displayPath, withoutAbsolutePaths } from '../html/paths.ts';
 
 /** Which way a metric is better: accuracy up, attack success down. */
 export type Better = 'higher' | 'lower';
@@ -24,6 +27,8 @@ export type Better = 'higher' | 'lower';
 /** One metric compared. */
 export interface MetricComparison {
   metric: string;
+  /** What tables and pages call it ("attack success rate"). */
+  label: string;
   better: Better;
   test: 'mcnemar' | 'paired-bootstrap';
   /** Each run's value over the compared examples it is defined on, with its interval (Wilson or bootstrap). */
@@ -101,7 +106,9 @@ function f1Metrics(a: readonly Outcome[]): Record<string, { defined: (o: Outcome
 /** Compares every metric both runs define on the joined examples (see the file comment). */
 export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison[] {
   const alpha = opts.alpha ?? 0.05;
-  const boot = { seed: opts.seed, ...(opts.resamples ? { resamples: opts.resamples } : {}) };
+  // A difference whose resamples never spread (every example agrees in both runs) is kept: the runs differ by exactly
+  // that on these examples, and the paired test beside it (p = 1) says the rest.
+  const boot = { seed: opts.seed, ...(opts.resamples ? { resamples: opts.resamples } : {}), degenerate: 'keep' as const };
   const want = (m: string): boolean => !opts.metrics || opts.metrics.includes(m);
   const rows: Omit<MetricComparison, 'p_holm' | 'significant' | 'regression' | 'improvement'>[] = [];
   for (const [metric, def] of Object.entries(BINARY_METRICS)) {
@@ -134,6 +141,7 @@ export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison
     );
     rows.push({
       metric,
+      label: metricLabel(metric),
       better: def.better,
       test: 'mcnemar',
       a: own(xa),
@@ -150,7 +158,18 @@ export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison
     const ob = keep.map((i) => j.b[i]!);
     const own = (os: Outcome[], side: string): Interval => {
       const d = os.filter(def.defined);
-      return bootstrap(d.length, (idx) => def.stat(d, idx), { ...boot, seed: `${String(opts.seed)}:${metric}:${side}` });
+      const v = d.length
+        ? def.stat(
+            d,
+            Uint32Array.from(d, (_, i) => i),
+          )
+        : null;
+      // One run's F1: where every example gave one value, a cautious bound rather than [v, v].
+      return bootstrap(d.length, (idx) => def.stat(d, idx), {
+        ...boot,
+        seed: `${String(opts.seed)}:${metric}:${side}`,
+        degenerate: v === null ? 'unknown' : () => sameValueBounds(v, d.length, [0, 1]),
+      });
     };
     const d = pairedBootstrap(
       oa.length,
@@ -160,6 +179,7 @@ export function comparePaired(j: Joined, opts: CompareOptions): MetricComparison
     );
     rows.push({
       metric,
+      label: metricLabel(metric),
       better: 'higher',
       test: 'paired-bootstrap',
       a: own(j.a, 'a'),
@@ -200,6 +220,50 @@ export interface Comparison {
   newly_held_n: number;
   /** Some metric is significantly worse in B (after Holm). */
   regression: boolean;
+  /**
+   * What differs between the two runs besides the results: the recipe, model, data, seed and every recorded setting
+   * whose value is not the same (issue 34: a K = 1 and a K = 3 typos run must not read alike). Values as shown.
+   */
+  differ: SettingDifference[];
+}
+
+/** One thing that differs between the runs compared: its label in words and each run's value. */
+export interface SettingDifference {
+  key: string;
+  label: string;
+  a: string;
+  b: string;
+}
+
+/** The recipe, model, data, seed and settings that differ between two runs (values as people read them). */
+export function differences(a: RunInfo, b: RunInfo): SettingDifference[] {
+  const shown = (v: unknown): string => (v === undefined || v === null ? '—' : withoutAbsolutePaths(settingValue(v)));
+  const out: SettingDifference[] = [];
+  const add = (key: string, label: string, x: unknown, y: unknown): void => {
+    if (JSON.stringify(x ?? null) !== JSON.stringify(y ?? null)) out.push({ key, label, a: shown(x), b: shown(y) });
+  };
+  add('recipe', 'recipe', a.recipe, b.recipe);
+  add('model', 'model', displayPath(a.model), displayPath(b.model));
+  add('dataset', 'data', displayPath(a.dataset), displayPath(b.dataset));
+  add('seed', 'seed', a.seed, b.seed);
+  for (const key of [...new Set([...Object.keys(a.settings ?? {}), ...Object.keys(b.settings ?? {})])]) {
+    add(key, settingLabel(key), a.settings?.[key], b.settings?.[key]);
+  }
+  return out;
+}
+
+/** "k: 1 → 3 · max words: 512 → 256", or "" when nothing differs. */
+export const differencesText = (d: readonly SettingDifference[]): string => d.map((x) => `${x.label}: ${x.a} → ${x.b}`).join(' · ');
+
+/** The comparison with its runs named as a page shows them: no absolute path (folders as given, or `dirs`). */
+export function forDisplay(c: Comparison, dirs?: readonly [string, string]): Comparison {
+  const run = (r: RunInfo, dir: string | undefined): RunInfo => ({
+    ...r,
+    dir: dir ?? displayPath(r.dir),
+    model: displayPath(r.model),
+    dataset: displayPath(r.dataset),
+  });
+  return { ...c, a: run(c.a, dirs?.[0]), b: run(c.b, dirs?.[1]) };
 }
 
 /** The examples right under attack in A and wrong in B (broke), and the reverse (held). */

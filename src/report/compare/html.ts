@@ -3,8 +3,9 @@
  * fetched); every string from a run goes through the report's escaper.
  */
 import { escapeHtml as esc } from '../html/escape.ts';
+import { displayPath } from '../html/paths.ts';
 import { tooWide, type Interval } from '../../stats/index.ts';
-import type { Comparison, ChangedExample, MetricComparison } from './compare.ts';
+import { forDisplay, type Comparison, type ChangedExample, type MetricComparison } from './compare.ts';
 import type { ExampleView } from './load.ts';
 import type { TransferMatrix } from './transfer.ts';
 
@@ -40,7 +41,7 @@ function metricRow(m: MetricComparison): string {
       : '';
   const counts = m.counts ? ` (discordant: ${m.counts.onlyA} only A, ${m.counts.onlyB} only B)` : '';
   return (
-    `<tr class="${cls}"><td>${esc(m.metric)}</td><td>${esc(ivText(m.a))}${wide(m.a)}<br><span class="meta">n = ${m.a.n}</span></td>` +
+    `<tr class="${cls}"><td>${esc(m.label ?? m.metric)}</td><td>${esc(ivText(m.a))}${wide(m.a)}<br><span class="meta">n = ${m.a.n}</span></td>` +
     `<td>${esc(ivText(m.b))}${wide(m.b)}<br><span class="meta">n = ${m.b.n}</span></td>` +
     `<td>${esc(ivText(m.diff, true))}<br><span class="meta">paired n = ${m.diff.n}</span></td>` +
     `<td>${m.test === 'mcnemar' ? 'exact McNemar' : 'paired bootstrap'}${esc(counts)}</td>` +
@@ -77,17 +78,25 @@ function examplesTable(title: string, xs: ChangedExample[], total: number): stri
 }
 
 /** compare.html for a comparison. */
-export function compareHtml(c: Comparison): string {
+export function compareHtml(comparison: Comparison): string {
+  // No absolute path on the page (it may be shared): folders, models and data as displayPath writes them.
+  const c = forDisplay(comparison);
   const run = (label: string, r: Comparison['a']): string =>
     `<li><b>${label}</b>: ${esc(r.dir)} — ${esc(r.recipe)} on ${esc(r.model)}, data ${esc(r.dataset)}, seed ${r.seed}, ${r.n} examples</li>`;
+  const differ = c.differ ?? [];
   const joined =
     c.joined.mode === 'same'
       ? `both runs hold the same ${c.joined.n} examples`
       : `compared on the ${c.joined.n} examples both hold (${c.joined.only_a} only in A, ${c.joined.only_b} only in B left out)`;
-  const regressions = c.metrics.filter((m) => m.regression).map((m) => m.metric);
+  const regressions = c.metrics.filter((m) => m.regression).map((m) => m.label ?? m.metric);
   const body = [
     '<h1>textstress compare</h1>',
     `<ul>${run('A', c.a)}${run('B', c.b)}</ul>`,
+    differ.length
+      ? `<table class="differ"><tr><th>what differs</th><th>A</th><th>B</th></tr>${differ
+          .map((d) => `<tr><td>${esc(d.label)}</td><td>${esc(d.a)}</td><td>${esc(d.b)}</td></tr>`)
+          .join('')}</table>`
+      : '<p class="meta">The two runs have the same recipe, model, data, seed and settings.</p>',
     `<p class="meta">Joined per example by id: ${esc(joined)}. 95% intervals (Wilson for rates, seeded bootstrap for F1 and ` +
       `differences; seed ${esc(String(c.seed))}). Paired tests: exact McNemar on per-example outcomes, paired bootstrap for F1; ` +
       `p adjusted by Holm over the ${c.metrics.filter((m) => m.p !== null).length} metrics tested; α = ${c.alpha}. ` +
@@ -108,7 +117,7 @@ export function transferHtml(t: TransferMatrix): string {
   const head = `<tr><th>adversarial examples of</th>${t.models.map((m) => `<th>${esc(m)}</th>`).join('')}</tr>`;
   const rows = t.rows.map(
     (r) =>
-      `<tr><th>${esc(r.run.recipe)} on ${esc(r.run.model)}<br><span class="meta">${esc(r.run.dir)}</span></th>` +
+      `<tr><th>${esc(r.run.recipe)} on ${esc(displayPath(r.run.model))}<br><span class="meta">${esc(displayPath(r.run.dir))}</span></th>` +
       r.cells
         .map(
           (c) =>

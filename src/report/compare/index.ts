@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { changedIds, comparePaired, type Comparison, type CompareOptions } from './compare.ts';
+import { changedIds, comparePaired, differences, type Comparison, type CompareOptions } from './compare.ts';
 import { compareHtml } from './html.ts';
 import { join2, readDetails, readOutcomes } from './load.ts';
 
@@ -52,6 +52,7 @@ export async function compareRuns(dirA: string, dirB: string, opts: CompareRunsO
     newly_broke_n: broke.length,
     newly_held_n: held.length,
     regression: metrics.some((m) => m.regression),
+    differ: differences(a.info, b.info),
   };
 }
 

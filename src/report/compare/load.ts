@@ -39,6 +39,8 @@ export interface RunInfo {
   dataset: string;
   seed: number;
   n: number;
+  /** The recipe's recorded settings (summary.json's `settings`): what tells two runs of one recipe apart. */
+  settings: Record<string, unknown>;
 }
 
 /** One run read for comparison: its identity and its examples' outcomes, by id, in file order. */
@@ -98,6 +100,7 @@ export function readRunInfo(dir: string): RunInfo {
     dataset: String(s.dataset),
     seed: typeof s.seed === 'number' ? s.seed : 0,
     n: s.n,
+    settings: typeof s.settings === 'object' && s.settings !== null ? (s.settings as Record<string, unknown>) : {},
   };
 }
 

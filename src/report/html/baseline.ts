@@ -4,6 +4,8 @@ import { escapeHtml as esc } from './escape.ts';
 import { NA, pct } from '../../util/format.ts';
 import { headlineRun } from './load.ts';
 import type { ChartSpec, HeadlineMetrics, LoadedRun, RunGroup } from './types.ts';
+import { differences, differencesText } from '../compare/compare.ts';
+import type { RunInfo } from '../compare/load.ts';
 
 /** A difference in percentage points, signed. */
 export const pts = (d: number | null): string =>
@@ -56,7 +58,21 @@ export function comparisonTable(rows: readonly Comparison[]): string {
         return `<td class="n">${pct(a)}</td><td class="n">${pct(b)}</td><td class="n ${cls}">${esc(pts(d))}</td>`;
       })
       .join('');
-    return `<tr><td>${esc(c.test)}<div class="notes">${esc(c.base.summary.model)} → ${esc(c.cur.summary.model)}</div></td>${cells}</tr>`;
+    // What differs between the two runs of the test (issue 34: runs with other settings must not read alike).
+    const info = (r: Comparison['base']): RunInfo => ({
+      dir: r.dir,
+      recipe: r.summary.recipe,
+      model: r.summary.model,
+      dataset: r.summary.dataset,
+      seed: r.summary.seed,
+      n: r.summary.n,
+      settings: r.summary.settings ?? {},
+    });
+    const differ = differencesText(differences(info(c.base), info(c.cur)));
+    return (
+      `<tr><td>${esc(c.test)}<div class="notes">${esc(differ ? `baseline → current: ${differ}` : 'same recipe, model, data, seed and settings')}` +
+      `</div></td>${cells}</tr>`
+    );
   });
   return `<table class="compare"><thead><tr><th>test</th>${head}</tr></thead><tbody>${body.join('')}</tbody></table>`;
 }

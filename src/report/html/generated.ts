@@ -7,9 +7,11 @@ import type { TopLevelSpec } from 'vega-lite';
 import { escapeHtml as esc } from './escape.ts';
 import type { ChartSpec, GeneratedRun, ReportFamily, ReportSections, ReportTable, RunGroup } from './types.ts';
 import { sectionFinder } from './families/index.ts';
-import type { RecipeMetric } from '../../recipes/registry/define.ts';
 import type { Interval } from '../../stats/index.ts';
 import { ciHtml } from './intervals.ts';
+import { formatMetric, metricLabel, metricUnit, type MetricDisplay } from '../../metrics/display.ts';
+
+export { formatMetric, metricLabel };
 
 export interface GeneratedSlot {
   family: ReportFamily;
@@ -67,32 +69,6 @@ export function stepCharts(runs: readonly GeneratedRun[]): ChartSpec[] {
 const num = (x: unknown): string =>
   typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)) : x === null ? 'n/a' : String(x);
 
-/** How a metric is printed: its declared unit, else guessed from its name (shares 0–1 as %, counts as integers). */
-function unitOf(name: string, value: unknown, declared?: RecipeMetric): NonNullable<RecipeMetric['unit']> {
-  if (declared?.unit) return declared.unit;
-  if (typeof value === 'number' && Number.isInteger(value)) return /layer$/.test(name) ? 'index' : 'count';
-  if (/(accuracy|localisation|fraction|share|rate|stability|chance)$/.test(name)) return 'rate';
-  if (/(drop|minus_far|reduction|_change)$/.test(name)) return 'points';
-  return 'number';
-}
-
-/** A metric value in its unit: 61.2%, +0.9 pts, 424, layer 2, 0.9067. */
-export function formatMetric(value: unknown, unit: NonNullable<RecipeMetric['unit']>): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return value === null || value === undefined ? 'n/a' : String(value);
-  switch (unit) {
-    case 'rate':
-      return `${(value * 100).toFixed(1)}%`;
-    case 'points':
-      return `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)} pts`;
-    case 'count':
-      return value.toLocaleString('en-US');
-    case 'index':
-      return String(value);
-    case 'number':
-      return num(value);
-  }
-}
-
 /** The 95% interval a generator run wrote for one of its metrics (summary `intervals`, or `details.intervals`). */
 function intervalOf(run: GeneratedRun, name: string): Interval | undefined {
   const summary = run.summary as unknown as { intervals?: Record<string, Interval>; details?: { intervals?: Record<string, Interval> } };
@@ -100,22 +76,18 @@ function intervalOf(run: GeneratedRun, name: string): Interval | undefined {
   return iv && typeof iv === 'object' && 'low' in iv ? iv : undefined;
 }
 
-/** A metric's label: its declared one, else its name in words ("best_layer_accuracy" → "best layer accuracy"). */
-export function metricLabel(name: string, declared?: RecipeMetric): string {
-  return declared?.label ?? name.replace(/_/g, ' ');
-}
-
 /**
  * The generator's summary metrics as tiles, labelled and in their units as the recipe declares them (`metrics`);
  * the full description is the tile's tooltip. The grid wraps, so no tile is cut on a narrow card.
  */
-export function generatedTiles(run: GeneratedRun, declared: Record<string, RecipeMetric> = {}): string {
+export function generatedTiles(run: GeneratedRun, declared: Record<string, MetricDisplay> = {}): string {
   const tiles = Object.entries(run.summary.metrics).map(([k, v]) => {
     const d = declared[k];
     const title = d?.description ? ` title="${esc(d.description)}"` : '';
-    const unit = unitOf(k, v, d);
+    const unit = metricUnit(k, v, d);
     const iv = intervalOf(run, k);
-    const ci = iv && (unit === 'rate' || unit === 'points') ? ciHtml(iv, 'share') : iv ? ciHtml(iv, 'number') : '';
+    // A plain number (a score 0–1) keeps three decimals in its interval: [0.893–0.921], not [0.9–0.9].
+    const ci = !iv ? '' : unit === 'rate' || unit === 'points' ? ciHtml(iv, 'share') : ciHtml(iv, 'number', unit === 'number' ? 3 : 1);
     return `<div class="m"${title}><div class="v">${esc(formatMetric(v, unit))}</div><div class="l">${esc(metricLabel(k, d))}</div>${ci}</div>`;
   });
   return `<div class="metrics wrap">${tiles.join('')}</div>`;

@@ -8,10 +8,10 @@ import type { Interval } from '../../stats/index.ts';
 import { escapeHtml as esc } from './escape.ts';
 
 /** The interval line of a metric tile; '' when the run has no interval for it (written before intervals). */
-export function ciHtml(iv: Interval | undefined, unit: FigureUnit = 'share'): string {
+export function ciHtml(iv: Interval | undefined, unit: FigureUnit = 'share', digits = 1): string {
   if (!iv) return '';
   if (iv.value === null) return `<div class="ci">n=${iv.n}</div>`;
-  const b = esc(bounds(iv, unit));
+  const b = esc(bounds(iv, unit, digits));
   if (tooFew(iv, unit)) {
     return `<div class="ci few" title="The 95% interval is wider than 20 points: too few examples to read this figure.">${b} ${TOO_FEW} (n=${iv.n})</div>`;
   }

@@ -44,6 +44,14 @@ export async function loadGroups(paths: readonly string[], opts: LoadOptions = {
 async function collect(dir: string, root: string, depth: number, prefix: string | undefined, opts: LoadOptions): Promise<RunGroup[]> {
   const name = [prefix, relative(root, dir).split('\\').join('/')].filter(Boolean).join('/') || basename(dir);
   if (existsSync(join(dir, SUMMARY_FILE))) {
+    // A command's own summary (`eval --out`) is no run: left out when found among runs, refused when named.
+    const command = commandOf(dir);
+    if (command !== undefined) {
+      if (depth > 0) return [];
+      throw new TextstressError(`${join(dir, SUMMARY_FILE)} is the summary of \`textstress ${command}\`, not of a run.`, {
+        hint: 'The report reads the folders of attack, probe, stress, generator and suite runs.',
+      });
+    }
     return [{ name, dir, files: {}, ...split([await loadAnyRun(dir, name, name, opts)]) }];
   }
   const subdirs = readdirSync(dir, { withFileTypes: true })
@@ -108,6 +116,14 @@ function readJson(path: string): unknown {
 }
 
 type AnyRun = AnyLoadedRun;
+
+/** The command whose own summary dir holds (`command: "eval"`, no recipe), or undefined for a run's (or none). */
+function commandOf(dir: string): string | undefined {
+  const summary = readJson(join(dir, SUMMARY_FILE)) as Record<string, unknown> | null;
+  return summary && typeof summary === 'object' && typeof summary.command === 'string' && summary.recipe === undefined
+    ? summary.command
+    : undefined;
+}
 
 /** A run's summary.json, checked to be one; its kind decides how the run is loaded and where the group keeps it. */
 async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<{ slot: ReportSlot; run: AnyRun }> {

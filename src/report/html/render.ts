@@ -4,20 +4,21 @@ import { renderChart } from './charts.ts';
 import { escapeHtml as esc, jsonForScript } from './escape.ts';
 import { pct } from '../../util/format.ts';
 import { browserData } from './examples.ts';
-import { generatedSlots, generatedTiles, sampleTable } from './generated.ts';
+import { generatedSlots, generatedTiles, metricLabel, sampleTable } from './generated.ts';
 import { displayPath, withoutAbsolutePaths } from './paths.ts';
 import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
 import { assignFamilies } from './families/index.ts';
 import { builtinRegistry } from '../../families/index.ts';
-import type { Registry } from '../../recipes/registry/registry.ts';
+import { settingLabelsOf, type Registry } from '../../recipes/registry/registry.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { baselineModels, compare, comparisonChart, comparisonTable, diff, pts } from './baseline.ts';
 import { ciHtml } from './intervals.ts';
+import { fallbackLines } from './fallbacks.ts';
 import { dollars, formatSettings, runsTable } from './runs-table.ts';
 
 export { dollars, formatSettings } from './runs-table.ts';
 import { headlineIntervals } from '../../recipes/report/intervals.ts';
-import type { ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
+import type { CardTile, ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
 
 // One script element: the drawing helpers (textstressDraw), then the browser that uses them.
 const SCRIPT = ['./draw.client.js', './browser.client.js'].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
@@ -48,7 +49,8 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 /** Renders the self-contained HTML report card for a set of run groups. */
 export async function renderReport(groups: readonly RunGroup[], opts: HtmlReportOptions = {}): Promise<string> {
   const runs = groups.flatMap((g) => g.runs);
-  const declared = (opts.registry ?? builtinRegistry()).sections();
+  const reg = opts.registry ?? builtinRegistry();
+  const declared = reg.sections();
   const slots = assignFamilies(runs, declared);
   const sections = slots.map((s) => ({
     ...s,
@@ -103,10 +105,12 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   if (opts.verdict) body.push(verdictHtml(opts.verdict));
   body.push('<p class="blurb">One card per attack family: its headline run’s numbers and what produced them.</p><div class="cards">');
   for (const s of sections) {
-    for (const run of headlines(s.family, s.runs, groups, s.content.headline)) body.push(cardHtml(s.family, run, s.runs.length));
+    for (const run of headlines(s.family, s.runs, groups, s.content.headline))
+      body.push(cardHtml(s.family, run, s.runs.length, settingLabelsOf(reg, run.summary.recipe), s.content.card?.(run)));
   }
   for (const s of stSlots) {
-    for (const run of s.runs) body.push(stressCardHtml(s.family, run, formatSettings(run.summary.settings ?? {}, true)));
+    for (const run of s.runs)
+      body.push(stressCardHtml(s.family, run, formatSettings(run.summary.settings ?? {}, true, settingLabelsOf(reg, run.summary.recipe))));
   }
   for (const s of genSlots) {
     for (const run of s.runs) {
@@ -115,13 +119,11 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
           `${esc(runLabel(run))} · ${run.summary.steps} steps · ${run.summary.n} generated</div>` +
           generatedTiles(
             run,
-            (opts.registry ?? builtinRegistry()).has(run.summary.recipe)
-              ? (opts.registry ?? builtinRegistry()).get(run.summary.recipe).metrics
-              : undefined,
+            reg.has(run.summary.recipe) ? { ...reg.get(run.summary.recipe).figures, ...reg.get(run.summary.recipe).metrics } : undefined,
           ) +
           `<dl class="meta"><dt>model</dt><dd>${esc(displayPath(run.summary.model))}</dd><dt>seed</dt><dd>` +
           `${esc(String(run.summary.seed))}</dd><dt>settings</dt><dd>` +
-          `${esc(formatSettings(run.summary.settings, true))}</dd></dl></section>`,
+          `${esc(formatSettings(run.summary.settings, true, settingLabelsOf(reg, run.summary.recipe)))}</dd></dl></section>`,
       );
     }
   }
@@ -245,6 +247,20 @@ function grade(x: number | null, goodAbove: number, badBelow: number): string {
 }
 
 /** The card's four headline figures, each with its 95% interval and n under it when the run has them. */
+/** A family's own card figures (CardTile): shares with their intervals, graded where a direction is better. */
+function familyTiles(tiles: readonly CardTile[]): string {
+  return (
+    '<div class="metrics">' +
+    tiles
+      .map((t) => {
+        const good = t.value === null || !t.better ? '' : grade(t.better === 'higher' ? t.value : 1 - t.value, 0.8, 0.5);
+        return `<div class="m ${good}"><div class="v">${pct(t.value)}</div><div class="l">${esc(t.label)}</div>${ciHtml(t.interval)}</div>`;
+      })
+      .join('') +
+    '</div>'
+  );
+}
+
 function metricTiles(h: HeadlineMetrics, iv: ReturnType<typeof headlineIntervals> = {}): string {
   const tile = (v: string, label: string, cls = '', extra = ''): string =>
     `<div class="m ${cls}"><div class="v">${v}</div><div class="l">${esc(label)}</div>${extra}</div>`;
@@ -259,13 +275,14 @@ function metricTiles(h: HeadlineMetrics, iv: ReturnType<typeof headlineIntervals
     ) +
     tile(
       pct(h.attack_success_rate),
-      'attack success rate',
+      // A tagger's two shares are over different sentences (issue 34): the labels say which.
+      h.metric === 'entity F1' ? 'attack success rate (of sentences with an entity right)' : 'attack success rate',
       grade(h.attack_success_rate === null ? null : 1 - h.attack_success_rate, 0.8, 0.5),
       ciHtml(iv.attack_success_rate),
     ) +
     tile(
       pct(h.stability),
-      iv.stability ? 'stability' : `stability (n=${h.stability_n})`,
+      (h.metric === 'entity F1' ? 'stability (of sentences fully right)' : 'stability') + (iv.stability ? '' : ` (n=${h.stability_n})`),
       grade(h.stability, 0.9, 0.6),
       ciHtml(iv.stability),
     ) +
@@ -273,15 +290,15 @@ function metricTiles(h: HeadlineMetrics, iv: ReturnType<typeof headlineIntervals
   );
 }
 
-function cardHtml(family: ReportFamily, run: LoadedRun, nRuns: number): string {
+function cardHtml(family: ReportFamily, run: LoadedRun, nRuns: number, labels: Record<string, string>, tiles?: CardTile[]): string {
   const s = run.summary;
   return (
     `<section class="card" data-family="${esc(family.id)}"><h3>${esc(family.title)}</h3>` +
     `<div class="sub">headline run: ${esc(runLabel(run))}${nRuns > 1 ? ` · ${nRuns} runs in this family` : ''} · ${s.n} examples</div>` +
-    metricTiles(run.headline, headlineIntervals(run)) +
+    (tiles ? familyTiles(tiles) : metricTiles(run.headline, headlineIntervals(run))) +
     '<dl class="meta">' +
     `<dt>model</dt><dd>${esc(displayPath(s.model))}</dd><dt>data</dt><dd>${esc(displayPath(s.dataset))}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
-    `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true))}</dd>${llmMeta(s)}</dl></section>`
+    `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true, labels))}</dd>${llmMeta(s)}</dl></section>`
   );
 }
 
@@ -318,21 +335,27 @@ function verdictHtml(v: Verdict): string {
       : overall === 'pass'
         ? `Gate passed: all ${v.checks.length} checks hold`
         : overall === 'inconclusive'
-          ? `Gate inconclusive: ${unsure.length} of ${v.checks.length} checks have too few examples to pass`
+          ? `Gate inconclusive: ${unsure.length} of ${v.checks.length} checks have too few examples to judge`
           : `Gate failed: ${failed.length} of ${v.checks.length} checks`;
   const mark: Record<string, string> = { pass: '✓', fail: '✗', inconclusive: '?' };
   const items = [...failed, ...unsure, ...v.checks.filter((c) => status(c) === 'pass')].map(
-    (c) => `<li class="${status(c) === 'inconclusive' ? 'skip' : status(c)}">${mark[status(c)]} ${esc(c.message)}</li>`,
+    // In words and units (CheckResult.text; verdicts written before it: the suite-terms message), the check as written on hover.
+    (c) =>
+      `<li class="${status(c) === 'inconclusive' ? 'skip' : status(c)}" title="${esc(c.expr)}">${mark[status(c)]} ${esc(c.text ?? c.message)}</li>`,
   );
   for (const sk of v.skipped ?? []) items.push(`<li class="skip">– ${esc(sk.test)}: not run (${esc(sk.reason)})</li>`);
-  const checked = v.checked?.length ? `<p class="gate-checked">Checked: ${v.checked.map(esc).join(', ')}.</p>` : '';
+  const names = v.checked_labels ?? v.checked?.map((m) => metricLabel(m));
+  const checked = names?.length ? `<p class="gate-checked">Checked: ${names.map(esc).join(', ')}.</p>` : '';
   const warn =
     v.checks.length && v.robustness === false
       ? '<p class="gate-warn">⚠ No check reads a robustness metric (attack success, accuracy under attack, stability …): ' +
         'this gate says nothing about how the model holds up under attack.</p>'
       : '';
+  const fallback = fallbackLines(v)
+    .map((l) => `<p class="gate-warn" data-fallback>⚠ ${esc(withoutAbsolutePaths(l))}</p>`)
+    .join('');
   const cls = overall === 'pass' ? 'pass' : 'fail';
-  return `<div class="verdict ${cls}" id="verdict" data-status="${overall}"><h3>${esc(head)}</h3>${checked}${warn}<ul>${items.join('')}</ul></div>`;
+  return `<div class="verdict ${cls}" id="verdict" data-status="${overall}"><h3>${esc(head)}</h3>${checked}${warn}${fallback}<ul>${items.join('')}</ul></div>`;
 }
 
 function definitionsHtml(): string {

@@ -3,23 +3,27 @@
  * under one row. Also the settings line and dollar amounts the cards share.
  */
 import { NA, fixed, pct } from '../../util/format.ts';
+import { settingLabel, settingValue } from '../../metrics/display.ts';
 import { runLabel } from '../../recipes/report/charts.ts';
 import { escapeHtml as esc } from './escape.ts';
 import { displayPath, withoutAbsolutePaths } from './paths.ts';
 import type { LoadedRun } from './types.ts';
 
-/** "k=3 · target=max · sources=6 (insertion,…)"; `full` lists long arrays whole. */
-export function formatSettings(settings: Record<string, unknown>, full = false): string {
+/**
+ * "k: 3 · target: max · sources: 6 (insertion, deletion, …)": each setting named in words, not camelCase (issue 34),
+ * booleans as yes / no, paths without the user's folders; `full` lists long arrays whole.
+ */
+export function formatSettings(settings: Record<string, unknown>, full = false, labels: Record<string, string> = {}): string {
   const value = (v: unknown): string => {
     if (Array.isArray(v)) {
-      const items = v.map((x) => (typeof x === 'string' ? displayPath(x) : String(x)));
-      return !full && items.length > 3 ? `${items.length} (${items.slice(0, 2).join(',')},…)` : items.join(',');
+      const items = v.map((x) => (typeof x === 'string' ? displayPath(x) : settingValue(x)));
+      return !full && items.length > 3 ? `${items.length} (${items.slice(0, 2).join(', ')}, …)` : items.join(', ');
     }
-    return typeof v === 'object' ? withoutAbsolutePaths(JSON.stringify(v)) : displayPath(String(v));
+    return typeof v === 'object' ? withoutAbsolutePaths(JSON.stringify(v)) : typeof v === 'string' ? displayPath(v) : settingValue(v);
   };
   return Object.entries(settings)
     .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
-    .map(([k, v]) => `${k}=${value(v)}`)
+    .map(([k, v]) => `${labels[k] ?? settingLabel(k)}: ${value(v)}`)
     .join(' · ');
 }
 

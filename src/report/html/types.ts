@@ -15,7 +15,18 @@ export interface CheckResult {
   interval?: { value: number | null; low: number | null; high: number | null; n: number; method: string };
   /** A baseline check decided by the paired test: its Holm-adjusted p-value. */
   p?: number | null;
+  /** In the suite's terms (`attack_success_rate = 0.727 fails < 0.400`): the terminal's and verdict.json's line. */
   message: string;
+  /** The same in words and units (`attack success rate 72.7% fails < 40.0%`), for the report's banner. */
+  text?: string;
+}
+
+/** A suite dataset that ran on its fallback file: the file it names, the one used, and the tests that used it. */
+export interface DataFallback {
+  dataset: string;
+  wanted: string;
+  used: string;
+  tests: string[];
 }
 
 /** A gate check's or verdict's outcome; exit codes 0, 1 and 3 (see src/suite/gate.ts GATE_EXIT). */
@@ -28,8 +39,14 @@ export interface Verdict {
   status?: GateStatus;
   /** The metrics the checks read, and whether one of them measures robustness (not only clean performance). */
   checked?: string[];
+  /** The same metrics in words ("attack success rate"), for the report. */
+  checked_labels?: string[];
   robustness?: boolean;
   checks: CheckResult[];
   /** Tests not run (e.g. an optional dataset is absent), with why. */
   skipped?: { test: string; reason: string }[];
+  /** Datasets whose file was missing, so their tests ran on the dataset's `fallback` (issue 34): never silent. */
+  fallbacks?: DataFallback[];
+  /** Tests that stopped with an error (an unsupported model, a missing dataset, a recipe error), with the error; each also fails a check. */
+  failed?: { test: string; recipe: string; reason: string }[];
 }

@@ -18,7 +18,7 @@
     return e;
   };
   const pct = (x) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
-  const fmt = (m, x) => (m.unit === 'rate' ? pct(x) : x === null || x === undefined ? 'n/a' : Number(x).toFixed(3));
+  // Names and units come from the server (src/metrics/display.ts): a figure's label and its text in its unit.
   const LABELS = {
     clean_accuracy: 'clean accuracy',
     attacked_accuracy: 'accuracy under attack',
@@ -27,20 +27,30 @@
     attack_success_rate: 'attack success rate',
     stability: 'stability',
   };
-  const label = (name) => LABELS[name] ?? name.replace(/_/g, ' ');
+  const label = (name, m) => m?.label ?? LABELS[name] ?? name.replace(/_/g, ' ');
   const TOO_WIDE = 0.2;
+  const WIDE_UNITS = new Set(['rate', 'points']);
 
-  /** A figure with its interval and n; a figure whose interval is wider than 20 points is marked as too few examples. */
+  /** A figure with its interval and n; a share whose interval is wider than 20 points is marked as too few examples. */
   function figure(m) {
-    const wrap = el('span', { class: 'fig' }, el('b', {}, fmt(m, m.value)));
-    if (m.low !== null && m.high !== null && m.low !== undefined) {
-      wrap.append(el('span', { class: 'iv' }, ` [${fmt(m, m.low)}–${fmt(m, m.high)}]`));
-      if (m.unit === 'rate' && m.high - m.low > TOO_WIDE)
+    const t = m.text ?? {
+      value: pct(m.value),
+      low: m.low === null ? null : (m.low * 100).toFixed(1),
+      high: m.high === null ? null : (m.high * 100).toFixed(1),
+    };
+    const wrap = el('span', { class: 'fig' }, el('b', {}, t.value));
+    if (t.low !== null && t.high !== null && t.low !== undefined && (m.low !== m.high || m.unit === 'rate')) {
+      wrap.append(el('span', { class: 'iv' }, ` [${t.low}–${t.high}]${m.text ? '' : '%'}`));
+      if (WIDE_UNITS.has(m.unit ?? 'rate') && m.high - m.low > TOO_WIDE)
         wrap.append(el('span', { class: 'few', title: 'the 95% interval is wider than 20 points' }, ` too few examples (n=${m.n})`));
       else if (m.n !== null) wrap.append(el('span', { class: 'n' }, ` n=${m.n}`));
-    }
+    } else if (m.n !== null && m.n !== undefined && m.unit !== 'count' && m.unit !== 'index')
+      wrap.append(el('span', { class: 'n' }, ` n=${m.n}`));
     return wrap;
   }
+
+  /** A run's settings on one line: "k: 3 · target: max · max words: 512". */
+  const settingsLine = (r) => (r.settings ?? []).map((x) => `${x.label}: ${x.value}`).join(' · ');
 
   /** A table of the page's look: header cells from `head`, the given body rows; `attrs` on the table element. */
   function table(head, rows, attrs = {}) {
@@ -71,7 +81,13 @@
     if (state.recipe && r.recipe !== state.recipe) return false;
     if (state.model && r.model !== state.model) return false;
     if (!state.query) return true;
-    const hay = [r.path, r.root, r.recipe, r.kind, r.model, r.data ?? '', r.date].join(' ').toLowerCase();
+    // Settings are searchable as shown ("max words: 512"), as key=value ("k=3") and as CLI words ("k 3").
+    const settings = (r.settings ?? []).flatMap((x) => [
+      `${x.label}: ${x.value}`,
+      `${x.key}=${x.value}`,
+      `${x.label.replace(/ /g, '-')}=${x.value}`,
+    ]);
+    const hay = [r.path, r.root, r.recipe, r.kind, r.model, r.data ?? '', r.date, ...settings].join(' ').toLowerCase();
     return state.query
       .toLowerCase()
       .split(/\s+/)
@@ -121,12 +137,13 @@
         ),
       ),
       el('td', {}, r.data ?? '—'),
+      el('td', { class: 'settings', title: 'the recipe settings this run used' }, settingsLine(r) || '—'),
       el('td', { class: 'date' }, r.date.slice(0, 16).replace('T', ' ')),
       el('td', { class: 'num' }, r.n ?? '—'),
       el(
         'td',
         { class: 'metrics' },
-        r.metrics.map((m) => el('div', {}, el('span', { class: 'mname' }, `${label(m.name)}: `), figure(m))),
+        r.metrics.map((m) => el('div', {}, el('span', { class: 'mname' }, `${label(m.name, m)}: `), figure(m))),
       ),
       kids.length ? el('td', {}, el('span', { class: 'kids' }, `${kids.length} sub-runs below`)) : el('td', {}),
     );
@@ -170,7 +187,7 @@
             ),
             el(
               'td',
-              { colspan: 8 },
+              { colspan: 9 },
               el('b', {}, r.parent),
               ` — ${members.length} runs (${[...new Set(members.map((m) => m.recipe))].join(', ')})`,
             ),
@@ -198,7 +215,7 @@
         el('input', {
           id: 'search',
           type: 'search',
-          placeholder: 'search runs (recipe, model, data, folder, date)',
+          placeholder: 'search runs (recipe, model, data, folder, date, settings such as k=3)',
           value: state.query,
           oninput: (e) => ((state.query = e.target.value), renderList(), document.getElementById('search').focus()),
         }),
@@ -226,7 +243,7 @@
       el(
         'div',
         { class: 'scroll' },
-        table(['', 'run', 'recipe', 'model', 'data', 'date (UTC)', 'n', 'headline figures (95% interval)', ''], rows),
+        table(['', 'run', 'recipe', 'model', 'data', 'settings', 'date (UTC)', 'n', 'headline figures (95% interval)', ''], rows),
       ),
       state.problems.length
         ? el(
@@ -260,11 +277,11 @@
 
   async function renderHistory(model, metric) {
     const mine = state.runs.filter((r) => r.model === model);
-    const names = [...new Set(mine.flatMap((r) => r.metrics.map((m) => m.name)))];
+    const named = new Map(mine.flatMap((r) => r.metrics.map((m) => [m.name, m])));
     const pick = el(
       'select',
       { id: 'metric', onchange: (e) => (location.hash = `#/history/${encodeURIComponent(model)}/${encodeURIComponent(e.target.value)}`) },
-      names.map((n) => el('option', { value: n, selected: n === metric }, label(n))),
+      [...named.keys()].map((n) => el('option', { value: n, selected: n === metric }, label(n, named.get(n)))),
     );
     const chart = el('div', { class: 'chart', id: 'history-chart' }, 'Loading…');
     app.replaceChildren(back(), el('h2', {}, `${model} over time`), el('p', {}, 'figure: ', pick), chart);
@@ -278,7 +295,7 @@
     chart.innerHTML = h.svg;
     chart.append(
       table(
-        ['date (UTC)', 'recipe', 'run', label(metric)],
+        ['date (UTC)', 'recipe', 'run', 'settings that differ', label(metric, named.get(metric))],
         h.points.map((p) =>
           el(
             'tr',
@@ -286,7 +303,8 @@
             el('td', {}, p.date.slice(0, 16).replace('T', ' ')),
             el('td', {}, p.recipe),
             el('td', {}, el('a', { href: `#/run/${encodeURIComponent(p.id)}` }, p.path)),
-            el('td', {}, figure({ ...p, unit: p.value <= 1 && p.value >= 0 ? 'rate' : 'number' })),
+            el('td', { class: 'settings' }, p.differs || '—'),
+            el('td', {}, figure(p)),
           ),
         ),
       ),

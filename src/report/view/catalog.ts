@@ -3,18 +3,41 @@
  * run.json only (results files are never opened here, so a folder of million-example runs lists in seconds).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import {
+  formatBound,
+  formatMetric,
+  metricLabel,
+  metricUnit,
+  settingLabel,
+  settingValue,
+  type MetricDisplay,
+  type MetricUnit,
+} from '../../metrics/display.ts';
 import { wilson, type Interval } from '../../stats/index.ts';
+import { displayPath, withoutAbsolutePaths } from '../html/paths.ts';
 
 /** One headline figure of a run, with its 95% interval where the summary gives one or its counts allow one. */
 export interface CatalogMetric {
   name: string;
+  /** What the page calls it ("attack success rate", "pairs used"): never the snake_case name. */
+  label: string;
   value: number | null;
   low: number | null;
   high: number | null;
   n: number | null;
-  /** 'rate': a share 0–1 shown as a percentage; 'number': shown as is. */
-  unit: 'rate' | 'number';
+  /** How it is written: a share in %, points, a count, a layer index or a plain number (src/metrics/display.ts). */
+  unit: MetricUnit;
+  /** The value and the bounds as the page shows them (`92.0%`, `81.2`–`96.8`; `7,040`; `0.907`). */
+  text: { value: string; low: string | null; high: string | null };
+}
+
+/** One recorded setting of a run, as the page shows it: "max words: 512", "sources: insertion, deletion, …". */
+export interface CatalogSetting {
+  /** The setting's name as recorded (camelCase, as in the library API). */
+  key: string;
+  label: string;
+  value: string;
 }
 
 export interface CatalogEntry {
@@ -36,6 +59,14 @@ export interface CatalogEntry {
   n: number | null;
   complete: boolean;
   metrics: CatalogMetric[];
+  /** The recipe's settings (issue 34: two runs that differ only in a setting must look different). */
+  settings: CatalogSetting[];
+}
+
+/** What the registry declares that the catalog shows: recipes' metric labels and units, and their setting labels. */
+export interface CatalogDeclarations {
+  metrics?: Record<string, MetricDisplay>;
+  settingLabels?: (recipe: string) => Record<string, string>;
 }
 
 /** A folder that could not be read as a run: listed, never fatal. */
@@ -48,8 +79,14 @@ export interface CatalogProblem {
 const MAX_DEPTH = 6;
 const SKIP = new Set(['node_modules', '.git']);
 
-/** Every run under `roots` (folders holding summary.json), newest first; unreadable summaries become problems. */
-export function scanRuns(roots: readonly string[]): { runs: CatalogEntry[]; problems: CatalogProblem[] } {
+/**
+ * Every run under `roots` (folders holding summary.json), newest first; unreadable summaries become problems. The
+ * registry's metric declarations give the labels and units of the recipes' own figures.
+ */
+export function scanRuns(
+  roots: readonly string[],
+  declared: CatalogDeclarations = {},
+): { runs: CatalogEntry[]; problems: CatalogProblem[] } {
   const runs: CatalogEntry[] = [];
   const problems: CatalogProblem[] = [];
   roots.forEach((root, i) => {
@@ -61,7 +98,8 @@ export function scanRuns(roots: readonly string[]): { runs: CatalogEntry[]; prob
     walk(abs, 0, (dir) => {
       const path = relative(abs, dir).split(sep).join('/') || '.';
       try {
-        runs.push(entryOf(i, root, abs, dir, path));
+        const entry = entryOf(i, root, abs, dir, path, declared);
+        if (entry) runs.push(entry);
       } catch (err) {
         problems.push({ root, path, reason: err instanceof Error ? err.message : String(err) });
       }
@@ -98,13 +136,22 @@ function readObject(file: string): Record<string, unknown> | undefined {
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function entryOf(index: number, root: string, abs: string, dir: string, path: string): CatalogEntry {
+/** A run's entry; undefined for a summary that is no run's (`eval` writes one naming its `command`). */
+function entryOf(
+  index: number,
+  root: string,
+  abs: string,
+  dir: string,
+  path: string,
+  declared: CatalogDeclarations,
+): CatalogEntry | undefined {
   let summary: Record<string, unknown> | undefined;
   try {
     summary = readObject(join(dir, 'summary.json'));
   } catch (err) {
     throw new Error(`summary.json is not JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
+  if (summary && typeof summary.recipe !== 'string' && typeof summary.command === 'string') return undefined;
   if (!summary || typeof summary.recipe !== 'string') throw new Error('summary.json is not a textstress run summary');
   let runJson: Record<string, unknown> | undefined;
   try {
@@ -128,7 +175,37 @@ function entryOf(index: number, root: string, abs: string, dir: string, path: st
     date,
     n: num(summary.n),
     complete: summary.complete !== false,
-    metrics: metricsOf(summary),
+    metrics: metricsOf(summary).map((m) => shown(m, declared.metrics?.[m.name])),
+    settings: settingsOf(summary.settings, declared.settingLabels?.(summary.recipe)),
+  };
+}
+
+/** The recorded settings in words, paths without the user's folders. */
+export function settingsOf(settings: unknown, labels: Record<string, string> = {}): CatalogSetting[] {
+  if (typeof settings !== 'object' || settings === null) return [];
+  return Object.entries(settings as Record<string, unknown>)
+    .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
+    .map(([key, v]) => ({
+      key,
+      label: labels[key] ?? settingLabel(key),
+      value: withoutAbsolutePaths(
+        typeof v === 'string'
+          ? displayPath(v)
+          : settingValue(Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? displayPath(x) : x)) : v),
+      ),
+    }));
+}
+
+/** A figure labelled and written in its unit. */
+function shown(m: Figure, declared?: MetricDisplay): CatalogMetric {
+  const unit = metricUnit(m.name, m.value, declared);
+  const digits = unit === 'number' ? 3 : 1;
+  const bound = (x: number | null): string | null => (x === null ? null : formatBound(x, unit, digits));
+  return {
+    ...m,
+    label: m.label ?? metricLabel(m.name, declared),
+    unit,
+    text: { value: formatMetric(m.value, unit), low: bound(m.low), high: bound(m.high) },
   };
 }
 
@@ -138,11 +215,7 @@ function isGroupFolder(dir: string): boolean {
 }
 
 /** A model or data path as a person wants to read it: relative paths as given, absolute ones by their last two parts. */
-export function displayName(spec: string): string {
-  if (!spec.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(spec)) return spec;
-  const parts = spec.split(/[\\/]+/).filter(Boolean);
-  return parts.slice(-2).join('/') || basename(spec);
-}
+export const displayName = displayPath;
 
 /** The interval the summary wrote for a figure, if it did (summary.intervals, or metrics.intervals). */
 function writtenInterval(summary: Record<string, unknown>, name: string): Interval | undefined {
@@ -153,24 +226,27 @@ function writtenInterval(summary: Record<string, unknown>, name: string): Interv
   return undefined;
 }
 
-function rate(summary: Record<string, unknown>, name: string, value: unknown, k: number | null, n: number | null): CatalogMetric {
+/** A figure before it is written: its value, interval and n (and a label where the name alone would mislead). */
+type Figure = Pick<CatalogMetric, 'name' | 'value' | 'low' | 'high' | 'n'> & { label?: string };
+
+function rate(summary: Record<string, unknown>, name: string, value: unknown, k: number | null, n: number | null): Figure {
   const written = writtenInterval(summary, name);
-  if (written) return { name, value: written.value, low: written.low, high: written.high, n: written.n, unit: 'rate' };
+  if (written) return { name, value: written.value, low: written.low, high: written.high, n: written.n };
   const v = num(value);
   if (v !== null && k !== null && n !== null && n > 0) {
     const iv = wilson(Math.round(k), n);
-    return { name, value: v, low: iv.low, high: iv.high, n, unit: 'rate' };
+    return { name, value: v, low: iv.low, high: iv.high, n };
   }
-  return { name, value: v, low: null, high: null, n, unit: 'rate' };
+  return { name, value: v, low: null, high: null, n };
 }
 
 /** The headline figures: the attack kind's four, else the numbers a generator or stress run puts in `metrics`. */
-function metricsOf(s: Record<string, unknown>): CatalogMetric[] {
+function metricsOf(s: Record<string, unknown>): Figure[] {
   if (s.attack_success_rate !== undefined) {
     const n = num(s.n);
     const attacked = num(s.attacked);
     const byF1 = s.clean_f1 !== undefined && s.clean_f1 !== null;
-    const out: CatalogMetric[] = [];
+    const out: Figure[] = [];
     if (byF1) {
       out.push(rate(s, 'clean_f1', s.clean_f1, null, n), rate(s, 'attacked_f1', s.attacked_f1, null, n));
     } else {
@@ -185,6 +261,11 @@ function metricsOf(s: Record<string, unknown>): CatalogMetric[] {
     const stN = num(s.stability_n);
     const st = num(s.stability);
     out.push(rate(s, 'stability', st, st !== null && stN ? st * stN : null, stN));
+    // A tagger's success rate and stability are over different sentences (issue 34): the labels say which.
+    if (byF1 && s.clean_em === undefined) {
+      out[2]!.label = 'attack success rate (of sentences with an entity right)';
+      out[3]!.label = 'stability (of sentences fully right)';
+    }
     return out;
   }
   const metrics = s.metrics;
@@ -193,9 +274,8 @@ function metricsOf(s: Record<string, unknown>): CatalogMetric[] {
     .filter(([, v]) => typeof v === 'number' && Number.isFinite(v))
     .slice(0, 6)
     .map(([name, v]) => {
-      const iv = writtenInterval(s, name);
-      const value = v as number;
-      const unit: CatalogMetric['unit'] = value >= 0 && value <= 1 && !/count|pairs|n$|queries|steps/.test(name) ? 'rate' : 'number';
-      return { name, value, low: iv?.low ?? null, high: iv?.high ?? null, n: iv?.n ?? null, unit };
+      const iv =
+        writtenInterval(s, name) ?? writtenInterval({ intervals: (s.details as Record<string, unknown> | undefined)?.intervals }, name);
+      return { name, value: v as number, low: iv?.low ?? null, high: iv?.high ?? null, n: iv?.n ?? null };
     });
 }

@@ -96,7 +96,7 @@ window.textstressCompareView = function (c, el, h) {
     return el(
       'tr',
       { 'data-metric': m.metric },
-      el('td', {}, h.label(m.metric)),
+      el('td', {}, m.label || h.label(m.metric)),
       el('td', {}, iv(m.a, pct), el('span', { class: 'n' }, ' n=' + m.a.n)),
       el('td', {}, iv(m.b, pct), el('span', { class: 'n' }, ' n=' + m.b.n)),
       el('td', {}, iv(m.diff, signed)),
@@ -116,9 +116,21 @@ window.textstressCompareView = function (c, el, h) {
     c.joined.mode === 'same'
       ? 'both runs hold the same ' + c.joined.n + ' examples'
       : 'compared on the ' + c.joined.n + ' examples both hold';
+  // What tells the two runs apart (recipe, model, data, seed, settings): issue 34, two runs must not read alike.
+  var differ = c.differ || [];
+  var differs = differ.length
+    ? h.table(
+        ['what differs', 'A', 'B'],
+        differ.map(function (d) {
+          return el('tr', { 'data-key': d.key }, el('td', {}, d.label), el('td', {}, d.a), el('td', {}, d.b));
+        }),
+        { id: 'cmp-differ' },
+      )
+    : el('p', { id: 'cmp-differ', class: 'count' }, 'Same recipe, model, data, seed and settings.');
   return [
     el('h2', {}, 'A against B'),
     el('ul', {}, run('A', c.a), run('B', c.b)),
+    differs,
     el(
       'p',
       { class: 'count' },

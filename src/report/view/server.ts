@@ -8,10 +8,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { hostPolicy, type HostPolicy } from '../../models/serve.ts';
-import type { Registry } from '../../recipes/registry/registry.ts';
+import { figureDisplays, settingLabelsOf, type Registry } from '../../recipes/registry/registry.ts';
 import { loadGroups } from '../html/load.ts';
 import { renderReport } from '../html/render.ts';
 import { escapeHtml, jsonForScript } from '../html/escape.ts';
+import { forDisplay, type Comparison } from '../compare/index.ts';
+import { withoutAbsolutePaths } from '../html/paths.ts';
 import { scanRuns, type CatalogEntry } from './catalog.ts';
 import { historyOf, historyChart } from './history.ts';
 
@@ -25,7 +27,7 @@ export interface ViewOptions {
   /** Most examples a run's report carries in its example browser. */
   maxExamples?: number;
   /** Compares two run folders (the same computation as `textstress compare`); absent: the comparison is not offered. */
-  compare?: (a: string, b: string) => Promise<unknown>;
+  compare?: (a: string, b: string) => Promise<Comparison>;
 }
 
 export interface ViewServer {
@@ -122,7 +124,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
     case '/':
       return send(res, 200, 'text/html', page(opts));
     case '/api/runs': {
-      const { runs, problems } = scanRuns(opts.roots);
+      const { runs, problems } = scan(opts);
       return send(res, 200, 'application/json', JSON.stringify({ roots: opts.roots, runs, problems, compare: !!opts.compare }));
     }
     case '/run': {
@@ -137,22 +139,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
       return send(res, 200, 'text/html', html);
     }
     case '/api/history': {
-      const { runs } = scanRuns(opts.roots);
+      const { runs } = scan(opts);
       const points = historyOf(runs, q('model'), q('metric'));
-      return send(
-        res,
-        200,
-        'application/json',
-        JSON.stringify({ points, svg: points.length ? await historyChart(points, q('metric')) : null }),
-      );
+      return send(res, 200, 'application/json', JSON.stringify({ points, svg: points.length ? await historyChart(points) : null }));
     }
     case '/api/compare': {
       if (!opts.compare) throw new HttpError(404, 'comparison is not available in this build');
       const a = findRun(opts, q('a'));
       const b = findRun(opts, q('b'));
-      let comparison: unknown;
+      let comparison: Comparison;
       try {
-        comparison = await opts.compare(runDir(a), runDir(b));
+        // Named as the page names the runs (folder under its root), never by the absolute path they were read from.
+        comparison = forDisplay(await opts.compare(runDir(a), runDir(b)), [shownDir(a), shownDir(b)]);
       } catch (err) {
         // Runs that cannot be compared (different examples, another kind of run): the reason, as compare gives it.
         throw new HttpError(409, err instanceof Error ? err.message : String(err));
@@ -164,9 +162,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
   }
 }
 
+/** The runs under the roots, with the registry's labels and units for recipes' own figures. */
+const scan = (opts: ViewOptions): ReturnType<typeof scanRuns> => {
+  const reg = opts.registry;
+  return scanRuns(opts.roots, reg ? { metrics: figureDisplays(reg), settingLabels: (recipe) => settingLabelsOf(reg, recipe) } : {});
+};
+
+/** A run's folder as the page shows it: its root as given and its path below it, no absolute path. */
+const shownDir = (run: CatalogEntry): string =>
+  withoutAbsolutePaths(run.path === '.' ? run.root : `${run.root.replace(/\/+$/, '')}/${run.path}`);
+
 /** The run an id names, looked up in a fresh scan (an id from the page is never used as a path itself). */
 function findRun(opts: ViewOptions, id: string): CatalogEntry {
-  const run = scanRuns(opts.roots).runs.find((r) => r.id === id);
+  const run = scan(opts).runs.find((r) => r.id === id);
   if (!run) throw new HttpError(404, `no run ${id} under ${opts.roots.join(', ')}`);
   return run;
 }

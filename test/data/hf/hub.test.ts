@@ -63,7 +63,7 @@ describe('HF_ENDPOINT and HF_TOKEN', () => {
     const home = tempHome();
     restore = setHubEnv({ HF_ENDPOINT: hub.url, HF_HOME: home, HF_TOKEN: TOKEN });
     captureStderr();
-    expect(await texts(SPEC)).toEqual(SST2_ROWS.map((r) => r.sentence));
+    expect(await texts(SPEC)).toEqual(SST2_ROWS.map((r) => r.sentence.trim()));
     expect(hub.requests.map((r) => `${r.server} ${r.method} ${r.path}`)).toEqual([
       'hub GET /api/datasets/stanfordnlp/sst2/parquet',
       'hub HEAD /api/datasets/stanfordnlp/sst2/parquet/default/validation/0.parquet',
@@ -183,7 +183,7 @@ describe('the cache', () => {
     );
     expect(filesUnder(join(home, 'textstress')).filter((f) => !f.endsWith('configs.json'))).toEqual([]);
     hub.interrupt = false;
-    expect(await texts(SPEC)).toEqual(SST2_ROWS.map((r) => r.sentence));
+    expect(await texts(SPEC)).toEqual(SST2_ROWS.map((r) => r.sentence.trim()));
   });
 });
 

@@ -4,7 +4,7 @@
  * plus column options, bad rows and the limit.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect, openDataset } from '../../../src/data/index.ts';
+import { collect, openDataset, type QaExample, type TokenExample } from '../../../src/data/index.ts';
 import { DataError, TextstressError } from '../../../src/util/errors.ts';
 import {
   CONLL_ROWS,
@@ -54,6 +54,24 @@ beforeAll(async () => {
     },
     'rajpurkar/squad': { configs: { plain_text: { validation: [squadParquet(SQUAD_ROWS)] } } },
     'eriktks/conll2003': { configs: { conll2003: { test: [conllParquet(CONLL_ROWS)] } } },
+    // White space around texts, answers and tokens: stripped, offsets moved with it.
+    'someone/spaces': {
+      configs: {
+        qa: {
+          validation: [
+            squadParquet([
+              {
+                ...SQUAD_ROWS[0]!,
+                context: `  ${SQUAD_ROWS[0]!.context} `,
+                question: ` ${SQUAD_ROWS[0]!.question}  `,
+                answers: { text: ['Denver Broncos', ' Denver Broncos '], answer_start: [95, 94] },
+              },
+            ]),
+          ],
+        },
+        ner: { test: [conllParquet([{ ...CONLL_ROWS[0]!, tokens: [' EU', ...CONLL_ROWS[0]!.tokens.slice(1, -1), '.\u00A0'] }])] },
+      },
+    },
     'someone/bad-rows': {
       configs: {
         default: {
@@ -83,15 +101,15 @@ describe('hub layouts', () => {
         kind: 'text',
         id: '0',
         source: 'hf:stanfordnlp/sst2:validation:0',
-        text: "it 's a charming and often affecting journey . ",
+        text: "it 's a charming and often affecting journey .", // the hub's copy keeps GLUE's trailing space: stripped
         label: 'positive',
       },
-      { kind: 'text', id: '1', source: 'hf:stanfordnlp/sst2:validation:1', text: 'unflinchingly bleak and desperate ', label: 'negative' },
+      { kind: 'text', id: '1', source: 'hf:stanfordnlp/sst2:validation:1', text: 'unflinchingly bleak and desperate', label: 'negative' },
       {
         kind: 'text',
         id: '2',
         source: 'hf:stanfordnlp/sst2:validation:2',
-        text: 'allows us to hope that nolan is poised to embark a major career as a commercial yet inventive filmmaker . ',
+        text: 'allows us to hope that nolan is poised to embark a major career as a commercial yet inventive filmmaker .',
         label: 'positive',
       },
     ]);
@@ -152,6 +170,20 @@ describe('hub layouts', () => {
         title: 'Super_Bowl_50',
       },
     ]);
+  });
+
+  it('surrounding white space: a QA context and its answers are stripped with the offsets moved; tokens are stripped', async () => {
+    const [qa] = (await collect(await openDataset('hf:someone/spaces:qa:validation'))) as QaExample[];
+    expect(qa).toMatchObject({
+      question: SQUAD_ROWS[0]!.question,
+      context: SQUAD_ROWS[0]!.context,
+      answers: [
+        { text: 'Denver Broncos', start: 93 },
+        { text: 'Denver Broncos', start: 93 },
+      ],
+    });
+    const [ner] = (await collect(await openDataset('hf:someone/spaces:ner:test'))) as TokenExample[];
+    expect(ner!.tokens).toEqual(CONLL_ROWS[0]!.tokens);
   });
 
   it('CoNLL-2003: tokens and ner_tags names, IOB1 converted to IOB2', async () => {

@@ -48,12 +48,12 @@ function run(seed: number) {
 }
 
 describe('StressIntervalTally', () => {
-  it('Wilson over one case per example, a bootstrap over examples otherwise; reductions by bootstrap; none where a test has none', () => {
+  it("Wilson per example, Wilson at the clusters' effective size otherwise (issue 34); reductions by bootstrap; none where a test has none", () => {
     const { m } = run(0);
     expect(m.original.accuracy_interval).toEqual(wilson(4, 6));
     expect(m.tests.single!.accuracy_interval).toEqual(wilson(4, 6));
     expect(m.tests.single!.reduction_interval).toMatchObject({ value: m.tests.single!.reduction, n: 6, method: 'bootstrap' });
-    expect(m.tests.multi!.accuracy_interval).toMatchObject({ value: 9 / 15, n: 6, method: 'bootstrap' });
+    expect(m.tests.multi!.accuracy_interval).toMatchObject({ value: 9 / 15, n: 6, method: 'wilson', cases: 15 });
     expect([m.tests.multi!.reduction, m.tests.multi!.reduction_interval]).toEqual([null, undefined]);
     expect(m.tests.multi!.variants!['multi-c']!.accuracy_interval).toEqual(wilson(0, 3));
     expect(m.max_reduction?.test).toBe('single');

@@ -104,8 +104,8 @@ describe('NLI label names and schemes', () => {
   it('refuses, with the labels listed: a model with other labels, data with other labels, 3-way over 2-way, a label map that names nothing', () => {
     expect(refusal(() => planNliLabels(model(['NEGATIVE', 'POSITIVE']), QNLI, ['entailment'], {}, 'auto'))).toBe(
       'the labels of the model m [NEGATIVE, POSITIVE] cannot be mapped to the NLI labels (entailment, neutral, ' +
-        'contradiction, not_entailment): no NLI label for "NEGATIVE", "POSITIVE". | Map them with --label-map, e.g. ' +
-        '--label-map "NEGATIVE=entailment,POSITIVE=not_entailment".',
+        'contradiction, not_entailment): no NLI label for "NEGATIVE", "POSITIVE". | Map each to the NLI class it means ' +
+        'with --label-map: "NEGATIVE=<entailment|not_entailment>,POSITIVE=<entailment|not_entailment>".',
     );
     expect(refusal(() => planNliLabels(model(['entailment', 'neutral']), SICK, ['entailment'], {}, 'auto'))).toBe(
       'the model m has the labels [entailment, neutral], read as [entailment, neutral], which are neither the 3-way ' +
@@ -124,8 +124,8 @@ describe('NLI label names and schemes', () => {
       ),
     ).toBe(
       'the gold labels of dev.tsv [yes, entailment, no] cannot be mapped to the NLI labels (entailment, neutral, ' +
-        'contradiction, not_entailment): no NLI label for "yes", "no". | Map them with --label-map, e.g. --label-map ' +
-        '"yes=entailment,no=neutral".',
+        'contradiction, not_entailment): no NLI label for "yes", "no". | Map each to the NLI class it means with ' +
+        '--label-map: "yes=<entailment|neutral|contradiction>,no=<entailment|neutral|contradiction>".',
     );
     expect(refusal(() => planNliLabels(model(['entailment', 'not_entailment']), SICK, ['entailment'], {}, '3-way'))).toBe(
       '--scheme 3-way needs three-way labels on both sides, but the model m has the 2-way labels entailment / ' +

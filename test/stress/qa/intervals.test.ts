@@ -93,7 +93,8 @@ describe('Table 4 intervals (bootstrap over questions)', () => {
   it('a row over no question has null bounds and n = 0', () => {
     const d = new QaIntervalDigest(0, WORST_OF_SETS);
     const iv = d.finish();
-    expect(iv.original.em_interval).toEqual({ value: null, low: null, high: null, n: 0, method: 'bootstrap' });
+    // EM is a share of questions: Wilson (issue 34), n/a over none
+    expect(iv.original.em_interval).toEqual({ value: null, low: null, high: null, n: 0, method: 'wilson' });
     expect(iv.tests).toEqual({});
   });
 });

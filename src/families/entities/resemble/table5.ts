@@ -8,7 +8,7 @@
  * examples for the Random mean and the Best−Worst gap.
  */
 import type { ModelInput } from '../../../models/types.ts';
-import { bootstrap, mean, pairedBootstrap, wilson, type Interval } from '../../../stats/index.ts';
+import { bootstrapMean, mean, pairedBootstrap, sameValueBounds, wilson, type Interval } from '../../../stats/index.ts';
 import { applyPlan, planReplacement } from '../../../entities/replace.ts';
 import type { NameDictionaries } from '../../../entities/dictionaries.ts';
 import type { QueryEngine } from '../../../query/engine.ts';
@@ -136,8 +136,14 @@ async function rowOf(engine: QueryEngine, drawn: readonly Drawn[], randomSets: n
     original_interval: wilson(count(original), n),
     worst_interval: wilson(count(worst), n),
     best_interval: wilson(count(best), n),
-    randomMean_interval: bootstrap(n, (idx) => mean(perExample, idx), { seed: `${seed}/random` }),
-    gap_interval: stripP(pairedBootstrap(n, shareAt(worst), shareAt(best), { seed: `${seed}/gap` })),
+    // Shares per example lie in [0, 1], each example's Best − Worst in [−1, 1]: a bound where all examples agree.
+    randomMean_interval: bootstrapMean(perExample, { seed: `${seed}/random`, range: [0, 1] }),
+    gap_interval: stripP(
+      pairedBootstrap(n, shareAt(worst), shareAt(best), {
+        seed: `${seed}/gap`,
+        ...(n ? { degenerate: () => sameValueBounds((count(best) - count(worst)) / n, n, [-1, 1]) } : {}),
+      }),
+    ),
   };
 }
 

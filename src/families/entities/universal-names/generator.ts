@@ -9,7 +9,9 @@ import type { GoalFactory } from '../../../attack/goals/index.ts';
 import type { DatasetInfo, Example } from '../../../data/types.ts';
 import type { MentionAnnotator } from '../../../entities/index.ts';
 import { TextstressError } from '../../../util/errors.ts';
-import { compare, scoreJobs, splitMetrics, type Item } from './evaluate.ts';
+import { compare, scoreJobs, splitMetrics, type Item, type Scored } from './evaluate.ts';
+import { f1 } from '../../../data/entities.ts';
+import { bootstrap, sameValueBounds, type Interval } from '../../../stats/index.ts';
 import { netHarm, newArm, posteriorMean, rankArms, thompsonDraws, topK, updateArm, type Arm } from './search.ts';
 import type { UniversalNamesSettings } from './settings.ts';
 import { meanOf, universalNamesText, type RankedName, type Transfer, type TransferRow, type UniversalNamesDetails } from './tables.ts';
@@ -220,5 +222,45 @@ async function transferTest(
     };
   });
   const dropOf = (group: TransferRow['group']): number | null => meanOf(rows.filter((r) => r.group === group).map((r) => r.drop));
-  return { metric: METRIC[kind], original, rows, top_mean_drop: dropOf('top'), random_mean_drop: dropOf('random') };
+  // The mean drops' intervals: a bootstrap over the held-out examples (each resample scores every name on the same
+  // examples), seeded from the run's stream; each example's drop lies in [−1, 1].
+  const seed = ctx.rng.int(2 ** 31);
+  // The split's metric (as splitMetrics computes it) on a resample, from per-example columns.
+  const columns = (xs: readonly Scored[]): Float64Array[] =>
+    kind === 'tokens'
+      ? [0, 1, 2].map((k) => Float64Array.from(xs, (x) => [x.entities?.tp, x.entities?.fp, x.entities?.fn][k] ?? 0))
+      : [Float64Array.from(xs, (x) => (kind === 'qa' ? (x.f1 ?? 0) : x.correct ? 1 : 0))];
+  const at = (cols: Float64Array[], idx: Uint32Array): number | null => {
+    if (idx.length === 0) return null;
+    const sums = cols.map((c) => idx.reduce((a, i) => a + c[i]!, 0));
+    return kind === 'tokens' ? f1({ tp: sums[0]!, fp: sums[1]!, fn: sums[2]! }) : sums[0]! / idx.length;
+  };
+  const dropInterval = (group: TransferRow['group'], value: number | null): Interval => {
+    const jobs = names.flatMap((nm, j) =>
+      nm.group === group && scores[j] ? [{ o: columns(scores[j].original), v: columns(scores[j].variant) }] : [],
+    );
+    const stat = (idx: Uint32Array): number | null =>
+      meanOf(
+        jobs.map((c) => {
+          const o = at(c.o, idx);
+          const v = at(c.v, idx);
+          return o === null || v === null ? null : o - v;
+        }),
+      );
+    return bootstrap(jobs.length ? held.length : 0, stat, {
+      seed: `universal-names\u0001${seed}\u0001${group}`,
+      ...(value === null ? {} : { degenerate: () => sameValueBounds(value, held.length, [-1, 1]) }),
+    });
+  };
+  const topDrop = dropOf('top');
+  const randomDrop = dropOf('random');
+  return {
+    metric: METRIC[kind],
+    original,
+    rows,
+    top_mean_drop: topDrop,
+    random_mean_drop: randomDrop,
+    top_mean_drop_interval: { ...dropInterval('top', topDrop), value: topDrop },
+    random_mean_drop_interval: { ...dropInterval('random', randomDrop), value: randomDrop },
+  };
 }

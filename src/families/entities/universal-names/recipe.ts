@@ -11,10 +11,18 @@ import { RANDOM_DROP, TOP_DROP, universalNamesGenerator } from './generator.ts';
 import { annotatorName, candidateNames, checkAnnotator, namesFiles, openAnnotator } from '../sources.ts';
 import { universalNamesFamily } from './report.ts';
 import { universalNamesSettings } from './settings.ts';
+import { detailsOf } from './tables.ts';
 
 const metric = (key: string, description: string): RecipeMetric => ({
   description,
+  range: [-1, 1],
   read: (s) => (s.metrics as Record<string, number | null> | undefined)?.[key],
+  // n = the held-out examples the names were tested on (a bootstrap over them).
+  interval: (s) => {
+    const t = detailsOf(s)?.transfer;
+    const iv = key === TOP_DROP ? t?.top_mean_drop_interval : t?.random_mean_drop_interval;
+    return iv ? { ...iv, value: (s.metrics as Record<string, number | null> | undefined)?.[key] ?? null } : undefined;
+  },
 });
 
 /** `textstress universal-names`: universal adversarial names by Thompson sampling, tested on a held-out split (Algorithm 2). */

@@ -8,7 +8,7 @@ import { pct } from '../../../util/format.ts';
 import { runLabel } from '../../../recipes/report/charts.ts';
 import { generatedFamily } from '../../../recipes/report/generated.ts';
 import type { ChartSpec, GeneratedRun, ReportTable } from '../../../recipes/report/types.ts';
-import { detailsOf, METRIC_NAMES, points, rankingRows, type UniversalNamesDetails } from './tables.ts';
+import { detailsOf, METRIC_NAMES, points, pointsInterval, rankingRows, type UniversalNamesDetails } from './tables.ts';
 
 const RANKED = 20;
 
@@ -30,7 +30,10 @@ function transferTable(run: GeneratedRun, d: UniversalNamesDetails): ReportTable
       ['(original)', '', pct(t.original.metric), '', '', ''],
       ...t.rows.map((r) => [r.name, r.group, pct(r.metric), points(r.drop), pct(r.worse_share), pct(r.better_share)]),
     ],
-    caption: `Mean drop in points: top names ${points(t.top_mean_drop)}, random names ${points(t.random_mean_drop)}.`,
+    caption:
+      `Mean drop in points: top names ${points(t.top_mean_drop)}${pointsInterval(t.top_mean_drop_interval)}, random names ` +
+      `${points(t.random_mean_drop)}${pointsInterval(t.random_mean_drop_interval)}` +
+      `${t.top_mean_drop_interval ? ' (95% bootstrap intervals over the held-out examples)' : ''}.`,
   };
 }
 

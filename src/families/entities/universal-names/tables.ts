@@ -3,6 +3,7 @@ import type { GenerateSummaryView } from '../../../attack/generate.ts';
 import { fixed, NA, pct } from '../../../util/format.ts';
 import { formatGrid } from '../../../util/table.ts';
 import type { SplitMetrics } from './evaluate.ts';
+import type { Interval } from '../../../stats/index.ts';
 
 /** One ranked candidate (names.jsonl line; summary.json keeps the first ones). */
 export interface RankedName {
@@ -39,6 +40,9 @@ export interface Transfer {
   /** Mean drop of the top names and of the random names; null with no held-out example (or no such names). */
   top_mean_drop: number | null;
   random_mean_drop: number | null;
+  /** 95% intervals of the mean drops: a bootstrap over the held-out examples (n = them); absent in older runs. */
+  top_mean_drop_interval?: Interval;
+  random_mean_drop_interval?: Interval;
 }
 
 /** summary.json `details` of a universal-names run. */
@@ -71,6 +75,11 @@ export function meanOf(xs: readonly (number | null)[]): number | null {
 export function detailsOf(summary: { details?: Record<string, unknown> }): UniversalNamesDetails | undefined {
   const d = summary.details as Partial<UniversalNamesDetails> | undefined;
   return d && d.counts && d.transfer ? (d as UniversalNamesDetails) : undefined;
+}
+
+/** " [−3.5, 4.0]": an interval of a drop in points, blank without bounds. */
+export function pointsInterval(iv: Interval | undefined): string {
+  return iv && iv.low !== null && iv.high !== null ? ` [${points(iv.low)}, ${points(iv.high)}]` : '';
 }
 
 /** A difference of fractions in percentage points, one decimal ("0.0", never "-0.0"). */
@@ -134,6 +143,8 @@ export function universalNamesText(summary: GenerateSummaryView, shown = 20): st
     '',
     `Held-out transfer (${t.original.n} examples, every ${d.type} mention replaced by the name): ${metric}`,
     transfer,
-    `Mean drop: top ${tops} ${pts(t.top_mean_drop)}, random ${randoms} ${pts(t.random_mean_drop)}.`,
+    `Mean drop: top ${tops} ${pts(t.top_mean_drop)}${pointsInterval(t.top_mean_drop_interval)}, random ${randoms} ` +
+      `${pts(t.random_mean_drop)}${pointsInterval(t.random_mean_drop_interval)}` +
+      `${t.top_mean_drop_interval ? ` (95% intervals: bootstrap over the ${t.original.n} held-out examples)` : ''}.`,
   ].join('\n');
 }

@@ -5,6 +5,7 @@
  * 2-way when either is (3-way neutral and contradiction then count as not_entailment). Whatever cannot be mapped
  * is refused before the first query, with the labels listed.
  */
+import { suggestLabelMap } from '../../../text/label-names.ts';
 import type { DatasetInfo } from '../../../data/types.ts';
 import type { ModelInfo } from '../../../models/types.ts';
 import { inNliScheme, NLI_LABEL_SCHEMES, nliLabelOf, nliSchemeOf, type NliLabel, type NliScheme } from './labels.ts';
@@ -54,7 +55,9 @@ export function planNliLabels(
         ? `the model ${model.id} does not say what its labels are, so its answers cannot be read as NLI labels.`
         : `the labels of the model ${model.id} [${modelLabels.join(', ')}] cannot be mapped to the NLI labels (${all}): ` +
             `no NLI label for ${badModel.map((l) => `"${l}"`).join(', ')}.`,
-      { hint: `Map them with --label-map, e.g. --label-map "${example(badModel.length ? badModel : ['LABEL_0'], modelLabels.length)}".` },
+      {
+        hint: `Map each to the NLI class it means with --label-map: "${example(badModel.length ? badModel : ['LABEL_0'], modelLabels.length)}".`,
+      },
     );
   }
   const modelScheme = schemeOf(modelNli as NliLabel[], `the model ${model.id}`, modelLabels);
@@ -65,7 +68,7 @@ export function planNliLabels(
       `the gold labels of ${data.path} [${gold.join(', ')}] cannot be mapped to the NLI labels (${all}): no NLI ` +
         `label for ${badData.map((l) => `"${l}"`).join(', ')}.`,
       {
-        hint: `Map them with --label-map, e.g. --label-map "${example(badData, gold.length)}".`,
+        hint: `Map each to the NLI class it means with --label-map: "${example(badData, gold.length)}".`,
       },
     );
   }
@@ -105,9 +108,15 @@ function schemeOf(labels: NliLabel[], who: string, raw: readonly string[]): NliS
 }
 
 /** An example --label-map for labels of a set of `size` labels: the 2-way names for two labels, else the 3-way ones. */
+/**
+ * A --label-map for labels with no NLI name: paired by name likeness where each has one like-named NLI label, else
+ * the form to fill in (never paired by position, which swaps classes as often as it maps them).
+ */
 function example(labels: readonly string[], size: number): string {
   const names: readonly string[] = size === 2 ? NLI_LABEL_SCHEMES['2-way'] : NLI_LABEL_SCHEMES['3-way'];
-  return labels.map((l, i) => `${l}=${names[i % names.length]}`).join(',');
+  const suggested = suggestLabelMap(labels, names);
+  const rest = labels.filter((l) => !suggested?.split(',').some((p) => p.startsWith(`${l}=`)));
+  return [suggested, ...rest.map((l) => `${l}=<${names.join('|')}>`)].filter(Boolean).join(',');
 }
 
 /** A --label-map entry that names no label of either side, or maps to nothing known, is a typo: refused. */

@@ -10,20 +10,24 @@ import { StressIntervalTally } from '../../../metrics/stress-interval-tally.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../../../recipes/registry/define.ts';
 import { closest } from '../../../recipes/registry/registry.ts';
-import { stressGateMetrics } from '../../../recipes/stress-metrics.ts';
+import { beside, stressGateMetrics } from '../../../recipes/stress-metrics.ts';
 import { planNliLabels } from './label-mapping.ts';
 import { stressNliFamily } from './report.ts';
 import { stressNliSettings } from './settings.ts';
 import { nliStressSuite } from './suite.ts';
 import { nliDetails, nliText, type NliDetails } from './tables.ts';
 
+const premiseRemoved = (s: Record<string, unknown>): NliDetails['premise_removed'] | undefined =>
+  (s.details as NliDetails | undefined)?.premise_removed;
 const overMajority: RecipeMetric = {
   description:
     'stress-nli: premise-removed accuracy minus the majority-class rate of the same pairs (> 0: the hypothesis alone gives the label away)',
+  range: [-1, 1],
   read: (s) => {
-    const d = (s.details as NliDetails | undefined)?.premise_removed;
+    const d = premiseRemoved(s);
     return d === undefined ? undefined : (d?.over_majority ?? null);
   },
+  interval: (s) => beside(premiseRemoved(s)?.over_majority_interval, premiseRemoved(s)?.over_majority),
 };
 
 /**

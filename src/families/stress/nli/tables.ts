@@ -129,7 +129,17 @@ const competence = (test: string): boolean => NLI_TEST_FAMILY[test as NliStressT
  */
 export function table2(s: StressSummary): ReportTable {
   const rows = [
-    ['original', '', String(s.original.n), String(s.original.n), pct(s.original.accuracy), ciText(s.original.accuracy_interval), '', ''],
+    [
+      'original',
+      '',
+      String(s.original.n),
+      String(s.original.n),
+      '',
+      pct(s.original.accuracy),
+      ciText(s.original.accuracy_interval),
+      '',
+      '',
+    ],
   ];
   for (const test of TABLE2_TESTS) {
     const t = s.tests[test];
@@ -141,6 +151,7 @@ export function table2(s: StressSummary): ReportTable {
       NLI_TEST_FAMILY[test].replace('-', ' '),
       String(t.examples),
       String(t.n),
+      t.clusters === undefined ? '' : String(t.clusters),
       // The paper compares the premise-removed accuracy with the majority class, not with the original.
       test === 'premise-removed'
         ? `${pct(t.accuracy)} (majority class ${maj ? `${maj.label} ${pct(maj.rate)}` : NA})`
@@ -154,13 +165,25 @@ export function table2(s: StressSummary): ReportTable {
   }
   return {
     title: 'Table 2: accuracy per stress test (% reduction from the original accuracy on the same pairs)',
-    head: ['test', 'family', 'pairs', 'cases', 'accuracy (reduction)', 'accuracy 95% CI', 'reduction 95% CI', 'original, same pairs'],
+    head: [
+      'test',
+      'family',
+      'pairs',
+      'cases',
+      'distinct premises',
+      'accuracy (reduction)',
+      'accuracy 95% CI',
+      'reduction 95% CI',
+      'original, same pairs',
+    ],
     rows,
     caption:
       'Reduction = (original − test) / original accuracy over the pairs the test applied to; negative = the test ' +
       'raised accuracy. Competence tests (antonymy, numerical reasoning): accuracy only, their golds being the rules’ ' +
-      '(per gold label below). Premise removed: beside the majority-class rate of its pairs. 95% CI: Wilson over the ' +
-      'cases where a pair gives one case, else a bootstrap over whole pairs; reductions: a bootstrap over whole pairs.',
+      '(per gold label below); their cases are made from the premise alone, so pairs that share a premise give the ' +
+      'same cases: distinct premises is what the intervals count. Premise removed: beside the majority-class rate of ' +
+      'its pairs. 95% CI: Wilson over the cases where a pair gives one case, else Wilson at the effective sample size ' +
+      'of the pairs (of the premises for the competence tests; Korn & Graubard); reductions: a bootstrap over whole pairs.',
   };
 }
 
@@ -173,16 +196,18 @@ export function competenceTable(s: StressSummary): ReportTable | undefined {
       NLI_TEST_TITLES[test as NliStressTest] ?? test,
       gold,
       String(g.n),
+      g.clusters === undefined ? '' : String(g.clusters),
       pct(g.accuracy),
       ciText(g.accuracy_interval),
     ]),
   );
   return {
     title: 'Competence tests: accuracy per gold label',
-    head: ['test', 'gold', 'cases', 'accuracy', '95% CI'],
+    head: ['test', 'gold', 'cases', 'distinct premises', 'accuracy', '95% CI'],
     rows,
     caption:
-      'The rules set these golds: antonymy contradiction; numerical reasoning entailment, contradiction and neutral (Naik et al. §4.2).',
+      'The rules set these golds: antonymy contradiction; numerical reasoning entailment, contradiction and neutral (Naik et al. §4.2). ' +
+      '95% CI: Wilson at the effective sample size of the distinct premises the cases were made from.',
   };
 }
 

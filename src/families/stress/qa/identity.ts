@@ -1,6 +1,6 @@
 /**
  * What identifies a model whose adversaries a transfer set holds, so that the model under test can leave out the
- * sets generated against itself (Jia & Liang: "adversaries generated for the model itself are excluded") whatever
+ * sets generated against itself (Aspillaga et al.'s Table 4 caption: "adversaries generated for the model itself are excluded") whatever
  * path it was given by. The same digest as the queue's fingerprint (src/util/model-identity.ts).
  */
 import { existsSync, statSync } from 'node:fs';

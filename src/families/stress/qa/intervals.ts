@@ -1,11 +1,14 @@
 /**
- * 95% intervals of Table 4's figures, from the result lines (src/stats): a seeded percentile bootstrap over whole
- * questions (each question's case, or its case in every alternative set, resampled together with its original
- * answer) for EM, F1 and their reductions from the original on the same questions. The AddAny / AddCommon rows'
- * statistic is the worst set, so each resample picks its worst set again. Seeds derive from the run's seed.
+ * 95% intervals of Table 4's figures, from the result lines (src/stats). Exact match is right or wrong per question:
+ * Wilson's interval over the questions (for an AddAny / AddCommon row, over the worst set's questions). F1 and the
+ * reductions from the original on the same questions: a seeded percentile bootstrap over whole questions (each
+ * question's case, or its case in every alternative set, resampled together with its original answer); the AddAny /
+ * AddCommon rows' statistic is the worst set, so each resample picks its worst set again. Where a bootstrap has no
+ * spread (every question F1 0, say) a cautious bound stands in, never [v, v]. Seeds derive from the run's seed.
  */
 import type { StressResult } from '../../../attack/stress.ts';
-import { bootstrap, type Interval } from '../../../stats/index.ts';
+import { reductionBounds } from '../../../metrics/stress-intervals.ts';
+import { bootstrap, sameValueBounds, wilson, type Interval } from '../../../stats/index.ts';
 
 /** The intervals of one row of Table 4 (CONTRACT: `<figure>_interval` beside the figure). */
 export interface QaRowIntervals {
@@ -68,8 +71,23 @@ export class QaIntervalDigest {
       for (let i = 0; i < idx.length; i++) s += xs[idx[i]!]!;
       return s / idx.length;
     };
-    const boot = (name: string, n: number, stat: (idx: Uint32Array) => number | null): Interval =>
-      bootstrap(n, stat, { seed: `${this.seed}\u0001stress-qa\u0001${name}` });
+    const boot = (
+      name: string,
+      n: number,
+      stat: (idx: Uint32Array) => number | null,
+      degenerate: (v: number) => { low: number; high: number; method: Interval['method'] } | null,
+    ): Interval => {
+      const v = n ? stat(Uint32Array.from({ length: n }, (_, i) => i)) : null;
+      return bootstrap(n, stat, {
+        seed: `${this.seed}\u0001stress-qa\u0001${name}`,
+        ...(v === null ? {} : { degenerate: () => degenerate(v) }),
+      });
+    };
+    const sum = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0);
+    // EM is 1 or 0 per question: a share, so Wilson; F1 lies in [0, 1] (a bound where every question gave one value).
+    const emShare = (em: readonly number[]): Interval => wilson(Math.round(sum(em)), em.length);
+    const f1Of = (name: string, n: number, stat: (idx: Uint32Array) => number | null): Interval =>
+      boot(name, n, stat, (v) => sameValueBounds(v, n, [0, 1]));
     const tests: Record<string, QaRowIntervals> = {};
     for (const [test, byVariant] of this.tests) {
       const cols = [...byVariant.values()];
@@ -94,17 +112,28 @@ export class QaIntervalDigest {
       };
       const red = (orig: number | null, now: number | null): number | null =>
         orig === null || now === null || orig === 0 ? null : (orig - now) / orig;
+      const every = Uint32Array.from(units, (_, i) => i);
+      const em = emShare(pick(every).em);
+      const f1 = f1Of(`${test}\u0001f1`, units.length, (idx) => mean(pick(idx).f1, idx));
+      // A reduction with no spread: the one its EM (F1) interval allows, the original on the same questions held fixed.
+      const reduction = (name: string, key: 'em' | 'f1', iv: Interval): Interval =>
+        boot(
+          name,
+          units.length,
+          (idx) => red(origAt(o[key], idx), mean(pick(idx)[key], idx)),
+          () => reductionBounds(iv, origAt(o[key], every) ?? 0),
+        );
       tests[test] = {
-        em_interval: boot(`${test}\u0001em`, units.length, (idx) => mean(pick(idx).em, idx)),
-        f1_interval: boot(`${test}\u0001f1`, units.length, (idx) => mean(pick(idx).f1, idx)),
-        em_reduction_interval: boot(`${test}\u0001em_reduction`, units.length, (idx) => red(origAt(o.em, idx), mean(pick(idx).em, idx))),
-        f1_reduction_interval: boot(`${test}\u0001f1_reduction`, units.length, (idx) => red(origAt(o.f1, idx), mean(pick(idx).f1, idx))),
+        em_interval: em,
+        f1_interval: f1,
+        em_reduction_interval: reduction(`${test}\u0001em_reduction`, 'em', em),
+        f1_reduction_interval: reduction(`${test}\u0001f1_reduction`, 'f1', f1),
       };
     }
     return {
       original: {
-        em_interval: boot('original\u0001em', all.length, (idx) => mean(o.em, idx)),
-        f1_interval: boot('original\u0001f1', all.length, (idx) => mean(o.f1, idx)),
+        em_interval: emShare(o.em),
+        f1_interval: f1Of('original\u0001f1', all.length, (idx) => mean(o.f1, idx)),
       },
       tests,
     };

@@ -7,6 +7,7 @@ import type { ModelAdapter } from '../../../models/types.ts';
 import type { BuildContext } from '../../../recipes/registry/define.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import { defineRecipe, type RecipeMetric } from '../../../recipes/registry/define.ts';
+import { beside, REDUCTION_RANGE } from '../../../recipes/stress-metrics.ts';
 import { ADVERSARIAL_FILES, findAdversarialFile, readAdversarialSet, type AdversarialSet } from './adversarial.ts';
 import { stressQaFamily } from './report.ts';
 import { QA_STRESS_TESTS, stressQaSettings } from './settings.ts';
@@ -23,22 +24,31 @@ function qaGateMetrics(): Record<string, RecipeMetric> {
   const out: Record<string, RecipeMetric> = {
     qa_original_em: {
       description: 'stress-qa: exact match on the unmodified questions',
+      range: [0, 1],
       read: (s) => (d(s) ? d(s)!.original.em : undefined),
+      interval: (s) => beside(d(s)?.original.em_interval, d(s)?.original.em),
     },
-    qa_original_f1: { description: 'stress-qa: F1 on the unmodified questions', read: (s) => (d(s) ? d(s)!.original.f1 : undefined) },
+    qa_original_f1: {
+      description: 'stress-qa: F1 on the unmodified questions',
+      range: [0, 1],
+      read: (s) => (d(s) ? d(s)!.original.f1 : undefined),
+      interval: (s) => beside(d(s)?.original.f1_interval, d(s)?.original.f1),
+    },
   };
   for (const test of QA_STRESS_TESTS) {
     const row = (s: Record<string, unknown>): Table4Row | undefined => d(s)?.table4.find((r) => r.test === test);
     const name = test.replace(/-/g, '_');
-    for (const [key, field, what] of [
-      ['em', 'em', 'exact match'],
-      ['f1', 'f1', 'F1'],
-      ['em_reduction', 'em_reduction', 'share of the original EM (same questions) lost'],
-      ['f1_reduction', 'f1_reduction', 'share of the original F1 (same questions) lost'],
+    for (const [key, field, what, range] of [
+      ['em', 'em', 'exact match', [0, 1]],
+      ['f1', 'f1', 'F1', [0, 1]],
+      ['em_reduction', 'em_reduction', 'share of the original EM (same questions) lost', REDUCTION_RANGE],
+      ['f1_reduction', 'f1_reduction', 'share of the original F1 (same questions) lost', REDUCTION_RANGE],
     ] as const) {
       out[`qa_${name}_${key}`] = {
         description: `stress-qa: ${what} on the ${test} cases${WORST_OF_SETS.has(test) ? ' (the worst alternative set from other models)' : ''}`,
+        range,
         read: (s) => (row(s) ? row(s)![field] : undefined),
+        interval: (s) => beside(row(s)?.[`${field}_interval`], row(s)?.[field]),
       };
     }
   }

@@ -52,7 +52,7 @@ export interface Table4Row {
   /** (original − test) / original; null over zero questions or a zero original. */
   em_reduction: number | null;
   f1_reduction: number | null;
-  /** 95% intervals (bootstrap over whole questions), each with its n. */
+  /** 95% intervals, each with its n: EM Wilson over the questions, F1 and the reductions a bootstrap over whole questions. */
   em_interval?: Interval;
   f1_interval?: Interval;
   em_reduction_interval?: Interval;
@@ -143,9 +143,9 @@ export function table4Rows(m: StressMetrics, base?: Partial<QaDetailsBase>, iv?:
   });
 }
 
-const none = (): Interval => ({ value: null, low: null, high: null, n: 0, method: 'bootstrap' });
+const none = (method: Interval['method'] = 'bootstrap'): Interval => ({ value: null, low: null, high: null, n: 0, method });
 const emptyIntervals = (): QaRowIntervals => ({
-  em_interval: none(),
+  em_interval: none('wilson'),
   f1_interval: none(),
   em_reduction_interval: none(),
   f1_reduction_interval: none(),
@@ -207,9 +207,11 @@ export function table4(s: StressSummary): ReportTable {
     rows,
     caption:
       'Reduction = (original − test) / original over the questions the test applied to; negative = the test raised ' +
-      'it. 95% CI: bootstrap over whole questions. AddSent/AddOneSent: the worst adversarial copy per question. ' +
-      'AddAny/AddCommon (as Jia & Liang’s Table 4): the worst (by F1) of the alternative adversarial sets generated against ' +
-      'other models, over every question; sets generated against this model are left out. AddAny/AddCommon adaptive: ' +
+      'it. 95% CI: EM (right or wrong per question) Wilson over the questions; F1 a bootstrap over whole questions. ' +
+      'AddSent/AddOneSent: the worst adversarial copy per question. ' +
+      'AddAny/AddCommon (as Aspillaga et al.’s Table 4 caption defines them, for Jia & Liang’s adversaries): the worst (by F1) ' +
+      'of the alternative adversarial sets generated against other models, over every question; sets generated against ' +
+      'this model are left out. AddAny/AddCommon adaptive: ' +
       'searched against this model, on the questions it had right (F1 > 0) within --adaptive-limit.',
   };
 }

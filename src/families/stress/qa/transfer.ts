@@ -1,8 +1,8 @@
 /**
- * The alternative adversarial sets of Jia & Liang's Table 4 AddAny / AddCommon rows ("the worst accuracy after
- * running against all the alternative adversarial datasets of that type; adversaries generated for the model itself
- * are excluded"): adversaries generated against other models, either read from the results of earlier runs
- * (`--addany-from RUN`: every case of its AddAny / AddCommon rows says in its note which model it was generated
+ * The alternative adversarial sets of the AddAny / AddCommon rows of Aspillaga et al.'s Table 4 (its caption: "the
+ * worst accuracy after running against all the alternative adversarial datasets of that type; adversaries generated
+ * for the model itself are excluded"; the adversaries are Jia & Liang's): adversaries generated against other models,
+ * either read from the results of earlier runs (`--addany-from RUN`: every case of its AddAny / AddCommon rows says in its note which model it was generated
  * against) or searched here against source models (`--addany-models M`, the search run on every question
  * of this run). Each set is told apart by the identity (folder digest) of the model it was generated against, so a
  * set made against the model under test is left out whatever path it was named by.
