@@ -19,7 +19,10 @@ import { QueryEngine } from '../../query/engine.ts';
 import { openModel } from '../../runner/open.ts';
 import { formatGrid } from '../../util/table.ts';
 import { terminalSafe } from '../../util/terminal.ts';
-import { TextstressError } from '../../util/errors.ts';
+import { errorMessage, TextstressError } from '../../util/errors.ts';
+
+/** `compare`'s exit status when it could not compare (bad arguments, unreadable or incomparable runs): 1 is a regression. */
+export const COMPARE_ERROR_EXIT = 2;
 
 const number =
   (what: string, lo: number, hi: number) =>
@@ -102,9 +105,18 @@ export function compareCommand(): Command {
     .option('--intersection', 'compare on the examples both runs hold instead of refusing different example sets')
     .option('--seed <n>', 'bootstrap seed (default: the seed of run A)', (v) => Number.parseInt(v, 10))
     .option('--alpha <p>', 'significance level after Holm', number('--alpha', 0, 1), 0.05)
-    .option('--fail-on-regression', 'exit 1 when some metric is significantly worse in B (after Holm)')
+    .option(
+      '--fail-on-regression',
+      'exit 1 when some metric is significantly worse in B (after Holm); whatever the flag, exit 2 when the runs could not be compared',
+    )
     .option('--max-examples <n>', 'most examples listed per side (newly broke / newly held)', (v) => Number.parseInt(v, 10), 200)
     .option('--json', 'print compare.json instead of the table')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 compared (no significant regression, or --fail-on-regression not given); 1 a significant ' +
+        'regression with --fail-on-regression; 2 could not compare (bad arguments, a run that cannot be read, ' +
+        'different examples, edited results).',
+    )
     .action(
       async (
         a: string,
@@ -119,15 +131,26 @@ export function compareCommand(): Command {
           json?: boolean;
         },
       ) => {
-        const c = await compareRuns(a, b, {
-          alpha: opts.alpha,
-          maxExamples: opts.maxExamples,
-          ...(opts.intersection ? { intersection: true } : {}),
-          ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
-        });
+        let c: Comparison;
+        try {
+          c = await compareRuns(a, b, {
+            alpha: opts.alpha,
+            maxExamples: opts.maxExamples,
+            ...(opts.intersection ? { intersection: true } : {}),
+            ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
+          });
+        } catch (err) {
+          // Could not compare: not a regression, so not exit 1 (CI must tell them apart).
+          throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
+        }
         process.stdout.write((opts.json ? JSON.stringify(c, null, 2) : terminalSafe(comparisonText(c), { keepLayout: true })) + '\n');
         if (opts.out) {
-          const files = writeComparison(c, opts.out);
+          let files: { json: string; html: string };
+          try {
+            files = writeComparison(c, opts.out);
+          } catch (err) {
+            throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
+          }
           if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
         }
         if (opts.failOnRegression && c.regression) process.exitCode = 1;
