@@ -16,6 +16,7 @@ import { ModelOutputSchema } from '../models/schema.ts';
 import type { ModelOutput } from '../models/types.ts';
 import { errorMessage, TextstressError } from '../util/errors.ts';
 import { checkCacheFile, type CacheFileCheck } from './cache-file.ts';
+import { terminalSafe } from '../util/terminal.ts';
 
 /** The files LMDB keeps in a cache folder: all that `cache clear` removes when the cache cannot be read. */
 export const CACHE_FILES = ['queries.lmdb', 'queries.lmdb-lock'] as const;
@@ -96,7 +97,7 @@ const opened = new Map<string, DiskCache>();
 export type CacheBrokenListener = (err: CacheCorruptError) => void;
 
 const warnOnStderr: CacheBrokenListener = (err) =>
-  process.stderr.write(`textstress: warning: ${err.describe()} Going on without the cache.\n`);
+  process.stderr.write(`textstress: warning: ${terminalSafe(err.describe())} Going on without the cache.\n`);
 
 /**
  * One cache folder; open it with {@link openDiskCache} (one instance per folder per process). Reads and writes that

@@ -14,7 +14,7 @@ import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
 import { closest, type Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { terminalSafe } from '../../util/terminal.ts';
+import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
 import { addRecipeOptions, recipeSettingsFrom } from '../derive.ts';
 import { addDataOptions, addModelOptions, addRunOptions } from '../options.ts';
 import { progressBars } from '../progress.ts';
@@ -157,7 +157,7 @@ async function dryRunRecipe(
   try {
     const outcome = await runRecipe({ ...spec, registry, recipe: def.name, settings, out: scratch, overwrite: true, dryRun: true });
     const rows = KINDS[outcome.kind].runRows(outcome);
-    process.stdout.write((json ? JSON.stringify(rows, null, 2) : dryRunTable(rows)) + '\n');
+    process.stdout.write(json ? jsonForTerminal(rows) : terminalSafe(dryRunTable(rows), { keepLayout: true }) + '\n');
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

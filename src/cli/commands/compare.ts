@@ -18,7 +18,7 @@ import {
 import { QueryEngine } from '../../query/engine.ts';
 import { openModel } from '../../runner/open.ts';
 import { formatGrid } from '../../util/table.ts';
-import { terminalSafe } from '../../util/terminal.ts';
+import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
 import { errorMessage, TextstressError } from '../../util/errors.ts';
 
 /** `compare`'s exit status when it could not compare (bad arguments, unreadable or incomparable runs): 1 is a regression. */
@@ -143,7 +143,7 @@ export function compareCommand(): Command {
           // Could not compare: not a regression, so not exit 1 (CI must tell them apart).
           throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
         }
-        process.stdout.write((opts.json ? JSON.stringify(c, null, 2) : terminalSafe(comparisonText(c), { keepLayout: true })) + '\n');
+        process.stdout.write(opts.json ? jsonForTerminal(c) : terminalSafe(comparisonText(c), { keepLayout: true }) + '\n');
         if (opts.out) {
           let files: { json: string; html: string };
           try {
@@ -200,7 +200,7 @@ export function transferCommand(): Command {
         open: (spec) => openModel({ model: spec }),
         query: (model, inputs) => new QueryEngine(model).query(inputs),
       });
-      if (opts.json) process.stdout.write(JSON.stringify(t, null, 2) + '\n');
+      if (opts.json) process.stdout.write(jsonForTerminal(t));
       else {
         const rows = t.rows.map((r) => [
           `${r.run.recipe} on ${r.run.model}`,

@@ -6,6 +6,7 @@ import { isPort, startModelServer } from '../../models/serve.ts';
 import type { ModelSpec } from '../../options/shared.ts';
 import { addOptions, int } from '../options.ts';
 import { openModel } from '../../runner/open.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -126,9 +127,8 @@ See docs/http-model-api.md.`,
               }
             : {}),
         });
-        process.stderr.write(
-          `textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}${opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : ''}\n`,
-        );
+        const compat = opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : '';
+        process.stderr.write(`textstress: serving ${terminalSafe(model.info.id)} (${model.info.task}) at ${server.url}${compat}\n`);
         const stop = (): void => {
           // The count a test or an operator can check: what reached this server, refused requests included.
           process.stderr.write(`textstress: serve stopped after ${server.stats.requests} requests\n`);
