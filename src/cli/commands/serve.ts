@@ -82,8 +82,9 @@ Security (no authentication: whoever reaches the port can use the model):
   - the Host header must name the bound address (127.0.0.1, localhost or [::1] on loopback) or an
     --allowed-host name (else 403), which stops DNS-rebinding web pages
   - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
-  - a body that stalls for 3 s: 408; headers must arrive within 10 s, a request within 30 s; a client that
-    hangs up frees its slot
+  - a body that stalls for 3 s, or after 3 s has come slower than 8 KiB/s: 408; a body still arriving holds no
+    request slot, and at most 64 arrive at once (16 per client address), else 503; headers must arrive within
+    10 s, a request within 30 s; a client that hangs up frees its slot
 See docs/http-model-api.md.`,
     )
     .action(
