@@ -267,9 +267,10 @@ describe('textstress view', () => {
     try {
       await page.goto(`${server.url}/`);
       await page.waitForSelector('table.runs tbody tr');
-      await page.evaluate((h) => (location.hash = h), `#/compare/${encodeURIComponent('0:typos-k1')}/${encodeURIComponent('0:typos-k2')}`);
+      const go = (h: string): string => ((globalThis as unknown as { location: { hash: string } }).location.hash = h);
+      await page.evaluate(go, `#/compare/${encodeURIComponent('0:typos-k1')}/${encodeURIComponent('0:typos-k2')}`);
       await page.waitForSelector('text=Comparing…', { timeout: 5000 });
-      await page.evaluate(() => (location.hash = '#/'));
+      await page.evaluate(go, '#/');
       await page.waitForSelector('table.runs tbody tr', { timeout: 5000 });
       await expect.poll(() => answered, { timeout: 10_000 }).toBe(1);
       await page.waitForTimeout(100);
