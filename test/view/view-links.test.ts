@@ -6,7 +6,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadGroups } from '../../src/report/html/load.ts';
 import { scanRuns } from '../../src/report/view/catalog.ts';
+import { readResults } from '../../src/runner/checkpoint.ts';
 import { tmp } from '../cli/helpers.ts';
 
 const SECRET = 'root:x:0:0:very-secret-bytes';
@@ -44,5 +46,28 @@ describe('view does not follow file links out of its folder (issue 35 item 7)', 
     writeFileSync(join(root, 'r', 'summary.json'), SECRET);
     const { problems } = scanRuns([root]);
     expect(problems).toEqual([{ root, path: 'r', reason: 'summary.json is not JSON' }]);
+  });
+});
+
+describe('one huge result line (issue 35)', () => {
+  it('a 20 MiB line is not read into memory: the report says which line and how long, in a clear error', async () => {
+    const root = tmp('view-huge-line');
+    const dir = join(root, 'run');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'summary.json'),
+      JSON.stringify({ recipe: 'typos', kind: 'attack', model: 'm', n: 2, succeeded: 0, attack_success_rate: 0 }),
+    );
+    const huge = JSON.stringify({ id: 'big', text: 'x'.repeat(20 * 2 ** 20) });
+    writeFileSync(join(dir, 'results.jsonl'), `${huge}\n{"id":"small"}\n`);
+    const lines: string[] = [];
+    const read = async (): Promise<void> => {
+      for await (const r of readResults<{ id: string }>(join(dir, 'results.jsonl'))) lines.push(r.id);
+    };
+    await expect(read()).rejects.toThrow(/line 1 is 20 MiB long, over the 16 MiB read of one result; it is not read/);
+    // Below the cap, lines read as before; the cap is the caller's to set.
+    for await (const r of readResults<{ id: string }>(join(dir, 'results.jsonl'), 21 * 2 ** 20)) lines.push(r.id);
+    expect(lines).toEqual(['big', 'small']);
+    await expect(loadGroups([dir], { sampleSize: 10 })).rejects.toThrow(/line 1 is 20 MiB long/);
   });
 });
