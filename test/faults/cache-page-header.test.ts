@@ -12,8 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processOf, resultsOf } from './run-output.ts';
 import { checkCacheFile } from '../../src/query/cache-file.ts';
-import { DEMO_SST2, ROOT, SST2_DEV, runCli, runCliProcess, servedUrl, startCliProcess, tmp, type CliResult } from '../cli/helpers.ts';
+import { DEMO_SST2, ROOT, SST2_DEV, runCli, runCliProcess, servedUrl, startCliProcess, tmp } from '../cli/helpers.ts';
 
 let server: ChildProcess;
 let url: string;
@@ -38,19 +39,6 @@ const attack = (cacheDir: string, out: string): string[] => [
   '--no-progress',
   '--json',
 ];
-
-const processOf = (r: CliResult): { disk_cache_hits: number; model_inferences: number } =>
-  (JSON.parse(r.stdout) as { process: { disk_cache_hits: number; model_inferences: number } }).process;
-
-const resultsOf = (out: string): string =>
-  readFileSync(join(out, 'results.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const { elapsed_ms: _e, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify(rest);
-    })
-    .join('\n');
 
 /** A copy of the pristine cache with page `page`'s txnid (header bytes 8–15) overwritten, as the fault pass did. */
 function damagedCopy(page: number): string {
