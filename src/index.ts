@@ -1,8 +1,10 @@
 /**
- * textstress as a library. This file is the public API (semver applies): what programs call to load models and
- * data, pick or declare recipes, run them into folders or in memory, gate them with a suite and write the report;
- * and the building blocks recipes of your own are made of. Runner internals are exported, unstable, from
- * `textstress/internal` (src/internal.ts); deeper paths are not exported.
+ * textstress as a library. This file is the public API (semver applies), every name listed on purpose: what
+ * programs call to load models and data, run recipes into folders or in memory, declare recipes and families of
+ * their own, gate runs with a suite, and read the results and the report. Everything else — the runner's loops,
+ * the families' own builders and tables, perturbations, loaders of named data sets, the query engine — is exported,
+ * unstable, from `textstress/internal` (src/internal.ts); deeper paths are not exported.
+ * `test/package/tsdoc.test.ts` snapshots both lists (test/package/api/), so a change to either is a reviewed decision.
  *
  *   import { attackInMemory } from 'textstress';
  *   const run = attackInMemory({ recipe: 'typos', model: 'demo-sst2', examples });
@@ -14,189 +16,125 @@
  *   await writeHtmlReport(['out'], 'out/report.html');
  */
 
-// Running recipes: into a resumable folder, or in memory; what each recipe kind supports.
-export { runRecipe, type RunRequest, type RecipeOutcome, type ProgressSink } from './kinds/run.ts';
+// Running recipes: into a resumable folder, or in memory.
+export { runRecipe } from './kinds/run.ts';
+export type { RunRequest, RecipeOutcome, ProgressSink } from './kinds/types.ts';
 export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './kinds/in-memory.ts';
-export {
-  KINDS,
-  RUN_MODES,
-  MODES,
-  kindOf,
-  supports,
-  refusal,
-  commandOf,
-  type KindRuntime,
-  type RunMode,
-  type Refusal,
-} from './kinds/index.ts';
 
-// Recipes, the registry, and the families' own commands.
-export * from './recipes/index.ts';
-export { defineVerb, type VerbDef, type VerbContext, type VerbArgument, type AnyVerb } from './recipes/registry/verbs.ts';
-export { BUILTIN_RECIPES, BUILTIN_VERBS, builtinRegistry } from './families/index.ts';
-export { typosRecipe } from './families/typos/recipe.ts';
-export { typosSettings } from './families/typos/settings.ts';
-export { typoAttack, typoTransformation, ALL_TYPO_SOURCES, type TypoAttackOptions } from './families/typos/attack.ts';
-export { typosCurveRecipe, type TyposCurve, type CurveRow } from './families/typos/curve.ts';
-export { noiseRecipe } from './families/noise/recipe.ts';
-export { noiseAttack, type NoiseAttackOptions } from './families/noise/attack.ts';
-export { grammarRecipe } from './families/grammar/recipe.ts';
+// The registry, and declaring recipes and commands of your own (docs/adding-a-recipe.md).
+export { builtinRegistry, BUILTIN_RECIPES, BUILTIN_VERBS } from './families/index.ts';
+export type { Registry } from './recipes/registry/registry.ts';
 export {
-  grammarAttack,
-  grammarSearch,
-  grammarTransformation,
-  GRAMMAR_SEARCHES,
-  type GrammarAttackOptions,
-  type GrammarSearchName,
-} from './families/grammar/attack.ts';
-export { grammarBudgetCurveRecipe, type BudgetPoint } from './families/grammar/budget-curve.ts';
-export { augmentRecipe, type AugmentManifest } from './families/grammar/augment.ts';
-export { stressNliRecipe } from './families/stress/nli/recipe.ts';
-export { stressQaRecipe } from './families/stress/qa/recipe.ts';
-export { entitiesRecipe } from './families/entities/recipe.ts';
-export { entitiesSettings, type EntitiesSettings } from './families/entities/settings.ts';
-export { entityProbe, noEntityReason, type EntityProbeOptions } from './families/entities/probe.ts';
-export { universalNamesRecipe } from './families/entities/universal-names/recipe.ts';
-export { foolingRecipe } from './families/fooling/recipe.ts';
-export { foolingSweepRecipe } from './families/fooling/sweep.ts';
-export { probeLayersRecipe, probeHeadsRecipe, clozeRecipe } from './families/encoder/recipe.ts';
-export { CLASSIC_RECIPES } from './families/classic/index.ts';
-export { pwwsRecipe, pwwsAttack, wordnetSwap, type PwwsOptions } from './families/classic/pwws.ts';
-export { deepWordBugRecipe, deepWordBugAttack, charEditsTransformation, type DeepWordBugOptions } from './families/classic/deepwordbug.ts';
-export { checklistRecipe, checklistAttack, type ChecklistAttackOptions } from './families/classic/checklist.ts';
-export { textBuggerRecipe, textBuggerAttack, textBuggerCharBugs, type TextBuggerOptions } from './families/classic/textbugger.ts';
-export { baeRecipe, baeAttack, type BaeOptions } from './families/classic/bae.ts';
-export { textFoolerRecipe, textFoolerAttack, type TextFoolerOptions } from './families/classic/textfooler.ts';
-export { openLmResources, type LmResources, type ResourceSpecs } from './families/classic/lm-resources.ts';
+  defineRecipe,
+  type RecipeDef,
+  type AnyRecipe,
+  type RecipeKind,
+  type TaskKind,
+  type BuildContext,
+  type Built,
+  type RecipeMetric,
+} from './recipes/registry/define.ts';
+export { defineVerb, type VerbDef, type VerbContext, type AnyVerb } from './recipes/registry/verbs.ts';
 
-// The building blocks of recipes: attacks (transformation, constraints, goal, search), probes, generators and
-// stress suites; perturbations; rewriting examples; seeded randomness; the query engine.
-export { attackExample, type Attack } from './attack/attack.ts';
-export * from './attack/constraints.ts';
-export * from './attack/goals/index.ts';
-export { LabelAligner, parseLabelMap } from './attack/labels.ts';
-export type { ExampleResult, AttackStatus, TracePoint, ProbeRecord } from './attack/result.ts';
-export { probeExample, samePrediction, sameUnderEdits, type Probe, type Variant } from './attack/probe.ts';
-export type { Generator, GenerateContext, GeneratorStep } from './attack/generate.ts';
-export {
-  stressExample,
-  type StressSuite,
-  type StressTest,
-  type FixedStressTest,
-  type AdaptiveStressTest,
-  type AdaptiveContext,
-  type StressCase,
-  type StressScore,
-  type ScoredCase,
-  type NotApplicable,
-  type StressResult,
-  type StressCaseResult,
-} from './attack/stress.ts';
-export { GreedyWordSearch } from './attack/search/greedy-word.ts';
-export {
-  GreedyWordSwapWIR,
-  rankByWir,
-  softmax,
-  WIR_METHODS,
-  UNK_TOKEN,
-  type WirMethod,
-  type WirOptions,
-} from './attack/search/greedy-wir.ts';
-export { stopwords, maxLevenshtein } from './attack/text-constraints.ts';
-export {
-  SentenceSimilarity,
-  textWindow,
-  similarity,
-  type SentenceEmbedder,
-  type SimilarityOptions,
-  type SimilarityMetric,
-  type EncoderCount,
-} from './attack/sentence-similarity.ts';
-export { partOfSpeech, canReplacePos } from './attack/part-of-speech.ts';
-export { wordEmbeddingDistance, type WordSimilarity } from './attack/embedding-distance.ts';
-export { UniversalTagger, type UniversalTag } from './text/pos.ts';
-export { HOMOGLYPHS, homoglyphVariants } from './perturb/classic/homoglyphs.ts';
-export { maskedWords, type MaskFiller, type MaskedWordOptions } from './perturb/classic/masked-lm.ts';
-export { SentenceEncoder } from './models/lm/sentence-encoder.ts';
-export { MaskedLm, type MaskPrediction, type PieceScheme } from './models/lm/masked-lm.ts';
-export { WordEmbeddings, type Neighbour, type EmbeddingsInfo } from './data/embeddings/index.ts';
-export { BeamSearch } from './attack/search/beam.ts';
-export { GeneticSearch, type GeneticOptions } from './attack/search/genetic.ts';
-export { RandomEditsSearch } from './attack/search/random-edits.ts';
-export { OneShotSearch, type WholeTextTransform } from './attack/search/one-shot.ts';
-export type { SearchContext, SearchMethod, SearchOutcome, Expanded } from './attack/search/types.ts';
-export { rankWords, WORD_TARGETS, type WordTarget } from './attack/search/word-importance.ts';
-export { applyCandidate, initialState, type AttackState, type Scored } from './attack/state.ts';
-export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './attack/subject.ts';
+// What a recipe's `build` composes: an attack (transformation, constraints, goal, search), a probe, a stress suite
+// or a generator.
+export type { Attack } from './attack/attack.ts';
 export { composite, type Transformation } from './attack/transformation.ts';
-export { charEdit, CHAR_EDITS, ASCII_LETTERS, type CharEdit, type CharEditOptions } from './perturb/classic/chars.ts';
-export { WordNetSynonyms } from './perturb/classic/wordnet-synonyms.ts';
-export { nltkEnglishStopwords, isStopword } from './text/stopwords.ts';
-export type { Edit, WordCandidate } from './text/edits.ts';
-export * from './perturb/index.ts';
-export { parseErrorTypes, type ParsedErrorTypes } from './perturb/grammar/error-types.ts';
+export {
+  maxEdits,
+  editBudget,
+  maxEditRate,
+  editZone,
+  protectWords,
+  minWordLength,
+  noRepeatEdits,
+  type Constraint,
+} from './attack/constraints.ts';
+export { stopwords, maxLevenshtein } from './attack/text-constraints.ts';
+export { partOfSpeech } from './attack/part-of-speech.ts';
+export { wordEmbeddingDistance } from './attack/embedding-distance.ts';
+export { SentenceSimilarity } from './attack/sentence-similarity.ts';
+export type { Goal, GoalFactory, GoalStatus } from './attack/goals/types.ts';
+export { UntargetedClassification, TargetConfidence } from './attack/goals/classification.ts';
+export { EntityF1Drop } from './attack/goals/entity.ts';
+export { QaF1Drop } from './attack/goals/qa.ts';
+export { Invariance } from './attack/goals/invariance.ts';
+export { LabelAligner } from './attack/labels.ts';
+export type { SearchMethod, SearchContext, SearchOutcome } from './attack/search/types.ts';
+export { GreedyWordSearch } from './attack/search/greedy-word.ts';
+export { GreedyWordSwapWIR } from './attack/search/greedy-wir.ts';
+export { BeamSearch } from './attack/search/beam.ts';
+export { GeneticSearch } from './attack/search/genetic.ts';
+export { RandomEditsSearch } from './attack/search/random-edits.ts';
+export { OneShotSearch } from './attack/search/one-shot.ts';
+export { WORD_TARGETS, type WordTarget } from './attack/search/word-importance.ts';
+export type { Probe, Variant } from './attack/probe.ts';
+export type { StressSuite, StressTest, StressCase, StressScore, AdaptiveContext } from './attack/stress.ts';
+export type { Generator, GenerateContext, GeneratorStep } from './attack/generate.ts';
+export type { Edit } from './text/edits.ts';
+export { rewriteExample } from './data/rewrite.ts';
 export { WordSeq } from './text/word-seq.ts';
 export { Rng } from './util/rng.ts';
-export { QueryEngine, QuerySession, type QueryEngineOptions, type QueryEngineStats } from './query/engine.ts';
 
-// Models and data: every adapter, the spec-level openers the CLI uses, the shared options, RESEMBLE as an adapter.
-export * from './models/index.ts';
-export * from './data/index.ts';
-export { openModel, openData } from './runner/open.ts';
-export type { ModelSpec, DataSpec, RunOptions } from './options/shared.ts';
-export * from './defence/index.ts';
+// Models: every adapter, and what an adapter answers.
+export { loadModel, type LoadModelOptions } from './models/load.ts';
+export { createHttpModel, type HttpModelOptions } from './models/http-adapter.ts';
+export { createFunctionModel, type FunctionModelOptions, type ModelFunction } from './models/function-adapter.ts';
+export { startModelServer, type ModelServerOptions } from './models/serve.ts';
+export type {
+  ModelAdapter,
+  ModelInfo,
+  ModelTask,
+  ModelInput,
+  ModelOutput,
+  ClassOutput,
+  TagOutput,
+  SpanOutput,
+  AnswerSpan,
+} from './models/types.ts';
+
+// Data: any supported file or hub data set, and the examples it yields.
+export { openDataset } from './data/open.ts';
+export { collect } from './data/rows.ts';
+export type {
+  OpenDatasetOptions,
+  Dataset,
+  DatasetInfo,
+  Example,
+  TextExample,
+  PairExample,
+  TokenExample,
+  QaExample,
+  QaAnswer,
+} from './data/types.ts';
+
+// Results, as results.jsonl and summary.json hold them.
+export { readResults } from './runner/checkpoint.ts';
+export { RESULTS_FILE, SUMMARY_FILE } from './runner/per-example.ts';
+export type { ExampleResult, AttackStatus, ProbeRecord } from './attack/result.ts';
+export type { RunSummary } from './metrics/summary.ts';
+export type { GenerateSummary } from './metrics/generate-summary.ts';
+export type { StressSummary } from './metrics/stress.ts';
 
 // Suites and the CI gate.
-export { loadSuite, parseSuite, SuiteError, type LoadedSuite } from './suite/load.ts';
-export { runSuite, suiteTable, type SuiteRunOptions, type SuiteOutcome } from './suite/run.ts';
-export { checkTest, verdictOf, verdictText, parseThreshold, type Threshold } from './suite/gate.ts';
-export {
-  suiteSchemaFor,
-  suiteJsonSchema,
-  gateMetricNames,
-  type Suite,
-  type SuiteTest,
-  type ModelEntry,
-  type DatasetEntry,
-} from './suite/schema.ts';
-export { GATE_METRICS, type GateMetric } from './kinds/attack/gate.ts';
-export { STARTER_SUITE } from './suite/starter.ts';
+export { loadSuite, SuiteError, type LoadedSuite } from './suite/load.ts';
+export { runSuite, type SuiteRunOptions, type SuiteOutcome } from './suite/run.ts';
+export { checkTest } from './suite/gate.ts';
+export type { Suite } from './suite/schema.ts';
+export { GATE_METRICS } from './metrics/names.ts';
+export type { GateMetric } from './kinds/attack/gate.ts';
 
-// Reports: the HTML report card and the terminal tables.
-export {
-  writeHtmlReport,
-  renderReport,
-  loadGroups,
-  headlineRun,
-  headlineMetrics,
-  assignFamilies,
-  VERDICT_FILE,
-  type HtmlReportOptions,
-} from './report/html/index.ts';
+// Reports: the HTML report card, the terminal tables, and what a family's report section is made of.
+export { writeHtmlReport } from './report/html/index.ts';
+export type { HtmlReportOptions } from './report/html/render.ts';
 export type { CheckResult, Verdict } from './report/html/types.ts';
-export { summaryTable, exampleLines } from './kinds/attack/print.ts';
-export { stressTable } from './kinds/stress/print.ts';
+export { summaryTable } from './kinds/attack/print.ts';
+export type { ReportFamily, LoadedRun, RunGroup, ReportTable, ChartSpec, FamilySectionContent } from './recipes/report/types.ts';
+export { runLabel, cleanVsAttackedChart, editTypeChart, groupedBarsChart } from './recipes/report/charts.ts';
+export { stressGateMetrics } from './recipes/stress-metrics.ts';
 
-// Metrics, as summary.json holds them.
-export {
-  summarize,
-  SummaryAccumulator,
-  type RunMetrics,
-  type RunSummary,
-  type SummaryOptions,
-  type GenerateSummary,
-} from './metrics/summary.ts';
-export { evaluateClean, type CleanMetrics, type CleanOptions } from './metrics/clean.ts';
 // The 95% intervals a recipe's gate metric declares (RecipeMetric.interval): shares, clustered shares, means and F1.
 export { wilson, clusteredWilson, bootstrap, bootstrapMean, sameValueBounds, type Interval } from './stats/index.ts';
-export { textAttackSummary, TextAttackTally, textAttackTable, type TextAttackSummary } from './metrics/textattack.ts';
-export {
-  StressTally,
-  reduction,
-  type StressCell,
-  type StressMetrics,
-  type StressSummary,
-  type StressTestSummary,
-} from './metrics/stress.ts';
 
+// Errors: every failure textstress reports is one of these, with the file/line or cause and a hint.
 export { TextstressError, DataError, ModelError } from './util/errors.ts';

@@ -3,7 +3,7 @@ import { QueryBudgetError, type QuerySession } from '../query/engine.ts';
 import type { Rng } from '../util/rng.ts';
 import { isAllowed, isModifiable, nothingToEdit, type Constraint } from './constraints.ts';
 import type { GoalFactory } from './goals/index.ts';
-import { guardUnmappable } from './goals/types.ts';
+import { guardUnmappable, isStandIn } from './goals/types.ts';
 import type { ExampleResult } from './result.ts';
 import type { Expanded, SearchContext, SearchMethod } from './search/types.ts';
 import { applyCandidate, initialState, type AttackState, type Scored } from './state.ts';
@@ -71,6 +71,7 @@ export async function attackExample(attack: Attack, example: Example, session: Q
     subject,
     initial,
     rng,
+    ...(isStandIn(initial.status) ? { worstCase: true } : {}),
     modifiable: (state, i) => isModifiable(constraints, state, i, subject),
     candidates: (state, indices) => {
       syncOnly();
@@ -123,6 +124,10 @@ export async function attackExample(attack: Attack, example: Example, session: Q
   const skip = attack.skipReason?.(subject) ?? goal.skipReason(initial.status) ?? nothingToEdit(attack.constraints, initial.state, subject);
   let exhausted = false;
   if (!skip && transformation.prepare) transformation = await transformation.prepare(subject, rng);
+  // Asking whether a word offers an edit costs a search nothing where the transformation draws no random numbers and
+  // every constraint answers at once (see SearchContext.proposes).
+  if (transformation.deterministic && !transformation.candidatesAsync && !batched.length)
+    ctx.proposes = (state, i) => ctx.modifiable(state, i) && ctx.candidates(state, [i]).length > 0;
   const outcome = skip
     ? { final: initial, trace: [] }
     : await attack.search.search(ctx).catch((err: unknown) => {

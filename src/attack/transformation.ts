@@ -8,6 +8,12 @@ export interface Transformation {
   readonly name: string;
   candidates(state: AttackState, indices: readonly number[], rng: Rng): WordCandidate[];
   /**
+   * True when `candidates` (and `candidatesAsync`) draw nothing from the rng: the same state and positions always
+   * give the same candidates. Searches may then ask for candidates they will not use (whether a word offers an edit
+   * at all) without changing what they do afterwards.
+   */
+  readonly deterministic?: boolean;
+  /**
    * Candidates that need an asynchronous step (a masked language model's predictions for the current text).
    * Searches that await candidates (`SearchContext.expandAsync`: the classic greedy word-importance search) call
    * this instead of `candidates`; a transformation with only this form may throw from `candidates`, naming it.
@@ -28,6 +34,7 @@ export function composite(name: string, parts: readonly Transformation[]): Trans
   const async = parts.some((p) => p.candidatesAsync);
   const out: Transformation = {
     name,
+    ...(parts.every((p) => p.deterministic) ? { deterministic: true } : {}),
     candidates: (state, indices, rng) => parts.flatMap((p) => p.candidates(state, indices, rng)),
     ...(async
       ? {

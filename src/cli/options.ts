@@ -1,12 +1,16 @@
 /**
- * The shared model, data and run flags, derived from the option table (src/options/shared.ts): the flag is
- * `--kebab-key` (short letters and placeholders from the table), help and bounds from the option's schema,
- * `--no-x` for an option on by default, choices for an enum. A value is checked as it is parsed, and the error names
- * the flag.
+ * The CLI's flags, derived from the two option tables — the shared model, data and run options
+ * (src/options/shared.ts) and the commands' own flags (src/options/command.ts): the flag is `--kebab-key` (short
+ * letters and placeholders from the table), help and bounds from the option's schema, `--no-x` for an option on by
+ * default, choices for an enum. A value is checked as it is parsed, and the error names the flag. A command asks for
+ * flags by key (`addOptions`, `addFlags`) and never re-declares one with `.option()`
+ * (test/options/command-flags.test.ts).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { optionsOf, type NamedOption } from '../options/derive.ts';
+import type { OptionMeta } from '../options/shared.ts';
 import { ALL_OPTIONS } from '../options/derive.ts';
+import { COMMAND_OPTIONS, type CommandOption } from '../options/command.ts';
 import { kebab } from '../util/casing.ts';
 import { fieldOf, type SettingField } from '../util/fields.ts';
 import { list } from './derive.ts';
@@ -47,28 +51,63 @@ function numberParser(flag: string, f: SettingField & { shape: { type: 'number' 
   };
 }
 
-/** The commander option of a shared option. */
-function flagOf(o: NamedOption, required: boolean): Option {
+/**
+ * How one command uses a flag of the tables, where the same concept reads differently there: its own help line (what
+ * *this* command writes or prints), another default or none (`default: undefined`), or required. The parser, bounds
+ * and spelling always come from the table. Each use says why beside it.
+ */
+export interface FlagUse {
+  help?: string;
+  default?: unknown;
+  required?: boolean;
+}
+
+/** The commander option of a table option, as one command uses it. */
+function flagOf(o: { key: string; schema: CommandOption['schema']; meta: { flag: OptionMeta['flag'] } }, use: FlagUse = {}): Option {
   const flag = o.meta.flag!;
   const f = fieldOf(o.key, o.schema);
   const negated = f.shape.type === 'boolean' && f.default === true;
   const long = `--${negated ? 'no-' : ''}${kebab(o.key)}`;
   const arg = f.shape.type === 'boolean' ? '' : ` ${flag.arg ?? '<value>'}`;
-  const help = f.description ?? o.key;
-  const opt = new Option(`${flag.short ? `-${flag.short}, ` : ''}${long}${arg}`, negated ? `turn off: ${help}` : help);
+  const help = use.help ?? f.description ?? o.key;
+  const opt = new Option(`${flag.short ? `-${flag.short}, ` : ''}${long}${arg}`, negated && !use.help ? `turn off: ${help}` : help);
   if (flag.parse) opt.argParser(flag.parse);
   else if (f.shape.type === 'number') opt.argParser(numberParser(long, f as SettingField & { shape: { type: 'number' } }));
   else if (f.shape.type === 'list') opt.argParser(list);
   else if (f.shape.type === 'string' && f.shape.choices) opt.choices([...f.shape.choices]);
   // Defaults a run needs spelled out (the seed, the concurrency) are shown and given; --no-x options default on.
-  if (f.hasDefault && !negated) opt.default(f.default);
-  if (required) opt.makeOptionMandatory();
+  if ('default' in use) {
+    if (use.default !== undefined) opt.default(use.default);
+  } else if (f.hasDefault && !negated) opt.default(f.default);
+  if (use.required) opt.makeOptionMandatory();
   return opt;
 }
 
 /** Adds the named shared options' flags (in the table's order). */
 export function addOptions(cmd: Command, keys: readonly string[], required: readonly string[] = []): Command {
-  for (const o of ALL_OPTIONS) if (keys.includes(o.key) && o.meta.flag) cmd.addOption(flagOf(o, required.includes(o.key)));
+  for (const o of ALL_OPTIONS) if (keys.includes(o.key) && o.meta.flag) cmd.addOption(flagOf(o, { required: required.includes(o.key) }));
+  return cmd;
+}
+
+/** The key of every flag the two tables declare: a command writes none of these with `.option()`. */
+export const TABLE_FLAG_KEYS: readonly string[] = [
+  ...ALL_OPTIONS.filter((o) => o.meta.flag).map((o) => o.key),
+  ...Object.keys(COMMAND_OPTIONS),
+];
+
+/**
+ * Adds flags of either table by key, in the order given (a command's help lists them as it asks), each used as
+ * declared (`true`) or as `use` says.
+ */
+export function addFlags(cmd: Command, uses: Record<string, true | FlagUse>): Command {
+  const commandOptions = COMMAND_OPTIONS as Record<string, CommandOption>;
+  for (const [key, use] of Object.entries(uses)) {
+    const shared = ALL_OPTIONS.find((o) => o.key === key && o.meta.flag);
+    const own = commandOptions[key];
+    const o = shared ?? (own ? { key, schema: own.schema, meta: { flag: own.flag } } : undefined);
+    if (!o) throw new Error(`no option table declares the flag "${key}" (src/options/shared.ts, src/options/command.ts)`);
+    cmd.addOption(flagOf(o, use === true ? {} : use));
+  }
   return cmd;
 }
 

@@ -7,9 +7,11 @@ export type { RunRow };
 type DryRow = RunRow & { process: NonNullable<RunRow['process']> };
 
 /**
- * What a dry run found, per run: examples, the requests the real run would send at most (every search run to its
- * end; answers already in the query cache left out), and their tokens and cost at most (prompts at ~4 bytes a
- * token, max_tokens out).
+ * What a dry run found, per run: examples, the requests the real run would send at most (no example skipped — a
+ * stand-in's clean answer says nothing of the real one's —, every search run to its end, greedy word searches taking
+ * the costliest order: SearchContext.worstCase; answers already in the query cache left out), and their tokens and
+ * cost at most (prompts at ~4 bytes a token, max_tokens out). Resource models (a sentence encoder, a masked LM) are
+ * not counted.
  */
 export function dryRunTable(all: readonly RunRow[]): string {
   const rows = all.filter((r): r is DryRow => r.process !== undefined);
@@ -50,8 +52,10 @@ export function dryRunTable(all: readonly RunRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [
-    'Dry run: nothing was sent. Estimates that err high: no attack succeeds or is skipped, so every search runs to ' +
-      'its end (1.1-1.5x the real requests on our runs); prompts at ~4 bytes a token, max_tokens out.',
+    'Dry run: nothing was sent. Upper bounds on the target model: no example is skipped and no attack succeeds, so ' +
+      'every search runs to its end, and greedy word searches edit the words with the most candidates first; words ' +
+      'whose candidates are drawn at random may get a few more or fewer in the real run. Not included: queries to a ' +
+      'sentence encoder or masked LM (resource_queries). Prompts at ~4 bytes a token, max_tokens out.',
     fmt(head),
     ...lines.map(fmt),
   ].join('\n');

@@ -4,7 +4,7 @@ import type { RunSummary } from '../metrics/summary.ts';
 
 /**
  * The warnings of a finished per-example run: text that was probably not UTF-8 (U+FFFD in examples), and a run that
- * measured nothing. One rule for every kind (docs/cli.md): a run whose headline figures are over zero cases (zero
+ * measured nothing. One rule for every kind (README.md, "A run that measured nothing"): a run whose headline figures are over zero cases (zero
  * examples tested; an attack: zero examples attacked; a probe: zero examples probed; a generator: zero records)
  * exits 1, so no script mistakes it for a result; its files are still written. So does a classifier whose clean
  * accuracy is far below chance (issue 34): its labels are most likely swapped, and its figures measure the swap.

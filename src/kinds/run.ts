@@ -4,7 +4,7 @@
  * hands over to the kind's runtime, which opens the data, builds the recipe and runs it resumably.
  */
 import { isHttpSpec, isOpenAiSpec } from '../models/load.ts';
-import { openEngine, openModel } from '../runner/open.ts';
+import { openEngine, openModel, openModelToInspect } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { parseSettings } from '../recipes/registry/settings.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
@@ -58,7 +58,8 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
   for (const mode of modesOf(req)) assertSupports(def, mode);
   const settings = recipeSettings(def, req.settings);
   if (def.inspectsModel) refuseRemoteModel(`textstress ${commandOf(def).join(' ')}`, req.model);
-  const model = req.shared?.model ?? (await openModel(req));
+  // A recipe that reads the inner layers opens its own session: the run's model opens only if it is asked for predictions.
+  const model = req.shared?.model ?? (def.inspectsModel ? await openModelToInspect(req) : await openModel(req));
   let owned: QueryEngine | undefined;
   try {
     const engine = req.shared?.engine ?? (owned = openEngine(model, req));

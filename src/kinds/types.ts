@@ -3,7 +3,8 @@
  * builds the kind's contract (recipes/registry/define.ts); everything that depends on the kind — which ways of
  * running it supports, how it runs into a folder, its summary, what the terminal prints, how the report loads a
  * finished run and what the gate reads of it — is one {@link KindRuntime} in src/kinds/, looked up in KINDS.
- * Nothing outside src/kinds branches on a recipe's kind.
+ * Outside src/kinds nothing compares a recipe's kind with a literal (test/architecture/layers.test.ts); the indirect
+ * forms that remain are listed in src/kinds/index.ts.
  */
 import type { Example } from '../data/types.ts';
 import type { GenerateSummary, ProcessStats, RunSummary } from '../metrics/summary.ts';

@@ -31,6 +31,7 @@ export const GATE_METRIC_DISPLAY: Readonly<Record<keyof typeof GATE_METRICS, { l
   attacked_em: { label: 'exact match under attack', unit: 'rate' },
   mean_perturbed_word_pct: { label: 'words edited (mean share)', unit: 'rate' },
   mean_queries: { label: 'queries per example', unit: 'number' },
+  queries_per_success: { label: 'queries per successful attack', unit: 'number' },
 };
 
 const isGate = (name: string): name is keyof typeof GATE_METRICS => Object.prototype.hasOwnProperty.call(GATE_METRIC_DISPLAY, name);

@@ -23,6 +23,8 @@ export type IntervalMetric =
   | 'mean_perturbed_word_pct'
   | 'mean_perturbed_word_pct_all'
   | 'mean_queries'
+  | 'queries_per_success'
+  | 'queries_per_success_median'
   | 'clean_f1'
   | 'attacked_f1'
   | 'clean_em'
@@ -37,9 +39,10 @@ export type IntervalMetric =
 
 /**
  * `RunMetrics.intervals`: each figure's interval beside it, in the figure's own units (rates 0–1;
- * `mean_perturbed_word_pct` in percent, as its figure). `accuracy_by_edits`: one Wilson interval per k.
+ * `mean_perturbed_word_pct` in percent, as its figure). `accuracy_by_edits`: one Wilson interval per k;
+ * `success_by_budget`: one Wilson interval per budget point (n = the attacked examples).
  */
-export type RunIntervals = Partial<Record<IntervalMetric, Interval>> & { accuracy_by_edits?: Interval[] };
+export type RunIntervals = Partial<Record<IntervalMetric, Interval>> & { accuracy_by_edits?: Interval[]; success_by_budget?: Interval[] };
 
 /** A growable typed column (doubling), so per-example values cost 8 bytes (or 4) each and no object. */
 class Column<T extends Float64Array | Uint32Array> {

@@ -16,6 +16,7 @@ export const GATE_METRICS = {
   attacked_em: 'mean answer exact match under attack (QA, SQuAD v1.1)',
   mean_perturbed_word_pct: 'mean share of words edited in successful attacks (0–1)',
   mean_queries: 'mean model queries per example',
+  queries_per_success: 'mean model queries (distinct inputs, the clean one included) per successful attack',
 } as const;
 
 /** The names in GATE_METRICS. */
@@ -39,4 +40,5 @@ export const GATE_METRIC_RANGES: Readonly<Record<keyof typeof GATE_METRICS, read
   attacked_em: [0, 1],
   mean_perturbed_word_pct: [0, 1],
   mean_queries: [0, Infinity],
+  queries_per_success: [0, Infinity],
 };

@@ -1,10 +1,15 @@
 import type { Prediction } from '../attack/goals/index.ts';
 import type { ExampleResult } from '../attack/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
+import { BudgetTally, type BudgetPoint } from './budget.ts';
+import { Mean } from './mean.ts';
 import { ChanceTally, type BelowChance } from './chance.ts';
 import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts';
 
 export type { IntervalMetric, RunIntervals } from './intervals.ts';
+export type { BudgetPoint } from './budget.ts';
+export type { ProcessStats } from './process-stats.ts';
+import type { ProcessStats } from './process-stats.ts';
 export type { GenerateSummary } from './generate-summary.ts';
 
 /**
@@ -28,6 +33,15 @@ export interface RunMetrics {
   /** Mean % of words edited over every attacked (non-skipped) example. */
   mean_perturbed_word_pct_all: number | null;
   mean_queries: number | null;
+  /**
+   * Attacks only: the share of attacked examples whose attack succeeded within b distinct model inputs, for b on a
+   * 1-2-3-5-7 grid up to the run's maximum; budget-stopped examples fail (src/metrics/budget.ts). Empty: none attacked.
+   */
+  success_by_budget?: BudgetPoint[];
+  /** Attacks only: mean distinct model inputs per successful attack (the clean query included); null when none succeeded. */
+  queries_per_success?: number | null;
+  /** Attacks only: the median of the same; null when none succeeded. */
+  queries_per_success_median?: number | null;
   /** Requests served from each example's own repeats; null when no request was made. */
   cache_hit_rate: number | null;
   /**
@@ -92,28 +106,6 @@ export interface RunMetrics {
   intervals?: RunIntervals;
 }
 
-/**
- * summary.json's `process`: this process's traffic. `disk_cache_hits`: answers read from the persistent cache;
- * `spent`: what a metered endpoint billed in this process (requests really sent, tokens, dollars, retries).
- */
-export interface ProcessStats {
-  requests: number;
-  cache_hits: number;
-  cache_hit_rate: number | null;
-  disk_cache_hits?: number;
-  model_inferences: number;
-  spent?: {
-    requests: number;
-    input_tokens: number;
-    output_tokens: number;
-    cost_usd: number | null;
-    retries: number;
-    rate_limited: number;
-    lowest_concurrency?: number;
-  };
-  defence?: Record<string, unknown>;
-}
-
 /** summary.json of a finished run: what identifies it, and its metrics. */
 export interface RunSummary extends RunMetrics {
   complete: true;
@@ -140,19 +132,6 @@ export interface RunSummary extends RunMetrics {
   process: ProcessStats;
 }
 
-/** Running sums for one mean, added in file order (so a streamed mean equals the mean of the array). */
-class Mean {
-  private sum = 0;
-  private n = 0;
-  add(x: number): void {
-    this.sum += x;
-    this.n++;
-  }
-  get value(): number | null {
-    return this.n ? this.sum / this.n : null;
-  }
-}
-
 /** What a {@link SummaryAccumulator} knows before the first result. */
 export interface SummaryOptions {
   /** The run is extractive QA: EM/F1 fields are reported even over zero examples (as null). */
@@ -161,6 +140,8 @@ export interface SummaryOptions {
   seed?: number;
   /** Compute `intervals` (default true); false where only the counts are wanted (the report re-reading a run). */
   intervals?: boolean;
+  /** The run's per-example query budget (--max-queries), where the query-budget curve ends. */
+  maxQueries?: number;
 }
 
 /**
@@ -174,8 +155,11 @@ export class SummaryAccumulator {
   private sawAnswers: boolean;
   private readonly qa: boolean;
   private readonly tally: IntervalTally | undefined;
+  private readonly budget = new BudgetTally();
+  /** Probe results (B variants, not a search): no query-budget view. */
+  private sawProbe = false;
 
-  constructor(opts: SummaryOptions = {}) {
+  constructor(private readonly opts: SummaryOptions = {}) {
     this.qa = opts.qa === true;
     this.sawAnswers = this.qa;
     this.tally = opts.intervals === false ? undefined : new IntervalTally(opts.seed ?? 0);
@@ -229,6 +213,8 @@ export class SummaryAccumulator {
     if (r.original_prediction.unmappable !== undefined) this.unmappable.clean++;
     if (r.query_budget_exhausted) this.budgetCut++;
     if (r.window_capped) this.capped++;
+    if (r.probe) this.sawProbe = true;
+    if (r.status !== 'skipped') this.budget.add(r.status === 'succeeded', r.queries);
     if (r.probe) {
       this.probed++;
       if (r.probe.changed === 0) this.probeNeverChanged++;
@@ -300,6 +286,20 @@ export class SummaryAccumulator {
         correctAtK.push(correct);
       }
     }
+    const budget = this.sawProbe
+      ? undefined
+      : this.budget.finish({
+          seed: String(this.opts.seed ?? 0),
+          ...(this.opts.maxQueries !== undefined ? { maxQueries: this.opts.maxQueries } : {}),
+          intervals: this.tally !== undefined,
+        });
+    const budgetFigures = budget
+      ? {
+          success_by_budget: budget.success_by_budget,
+          queries_per_success: budget.queries_per_success,
+          queries_per_success_median: budget.queries_per_success_median,
+        }
+      : {};
     const metrics: RunMetrics = {
       n,
       succeeded: this.succeeded,
@@ -312,6 +312,7 @@ export class SummaryAccumulator {
       mean_perturbed_word_pct: this.pctSuccess.value,
       mean_perturbed_word_pct_all: this.pctAll.value,
       mean_queries: this.queries.value,
+      ...budgetFigures,
       cache_hit_rate: this.requests ? this.hits / this.requests : null,
       accuracy_by_edits: accuracyByEdits,
       stability: this.stableN ? this.stableSame / this.stableN : null,
@@ -360,6 +361,7 @@ export class SummaryAccumulator {
         correctAtK,
         qa: this.qa,
       });
+      if (budget?.intervals) Object.assign(metrics.intervals, budget.intervals);
     }
     return metrics;
   }

@@ -74,3 +74,26 @@ export function outputsOrPartial(
     settled.map((s) => (s.status === 'fulfilled' ? undefined : why(s.reason))),
   );
 }
+
+/**
+ * The answers of one request per sub-batch (`settled[b]` answers `batches[b]`), in order; one failed request alone is
+ * thrown as it is. When some failed among several, a PartialBatchError keeps the answers that came, and its errors
+ * are not exact: an error belongs to a request of several inputs, and the engine splits them to find the input at
+ * fault.
+ */
+export function batchOutputsOrPartial(
+  batches: readonly (readonly ModelInput[])[],
+  settled: readonly PromiseSettledResult<ModelOutput[]>[],
+): ModelOutput[] {
+  if (settled.every((s) => s.status === 'fulfilled')) return settled.flatMap((s) => (s as PromiseFulfilledResult<ModelOutput[]>).value);
+  if (settled.length === 1) throw (settled[0] as PromiseRejectedResult).reason;
+  const outputs: (ModelOutput | undefined)[] = [];
+  const errors: unknown[] = [];
+  settled.forEach((s, b) => {
+    for (let i = 0; i < batches[b]!.length; i++) {
+      outputs.push(s.status === 'fulfilled' ? s.value[i] : undefined);
+      errors.push(s.status === 'fulfilled' ? undefined : s.reason);
+    }
+  });
+  throw new PartialBatchError(outputs, errors, false);
+}

@@ -13,7 +13,7 @@ import { STATUS_CODES } from 'node:http';
 import { ModelError } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
 import { Circuit } from './circuit.ts';
-import { answering, PartialBatchError } from './failure.ts';
+import { answering, batchOutputsOrPartial } from './failure.ts';
 import { errorCode, innermostMessage, parseRetryAfter, seconds } from './http-errors.ts';
 import { Limiter } from './limiter.ts';
 import { backoffDelay, type RetryOptions } from './retry.ts';
@@ -308,23 +308,11 @@ class HttpModel implements HttpModelAdapter {
     const size = this.opts.batchSize;
     const batches: ModelInput[][] = [];
     for (let i = 0; i < inputs.length; i += size) batches.push(inputs.slice(i, i + size));
-    // Each request on its own: one that fails leaves the others' answers to be kept (and, for a failure that is not
-    // an input's own, the circuit stops those not yet sent).
+    // Each request on its own: a failed one leaves the others' answers kept (the circuit stops those not yet sent).
     const settled = await Promise.allSettled(
       batches.map((batch) => this.limiter.run(async () => this.checkBatch(await this.call('POST', '/predict', { inputs: batch }), batch))),
     );
-    if (settled.every((s) => s.status === 'fulfilled')) return settled.flatMap((s) => (s as PromiseFulfilledResult<ModelOutput[]>).value);
-    if (settled.length === 1) throw (settled[0] as PromiseRejectedResult).reason;
-    const outputs: (ModelOutput | undefined)[] = [];
-    const errors: unknown[] = [];
-    settled.forEach((s, b) => {
-      for (let i = 0; i < batches[b]!.length; i++) {
-        outputs.push(s.status === 'fulfilled' ? s.value[i] : undefined);
-        errors.push(s.status === 'fulfilled' ? undefined : s.reason);
-      }
-    });
-    // An error belongs to a request of several inputs, not to one: the engine splits them to find the input at fault.
-    throw new PartialBatchError(outputs, errors, false);
+    return batchOutputsOrPartial(batches, settled);
   }
 
   private checkBatch(raw: unknown, batch: ModelInput[]): ModelOutput[] {
@@ -332,8 +320,6 @@ class HttpModel implements HttpModelAdapter {
       new ModelError(`the endpoint ${this.url}/predict answered with a malformed response: ${why}${answering(batch, index)}.`, {
         hint:
           'POST /predict must answer {"outputs": [...]} with one output per input, in order, of the model\'s labels, with ' +
-          '' +
-          '' +
           'probabilities in [0, 1] that sum to 1 (docs/http-model-api.md).',
         inputSpecific: !modelWide && index !== undefined,
       });

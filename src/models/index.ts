@@ -7,6 +7,11 @@ export {
   alignPieces,
   type TransformersModelOptions,
   type EncodedRow,
+  DTYPES,
+  dtypeFile,
+  type Dtype,
+  parseOnnxOptions,
+  type OnnxOptions,
 } from './transformers/index.ts';
 export { createHttpModel, parseRetryAfter, type HttpModelAdapter, type HttpModelOptions } from './http-adapter.ts';
 export { createFunctionModel, type FunctionModelOptions, type ModelFunction } from './function-adapter.ts';

@@ -125,11 +125,11 @@ export const ADAPTER_FACTORIES: readonly AdapterFactory[] = [
     test: () => true,
     async open(spec, o) {
       const { loadTransformersModel } = await import('./transformers/load.ts');
-      const { task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride, wordPiece, firstWordSpace } = o;
-      return loadTransformersModel(
-        spec,
-        defined({ task, device, dtype, maxBatchSize, maxLength, topK, maxAnswerTokens, docStride, wordPiece, firstWordSpace }),
-      );
+      // Two halves so that each fits a line: the options a transformers.js model takes, picked from the loader's.
+      const { task, device, dtype, threads, onnxOptions, maxBatchSize, maxBatchTokens } = o;
+      const { maxLength, topK, maxAnswerTokens, docStride, wordPiece, firstWordSpace } = o;
+      const runtime = { task, device, dtype, threads, onnxOptions, maxBatchSize, maxBatchTokens };
+      return loadTransformersModel(spec, defined({ ...runtime, maxLength, topK, maxAnswerTokens, docStride, wordPiece, firstWordSpace }));
     },
   },
 ];

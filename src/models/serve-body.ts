@@ -3,6 +3,7 @@
  * when the body stops arriving), so no client can hold memory or a request slot for long.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** An answer with an HTTP status and a message (sent as {error}). */
 export class HttpError extends Error {
@@ -129,4 +130,25 @@ export async function readJson(req: IncomingMessage, route: string, limit: numbe
   } catch (err) {
     throw new HttpError(400, `the request body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** A request whose body is still arriving. */
+export interface Reader {
+  client: string;
+  started: number;
+  socket: Socket;
+  kick: () => void;
+}
+
+/** The reader with the lowest average rate of those reading for over a second; undefined when none has. */
+export function slowest(pool: readonly Reader[]): Reader | undefined {
+  const now = performance.now();
+  let best: { r: Reader; rate: number } | undefined;
+  for (const r of pool) {
+    const age = now - r.started;
+    if (age < 1000) continue;
+    const rate = r.socket.bytesRead / age;
+    if (!best || rate < best.rate) best = { r, rate };
+  }
+  return best?.r;
 }

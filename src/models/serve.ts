@@ -17,17 +17,18 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { isAbsolute, win32 } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { ModelError, errorMessage } from '../util/errors.ts';
 import { checkInputKind, describeZodError, infoToJson, PredictRequestSchema, TokenizeRequestSchema } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
 import { openAiHandler, type OpenAiOptions } from './openai-compat.ts';
-import { HttpError, readJson, type BodyBudget } from './serve-body.ts';
+import { HttpError, readJson, slowest, type BodyBudget, type Reader } from './serve-body.ts';
+import { publicModelId } from './public-id.ts';
 import { hostPolicy, parseAllowedHosts, type HostPolicy } from './host-policy.ts';
 
 export { hostPolicy, type HostPolicy } from './host-policy.ts';
 export { isJsonContentType } from './serve-body.ts';
+export { publicModelId } from './public-id.ts';
 
 /** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
 export interface ModelServerOptions {
@@ -76,27 +77,6 @@ export interface ModelServerOptions {
   openai?: OpenAiOptions;
 }
 
-/** A request whose body is still arriving. */
-interface Reader {
-  client: string;
-  started: number;
-  socket: Socket;
-  kick: () => void;
-}
-
-/** The reader with the lowest average rate of those reading for over a second; undefined when none has. */
-function slowest(pool: readonly Reader[]): Reader | undefined {
-  const now = performance.now();
-  let best: { r: Reader; rate: number } | undefined;
-  for (const r of pool) {
-    const age = now - r.started;
-    if (age < 1000) continue;
-    const rate = r.socket.bytesRead / age;
-    if (!best || rate < best.rate) best = { r, rate };
-  }
-  return best?.r;
-}
-
 /** A running model server. */
 export interface ModelServer {
   /** http://host:port, with the port actually bound. */
@@ -105,29 +85,6 @@ export interface ModelServer {
   readonly stats: { requests: number };
   /** Stops listening and drops open connections; the adapter stays open. */
   close(): Promise<void>;
-}
-
-/**
- * The model's name as /info shows it: a folder by its base name (an absolute path tells a caller the user's
- * name and layout), a URL without credentials or query, anything else (hub id, built-in, function:…) as given.
- */
-export function publicModelId(id: string): string {
-  if (/^https?:\/\//i.test(id)) {
-    try {
-      const u = new URL(id);
-      return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-    } catch {
-      return 'http-model';
-    }
-  }
-  const isPath = isAbsolute(id) || win32.isAbsolute(id) || /^[.~]/.test(id) || id.includes('\\') || id.split('/').length > 2;
-  if (!isPath) return id;
-  return (
-    id
-      .split(/[\\/]+/)
-      .filter(Boolean)
-      .at(-1) ?? 'model'
-  );
 }
 
 export function isPort(n: number): boolean {

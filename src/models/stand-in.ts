@@ -5,9 +5,34 @@
  * persistent cache is still read with the real model's identity, so answers already paid for are not counted.
  */
 import { createHash } from 'node:crypto';
+import { Rng } from '../util/rng.ts';
 import { inputKey, type ModelAdapter, type ModelInput, type ModelOutput, type UsageMeter } from './types.ts';
 
-export function standInModel(real: ModelAdapter): ModelAdapter {
+/** How many of the inputs a dry run asked for it keeps, drawn evenly from the whole run (a reservoir). */
+export const STAND_IN_SAMPLE = 256;
+
+/** A dry run's model, with the real one it stands in for and a sample of what the run would send it. */
+export interface StandInModel extends ModelAdapter {
+  readonly real: ModelAdapter;
+  /**
+   * Up to STAND_IN_SAMPLE of the inputs the run sent, each equally likely (reservoir sampling, fixed seed): the
+   * lengths the real run would send, for timing the real model (src/kinds/dry-run-time.ts).
+   */
+  sample(): ModelInput[];
+}
+
+export function standInModel(real: ModelAdapter): StandInModel {
+  const kept: ModelInput[] = [];
+  const draw = new Rng(0);
+  let seen = 0;
+  const keep = (input: ModelInput): void => {
+    seen++;
+    if (kept.length < STAND_IN_SAMPLE) kept.push(input);
+    else {
+      const j = draw.int(seen);
+      if (j < STAND_IN_SAMPLE) kept[j] = input;
+    }
+  };
   const labels = real.info.labels ?? [];
   const answer = (input: ModelInput): ModelOutput => {
     const usage = real.estimate?.(input);
@@ -34,12 +59,15 @@ export function standInModel(real: ModelAdapter): ModelAdapter {
     ...(prices ? { prices } : {}),
   } satisfies UsageMeter;
   return {
+    real,
+    sample: () => kept.slice(),
     info: real.info,
     ...(real.cacheIdentity !== undefined ? { cacheIdentity: real.cacheIdentity } : {}),
     ...(real.estimate ? { meter } : {}),
     maxBatchSize: 4096,
     predict: async (inputs) =>
       inputs.map((input) => {
+        keep(input);
         const out = answer(input);
         meter.requests++;
         meter.tokens.input += out.usage?.input ?? 0;

@@ -6,50 +6,18 @@
  * are all derived from this table (src/options/derive.ts); one spelling per option everywhere.
  */
 import { z } from 'zod';
-import { DATA_FORMATS } from '../data/types.ts';
 import { LABEL_MAPPINGS, type LabelMapping } from '../models/openai/mapping.ts';
 import { MODEL_TASKS } from '../models/schema.ts';
+import { DTYPES, type Dtype } from '../models/transformers/dtype.ts';
+import { OnnxOptionsSchema, parseOnnxOptions, type OnnxOptions } from '../models/transformers/runtime.ts';
 import { WORD_PIECES, type WordPiece } from '../models/types.ts';
 import { parseShard, type Shard } from './shard.ts';
-import type { LoadModelOptions } from '../models/load.ts';
+import { int, load, option } from './meta.ts';
 
-/** The entries of a suite file that hold options: a `models:` entry, a `datasets:` entry, a test. */
-export type SuiteEntry = 'model' | 'dataset' | 'test';
-
-/** Where an option appears and what becomes of it. */
-export interface OptionMeta {
-  /** Its flag: `--kebab-key`, a short letter, the argument's placeholder, a parser for text zod cannot read; null: no flag. */
-  flag: { short?: string; arg?: string; parse?: (raw: string) => unknown } | null;
-  /**
-   * Its key in a suite file (snake_case of the key unless given) and the entry that holds it: a `models:` entry, a
-   * `datasets:` entry or a test; `path`: a file named relative to the suite file. null: not in suite files.
-   */
-  suite: { in: SuiteEntry | readonly SuiteEntry[]; key?: string; path?: boolean } | null;
-  /** run.json's `request` keeps it (no secrets: an env var's name is not its value). */
-  saved: boolean;
-  /**
-   * A resume must use the same value: 'data' options decide which examples and labels a run sees (run.json's
-   * settings, an experiment's data options); 'run' options change what was measured (a defence, a query budget).
-   */
-  identity?: 'data' | 'run';
-  /** Never written or echoed (e.g. a queue URL may carry a password). */
-  secret?: boolean;
-  /** The loadModel option(s) its value feeds. */
-  load?: (value: never) => Partial<LoadModelOptions>;
-}
-
-/** One shared option: its schema and where it appears. */
-export interface SharedOption<T extends z.ZodType = z.ZodType> {
-  schema: T;
-  meta: OptionMeta;
-}
-
-const option = <T extends z.ZodType>(schema: T, meta: OptionMeta): SharedOption<T> => ({ schema, meta });
-const int = (min: number) => z.number().int().min(min);
-const load =
-  <V>(f: (v: V) => Partial<LoadModelOptions>) =>
-  (v: never): Partial<LoadModelOptions> =>
-    f(v as V);
+import type { SharedOption } from './meta.ts';
+export type { OptionMeta, SharedOption, SuiteEntry } from './meta.ts';
+import { DATA_OPTIONS } from './data.ts';
+export { DATA_OPTIONS } from './data.ts';
 
 /** The model options. */
 export const MODEL_OPTIONS = {
@@ -108,6 +76,39 @@ export const MODEL_OPTIONS = {
     saved: true,
     load: load((n: number) => ({ batchSize: n, maxBatchSize: n })),
   }),
+  batchTokens: option(
+    int(1).describe(
+      'transformers.js models: most tokens per ONNX run, rows × padded length (default 4096): long inputs run in smaller batches',
+    ),
+    { flag: { arg: '<n>' }, suite: { in: 'model' }, saved: true, load: load((maxBatchTokens: number) => ({ maxBatchTokens })) },
+  ),
+  dtype: option(
+    z
+      .enum(DTYPES)
+      .describe(
+        'transformers.js models: weight type, i.e. which graph file loads (transformers.js names): fp32 onnx/model.onnx (default), ' +
+          'fp16 model_fp16.onnx, q8 model_quantized.onnx, int8, uint8, q4 model_q4.onnx, q4f16, bnb4 …',
+      ),
+    { flag: { arg: '<type>' }, suite: { in: 'model' }, saved: true, identity: 'run', load: load((dtype: Dtype) => ({ dtype })) },
+  ),
+  threads: option(int(1).describe("transformers.js models: onnxruntime's threads per model run (default: the physical cores)"), {
+    flag: { arg: '<n>' },
+    suite: { in: 'model' },
+    saved: true,
+    load: load((threads: number) => ({ threads })),
+  }),
+  onnxOptions: option(
+    OnnxOptionsSchema.describe(
+      'transformers.js models: further onnxruntime session settings, key=value,…: inter_op_threads, graph_optimization ' +
+        '(disabled|basic|extended|all), mem_arena (on|off), mem_pattern (on|off), execution_mode (sequential|parallel), prepacking (on|off)',
+    ),
+    {
+      flag: { arg: '<k=v,...>', parse: parseOnnxOptions },
+      suite: { in: 'model' },
+      saved: true,
+      load: load((onnxOptions: OnnxOptions) => ({ onnxOptions })),
+    },
+  ),
   timeout: option(int(1).describe('HTTP models: per-request timeout in ms'), {
     flag: { arg: '<ms>' },
     suite: { in: 'model' },
@@ -257,80 +258,6 @@ export const MODEL_OPTIONS = {
   ),
 } satisfies Record<string, SharedOption>;
 
-/** The data options. */
-export const DATA_OPTIONS = {
-  data: option(
-    z
-      .string()
-      .min(1)
-      .describe('dataset file: GLUE TSV (SST-2, MRPC, CoLA, QNLI), SICK, CSV, JSONL, SQuAD JSON, CoNLL-2003, or hf:owner/name:split'),
-    {
-      flag: { short: 'd', arg: '<file>' },
-      suite: { in: 'dataset', key: 'path', path: true },
-      saved: true,
-    },
-  ),
-  format: option(z.enum(DATA_FORMATS).describe('file format, when it cannot be told from the file'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  split: option(z.string().min(1).describe('split to read where a file holds several (SICK: TRAIN, TRIAL, TEST)'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  textColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the text'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  textAColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the first text of a pair'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  textBColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the second text of a pair'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  labelColumn: option(z.string().min(1).describe('CSV/JSONL: column holding the gold label'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  idColumn: option(z.string().min(1).describe('CSV/JSONL: column holding a unique id'), {
-    flag: { arg: '<name>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  skipBadRows: option(z.boolean().describe('skip malformed rows (counted and listed in skipped-rows.json) instead of stopping'), {
-    flag: {},
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  maxChars: option(int(1).describe('longest text accepted (longer rows are bad rows; default 20000)'), {
-    flag: { arg: '<n>' },
-    suite: { in: 'dataset' },
-    saved: true,
-    identity: 'data',
-  }),
-  limit: option(int(1).describe('use only the first n examples'), {
-    flag: { short: 'n', arg: '<n>' },
-    suite: { in: ['dataset', 'test'] },
-    saved: true,
-  }),
-} satisfies Record<string, SharedOption>;
-
 /** The options of a run's output and execution. */
 export const RUN_OPTIONS = {
   out: option(z.string().min(1).describe('output folder for summary.json and results.jsonl'), {
@@ -391,7 +318,12 @@ export const RUN_OPTIONS = {
     { flag: { arg: '<n>' }, suite: { in: 'test' }, saved: true, identity: 'run' },
   ),
   dryRun: option(
-    z.boolean().describe('send nothing: estimate the requests, tokens and cost of the run (upper bounds) against a stand-in model'),
+    z
+      .boolean()
+      .describe(
+        'send nothing: the requests, tokens and cost of the run (upper bounds) against a stand-in model; for a local ' +
+          'model also its expected wall time (a 20-example pilot) and model time at most',
+      ),
     {
       flag: {},
       suite: null,

@@ -5,6 +5,8 @@ import type { DiskCache } from './disk-cache.ts';
 import { entryBytes, queryKey } from './key.ts';
 
 export { queryKey };
+import { QuerySession } from './session.ts';
+export { QueryBudgetError, QuerySession } from './session.ts';
 
 /**
  * The one layer between attacks and a model adapter. It
@@ -358,71 +360,6 @@ export class QueryEngine {
   /** Answers cached now, and the memory they are estimated to take. */
   get cacheUse(): { entries: number; bytes: number } {
     return { entries: this.cache.size, bytes: this.cachedBytes };
-  }
-}
-
-/**
- * Per-example accounting that does not depend on what other examples ran at the same time, so the
- * numbers are identical in a resumed and an uninterrupted run: `queries` = distinct inputs this attack
- * asked for, `cacheHits` = its requests for inputs it had already asked for (served by the cache).
- */
-export class QuerySession {
-  private readonly seen = new Set<string>();
-  requests = 0;
-  queries = 0;
-  cacheHits = 0;
-  /** Tokens of this attack's distinct queries, as a metered model billed them (whether paid now or cached). */
-  readonly tokens = { input: 0, output: 0 };
-  /** Whether any answer reported token usage. */
-  metered = false;
-  /** Distinct queries whose answer could not be mapped to an output. */
-  unmappable = 0;
-
-  constructor(
-    private readonly engine: QueryEngine,
-    /** Most distinct queries this attack may ask (TextAttack's query budget); a call that would pass it is refused whole. */
-    readonly maxQueries?: number,
-  ) {}
-
-  async query(inputs: readonly ModelInput[]): Promise<ModelOutput[]> {
-    if (this.maxQueries !== undefined) {
-      const fresh = new Set(inputs.map(queryKey).filter((k) => !this.seen.has(k))).size;
-      if (this.queries + fresh > this.maxQueries) throw new QueryBudgetError(this.maxQueries, this.queries, fresh);
-    }
-    const fresh: number[] = [];
-    inputs.forEach((input, i) => {
-      this.requests++;
-      const key = queryKey(input);
-      if (this.seen.has(key)) this.cacheHits++;
-      else {
-        this.seen.add(key);
-        this.queries++;
-        fresh.push(i);
-      }
-    });
-    const outputs = await this.engine.query(inputs);
-    for (const i of fresh) {
-      const out = outputs[i]!;
-      if (out.unmappable !== undefined) this.unmappable++;
-      if (out.usage) {
-        this.metered = true;
-        this.tokens.input += out.usage.input;
-        this.tokens.output += out.usage.output;
-      }
-    }
-    return outputs;
-  }
-}
-
-/** A query that would take an attack past its per-example query budget: nothing of it was asked. */
-export class QueryBudgetError extends Error {
-  constructor(
-    readonly budget: number,
-    readonly used: number,
-    readonly wanted: number,
-  ) {
-    super(`the query budget of ${budget} per example is spent (${used} asked, ${wanted} more wanted)`);
-    this.name = 'QueryBudgetError';
   }
 }
 

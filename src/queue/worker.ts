@@ -20,6 +20,7 @@ import { TextstressError } from '../util/errors.ts';
 import { packageVersion } from '../util/package-root.ts';
 import { connectionFrom, connectRedis, QUEUE_NAME, refusalsKey, resultsKey, storedResult, type BlockJob } from './jobs.ts';
 import { codeDigest, differences, fingerprintDigest, fingerprintOf, type Fingerprint } from './fingerprint.ts';
+import { modelPool } from './model-pool.ts';
 
 /** A run as a worker holds it open between its blocks: its model, engine and per-example job (or why it refuses it). */
 interface Prepared {
@@ -62,11 +63,17 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
   /** Runs whose engine stopped (their model failed for good): closed with the worker. */
   const retired: Prepared[] = [];
 
+  // Runs on the same model share it (src/queue/model-pool.ts): one copy of the weights per worker.
+  const models = modelPool(async (spec) => {
+    const model = await openModel(spec);
+    return { model, fingerprint: fingerprintOf(model) };
+  });
+
   const prepare = async (job: BlockJob): Promise<Prepared> => {
     const { request } = job;
     const def = opts.registry.get(request.recipe);
     const settings = recipeSettings(def, request.settings);
-    const model = await openModel(request as unknown as ModelSpec);
+    const { model, fingerprint: mine } = await models.get(request as unknown as ModelSpec);
     const engine = openEngine(model, request as unknown as ModelSpec);
     const built = await prepareFor(def, settings, model.info, job.info, {
       seed: request.seed,
@@ -75,7 +82,6 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
     });
     const perExample = kindOf(def).perExample;
     if (!perExample) throw new TextstressError(`the ${def.name} recipe is not run example by example, so no worker can take its jobs.`);
-    const mine = fingerprintOf(model);
     return {
       model,
       built,
@@ -173,8 +179,8 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
         const r = await Promise.race([p.catch(() => undefined), sleep(1000).then(() => undefined)]);
         if (graceful) await Promise.race([r?.engine.flushed(), sleep(1000)]);
         await closeBuilt(r?.built);
-        await r?.model.close?.();
       }
+      await models.close();
     },
   };
 }

@@ -8,8 +8,9 @@ import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { checkAnnotatorDestination, openResemble, readResembleConfig } from '../defence/index.ts';
 import { parseLabelMap } from '../attack/labels.ts';
-import { isOpenAiSpec, loadModel } from '../models/load.ts';
-import { standInModel } from '../models/stand-in.ts';
+import { lazyModel } from '../models/lazy.ts';
+import { isHttpSpec, isOpenAiSpec, loadModel } from '../models/load.ts';
+import { standInModel, type StandInModel } from '../models/stand-in.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import { identityOptions, loadOptionsOf } from '../options/derive.ts';
 import type { DataSpec, ModelSpec } from '../options/shared.ts';
@@ -61,8 +62,25 @@ function withDiskCache(dir: string | undefined, paid: boolean): { diskCache?: Di
  * with `defence`, wrapped in the RESEMBLE adapter that config describes.
  */
 export async function openModel(opts: ModelSpec & { dryRun?: boolean }): Promise<ModelAdapter> {
-  const model = await openDefendedModel(opts);
-  return opts.dryRun ? standInModel(model) : model;
+  return opts.dryRun ? openStandIn(opts) : openDefendedModel(opts);
+}
+
+/** A dry run's stand-in for the model a spec names (the real one opened beside it, never asked by the run). */
+export async function openStandIn(opts: ModelSpec): Promise<StandInModel> {
+  return standInModel(await openDefendedModel({ ...opts, dryRun: true }));
+}
+
+/**
+ * The model of a run that reads its inner layers through a session of its own (the encoder probes): a local folder is
+ * described from its config.json and opened only if the run asks it for predictions (lazyModel), so the process
+ * holds one copy of the weights, not two; anything else opens as {@link openModel} opens it.
+ */
+export async function openModelToInspect(opts: ModelSpec & { dryRun?: boolean }): Promise<ModelAdapter> {
+  const spec = resolveModelSpec(opts.model);
+  if (opts.defence || opts.dryRun || isHttpSpec(spec) || isOpenAiSpec(spec)) return openModel(opts);
+  const { localModelInfo } = await import('../models/transformers/load.ts');
+  const info = localModelInfo(spec, { ...(opts.task ? { task: opts.task } : {}), ...(opts.dtype ? { dtype: opts.dtype } : {}) });
+  return info ? lazyModel(info, () => openModel(opts)) : openModel(opts);
 }
 
 async function openDefendedModel(opts: ModelSpec & { dryRun?: boolean }): Promise<ModelAdapter> {

@@ -95,7 +95,7 @@ interface Voice {
 
 const TERMS: Voice = {
   name: (m, b) => (b ? `${m}.${b}` : m),
-  num: (m, x) => (m === 'mean_queries' ? x.toFixed(1) : x.toFixed(3)),
+  num: (m, x) => (m === 'mean_queries' || m === 'queries_per_success' ? x.toFixed(1) : x.toFixed(3)),
   margin: (_, m) => (m ? ` ${m > 0 ? '+' : '−'} ${Math.abs(m)}` : ''),
   is: ' =',
   few: (n, minN) => `n = ${n} < min_n ${minN}`,

@@ -1,4 +1,4 @@
-/** The checks every suite test gets, whatever its thresholds: it measured something, and not a label swap. */
+/** The checks every suite test gets, whatever its thresholds: it finished, measured something, and not a label swap. */
 import type { Registry } from '../recipes/registry/registry.ts';
 import { kindOfSummary } from '../kinds/index.ts';
 import type { CheckResult, RunGroup } from '../report/html/types.ts';
@@ -34,4 +34,22 @@ export function emptyRunChecks(test: string, group: RunGroup, registry: Registry
   if (!empty.length || empty.length < measured.length) return [];
   const where = empty.map((m) => m.run.name).join(', ');
   return [{ test, expr: 'n > 0', passed: false, message: `${test}: no ${empty[0]!.unit} (0 in ${where}) — nothing was measured` }];
+}
+
+/** A test that stopped with an error, and why. */
+export interface FailedTest {
+  test: string;
+  recipe: string;
+  reason: string;
+}
+
+/** One failed gate check per test that did not finish: a test that could not run is no pass. */
+export function failedChecks(failed: readonly FailedTest[]): CheckResult[] {
+  return failed.map((f) => ({
+    test: f.test,
+    expr: 'finished',
+    passed: false,
+    status: 'fail',
+    message: `${f.test}: did not finish — ${f.reason}`,
+  }));
 }

@@ -7,7 +7,8 @@ import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import { camelKeys } from '../util/casing.ts';
 import { figureDisplays, type Registry } from '../recipes/registry/registry.ts';
-import { emptyRunChecks } from './measured.ts';
+import { emptyRunChecks, failedChecks, type FailedTest } from './measured.ts';
+export type { FailedTest } from './measured.ts';
 import { formatGrid } from '../util/table.ts';
 import { loadGroups, renderReport, writeHtmlReport, VERDICT_FILE } from '../report/html/index.ts';
 import { groupSubject } from '../report/html/load.ts';
@@ -15,7 +16,7 @@ import { refusal, supports } from '../kinds/index.ts';
 import type { CheckResult, DataFallback, RunGroup, Verdict } from '../report/html/types.ts';
 import { lockFolder } from '../runner/lock.ts';
 import { runRecipe, type ProgressSink } from '../kinds/run.ts';
-import { openEngine, openModel } from '../runner/open.ts';
+import { openEngine, openModel, openModelToInspect } from '../runner/open.ts';
 import { TextstressError, errorMessage } from '../util/errors.ts';
 import { fromSuiteEntry } from '../options/derive.ts';
 import { checkTest, parseThreshold, verdictOf } from './gate.ts';
@@ -104,6 +105,18 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
   }
 
   const models = new Map<string, { model: ModelAdapter; engine: QueryEngine }>();
+  /** Whether every test on this model entry reads its inner layers through a session of its own (probes). */
+  const inspectsOnly = (modelName: string): boolean =>
+    suite.tests.every((t) => {
+      try {
+        return (
+          pick('model', t.model, Object.keys(suite.models), t.name, loaded.file) !== modelName ||
+          opts.registry.get(t.recipe).inspectsModel === true
+        );
+      } catch {
+        return false;
+      }
+    });
   // A model that could not be opened fails every test that names it, opened once.
   const unopened = new Map<string, string>();
   const skipped: { test: string; reason: string }[] = [];
@@ -170,7 +183,7 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
       let shared = models.get(modelName);
       if (!shared) {
         try {
-          const model = await openModel(modelOpts);
+          const model = inspectsOnly(modelName) ? await openModelToInspect(modelOpts) : await openModel(modelOpts);
           shared = { model, engine: openEngine(model, modelOpts) };
           models.set(modelName, shared);
         } catch (err) {
@@ -296,24 +309,6 @@ async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promi
     writeFileSync(report, await renderReport([], rest));
   }
   return { verdict, report, groups };
-}
-
-/** A test that stopped with an error, and why. */
-export interface FailedTest {
-  test: string;
-  recipe: string;
-  reason: string;
-}
-
-/** One failed gate check per test that did not finish: a test that could not run is no pass. */
-function failedChecks(failed: readonly FailedTest[]): CheckResult[] {
-  return failed.map((f) => ({
-    test: f.test,
-    expr: 'finished',
-    passed: false,
-    status: 'fail',
-    message: `${f.test}: did not finish — ${f.reason}`,
-  }));
 }
 
 /** Which secrets the suite's models send where: refused unless allowed (with a list), else announced. */

@@ -9,6 +9,7 @@ import { snake } from '../util/casing.ts';
 import type { AnyRecipe } from '../recipes/registry/define.ts';
 import { closest, editDistance, type Registry } from '../recipes/registry/registry.ts';
 import { GATE_METRICS } from '../kinds/attack/gate.ts';
+import { BROWSER_MAX_EXAMPLES } from '../options/command.ts';
 
 /**
  * A threshold: `METRIC OP VALUE`, VALUE a number (0.4), a percentage (40%), or the baseline's value of the same
@@ -219,7 +220,12 @@ export function suiteSchemaFor(registry: Registry): z.ZodType<Suite> {
       report: z
         .strictObject({
           title: z.string().optional(),
-          max_examples: z.number().int().min(1).optional().describe('most examples in the example browser (default 3000)'),
+          max_examples: z
+            .number()
+            .int()
+            .min(1)
+            .optional()
+            .describe(`most examples in the example browser (default ${BROWSER_MAX_EXAMPLES})`),
         })
         .optional(),
     })

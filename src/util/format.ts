@@ -14,3 +14,13 @@ export function figure(x: number | null | undefined): string {
 export function fixed(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || !Number.isFinite(x) ? NA : x.toFixed(digits);
 }
+
+/** A duration as a person reads it: 42 s, 3 min 5 s, 2 h 10 min. */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return 'n/a';
+  if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
+  const s = Math.round(seconds);
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  const m = Math.round(seconds / 60);
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

@@ -132,6 +132,38 @@ describe('GreedyWordSearch (Adv-BERT Algorithm 1)', () => {
     expect(new GreedyWordSearch('max', { words: 3 }).name).toBe('greedy-word(max, top 3)');
   });
 
+  it('occludes a word only once it offers an edit, where the transformation draws nothing: same walk, fewer queries', async () => {
+    // "good" offers typos only once "nice" is gone, "film" only when "nice" no longer precedes it, "and" never.
+    const contextual: Transformation = {
+      name: 'contextual',
+      deterministic: true,
+      candidates: (state, indices, rng) =>
+        twoTypos.candidates(
+          state,
+          indices.filter((i) => {
+            const w = state.seq.words;
+            if (w[i] === 'nice') return true;
+            if (w[i] === 'good') return !w.includes('nice');
+            return w[i] === 'film' && w[i - 1] !== 'nice';
+          }),
+          rng,
+        ),
+    };
+    const { deterministic: _d, ...drawing } = contextual;
+    const engine = new QueryEngine(lexiconModel);
+    const lazy = await attackExample(attack('max', 2, [], { transformation: contextual }), example, engine.session(), new Rng(0));
+    const full = await attackExample(attack('max', 2, [], { transformation: drawing }), example, engine.session(), new Rng(0));
+    // Order: good, nice, and, film. "good" is passed over (no typo while "nice" stands); "nice" takes one; then "film".
+    expect(full.edits.map((e) => [e.before, e.after])).toEqual([
+      ['nice', 'nic'],
+      ['film', 'fil'],
+    ]);
+    expect({ ...lazy, queries: 0, requests: 0 }).toEqual({ ...full, queries: 0, requests: 0 });
+    // Full: 1 clean + 4 occlusions + 2 × 2 candidates. Lazy: "nice" occluded first; "good" and "film" once "nice" is
+    // edited ("good" then ranks before the walk's place: passed over, as in the full walk); "and" never.
+    expect([full.queries, lazy.queries]).toEqual([9, 8]);
+  });
+
   it('top-K mode equals the default when every word has candidates', async () => {
     const engine = new QueryEngine(lexiconModel);
     const a = await attackExample(attack('max', 2), example, engine.session(), new Rng(0));

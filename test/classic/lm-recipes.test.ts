@@ -154,31 +154,28 @@ describe('textfooler', () => {
 /** The seeded outcomes on the four long sentences (regenerate with care: a change here is a change in the attack). */
 const EXPECTED = {
   textbugger: [
-    ['succeeded', 'allo ws us to hope that nolan is poised to embark a major career as a commercial yet in ventive filmmaker . '],
-    ['succeeded', "the acting , ϲostumes , musc , ϲinematography and sond are all astoundi ng given the production 's austere loc ales . "],
-    ['succeeded', 'although laced with humor and a few fanciful touches , the film is a refershingly serious know at young women . '],
-    ['succeeded', "you do n't have to know about music to appreciate the film 's еasygoing bend of comedy and romace . "],
+    ['succeeded', 'allo ws us to hope that nolan is poised to embark a major career as a commercial yet in ventive filmmaker .'],
+    ['succeeded', "the acting , ϲostumes , musc , ϲinematography and sond are all astoundi ng given the production 's austere loc ales ."],
+    ['succeeded', 'although laced with humor and a few fanciful touches , the film is a refershingly serious know at young women .'],
+    ['succeeded', "you do n't have to know about music to appreciate the film 's еasygoing bend of comedy and romace ."],
   ],
   bae: [
-    ['succeeded', 'was us to hope that nolan is poised to embark a major career as a commercial yet better filmmaker . '],
+    ['succeeded', 'was us to hope that nolan is poised to embark a major career as a commercial yet better filmmaker .'],
     [
       'succeeded',
-      "the acting , meandering , shallow , cinematography and sound are all astounding given the production 's austere locales . ",
+      "the acting , meandering , shallow , cinematography and sound are all astounding given the production 's austere locales .",
     ],
-    ['succeeded', 'although laced with humor and a few fanciful touches , the film is a less serious look at young women . '],
-    ['succeeded', "you do n't have to know about music to appreciate the film 's bad amount of comedy and romance . "],
+    ['succeeded', 'although laced with humor and a few fanciful touches , the film is a less serious look at young women .'],
+    ['succeeded', "you do n't have to know about music to appreciate the film 's bad amount of comedy and romance ."],
   ],
   textfooler: [
-    ['succeeded', 'allows nothing to lack that nolan is poised to embark a major career as a commercial yet inventive plot . '],
-    ['succeeded', "the acting , costumes , lack , cinematography and sound are all astounding put the hang 's austere locales . "],
-    [
-      'succeeded',
-      'although laced with action and a few fanciful touches , the script is a refreshingly serious say at little following . ',
-    ],
-    ['succeeded', "you flat n't have to know about actor to appreciate the film 's easygoing blend of plot and romance . "],
+    ['succeeded', 'allows nothing to lack that nolan is poised to embark a major career as a commercial yet inventive plot .'],
+    ['succeeded', "the acting , costumes , lack , cinematography and sound are all astounding put the hang 's austere locales ."],
+    ['succeeded', 'although laced with action and a few fanciful touches , the script is a refreshingly serious say at little following .'],
+    ['succeeded', "you flat n't have to know about actor to appreciate the film 's easygoing blend of plot and romance ."],
   ],
   textfoolerFallback: [
-    ['succeeded', 'tolerate us to hope that nolan is poised to embark a major career as a commercial yet bad filmmaker . '],
-    ['succeeded', "the acting , offbeat , shallow , cinematography and phone are all astounding given the production 's austere ers . "],
+    ['succeeded', 'tolerate us to hope that nolan is poised to embark a major career as a commercial yet bad filmmaker .'],
+    ['succeeded', "the acting , offbeat , shallow , cinematography and phone are all astounding given the production 's austere ers ."],
   ],
 } satisfies Record<string, [string, string][]>;

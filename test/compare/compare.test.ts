@@ -18,6 +18,7 @@ interface Row {
   perturbed_correct: boolean;
   original_prediction: { label: string };
   perturbed_prediction: { label: string };
+  queries: number;
 }
 
 const rows = (dir: string): Row[] =>
@@ -78,6 +79,10 @@ interface Cmp {
   newly_held_n: number;
   newly_broke: { id: string; a?: { perturbed: { text: string } }; b?: { perturbed: { text: string } } }[];
   regression: boolean;
+  query_budget?: {
+    budgets: { budget: number; a: Iv; b: Iv; counts: { onlyA: number; onlyB: number }; p: number; p_holm: number }[];
+    queries_per_success: { a: Iv; b: Iv; diff: Iv };
+  };
   differ: { key: string; label: string; a: string; b: string }[];
 }
 
@@ -168,6 +173,47 @@ describe('textstress compare', () => {
     // No absolute path on the page (issue 34 item 14): the run folders by their last two parts.
     expect(html).not.toContain(dir);
     expect(html).toContain(`<b>A</b>: ${dir.split('/').pop()}/sst2 —`);
+    expect(html).not.toMatch(/<script|https?:\/\//);
+  });
+
+  it('query budgets: both curves and McNemar per budget equal a count from results.jsonl; the chart is in compare.html', async () => {
+    const out = join(dir, 'cmp-budget');
+    const r = await runCli(['compare', sst2, cola, '--out', out]);
+    expect(r.stdout).toMatch(/Attack success by query budget/);
+    const c = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Cmp;
+    const [ra, rb] = [rows(sst2), rows(cola)];
+    const q = c.query_budget!;
+    const top = Math.max(...[...ra, ...rb].filter((x) => x.status !== 'skipped').map((x) => x.queries));
+    expect(q.budgets.at(-1)!.budget).toBe(top);
+    const within = (x: Row, b: number): boolean | null => (x.status === 'skipped' ? null : x.status === 'succeeded' && x.queries <= b);
+    for (const row of q.budgets) {
+      for (const [side, rs] of [
+        [row.a, ra],
+        [row.b, rb],
+      ] as const) {
+        const xs = rs.map((x) => within(x, row.budget)).filter((x): x is boolean => x !== null);
+        const [p, lo, hi] = wilsonRef(xs.filter(Boolean).length, xs.length);
+        expect([side.n, side.value]).toEqual([xs.length, p]);
+        expect(side.low).toBeCloseTo(lo, 12);
+        expect(side.high).toBeCloseTo(hi, 12);
+      }
+      let [onlyA, onlyB] = [0, 0];
+      ra.forEach((x, i) => {
+        const [a, b] = [within(x, row.budget), within(rb[i]!, row.budget)];
+        if (a === null || b === null) return;
+        if (a && !b) onlyA++;
+        if (b && !a) onlyB++;
+      });
+      expect(row.counts).toMatchObject({ onlyA, onlyB });
+      expect(row.p).toBeCloseTo(mcnemarRef(onlyA, onlyB), 12);
+      expect(row.p_holm).toBeGreaterThanOrEqual(row.p);
+    }
+    const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
+    const perSuccess = (rs: Row[]): number | null => mean(rs.filter((x) => x.status === 'succeeded').map((x) => x.queries));
+    expect(q.queries_per_success.a.value).toBeCloseTo(perSuccess(ra)!, 12);
+    expect(q.queries_per_success.b.value).toBe(perSuccess(rb));
+    const html = readFileSync(join(out, 'compare.html'), 'utf8');
+    expect(html).toMatch(/<h2>Attack success by query budget<\/h2>[\s\S]*<svg /);
     expect(html).not.toMatch(/<script|https?:\/\//);
   });
 

@@ -87,7 +87,7 @@ describe('a RESEMBLE config cannot send texts anywhere the command line did not 
     ]);
     expect(defended.code, defended.stderr).toBe(1);
     expect(defended.stderr).toContain(`the RESEMBLE config ${config} names the annotator model ${server.url}`);
-    // A suite whose model entry names the config: the same refusal, before any test runs.
+    // A suite whose model entry names the config: the same refusal, before that test runs.
     const suite = join(tmp('remote-suite'), 'suite.yaml');
     writeFileSync(
       suite,
@@ -95,7 +95,8 @@ describe('a RESEMBLE config cannot send texts anywhere the command line did not 
     );
     const run = await runCli(['run', suite, '--out', join(tmp('remote-suite-out'), 'out'), '--no-progress']);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toContain(`the RESEMBLE config ${config} names the annotator model ${server.url}`);
+    // The suite goes on past a test that fails (issue 32 item 6): the refusal is that test's row and reason.
+    expect(run.stdout + run.stderr).toContain(`the RESEMBLE config ${config} names the annotator model ${server.url}`);
     expect(await server.requests()).toBe(0);
   }, 90_000);
 

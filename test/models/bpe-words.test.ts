@@ -66,15 +66,18 @@ describe('tiny byte-level BPE fixture', () => {
 });
 
 describe('pre-split words (NER) with byte-level BPE', () => {
-  it('encode like the tokenizer encodes the sentence after a space (is_split_into_words + add_prefix_space)', () => {
+  it('encode like the tokenizer encodes the raw sentence by default, and after a space with --first-word-space', () => {
     for (const s of SENTENCES) {
       const words = s.split(' ');
       const [planned, ...more] = taggingCodec(ctx).plan({ kind: 'tokens', tokens: words }, 0);
       expect(more, s).toEqual([]);
-      expect(planned!.row.inputIds, s).toEqual(tok.encode(` ${s}`));
-      // Each word's tag is read at its first piece, which carries the word's space.
+      expect(planned!.row.inputIds, s).toEqual(tok.encode(s));
+      // is_split_into_words + add_prefix_space: the first word too is encoded after a space.
+      const [spaced] = taggingCodec(ctx, { wordPiece: 'first', firstWordSpace: true }).plan({ kind: 'tokens', tokens: words }, 0);
+      expect(spaced!.row.inputIds, s).toEqual(tok.encode(` ${s}`));
+      // With --word-piece first, each word's tag is read at its first piece, which carries the word's space.
       const tokens = tok.tokenize(` ${s}`);
-      const firsts = planned!.job.firstPiece.map((pos) => tokens[pos - 1]!);
+      const firsts = spaced!.job.firstPiece.map((pos) => tokens[pos - 1]!);
       expect(
         firsts.every((t) => t.startsWith('Ġ')),
         s,
@@ -90,7 +93,7 @@ describe('pre-split words (NER) with byte-level BPE', () => {
     expect(SST2.length).toBeGreaterThan(300);
     for (const s of SST2) {
       const [planned] = taggingCodec(ctx).plan({ kind: 'tokens', tokens: s.split(' ') }, 0);
-      expect(planned!.row.inputIds, s).toEqual(tok.encode(` ${s}`));
+      expect(planned!.row.inputIds, s).toEqual(tok.encode(s));
     }
   });
 

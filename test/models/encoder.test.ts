@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeModel, findEncoderTaps, withExtraOutputs } from '../../src/models/encoder/graph.ts';
+import { decodeModel, findEncoderTaps, readModelBytes, withExtraOutputs } from '../../src/models/encoder/graph.ts';
 import { loadEncoder, type Encoder } from '../../src/models/encoder/encoder.ts';
 import { ModelError } from '../../src/util/errors.ts';
 
@@ -78,6 +78,22 @@ describe('encoder internals exposed from an ONNX graph', () => {
       expect(maxDiffHidden(out[taps.hiddenStates[l]!]!.data as Float32Array, 6, 32, ref.hidden_states[l]!, [0])).toBeLessThan(1e-4);
     }
     await session.release();
+  });
+
+  it('appends the outputs in place when the buffer has room (readModelBytes), the same bytes as a fresh copy', () => {
+    const file = path.join(DIR, 'extra', 'model-opset17.onnx');
+    const plain = readFileSync(file);
+    const roomy = readModelBytes(file);
+    expect(Buffer.from(roomy).equals(plain)).toBe(true);
+    const proto = decodeModel(roomy, 'opset17');
+    const taps = findEncoderTaps(proto, 2, 'opset17');
+    const names = [...taps.hiddenStates, ...taps.attentions];
+    const inPlace = withExtraOutputs(roomy, proto, names);
+    const copied = withExtraOutputs(plain, decodeModel(plain, 'opset17'), names);
+    expect(inPlace.buffer).toBe(roomy.buffer);
+    expect(copied.buffer).not.toBe(plain.buffer);
+    expect(inPlace.length).toBeGreaterThan(plain.length);
+    expect(Buffer.from(inPlace).equals(Buffer.from(copied))).toBe(true);
   });
 
   it('names what is missing when the layer count does not match the graph', () => {

@@ -161,9 +161,11 @@ describe('the packed package, installed into an empty project', () => {
   }, 200_000);
 
   it('a plain-Node ESM script imports the library and attacks sentences in memory', () => {
-    const r = sh(process.execPath, ['-e', "import('textstress').then(m => console.log(typeof m.grammarAttack))"]);
+    // Both entry points resolve through package.json "exports": the public API and textstress/internal.
+    const entries = "Promise.all([import('textstress'), import('textstress/internal')])";
+    const r = sh(process.execPath, ['-e', `${entries}.then(([m, i]) => console.log(typeof m.runRecipe, typeof i.grammarAttack))`]);
     expect(r.code, r.out).toBe(0);
-    expect(r.out.trim().split('\n')[0]).toBe('function');
+    expect(r.out.trim().split('\n')[0]).toBe('function function');
     writeFileSync(
       join(project, 'script.mjs'),
       [
@@ -202,8 +204,9 @@ describe('the packed package, installed into an empty project', () => {
       }),
     );
     const good = [
-      'import { typoAttack, runSuite, writeHtmlReport, loadSuite, builtinRegistry, UntargetedClassification, ' +
+      'import { runSuite, writeHtmlReport, loadSuite, builtinRegistry, UntargetedClassification, ' +
         "LabelAligner, type Attack, type SuiteOutcome } from 'textstress';",
+      "import { typoAttack } from 'textstress/internal';",
       "const attack: Attack = typoAttack({ goal: new UntargetedClassification(new LabelAligner(['negative', 'positive'])), target: 'max', k: 2 });",
       'export async function gate(file: string): Promise<boolean> {',
       '  const registry = builtinRegistry();',
@@ -238,9 +241,9 @@ describe('the packed package, installed into an empty project', () => {
     writeFileSync(
       join(project, 'plugin.ts'),
       [
-        "import { defineRecipe, noiseRecipe } from 'textstress';",
+        "import { builtinRegistry, defineRecipe } from 'textstress';",
         "const name: string = 'stranger-noise';",
-        "export default defineRecipe({ ...noiseRecipe, name, summary: 'noise, from a TypeScript plugin' });",
+        "export default defineRecipe({ ...builtinRegistry().get('noise'), name, summary: 'noise, from a TypeScript plugin' });",
       ].join('\n'),
     );
     const r = sh('npx', ['textstress', '--plugin', 'plugin.ts', 'attack', '--help']);

@@ -54,6 +54,14 @@ describe('per-example query budget (--max-queries)', () => {
       if (r.query_budget_exhausted) expect(r.words_perturbed).toBe(r.edits.length);
     });
     expect(free.summary.query_budget_exhausted).toBeUndefined();
+    // A budget-stopped example is a failed attack, and the run with the budget reports what the free run's curve says
+    // of that budget: every greedy success comes in the search's last batch.
+    for (const r of cut.results) if (r.query_budget_exhausted) expect(r.status).toBe('failed');
+    const at30 = free.summary.success_by_budget!.find((p) => p.budget === 30)!;
+    expect(cut.summary.succeeded).toBe(at30.succeeded);
+    expect(cut.summary.attack_success_rate).toBe(at30.rate);
+    expect(cut.summary.success_by_budget!.at(-1)).toEqual(at30);
+    expect(cut.summary.intervals!.success_by_budget!.at(-1)).toEqual(cut.summary.intervals!.attack_success_rate);
   });
 
   it('refuses a budget for recipes that are not attacks', async () => {

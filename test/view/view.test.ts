@@ -222,6 +222,7 @@ describe('textstress view', () => {
     const expected = JSON.parse(cli.stdout) as {
       metrics: { metric: string; p: number | null; p_holm: number | null }[];
       newly_broke_n: number;
+      query_budget?: { budgets: { budget: number; p: number | null }[] };
     };
     await page.goto(`${server.url}/`);
     await page.waitForSelector('table.runs tbody tr');
@@ -235,6 +236,13 @@ describe('textstress view', () => {
       expect(await row.locator('td.p').textContent()).toBe(fmt(m.p));
       expect(await row.locator('td.p-holm').textContent()).toBe(fmt(m.p_holm));
     }
+    // The query-budget view: one row per budget with compare's p-values, and both curves drawn.
+    const budgets = expected.query_budget!.budgets;
+    expect(await page.locator('#cmp-budget tbody tr').count()).toBe(budgets.length);
+    for (const b of budgets) {
+      expect(await page.locator(`#cmp-budget tr[data-budget="${b.budget}"] td.p`).textContent()).toBe(fmt(b.p));
+    }
+    expect(await page.locator('#cmp-budget-chart svg').count()).toBe(1);
     // What differs between the runs is shown (issue 34 item 13), and no absolute path is (item 14).
     expect(await page.locator('#cmp-differ tr[data-key="k"]').textContent()).toBe('k12');
     expect(await page.locator('#cmp-metrics tr[data-metric="attack_success_rate"] td').first().textContent()).toBe('attack success rate');

@@ -100,7 +100,15 @@ export function unmappableStatus(answer: string): GoalStatus {
  * the score is the answer's pseudo-random one, so searches rank words and candidates in no positional order.
  */
 function standInStatus(score: number): GoalStatus {
-  return { score, done: false, correct: true, metric: 1, prediction: { label: '(dry run)', score } };
+  return { score, done: false, correct: true, metric: 1, prediction: { label: STAND_IN_LABEL, score } };
+}
+
+/** The label of a dry run's stand-in answer. */
+const STAND_IN_LABEL = '(dry run)';
+
+/** Whether a verdict is on a dry run's stand-in answer (no model was asked). */
+export function isStandIn(status: GoalStatus): boolean {
+  return status.prediction.label === STAND_IN_LABEL;
 }
 
 /** The skip reason of an example whose clean answer could not be mapped (the answer is in original_prediction). */
@@ -115,6 +123,14 @@ export function guardUnmappable(goal: Goal): Goal {
         : output.unmappable !== undefined
           ? unmappableStatus(output.unmappable)
           : goal.evaluate(output, origin),
-    skipReason: (clean) => (clean.prediction.unmappable !== undefined ? UNMAPPABLE_CLEAN : goal.skipReason(clean)),
+    // A dry run's clean answer is a stand-in: what the real model answers is unknown, so no example is skipped for it
+    // (a goal that reads its clean output, NER's and QA's F1, would otherwise skip them all after one query, and the
+    // estimate would no longer bound what the real run sends).
+    skipReason: (clean) =>
+      clean.prediction.unmappable !== undefined
+        ? UNMAPPABLE_CLEAN
+        : clean.prediction.label === STAND_IN_LABEL
+          ? undefined
+          : goal.skipReason(clean),
   };
 }

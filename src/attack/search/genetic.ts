@@ -13,6 +13,13 @@ export interface GeneticOptions {
 /** A member's genotype: at most one edit per original word position ("slot"), proposed on the original. */
 type Genes = ReadonlyMap<number, WordCandidate>;
 
+/** A gene set replayed on the original text, with its memo key. */
+interface Built {
+  genes: Genes;
+  state: AttackState;
+  key: string;
+}
+
 interface Member {
   genes: Genes;
   scored: Scored;
@@ -56,8 +63,8 @@ export class GeneticSearch implements SearchMethod {
 
     /** Replays genes in slot order on the original text; drops genes that no longer apply. Memoised: the
      *  elite, unchanged children and repeated mutations rebuild the same gene sets again and again. */
-    const built = new Map<string, { genes: Genes; state: AttackState }>();
-    const build = (genes: Genes): { genes: Genes; state: AttackState } => {
+    const built = new Map<string, Built>();
+    const build = (genes: Genes): Built => {
       const key = [...genes.keys()]
         .sort((a, b) => a - b)
         .map((slot) => geneKey(slot, genes.get(slot)!))
@@ -66,9 +73,22 @@ export class GeneticSearch implements SearchMethod {
       if (!hit) {
         // Bounded: a long run of generations over a long text would otherwise keep every state it ever built.
         if (built.size >= MEMO_LIMIT) built.clear();
-        built.set(key, (hit = replay(genes)));
+        built.set(key, (hit = { ...replay(genes), key }));
       }
       return hit;
+    };
+    /**
+     * Each gene set's verdict, once: a member carried into the next generation, a child equal to its parent and the
+     * same mutation of identical members are scored from here, not asked of the model again (same genes, same
+     * replayed text and alignment, same verdict). Bounded as `built` is.
+     */
+    const verdicts = new Map<string, Scored>();
+    const score = async (states: readonly Built[]): Promise<Scored[]> => {
+      if (verdicts.size + states.length > MEMO_LIMIT) verdicts.clear();
+      const ask = [...new Map(states.filter((b) => !verdicts.has(b.key)).map((b) => [b.key, b])).values()];
+      const got = ask.length ? await ctx.evaluate(ask.map((b) => b.state)) : [];
+      ask.forEach((b, k) => verdicts.set(b.key, got[k]!));
+      return states.map((b) => verdicts.get(b.key)!);
     };
     const replay = (genes: Genes): { genes: Genes; state: AttackState } => {
       let state = initial;
@@ -91,7 +111,7 @@ export class GeneticSearch implements SearchMethod {
      * generation, so that 60 members try every position of a sentence of up to 60 words).
      */
     const mutate = async (members: Genes[], spread = false): Promise<Member[]> => {
-      const variants: { owner: number; genes: Genes; state: AttackState }[] = [];
+      const variants: (Built & { owner: number })[] = [];
       const order = spread ? ctx.rng.shuffle(slots) : [];
       members.forEach((genes, owner) => {
         const current = build(genes);
@@ -105,7 +125,7 @@ export class GeneticSearch implements SearchMethod {
           if (b.genes.has(slot)) variants.push({ owner, ...b });
         }
       });
-      const scored = await ctx.evaluate(variants.map((v) => v.state));
+      const scored = await score(variants);
       const best: (Member | undefined)[] = members.map(() => undefined);
       scored.forEach((s, k) => {
         const v = variants[k]!;

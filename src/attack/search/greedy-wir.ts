@@ -53,7 +53,10 @@ async function scoreAll(ctx: SearchContext, states: readonly AttackState[]): Pro
  * softmax of those `unk` saliencies times the best candidate's ΔP at that word (0 when it has no candidate);
  * descending, ties in text order.
  */
-export async function rankByWir(ctx: SearchContext, opts: WirOptions): Promise<{ order: number[]; importance: Map<number, number> }> {
+export async function rankByWir(
+  ctx: SearchContext,
+  opts: WirOptions,
+): Promise<{ order: number[]; importance: Map<number, number>; swaps?: Map<number, Swaps> }> {
   const { initial } = ctx;
   const seq = initial.state.seq;
   const eligible: number[] = [];
@@ -69,9 +72,14 @@ export async function rankByWir(ctx: SearchContext, opts: WirOptions): Promise<{
   });
   const leaveOne = (await scoreAll(ctx, eligible.map(probe))).map((s) => s.status.score);
   let scores = leaveOne;
+  let swaps: Map<number, Swaps> | undefined;
   if (opts.method === 'weighted-saliency') {
     const weights = softmax(leaveOne);
-    const best = await bestSwapScores(ctx, eligible);
+    swaps = await swapsAt(ctx, eligible);
+    const best = eligible.map((i) => {
+      const scored = swaps!.get(i)!.scored;
+      return scored.length ? Math.max(...scored.map((s) => s.status.score)) : undefined;
+    });
     const base = (opts.deltaP ?? 'gain') === 'gain' ? initial.status.score : 0;
     scores = eligible.map((_, k) => weights[k]! * (best[k] === undefined ? 0 : best[k]! - base));
   }
@@ -80,16 +88,22 @@ export async function rankByWir(ctx: SearchContext, opts: WirOptions): Promise<{
     .map((i, pos) => ({ i, pos, s: scores[pos]! }))
     .sort((a, b) => b.s - a.s || a.pos - b.pos)
     .map((x) => x.i);
-  return { order, importance };
+  return { order, importance, ...(swaps ? { swaps } : {}) };
+}
+
+/** A word's allowed candidates on the initial text, applied, and their scores. */
+export interface Swaps {
+  options: Expanded[];
+  scored: Scored[];
 }
 
 /**
- * For each word, the highest goal score among its allowed candidates on the initial text (undefined: none). One
- * model call per word, as TextAttack's: the query engine batches the calls of concurrent examples together, and a
- * per-example query budget stops the ranking at the word where it runs out rather than at one huge batch.
+ * For each word, its allowed candidates on the initial text and their scores. One model call per word, as
+ * TextAttack's: the query engine batches the calls of concurrent examples together, and a per-example query budget
+ * stops the ranking at the word where it runs out rather than at one huge batch.
  */
-async function bestSwapScores(ctx: SearchContext, words: readonly number[]): Promise<(number | undefined)[]> {
-  const best: (number | undefined)[] = [];
+async function swapsAt(ctx: SearchContext, words: readonly number[]): Promise<Map<number, Swaps>> {
+  const out = new Map<number, Swaps>();
   for (const i of words) {
     const options = await ctx.expandAsync(ctx.initial.state, [i]);
     const scored = options.length
@@ -98,9 +112,9 @@ async function bestSwapScores(ctx: SearchContext, words: readonly number[]): Pro
           options.map((x) => x.state),
         )
       : [];
-    best.push(scored.length ? Math.max(...scored.map((s) => s.status.score)) : undefined);
+    out.set(i, { options, scored });
   }
-  return best;
+  return out;
 }
 
 /** TextAttack's GreedyWordSwapWIR; see the file comment. */
@@ -112,19 +126,23 @@ export class GreedyWordSwapWIR implements SearchMethod {
   }
 
   async search(ctx: SearchContext): Promise<SearchOutcome> {
-    const { order } = await rankByWir(ctx, this.wir);
+    const { order, swaps } = await rankByWir(ctx, this.wir);
     let current: Scored = ctx.initial;
     const trace: Scored[] = [];
     for (const o of order) {
       // Ranked on the original; an edit that added or removed words moved it (or removed it).
       const i = currentIndexOf(current.state, o);
       if (i < 0 || !ctx.modifiable(current.state, i)) continue;
-      const options: Expanded[] = await ctx.expandAsync(current.state, [i]);
+      // Still on the initial text, a transformation that draws nothing offers what the ranking already scored there.
+      const known = current === ctx.initial && ctx.proposes ? swaps?.get(o) : undefined;
+      const options: Expanded[] = known ? known.options : await ctx.expandAsync(current.state, [i]);
       if (options.length === 0) continue;
-      const scored = await scoreAll(
-        ctx,
-        options.map((x) => x.state),
-      );
+      const scored =
+        known?.scored ??
+        (await scoreAll(
+          ctx,
+          options.map((x) => x.state),
+        ));
       const ranked = scored
         .map((s, k) => ({ s, k, similarity: options[k]!.similarity }))
         .sort((a, b) => b.s.status.score - a.s.status.score || a.k - b.k);

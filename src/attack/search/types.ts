@@ -22,6 +22,18 @@ export interface SearchContext {
   /** Applies one candidate (as expand does). */
   apply(state: AttackState, candidate: WordCandidate): AttackState;
   /**
+   * Whether `expand(state, [index])` would offer any edit, answered without drawing from the rng (and without a
+   * model or resource query): present only where the transformation draws nothing (`Transformation.deterministic`)
+   * and every constraint is synchronous, so that asking changes nothing a search does afterwards.
+   */
+  proposes?(state: AttackState, index: number): boolean;
+  /**
+   * A dry run: the model's answers are stand-ins, so what the search will be told is unknown. A search whose cost
+   * depends on the goal's choices (which word to edit first) takes the costliest choice, so that the queries a dry
+   * run counts bound those of the real run.
+   */
+  worstCase?: boolean;
+  /**
    * expand for every transformation and constraint, the asynchronous ones included (a masked LM's candidates, a
    * sentence encoder's verdicts): the allowed candidates at these positions, applied, each with the similarity a
    * batched constraint gave it (absent when none does). Sync transformations and constraints give what expand gives.

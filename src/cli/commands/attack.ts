@@ -3,11 +3,9 @@
  * `probe <recipe>`, `stress <verb>`, a top-level verb, or a group the recipe names such as `probe layers`), each
  * with its recipe's own flags and the shared model, data and run options. What a finished run prints is its kind's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Command } from 'commander';
 import { dryRunTable } from '../../kinds/dry-run.ts';
+import { dryRun, wallTimeLines } from '../../kinds/dry-run-time.ts';
 import { assertSupports, commandsOf, kindOf, KINDS, type RecipeOutcome } from '../../kinds/index.ts';
 import { runRecipe } from '../../kinds/run.ts';
 import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
@@ -144,7 +142,7 @@ function recipeCommand(def: AnyRecipe, registry: Registry, verb: string): Comman
   });
 }
 
-/** `--dry-run`: the run against a stand-in model in a scratch folder, then what it would send and cost. */
+/** `--dry-run`: the run against a stand-in model, then what it would send, cost and take (src/kinds/dry-run-time.ts). */
 async function dryRunRecipe(
   def: AnyRecipe,
   registry: Registry,
@@ -153,14 +151,10 @@ async function dryRunRecipe(
   json: boolean,
 ): Promise<void> {
   assertSupports(def, 'dryRun');
-  const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
-  try {
-    const outcome = await runRecipe({ ...spec, registry, recipe: def.name, settings, out: scratch, overwrite: true, dryRun: true });
-    const rows = KINDS[outcome.kind].runRows(outcome);
-    process.stdout.write(json ? jsonForTerminal(rows) : terminalSafe(dryRunTable(rows), { keepLayout: true }) + '\n');
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const { rows, time } = await dryRun({ ...spec, registry, recipe: def.name, settings }, { time: !json });
+  process.stdout.write(
+    json ? jsonForTerminal(rows) : terminalSafe([dryRunTable(rows), ...wallTimeLines(time!)].join('\n'), { keepLayout: true }) + '\n',
+  );
 }
 
 /** What a finished run prints (its kind's text on stdout, warnings on stderr); a run that measured nothing exits 1. */

@@ -19,9 +19,10 @@ import {
 } from '../../query/disk-cache.ts';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';
 import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
+import { addFlags } from '../options.ts';
 
 function folderOption(cmd: Command): Command {
-  return cmd.option('--cache-dir <dir>', 'the cache folder (default TEXTSTRESS_CACHE_DIR, else ~/.cache/textstress)');
+  return addFlags(cmd, { cacheDir: { help: 'the cache folder (default TEXTSTRESS_CACHE_DIR, else ~/.cache/textstress)' } });
 }
 
 /** A cache identity in a few words: adapter, endpoint and model, the rest summarised; safe to print. */
@@ -82,9 +83,8 @@ async function readEntriesInChild(dir: string): Promise<{ entries: number } | { 
 }
 
 function statsCommand(): Command {
-  return folderOption(new Command('stats'))
+  return addFlags(folderOption(new Command('stats')), { json: { help: 'print JSON' } })
     .description('entries per model and the size on disk')
-    .option('--json', 'print JSON')
     .action((opts: { cacheDir?: string; json?: boolean }) => {
       const dir = opts.cacheDir ?? defaultCacheDir();
       const file = join(dir, CACHE_FILES[0]);
@@ -159,11 +159,10 @@ function clearCommand(): Command {
 }
 
 function verifyCommand(): Command {
-  return folderOption(new Command('verify'))
+  return addFlags(folderOption(new Command('verify')), { json: { help: 'print JSON' } })
     .description(
       'check every page LMDB reads without mapping the file, then read every entry with LMDB in a child process; exit 1 when corrupt',
     )
-    .option('--json', 'print JSON')
     .action(async (opts: { cacheDir?: string; json?: boolean }) => {
       const dir = opts.cacheDir ?? defaultCacheDir();
       const report = (r: { ok: boolean; entries: number; pages: number; bytes: number; problem?: string }): void => {

@@ -5,7 +5,9 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { addFlags } from '../options.ts';
 import {
+  COMPARE_MAX_LISTED,
   compareRuns,
   differencesText,
   ivText,
@@ -20,6 +22,7 @@ import { openModel } from '../../runner/open.ts';
 import { formatGrid } from '../../util/table.ts';
 import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
 import { errorMessage, TextstressError } from '../../util/errors.ts';
+import type { Interval } from '../../stats/index.ts';
 
 /** `compare`'s exit status when it could not compare (bad arguments, unreadable or incomparable runs): 1 is a regression. */
 export const COMPARE_ERROR_EXIT = 2;
@@ -60,6 +63,7 @@ export function comparisonText(c: Comparison): string {
     differ.length ? `What differs (A → B): ${differencesText(differ)}` : 'Same recipe, model, data, seed and settings.',
     `Joined per example: ${joined}; α = ${c.alpha} after Holm; bootstrap seed ${String(c.seed)}.`,
     formatGrid(['metric', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]', 'test (discordant A/B)', 'p', 'p Holm', ''], rows),
+    ...budgetText(c),
     `Newly broke under attack: ${c.newly_broke_n}; newly held: ${c.newly_held_n}.`,
     ...brokeLines(c),
     c.regression
@@ -69,6 +73,30 @@ export function comparisonText(c: Comparison): string {
           .join(', ')} significantly worse in B.`
       : 'No significant regression in B.',
   ].join('\n');
+}
+
+/** The query-budget part of the terminal comparison: success within each budget in A and B, and queries per success. */
+function budgetText(c: Comparison): string[] {
+  const q = c.query_budget;
+  if (!q || q.budgets.length === 0) return [];
+  const num = (iv: Interval): string =>
+    iv.value === null ? 'n/a' : `${iv.value.toFixed(1)}${iv.low === null ? '' : ` [${iv.low.toFixed(1)}, ${iv.high!.toFixed(1)}]`}`;
+  const rows = q.budgets.map((r) => [
+    `≤ ${r.budget}`,
+    ivText(r.a),
+    ivText(r.b),
+    ivText(r.diff, true),
+    `McNemar ${r.counts.onlyA}/${r.counts.onlyB}`,
+    pText(r.p),
+    pText(r.p_holm),
+  ]);
+  const qs = q.queries_per_success;
+  return [
+    'Attack success by query budget (queries per example, the clean one included; Holm over these budgets):',
+    formatGrid(['budget', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]', 'test', 'p', 'p Holm'], rows),
+    `Queries per successful attack: A ${num(qs.a)} (n=${qs.a.n}), B ${num(qs.b)} (n=${qs.b.n}); B − A on the ${qs.diff.n} ` +
+      `examples both broke: ${num(qs.diff)}, p = ${pText(qs.p)}.`,
+  ];
 }
 
 /** The first few newly broken examples: B's attacked text and both runs' answers; where the rest are. */
@@ -94,68 +122,72 @@ function brokeLines(c: Comparison): string[] {
 }
 
 export function compareCommand(): Command {
-  return new Command('compare')
+  const cmd = new Command('compare')
     .description(
       'paired comparison of two runs over the same examples: both values with 95% intervals, the difference, ' +
         'exact McNemar / paired bootstrap with Holm; writes compare.json and compare.html',
     )
     .argument('<a>', 'the first run folder (the baseline)')
-    .argument('<b>', 'the second run folder (compared against A: differences are B − A)')
-    .option('-o, --out <dir>', 'folder for compare.json and compare.html (default: print only)')
-    .option('--intersection', 'compare on the examples both runs hold instead of refusing different example sets')
-    .option('--seed <n>', 'bootstrap seed (default: the seed of run A)', (v) => Number.parseInt(v, 10))
+    .argument('<b>', 'the second run folder (compared against A: differences are B − A)');
+  addFlags(cmd, { out: { help: 'folder for compare.json and compare.html (default: print only)' } });
+  cmd.option('--intersection', 'compare on the examples both runs hold instead of refusing different example sets');
+  // No default seed: the bootstrap reuses run A's, so comparing the same runs twice gives the same intervals.
+  addFlags(cmd, { seed: { help: 'bootstrap seed (default: the seed of run A)', default: undefined } });
+  cmd
     .option('--alpha <p>', 'significance level after Holm', number('--alpha', 0, 1), 0.05)
     .option(
       '--fail-on-regression',
       'exit 1 when some metric is significantly worse in B (after Holm); whatever the flag, exit 2 when the runs could not be compared',
     )
-    .option('--max-examples <n>', 'most examples listed per side (newly broke / newly held)', (v) => Number.parseInt(v, 10), 200)
-    .option('--json', 'print compare.json instead of the table')
     .addHelpText(
       'after',
       '\nExit status: 0 compared (no significant regression, or --fail-on-regression not given); 1 a significant ' +
         'regression with --fail-on-regression; 2 could not compare (bad arguments, a run that cannot be read, ' +
         'different examples, edited results).',
-    )
-    .action(
-      async (
-        a: string,
-        b: string,
-        opts: {
-          out?: string;
-          intersection?: boolean;
-          seed?: number;
-          alpha: number;
-          failOnRegression?: boolean;
-          maxExamples: number;
-          json?: boolean;
-        },
-      ) => {
-        let c: Comparison;
+    );
+  // A list of changed examples per side, not the report's sample of every run: COMPARE_MAX_LISTED.
+  return addFlags(cmd, {
+    maxExamples: { help: 'most examples listed per side (newly broke / newly held)', default: COMPARE_MAX_LISTED },
+    json: { help: 'print compare.json instead of the table' },
+  }).action(
+    async (
+      a: string,
+      b: string,
+      opts: {
+        out?: string;
+        intersection?: boolean;
+        seed?: number;
+        alpha: number;
+        failOnRegression?: boolean;
+        maxExamples: number;
+        json?: boolean;
+      },
+    ) => {
+      let c: Comparison;
+      try {
+        c = await compareRuns(a, b, {
+          alpha: opts.alpha,
+          maxExamples: opts.maxExamples,
+          ...(opts.intersection ? { intersection: true } : {}),
+          ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
+        });
+      } catch (err) {
+        // Could not compare: not a regression, so not exit 1 (CI must tell them apart).
+        throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
+      }
+      process.stdout.write(opts.json ? jsonForTerminal(c) : terminalSafe(comparisonText(c), { keepLayout: true }) + '\n');
+      if (opts.out) {
+        let files: { json: string; html: string };
         try {
-          c = await compareRuns(a, b, {
-            alpha: opts.alpha,
-            maxExamples: opts.maxExamples,
-            ...(opts.intersection ? { intersection: true } : {}),
-            ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
-          });
+          files = await writeComparison(c, opts.out);
         } catch (err) {
-          // Could not compare: not a regression, so not exit 1 (CI must tell them apart).
           throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
         }
-        process.stdout.write(opts.json ? jsonForTerminal(c) : terminalSafe(comparisonText(c), { keepLayout: true }) + '\n');
-        if (opts.out) {
-          let files: { json: string; html: string };
-          try {
-            files = writeComparison(c, opts.out);
-          } catch (err) {
-            throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
-          }
-          if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
-        }
-        if (opts.failOnRegression && c.regression) process.exitCode = 1;
-      },
-    );
+        if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
+      }
+      if (opts.failOnRegression && c.regression) process.exitCode = 1;
+    },
+  );
 }
 
 /** "MODEL=a:b,c:d" → {MODEL: {a: b, c: d}}; MODEL must be one of --models. */
@@ -177,7 +209,7 @@ function labelMaps(specs: readonly string[], models: readonly string[]): Record<
 }
 
 export function transferCommand(): Command {
-  return new Command('transfer')
+  const cmd = new Command('transfer')
     .description(
       'score the adversarial examples of one or more runs on other models: the N×M matrix of transfer rates with 95% intervals (transfer.json, transfer.html)',
     )
@@ -186,35 +218,36 @@ export function transferCommand(): Command {
     .option(
       '--label-map <model=map...>',
       'run label → model label for one model, e.g. "demo-cola=negative:unacceptable,positive:acceptable"',
-    )
-    .option('-o, --out <dir>', 'folder for transfer.json and transfer.html (default: print only)')
-    .option('--json', 'print transfer.json instead of the table')
-    .action(async (opts: { from: string[]; models: string; labelMap?: string[]; out?: string; json?: boolean }) => {
-      const models = opts.models
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const t = await transferMatrix(opts.from, {
-        models,
-        labelMaps: labelMaps(opts.labelMap ?? [], models),
-        open: (spec) => openModel({ model: spec }),
-        query: (model, inputs) => new QueryEngine(model).query(inputs),
-      });
-      if (opts.json) process.stdout.write(jsonForTerminal(t));
-      else {
-        const rows = t.rows.map((r) => [
-          `${r.run.recipe} on ${r.run.model}`,
-          ...r.cells.map((c) => `${ivText(c.rate)} (${c.fooled}/${c.clean_correct})`),
-        ]);
-        process.stdout.write(
-          terminalSafe(formatGrid(['adversarial examples of', ...models], rows), { keepLayout: true }) + '\n' + t.definition + '\n',
-        );
-      }
-      if (opts.out) {
-        mkdirSync(opts.out, { recursive: true });
-        writeFileSync(join(opts.out, 'transfer.json'), JSON.stringify(t, null, 2) + '\n');
-        writeFileSync(join(opts.out, 'transfer.html'), transferHtml(t));
-        if (!opts.json) process.stdout.write(`Wrote ${join(opts.out, 'transfer.json')} and ${join(opts.out, 'transfer.html')}\n`);
-      }
+    );
+  return addFlags(cmd, {
+    out: { help: 'folder for transfer.json and transfer.html (default: print only)' },
+    json: { help: 'print transfer.json instead of the table' },
+  }).action(async (opts: { from: string[]; models: string; labelMap?: string[]; out?: string; json?: boolean }) => {
+    const models = opts.models
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const t = await transferMatrix(opts.from, {
+      models,
+      labelMaps: labelMaps(opts.labelMap ?? [], models),
+      open: (spec) => openModel({ model: spec }),
+      query: (model, inputs) => new QueryEngine(model).query(inputs),
     });
+    if (opts.json) process.stdout.write(jsonForTerminal(t));
+    else {
+      const rows = t.rows.map((r) => [
+        `${r.run.recipe} on ${r.run.model}`,
+        ...r.cells.map((c) => `${ivText(c.rate)} (${c.fooled}/${c.clean_correct})`),
+      ]);
+      process.stdout.write(
+        terminalSafe(formatGrid(['adversarial examples of', ...models], rows), { keepLayout: true }) + '\n' + t.definition + '\n',
+      );
+    }
+    if (opts.out) {
+      mkdirSync(opts.out, { recursive: true });
+      writeFileSync(join(opts.out, 'transfer.json'), JSON.stringify(t, null, 2) + '\n');
+      writeFileSync(join(opts.out, 'transfer.html'), transferHtml(t));
+      if (!opts.json) process.stdout.write(`Wrote ${join(opts.out, 'transfer.json')} and ${join(opts.out, 'transfer.html')}\n`);
+    }
+  });
 }

@@ -7,7 +7,7 @@ import { formatGrid } from '../../util/table.ts';
 import { headlineRun } from '../../report/html/load.ts';
 import type { Suite } from '../../suite/schema.ts';
 import { runSuite } from '../../suite/run.ts';
-import { int } from '../options.ts';
+import { addFlags, int } from '../options.ts';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { printOutcome } from './suite.ts';
@@ -125,51 +125,53 @@ export function demoOutDir(opts: { out?: string; overwrite?: boolean }, cwd = pr
 }
 
 export function demoCommand(registry: Registry): Command {
-  return new Command('demo')
-    .description(
-      'run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on ' +
-        'demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report',
-    )
-    .option('-o, --out <dir>', `output folder (default: ${DEMO_OUT}, or ${DEMO_OUT}-2, -3 … when it holds files)`)
-    .option('--overwrite', 'replace what the output folder holds (never done without it)')
-    .option('-k, --k <n>', 'typo budget per sentence', int('--k', 1), 3)
-    .option('-n, --limit <n>', 'use only the first n sentences', int('--limit', 1))
-    .option('-s, --seed <n>', 'seed', int('--seed'), 0)
-    .option('--no-progress', 'no progress lines')
-    .action(async (opts: { out?: string; overwrite?: boolean; k: number; limit?: number; seed: number; progress: boolean }) => {
-      const rel = (p: string): string => relative(process.cwd(), p) || p;
-      const out = demoOutDir(opts);
-      if (out !== (opts.out ?? DEMO_OUT)) {
-        process.stderr.write(
-          `textstress demo: ${DEMO_OUT}/ holds an earlier run, so this one writes to ${out}/ (--overwrite replaces ${DEMO_OUT}/)\n`,
-        );
-      }
+  const cmd = new Command('demo').description(
+    'run the built-in suite (typos, noise and fooling sentences on demo-sst2, typos and person-name swaps on ' +
+      'demo-ner, layer probes and the cloze test inside demo-mlm) and write its HTML report',
+  );
+  addFlags(cmd, {
+    out: { help: `output folder (default: ${DEMO_OUT}, or ${DEMO_OUT}-2, -3 … when it holds files)` },
+    overwrite: { help: 'replace what the output folder holds (never done without it)' },
+  });
+  cmd.option('-k, --k <n>', 'typo budget per sentence', int('--k', 1), 3);
+  return addFlags(cmd, {
+    limit: { help: 'use only the first n sentences' },
+    seed: { help: 'seed' },
+    progress: { help: 'no progress lines' },
+  }).action(async (opts: { out?: string; overwrite?: boolean; k: number; limit?: number; seed: number; progress: boolean }) => {
+    const rel = (p: string): string => relative(process.cwd(), p) || p;
+    const out = demoOutDir(opts);
+    if (out !== (opts.out ?? DEMO_OUT)) {
+      process.stderr.write(
+        `textstress demo: ${DEMO_OUT}/ holds an earlier run, so this one writes to ${out}/ (--overwrite replaces ${DEMO_OUT}/)\n`,
+      );
+    }
+    process.stdout.write(
+      `textstress demo: typos (K ≤ ${opts.k}), noise and fooling sentences on demo-sst2 over ` +
+        `${rel(DEMO_DATA.sentiment)}; typos and person-name swaps on demo-ner over ${rel(DEMO_DATA.ner)}; layer probes ` +
+        `and the cloze test inside demo-mlm\n`,
+    );
+    const t0 = performance.now();
+    const suite = demoSuite(opts);
+    const outcome = await runSuite(
+      { file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite },
+      { registry, out, overwrite: opts.overwrite === true, progress: opts.progress },
+    );
+    const typos = outcome.groups.find((g) => g.name === `typos-max-k${opts.k}`);
+    if (typos) {
+      const acc = headlineRun(typos).summary.accuracy_by_edits ?? [];
       process.stdout.write(
-        `textstress demo: typos (K ≤ ${opts.k}), noise and fooling sentences on demo-sst2 over ` +
-          `${rel(DEMO_DATA.sentiment)}; typos and person-name swaps on demo-ner over ${rel(DEMO_DATA.ner)}; layer probes ` +
-          `and the cloze test inside demo-mlm\n`,
+        '\nAccuracy under attack as the typo budget grows (demo-sst2):\n' +
+          formatGrid(['', ...acc.map((_, k) => `K=${k}`)], [['accuracy', ...acc.map((a) => `${(100 * a).toFixed(1)}%`)]]) +
+          '\n\n',
       );
-      const t0 = performance.now();
-      const suite = demoSuite(opts);
-      const outcome = await runSuite(
-        { file: '(built-in demo suite)', dir: PACKAGE_ROOT, suite },
-        { registry, out, overwrite: opts.overwrite === true, progress: opts.progress },
-      );
-      const typos = outcome.groups.find((g) => g.name === `typos-max-k${opts.k}`);
-      if (typos) {
-        const acc = headlineRun(typos).summary.accuracy_by_edits ?? [];
-        process.stdout.write(
-          '\nAccuracy under attack as the typo budget grows (demo-sst2):\n' +
-            formatGrid(['', ...acc.map((_, k) => `K=${k}`)], [['accuracy', ...acc.map((a) => `${(100 * a).toFixed(1)}%`)]]) +
-            '\n\n',
-        );
-      }
-      printOutcome(outcome, registry);
-      process.stdout.write(
-        `Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`,
-      );
-      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
-      const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
-      if (code) process.exitCode = code;
-    });
+    }
+    printOutcome(outcome, registry);
+    process.stdout.write(
+      `Done in ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report in a browser (it needs no network).\n`,
+    );
+    // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
+    const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
+    if (code) process.exitCode = code;
+  });
 }

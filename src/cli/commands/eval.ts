@@ -11,7 +11,7 @@ import { TextstressError } from '../../util/errors.ts';
 import { formatTable } from '../../util/table.ts';
 import { openData, openEngine, openModel, surveyExamples } from '../../runner/open.ts';
 import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
-import { addDataOptions, addModelOptions, addOptions } from '../options.ts';
+import { addDataOptions, addFlags, addModelOptions, addOptions } from '../options.ts';
 import { jsonForTerminal } from '../../util/terminal.ts';
 
 /** What eval's flags parse to: the shared model and data options, the label map, the seed and the output options. */
@@ -40,8 +40,10 @@ export function evalCommand(): Command {
   addModelOptions(cmd);
   addDataOptions(cmd);
   addOptions(cmd, ['labelMap', 'seed', 'json']);
-  cmd.option('-o, --out <dir>', 'folder for summary.json (default: print only)');
-  cmd.option('--overwrite', 'replace a summary.json already in --out');
+  addFlags(cmd, {
+    out: { help: 'folder for summary.json (default: print only)' },
+    overwrite: { help: 'replace a summary.json already in --out' },
+  });
   return cmd.action(async (opts: EvalOptions) => {
     // Refused before the model opens: a folder holding a summary is replaced only when asked.
     if (opts.out && existsSync(join(opts.out, 'summary.json')) && !opts.overwrite) {

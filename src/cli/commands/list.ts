@@ -3,6 +3,7 @@
  * kind, tasks, paper and one line; then the families' own commands. Derived from the declarations, like the help.
  */
 import { Command } from 'commander';
+import { addFlags } from '../options.ts';
 import { commandsOf } from '../../kinds/index.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
@@ -62,43 +63,40 @@ const SHORT_TASKS: Record<string, string> = {
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export function listCommand(registry: Registry): Command {
-  return new Command('list')
-    .description('list every recipe (built-in and --plugin ones): its command, kind, tasks, paper and what it does')
-    .option(
-      '--json',
-      'print JSON: { recipes: [{ name, command, kind, tasks, paper, summary, resources }], commands: [{ command, summary }] }',
-    )
-    .action((opts: { json?: boolean }) => {
-      const all = listing(registry);
-      if (opts.json) {
-        process.stdout.write(jsonForTerminal(all));
-        return;
-      }
-      const rows = all.recipes.map((r) => [
-        r.name,
-        r.command.replace(/^textstress /, ''),
-        r.kind,
-        r.tasks.map((t) => SHORT_TASKS[t] ?? t).join(' '),
-        clip(r.paper ?? '', 60),
-      ]);
-      const lines = [
-        `${all.recipes.length} recipes (tasks: text = text-classification, pair = pair-classification, token = ` +
-          'token-classification, qa = question-answering; --json gives them in full):',
-        columns(['recipe', 'command', 'kind', 'tasks', 'paper'], rows),
-        '',
-        ...all.recipes.flatMap((r) => [
-          `  ${r.name}: ${clip(r.summary, 150)}`,
-          ...(r.resources.length ? [`    needs: ${r.resources.join('; ')}`] : []),
-        ]),
-      ];
-      if (all.commands.length) {
-        lines.push(
-          '',
-          'Commands of the families (not recipe runs):',
-          ...all.commands.map((c) => `  ${c.command}: ${clip(c.summary, 150)}`),
-        );
-      }
-      lines.push('', "Run `textstress <command> --help` for a recipe's options; docs/recipes.md describes each.");
-      process.stdout.write(terminalSafe(lines.join('\n'), { keepLayout: true }) + '\n');
-    });
+  const cmd = new Command('list').description(
+    'list every recipe (built-in and --plugin ones): its command, kind, tasks, paper and what it does',
+  );
+  return addFlags(cmd, {
+    json: {
+      help: 'print JSON: { recipes: [{ name, command, kind, tasks, paper, summary, resources }], commands: [{ command, summary }] }',
+    },
+  }).action((opts: { json?: boolean }) => {
+    const all = listing(registry);
+    if (opts.json) {
+      process.stdout.write(jsonForTerminal(all));
+      return;
+    }
+    const rows = all.recipes.map((r) => [
+      r.name,
+      r.command.replace(/^textstress /, ''),
+      r.kind,
+      r.tasks.map((t) => SHORT_TASKS[t] ?? t).join(' '),
+      clip(r.paper ?? '', 60),
+    ]);
+    const lines = [
+      `${all.recipes.length} recipes (tasks: text = text-classification, pair = pair-classification, token = ` +
+        'token-classification, qa = question-answering; --json gives them in full):',
+      columns(['recipe', 'command', 'kind', 'tasks', 'paper'], rows),
+      '',
+      ...all.recipes.flatMap((r) => [
+        `  ${r.name}: ${clip(r.summary, 150)}`,
+        ...(r.resources.length ? [`    needs: ${r.resources.join('; ')}`] : []),
+      ]),
+    ];
+    if (all.commands.length) {
+      lines.push('', 'Commands of the families (not recipe runs):', ...all.commands.map((c) => `  ${c.command}: ${clip(c.summary, 150)}`));
+    }
+    lines.push('', "Run `textstress <command> --help` for a recipe's options; docs/recipes.md describes each.");
+    process.stdout.write(terminalSafe(lines.join('\n'), { keepLayout: true }) + '\n');
+  });
 }

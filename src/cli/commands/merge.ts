@@ -5,27 +5,29 @@ import { KINDS } from '../../kinds/index.ts';
 import { isSuiteFolder, mergeShards, mergeSuiteShards } from '../../kinds/merge.ts';
 import { printOutcome } from './attack.ts';
 import { terminalSafe } from '../../util/terminal.ts';
+import { addFlags } from '../options.ts';
 
 export function mergeCommand(registry: Registry): Command {
-  return new Command('merge')
+  const cmd = new Command('merge')
     .description('join the output folders of a run made in shards (--shard I/N) into the folder one process would have written')
-    .argument('<dirs...>', 'the N shard folders, in any order')
-    .requiredOption('-o, --out <dir>', 'output folder for the joined run')
-    .option('--overwrite', 'replace a run already in --out')
-    .option('--json', 'print the summary as JSON')
-    .action(async (dirs: string[], opts: { out: string; overwrite?: boolean; json?: boolean }) => {
-      if (dirs.length && isSuiteFolder(dirs[0]!)) {
-        const merged = await mergeSuiteShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
-        for (const { test, outcome } of merged) {
-          const rows = KINDS[outcome.kind].runRows(outcome);
-          process.stdout.write(`${terminalSafe(test)}: ${rows.reduce((n, r) => n + r.n, 0)} examples\n`);
-        }
-        process.stdout.write(
-          `Merged ${dirs.length} shards of ${merged.length} tests into ${opts.out}. Gate and report: textstress run SUITE.yaml --out ${opts.out} --resume\n`,
-        );
-        return;
+    .argument('<dirs...>', 'the N shard folders, in any order');
+  return addFlags(cmd, {
+    out: { help: 'output folder for the joined run', required: true },
+    overwrite: true,
+    json: { help: 'print the summary as JSON' },
+  }).action(async (dirs: string[], opts: { out: string; overwrite?: boolean; json?: boolean }) => {
+    if (dirs.length && isSuiteFolder(dirs[0]!)) {
+      const merged = await mergeSuiteShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
+      for (const { test, outcome } of merged) {
+        const rows = KINDS[outcome.kind].runRows(outcome);
+        process.stdout.write(`${terminalSafe(test)}: ${rows.reduce((n, r) => n + r.n, 0)} examples\n`);
       }
-      const outcome = await mergeShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
-      await printOutcome(outcome, opts.json === true, opts.json ? [] : [`Merged ${dirs.length} shards into ${opts.out}`]);
-    });
+      process.stdout.write(
+        `Merged ${dirs.length} shards of ${merged.length} tests into ${opts.out}. Gate and report: textstress run SUITE.yaml --out ${opts.out} --resume\n`,
+      );
+      return;
+    }
+    const outcome = await mergeShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
+    await printOutcome(outcome, opts.json === true, opts.json ? [] : [`Merged ${dirs.length} shards into ${opts.out}`]);
+  });
 }

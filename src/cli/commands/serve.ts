@@ -4,7 +4,7 @@ import { parseFaults } from '../../models/openai-compat.ts';
 import { ModelError } from '../../util/errors.ts';
 import { isPort, startModelServer } from '../../models/serve.ts';
 import type { ModelSpec } from '../../options/shared.ts';
-import { addOptions, int } from '../options.ts';
+import { addFlags, addOptions, int } from '../options.ts';
 import { openModel } from '../../runner/open.ts';
 import { terminalSafe } from '../../util/terminal.ts';
 
@@ -27,9 +27,12 @@ function hostList(value: string, previous: string[]): string[] {
 
 export function serveCommand(): Command {
   // A served tagger reads its words as a local run would (--word-piece, --first-word-space).
-  return addOptions(new Command('serve'), ['wordPiece', 'firstWordSpace'])
-    .description('expose a model over the documented HTTP JSON API (GET /info, POST /predict)')
-    .requiredOption('-m, --model <spec>', 'model folder, hub id or built-in name (/info shows a folder by its name only)')
+  const cmd = addOptions(new Command('serve'), ['wordPiece', 'firstWordSpace']).description(
+    'expose a model over the documented HTTP JSON API (GET /info, POST /predict)',
+  );
+  addFlags(cmd, { model: { help: 'model folder, hub id or built-in name (/info shows a folder by its name only)', required: true } });
+  // Not the table's --port (view's: 127.0.0.1, default any free port): serve's listens on --host, -p, default 8080.
+  cmd
     .option('-p, --port <n>', 'port, 0–65535 (0 = any free port)', port, 8080)
     .option(
       '--host <addr>',
@@ -47,12 +50,13 @@ export function serveCommand(): Command {
       'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1',
       int('--max-concurrent', 1),
       8,
-    )
-    .option('--task <task>', 'model task, when config.json cannot tell')
-    .option(
-      '--defence <file>',
-      'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)',
-    )
+    );
+  addFlags(cmd, {
+    task: true,
+    defence: { help: 'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)' },
+  });
+  // Repeatable here (hostList), unlike the runs' comma list: kept with its own parser.
+  return cmd
     .option('--allow-remote <url>', "with --defence: the config's annotator URL, which then receives the texts to annotate", hostList, [])
     .option(
       '--openai',

@@ -10,8 +10,8 @@ import { STARTER_SUITE } from '../../suite/starter.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { terminalSafe } from '../../util/terminal.ts';
-import { int, list } from '../options.ts';
-import { parseShard, type Shard } from '../../options/shard.ts';
+import { addFlags, list } from '../options.ts';
+import type { Shard } from '../../options/shard.ts';
 
 interface RunSuiteCliOptions {
   out: string;
@@ -30,87 +30,89 @@ interface RunSuiteCliOptions {
 }
 
 export function runCommand(registry: Registry): Command {
-  return new Command('run')
+  const cmd = new Command('run')
     .description('run every test of a suite file into one folder, apply its gate (exit 1 on a failed check), write one report')
-    .argument('<suite>', 'suite file (YAML)')
-    .option('-o, --out <dir>', 'output folder (one sub-folder per test)', 'textstress-out')
-    .option('--resume', 'continue an interrupted suite run (finished tests are kept)')
-    .option('--overwrite', 'replace the results already in --out')
-    .option(
-      '--baseline <dir>',
-      'output folder of another run of the suite (other model or version): compared side by side, used by "baseline" thresholds',
-    )
-    .option('--html <file>', 'report file (default OUT/report.html)')
-    .option('-n, --limit <n>', 'use only the first n examples of every dataset (quick tries)', int('--limit', 1))
-    .option('--no-progress', 'no progress lines')
-    .option(
-      '--shard <I/N>',
-      "only shard I of N of every test's examples; join the N output folders with `textstress merge`, then `run --resume` for the gate and report",
-      parseShard,
-    )
-    .option('--queue <url>', 'spread the per-example tests over `textstress worker --queue URL` processes through Redis (BullMQ)')
-    .option('--block-size <n>', 'with --queue: examples per job (default 16)', int('--block-size', 1))
-    .option('--dry-run', "send nothing: estimate every test's requests, tokens and cost (upper bounds) against stand-in models")
-    .option(
-      '--allow-auth-env <list>',
-      "environment variables the suite's models may send as Authorization headers (others are refused; default: " +
-        'TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)',
-      list,
-    )
-    .option('--allow-remote <urls>', "URLs a model's --defence config may send texts to (its annotator model; see docs/resemble.md)", list)
-    .action(async (file: string, opts: RunSuiteCliOptions) => {
-      const loaded = loadSuite(file, registry);
-      const fromEnv = process.env.TEXTSTRESS_ALLOW_AUTH_ENV;
-      const allow = opts.allowAuthEnv ?? (fromEnv !== undefined ? list(fromEnv) : undefined);
-      if (opts.dryRun) {
-        const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
-        try {
-          const dry = await runSuite(loaded, {
-            registry,
-            ...(allow ? { allowAuthEnv: allow } : {}),
-            ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}),
-            out: scratch,
-            overwrite: true,
-            progress: opts.progress,
-            dryRun: true,
-            ...(opts.limit ? { limit: opts.limit } : {}),
-          });
-          const rows = dry.groups.flatMap((g) =>
-            [...g.runs, ...g.stress].map((r) => ({
-              name: g.runs.length + g.stress.length > 1 ? `${g.name}/${r.name}` : g.name,
-              n: r.summary.n,
-              process: r.summary.process,
-            })),
-          );
-          process.stdout.write(dryRunTable(rows) + '\n');
-          // A test the dry run could not estimate (its model or data failed to open …) is named, and fails the command.
-          for (const f of dry.verdict.failed ?? []) process.stdout.write(terminalSafe(`Failed ${f.test}: ${f.reason}`) + '\n');
-          if (dry.verdict.failed?.length) process.exitCode = 1;
-        } finally {
-          rmSync(scratch, { recursive: true, force: true });
-        }
-        return;
+    .argument('<suite>', 'suite file (YAML)');
+  // The help lines say what each run option means for a whole suite; the suite's output folder has a default
+  // (a suite is run from its own folder, again and again, and `--resume` finds it there).
+  addFlags(cmd, {
+    out: { help: 'output folder (one sub-folder per test)', default: 'textstress-out' },
+    resume: { help: 'continue an interrupted suite run (finished tests are kept)' },
+    overwrite: { help: 'replace the results already in --out' },
+    baseline: {
+      help: 'output folder of another run of the suite (other model or version): compared side by side, used by "baseline" thresholds',
+    },
+    html: { help: 'report file (default OUT/report.html)' },
+    limit: { help: 'use only the first n examples of every dataset (quick tries)' },
+    progress: { help: 'no progress lines' },
+    shard: {
+      help: "only shard I of N of every test's examples; join the N output folders with `textstress merge`, then `run --resume` for the gate and report",
+    },
+    queue: { help: 'spread the per-example tests over `textstress worker --queue URL` processes through Redis (BullMQ)' },
+    blockSize: true,
+    dryRun: { help: "send nothing: estimate every test's requests, tokens and cost (upper bounds) against stand-in models" },
+  });
+  cmd.option(
+    '--allow-auth-env <list>',
+    "environment variables the suite's models may send as Authorization headers (others are refused; default: " +
+      'TEXTSTRESS_ALLOW_AUTH_ENV, else any, announced)',
+    list,
+  );
+  return addFlags(cmd, {
+    allowRemote: { help: "URLs a model's --defence config may send texts to (its annotator model; see docs/resemble.md)" },
+  }).action(async (file: string, opts: RunSuiteCliOptions) => {
+    const loaded = loadSuite(file, registry);
+    const fromEnv = process.env.TEXTSTRESS_ALLOW_AUTH_ENV;
+    const allow = opts.allowAuthEnv ?? (fromEnv !== undefined ? list(fromEnv) : undefined);
+    if (opts.dryRun) {
+      const scratch = mkdtempSync(join(tmpdir(), 'textstress-dry-run-'));
+      try {
+        const dry = await runSuite(loaded, {
+          registry,
+          ...(allow ? { allowAuthEnv: allow } : {}),
+          ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}),
+          out: scratch,
+          overwrite: true,
+          progress: opts.progress,
+          dryRun: true,
+          ...(opts.limit ? { limit: opts.limit } : {}),
+        });
+        const rows = dry.groups.flatMap((g) =>
+          [...g.runs, ...g.stress].map((r) => ({
+            name: g.runs.length + g.stress.length > 1 ? `${g.name}/${r.name}` : g.name,
+            n: r.summary.n,
+            process: r.summary.process,
+          })),
+        );
+        process.stdout.write(dryRunTable(rows) + '\n');
+        // A test the dry run could not estimate (its model or data failed to open …) is named, and fails the command.
+        for (const f of dry.verdict.failed ?? []) process.stdout.write(terminalSafe(`Failed ${f.test}: ${f.reason}`) + '\n');
+        if (dry.verdict.failed?.length) process.exitCode = 1;
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
       }
-      const outcome = await runSuite(loaded, {
-        registry,
-        ...(allow ? { allowAuthEnv: allow } : {}),
-        ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}),
-        out: opts.out,
-        resume: opts.resume,
-        overwrite: opts.overwrite,
-        progress: opts.progress,
-        ...(opts.baseline ? { baseline: opts.baseline } : {}),
-        ...(opts.html ? { html: opts.html } : {}),
-        ...(opts.limit ? { limit: opts.limit } : {}),
-        ...(opts.queue ? { queue: opts.queue } : {}),
-        ...(opts.shard ? { shard: opts.shard } : {}),
-        ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
-      });
-      printOutcome(outcome, registry);
-      // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
-      const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
-      if (code) process.exitCode = code;
+      return;
+    }
+    const outcome = await runSuite(loaded, {
+      registry,
+      ...(allow ? { allowAuthEnv: allow } : {}),
+      ...(opts.allowRemote ? { allowRemote: opts.allowRemote } : {}),
+      out: opts.out,
+      resume: opts.resume,
+      overwrite: opts.overwrite,
+      progress: opts.progress,
+      ...(opts.baseline ? { baseline: opts.baseline } : {}),
+      ...(opts.html ? { html: opts.html } : {}),
+      ...(opts.limit ? { limit: opts.limit } : {}),
+      ...(opts.queue ? { queue: opts.queue } : {}),
+      ...(opts.shard ? { shard: opts.shard } : {}),
+      ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
     });
+    printOutcome(outcome, registry);
+    // 0 pass, 1 a check failed, 3 inconclusive (too few examples to judge): GATE_EXIT.
+    const code = GATE_EXIT[outcome.verdict.status ?? (outcome.verdict.passed ? 'pass' : 'fail')];
+    if (code) process.exitCode = code;
+  });
 }
 
 export function printOutcome(outcome: Awaited<ReturnType<typeof runSuite>>, registry: Registry): void {

@@ -2,9 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { compareRuns, type Comparison } from '../../report/compare/index.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { startViewServer } from '../../report/view/server.ts';
+import { startViewServer, VIEW_MAX_EXAMPLES } from '../../report/view/server.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
-import { int } from '../options.ts';
+import { addFlags } from '../options.ts';
 
 interface ViewCliOptions {
   port: number;
@@ -12,11 +12,14 @@ interface ViewCliOptions {
 }
 
 export function viewCommand(registry: Registry): Command {
-  return new Command('view')
+  const cmd = new Command('view')
     .description('browse run folders in a local web app: every run with its figures, a run’s report, two runs compared, a model over time')
-    .argument('[dirs...]', 'run folders, or folders holding runs (default: the current folder)')
-    .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', int('--port', 0), 0)
-    .option('--max-examples <n>', "most examples in a run report's example browser", int('--max-examples', 1), 1000)
+    .argument('[dirs...]', 'run folders, or folders holding runs (default: the current folder)');
+  return addFlags(cmd, {
+    port: true,
+    // Smaller than a written report's: the server samples and renders a run's report on each request.
+    maxExamples: { help: "most examples in a run report's example browser", default: VIEW_MAX_EXAMPLES },
+  })
     .addHelpText(
       'after',
       '\nListens on 127.0.0.1 only and answers only its own Host (no CORS); the page loads nothing from the network.\n' +

@@ -1,15 +1,14 @@
 /** `textstress worker --queue redis://…`: a queue worker (src/queue/worker.ts) until SIGINT / SIGTERM. */
 import { Command } from 'commander';
 import type { Registry } from '../../recipes/registry/registry.ts';
-import { int } from '../options.ts';
+import { addFlags, int } from '../options.ts';
 import { terminalSafe } from '../../util/terminal.ts';
 
 export function workerCommand(registry: Registry): Command {
-  return new Command('worker')
-    .description(
-      'take blocks of examples from a Redis queue (runs started with --queue) and store their results; start as many as you like',
-    )
-    .requiredOption('--queue <url>', 'redis://host:port of the queue')
+  const cmd = new Command('worker').description(
+    'take blocks of examples from a Redis queue (runs started with --queue) and store their results; start as many as you like',
+  );
+  return addFlags(cmd, { queue: { help: 'redis://host:port of the queue', required: true } })
     .option(
       '--jobs <n>',
       'jobs this process runs at once (BullMQ advises more processes rather than more jobs per process for CPU work)',

@@ -35,6 +35,7 @@ export const pwwsSettings = z.strictObject({
 export function wordnetSwap(synonyms: WordNetSynonyms = new WordNetSynonyms()): Transformation {
   return {
     name: 'wordnet-synonyms',
+    deterministic: true,
     candidates: (state, indices) =>
       indices.flatMap((i) => synonyms.of(state.seq.words[i]!).map((after) => ({ wordIndex: i, after, type: 'pwws:synonym' }))),
   };

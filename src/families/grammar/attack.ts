@@ -61,6 +61,8 @@ export function grammarTransformation(opts: {
   const types = opts.types ?? GRAMMAR_ERROR_TYPES;
   return {
     name: `grammar(${types.join(',')})`,
+    // The rules read the text (and its tagging) only.
+    deterministic: true,
     candidates: (state, indices) => grammarCandidates(state.seq, indices, { types, multiWord: opts.multiWord, lexicon: opts.lexicon }),
   };
 }

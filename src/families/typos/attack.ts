@@ -5,7 +5,7 @@ import { GreedyWordSearch } from '../../attack/search/greedy-word.ts';
 import type { WordTarget } from '../../attack/search/word-importance.ts';
 import type { SubjectOptions } from '../../attack/subject.ts';
 import type { Transformation } from '../../attack/transformation.ts';
-import { TYPO_SOURCE_NAMES, typoCandidates, type TypoSourceName } from '../../perturb/index.ts';
+import { DEFAULT_MAX_CANDIDATES, TYPO_SOURCE_NAMES, typoCandidates, type TypoSourceName } from '../../perturb/index.ts';
 import { typosSettings } from './settings.ts';
 
 /** What an option left out means: the recipe's defaults, from its settings schema (the one place they live). */
@@ -48,6 +48,8 @@ export interface TypoAttackOptions {
 export function typoTransformation(sources: TypoSourceName[], maxCandidates?: number): Transformation {
   return {
     name: `typos(${sources.join(',')})`,
+    // A source samples with the rng only when it has more candidates than its cap: none does with no finite cap.
+    ...(sources.every((s) => (maxCandidates ?? DEFAULT_MAX_CANDIDATES[s]) === Infinity) ? { deterministic: true } : {}),
     candidates: (state, indices, rng) => indices.flatMap((i) => typoCandidates(state.seq, i, sources, rng, { maxCandidates })),
   };
 }

@@ -44,6 +44,8 @@ export function metricValue(name: GateMetric, summary: RunSummary, h: HeadlineMe
       return summary.mean_perturbed_word_pct === null ? null : summary.mean_perturbed_word_pct / 100;
     case 'mean_queries':
       return summary.mean_queries;
+    case 'queries_per_success':
+      return summary.queries_per_success;
   }
 }
 
@@ -115,7 +117,7 @@ export function attackGate(
       if (s.n === 0) return 'no examples tested (0 examples)';
       if (metric === 'stability') return `no example the model got right was attacked (${s.n} examples, ${s.skipped} skipped)`;
       if (metric === 'attack_success_rate') return `no example was attacked (${s.n} examples, all ${s.skipped} skipped)`;
-      if (metric === 'mean_perturbed_word_pct') return 'no attack succeeded';
+      if (metric === 'mean_perturbed_word_pct' || metric === 'queries_per_success') return 'no attack succeeded';
       return `it is taken over zero examples (${s.n} examples)`;
     },
     measured(run) {

@@ -11,8 +11,9 @@ import type { LoadedRun, RunProfile } from '../../recipes/report/types.ts';
 import { readResults, spacedPositions } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE } from '../../runner/per-example.ts';
 import { headlineMetrics } from './headline.ts';
+import { BROWSER_MAX_EXAMPLES } from '../../options/command.ts';
 
-/** Reads the run in `dir` whose summary.json is `summary` (see the file comment). Default sample: 3000 examples. */
+/** Reads the run in `dir` whose summary.json is `summary` (see the file comment). Default sample: BROWSER_MAX_EXAMPLES. */
 export async function loadAttackRun(
   dir: string,
   name: string,
@@ -20,7 +21,7 @@ export async function loadAttackRun(
   summary: RunSummary,
   opts: { sampleSize?: number } = {},
 ): Promise<LoadedRun> {
-  const quota = opts.sampleSize ?? 3000;
+  const quota = opts.sampleSize ?? BROWSER_MAX_EXAMPLES;
   const wins = summary.succeeded ?? 0;
   const rest = Math.max(0, (summary.n ?? 0) - wins);
   const nWins = Math.min(wins, Math.max(Math.ceil(quota * 0.6), quota - rest));

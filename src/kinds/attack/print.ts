@@ -9,9 +9,10 @@ import type { RunSummary } from '../../metrics/summary.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { NA, pct } from '../../util/format.ts';
-import { withInterval } from '../../metrics/show.ts';
+import { bounds, withInterval } from '../../metrics/show.ts';
 import { TEXTATTACK_NOTE, textAttackOf, textAttackTable } from '../../metrics/textattack.ts';
 import { resourceLines, resourcesOf } from '../../metrics/resources.ts';
+import { budgetLine } from '../../metrics/budget.ts';
 import { formatTable } from '../../util/table.ts';
 import { terminalSafe } from '../../util/terminal.ts';
 import type { Printed } from '../types.ts';
@@ -92,6 +93,7 @@ export function summaryTable(s: RunSummary): string {
     [tagger ? 'stability (of sentences fully right)' : 'stability', withInterval(s.stability, iv.stability)],
     ['mean % words perturbed', withInterval(s.mean_perturbed_word_pct, iv.mean_perturbed_word_pct, 'percent')],
     ['mean queries / example', withInterval(s.mean_queries, iv.mean_queries, 'number')],
+    ...queryBudgetRows(s),
     ['cache hit rate (own repeats / shared)', `${pct(s.cache_hit_rate)} / ${pct(s.process.cache_hit_rate)}`],
     ['wall time', `${s.wall_seconds.toFixed(1)} s`],
   );
@@ -115,6 +117,23 @@ export function summaryTable(s: RunSummary): string {
   if (s.skipped_rows) rows.push(['bad rows skipped', String(s.skipped_rows)]);
   if (s.replacement_chars) rows.push(['rows with U+FFFD (invalid UTF-8?)', String(s.replacement_chars.rows)]);
   return formatTable(rows, `textstress · ${s.recipe}`);
+}
+
+/**
+ * The query-budget view of an attack run (absent in probes and older runs): queries per successful attack (mean and
+ * median, with intervals) and attack success within a few budgets up to the run's maximum.
+ */
+function queryBudgetRows(s: RunSummary): [string, string][] {
+  if (s.success_by_budget === undefined) return [];
+  const iv = s.intervals ?? {};
+  const median =
+    s.queries_per_success_median === null || s.queries_per_success_median === undefined
+      ? ''
+      : `; median ${s.queries_per_success_median}${iv.queries_per_success_median ? ` ${bounds(iv.queries_per_success_median, 'number', 0)}` : ''}`;
+  return [
+    ['queries per successful attack', withInterval(s.queries_per_success ?? null, iv.queries_per_success, 'number') + median],
+    [`success within a query budget${s.query_budget_exhausted ? ' (budget-stopped = failed)' : ''}`, budgetLine(s.success_by_budget)],
+  ];
 }
 
 /** A few successful attacks, original → perturbed, with each edit spelled out. */

@@ -70,7 +70,11 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
     line: (r) => (settings.compact ? compactResult(r) : r),
     async finish({ resultsPath, wallSeconds, stats0 }) {
       // The summary depends on the file's content only, resumed or not; it is read back in one streaming pass.
-      const acc = new SummaryAccumulator({ qa: opts.qa === true, seed: settings.seed });
+      const acc = new SummaryAccumulator({
+        qa: opts.qa === true,
+        seed: settings.seed,
+        ...(opts.maxQueries !== undefined ? { maxQueries: opts.maxQueries } : {}),
+      });
       const digest = opts.details?.();
       for await (const r of readResults(resultsPath)) {
         acc.add(r);

@@ -8,6 +8,7 @@ import type { StressSummary } from '../../metrics/stress.ts';
 import type { StressRun } from '../../recipes/report/types.ts';
 import { readResults, spacedPositions } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE } from '../../runner/per-example.ts';
+import { BROWSER_MAX_EXAMPLES } from '../../options/command.ts';
 
 export async function loadStressRun(
   dir: string,
@@ -16,7 +17,7 @@ export async function loadStressRun(
   summary: StressSummary,
   opts: { sampleSize?: number },
 ): Promise<StressRun> {
-  const quota = opts.sampleSize ?? 3000;
+  const quota = opts.sampleSize ?? BROWSER_MAX_EXAMPLES;
   const n = summary.n ?? 0;
   const perExample = n ? Math.max(1, (summary.cases ?? 0) / n) : 1;
   const keep = spacedPositions(n, Math.floor(quota / perExample));

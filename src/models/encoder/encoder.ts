@@ -4,7 +4,7 @@
  * run with onnxruntime directly, with the inner tensors added as outputs (see graph.ts) when the folder does not
  * export them.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AutoConfig, AutoModel, AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
@@ -12,7 +12,7 @@ import { ModelError } from '../../util/errors.ts';
 import { checkLocalFolder, isLocalSpec, modelLengthLimit, readJson } from '../transformers/folder.ts';
 import { pieceEncoderFor, type PieceEncoder } from '../transformers/pieces.ts';
 import { assemble, parseTemplate, specialCount, type Template } from '../transformers/template.ts';
-import { decodeModel, findEncoderTaps, withExtraOutputs, type EncoderTaps } from './graph.ts';
+import { decodeModel, findEncoderTaps, readModelBytes, withExtraOutputs, type EncoderTaps } from './graph.ts';
 
 /** One sentence as the encoder sees it, with where each word's pieces sit. */
 export interface EncodedSentence {
@@ -240,7 +240,7 @@ export async function loadEncoder(spec: string, opts: EncoderOptions = {}): Prom
   const where = local ? file : `the ONNX weights of ${spec}`;
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(file);
+    bytes = readModelBytes(file);
   } catch (err) {
     throw new ModelError(`cannot read ${where}: ${(err as Error).message}`, { cause: err });
   }

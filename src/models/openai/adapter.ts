@@ -12,11 +12,11 @@ import { ModelError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
 import { Circuit } from '../circuit.ts';
 import { outputsOrPartial } from '../failure.ts';
-import { parseRetryAfter, seconds } from '../http-errors.ts';
 import { backoffDelay, type RetryOptions } from '../retry.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask, TokenUsage } from '../types.ts';
 import { answerSchema, mapClassAnswer, mapQaAnswer, mapTagAnswer, type ChatAnswer, type LabelMapping } from './mapping.ts';
 import { AdaptiveLimiter, BudgetError, CostMeter, type Prices } from './meter.ts';
+import { ChatShape, classifyFailure, type Failure } from './response.ts';
 import { checkTemplate, DEFAULT_TEMPLATES, readTemplate, renderPrompt, type PromptTemplate } from './templates.ts';
 
 /**
@@ -59,38 +59,6 @@ export interface OpenAiModelOptions extends RetryOptions {
 }
 
 const DEFAULT_BASE = 'https://api.openai.com/v1';
-
-const TopLp = z.object({ token: z.string(), logprob: z.number() }).passthrough();
-const ChatShape = z
-  .object({
-    choices: z
-      .array(
-        z
-          .object({
-            message: z.object({ content: z.string().nullable().optional() }).passthrough(),
-            logprobs: z
-              .object({
-                content: z
-                  .array(TopLp.extend({ top_logprobs: z.array(TopLp).nullable().optional() }))
-                  .nullable()
-                  .optional(),
-              })
-              .passthrough()
-              .nullable()
-              .optional(),
-          })
-          .passthrough(),
-      )
-      .min(1),
-    usage: z
-      .object({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) })
-      .passthrough()
-      .nullable()
-      .optional(),
-  })
-  .passthrough();
-
-type Failure = { retry: true; why: string; retryAfterMs?: number; rateLimited: boolean } | { retry: false; error: unknown };
 
 /** The adapter's counters beyond the meter: retries, rate-limit answers, and the concurrency it came down to. */
 export interface OpenAiStats {
@@ -340,62 +308,15 @@ export class OpenAiModel implements ModelAdapter {
     await this.circuit.wait(wait);
   }
 
-  /**
-   * What a failed call means: retry (429, 408, 409, 5xx, connection errors, unreadable answers, and a timeout while
-   * the endpoint answers other requests) or stop (a timeout when it has answered nothing for half of one: hung).
-   */
+  /** What a failed call means: retry or stop (see classifyFailure). */
   private classify(err: unknown): Failure {
-    if (err instanceof BudgetError) return { retry: false, error: err };
-    if (err instanceof OpenAI.APIConnectionTimeoutError) {
-      if (this.circuit.silentFor(this.o.timeoutMs / 2)) {
-        return {
-          retry: false,
-          error: new ModelError(
-            `openai:${this.modelName} at ${this.baseUrl} gave no answer within ${seconds(this.o.timeoutMs)}, and answered no other ` +
-              `request for the last ${seconds(this.o.timeoutMs / 2)} of it: the endpoint is hung, so nothing more is sent to it.`,
-            {
-              hint: 'Check the server; when it is only slow, raise --timeout. Rerun with --resume: every answer received is kept in the cache.',
-            },
-          ),
-        };
-      }
-      return { retry: true, why: `no answer within ${seconds(this.o.timeoutMs)}`, rateLimited: false };
-    }
-    if (err instanceof OpenAI.APIConnectionError)
-      return { retry: true, why: `a connection error (${this.redact(err.message)})`, rateLimited: false };
-    if (err instanceof OpenAI.APIError && err.status !== undefined) {
-      const status = err.status;
-      const message = this.redact(err.message);
-      if (status === 429 || status === 408 || status === 409 || status >= 500) {
-        const ms = err.headers?.get('retry-after-ms');
-        const retryAfterMs = ms && /^\d+(\.\d+)?$/.test(ms) ? Number(ms) : parseRetryAfter(err.headers?.get('retry-after') ?? null);
-        return {
-          retry: true,
-          why: `HTTP ${status} (${message})`,
-          rateLimited: status === 429,
-          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-        };
-      }
-      const hint =
-        status === 401 || status === 403
-          ? 'Check the API key in the --auth-env variable and that it may use this model.'
-          : status === 404
-            ? `Check the model name and --base-url (it should end in /v1); ${this.baseUrl}/models lists the models.`
-            : 'The server refused the request; the message above says why.';
-      return {
-        retry: false,
-        error: new ModelError(`openai:${this.modelName} at ${this.baseUrl} answered HTTP ${status}: ${message}`, {
-          hint,
-          inputSpecific: status === 400 || status === 422,
-        }),
-      };
-    }
-    // Anything else came from reading the answer (a body that is not JSON): a lying endpoint, retried.
-    return {
-      retry: true,
-      why: `an unreadable answer (${this.redact(err instanceof Error ? err.message : String(err))})`,
-      rateLimited: false,
-    };
+    return classifyFailure(err, {
+      where: `openai:${this.modelName} at ${this.baseUrl}`,
+      baseUrl: this.baseUrl,
+      timeoutMs: this.o.timeoutMs,
+      hung: () => this.circuit.silentFor(this.o.timeoutMs / 2),
+      redact: (text) => this.redact(text),
+    });
   }
 
   private redact(text: string): string {

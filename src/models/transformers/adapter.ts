@@ -9,19 +9,30 @@ import { ModelError } from '../../util/errors.ts';
 import { checkInputKind } from '../schema.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput } from '../types.ts';
 import type { Collector, PlannedRow, TaskCodec } from './codec.ts';
+import { runsOf, type RunLimits } from './batching.ts';
 import type { OnnxSession } from './session.ts';
 
 export class TransformersModel implements ModelAdapter {
   /** One ONNX run at a time: callers gain nothing from handing it more than one batch at once. */
   readonly concurrency = 1;
+  /** Rows per ONNX run, at most. */
+  readonly maxBatchSize: number;
+  /** Tokens per ONNX run (rows × padded length), at most. */
+  readonly maxBatchTokens: number;
+  /** What one more ONNX run costs, in tokens of compute (see runsOf). */
+  readonly runOverhead: number;
 
   constructor(
     readonly info: ModelInfo,
-    readonly maxBatchSize: number,
+    limits: RunLimits,
     private readonly tok: PreTrainedTokenizer,
     private readonly session: OnnxSession,
     private readonly codec: TaskCodec<unknown>,
-  ) {}
+  ) {
+    this.maxBatchSize = limits.rows;
+    this.maxBatchTokens = limits.tokens;
+    this.runOverhead = limits.overhead;
+  }
 
   async tokenize(text: string): Promise<string[]> {
     return this.tok.tokenize(text);
@@ -33,11 +44,10 @@ export class TransformersModel implements ModelAdapter {
       if (problem) throw new ModelError(`${this.info.id}: ${problem}.`);
     });
     const planned: PlannedRow<unknown>[] = inputs.flatMap((input, i) => this.codec.plan(input, i));
-    // Similar lengths together: less padding per run.
-    const order = planned.map((_, i) => i).sort((x, y) => planned[x]!.row.inputIds.length - planned[y]!.row.inputIds.length);
     const collector: Collector<unknown> = this.codec.collector(inputs);
-    for (let b = 0; b < order.length; b += this.maxBatchSize) {
-      const batch = order.slice(b, b + this.maxBatchSize).map((i) => planned[i]!);
+    const lengths = planned.map((p) => p.row.inputIds.length);
+    for (const run of runsOf(lengths, { rows: this.maxBatchSize, tokens: this.maxBatchTokens, overhead: this.runOverhead })) {
+      const batch = run.map((i) => planned[i]!);
       const out = await this.session.run(batch.map((p) => p.row));
       batch.forEach(({ job }, r) => collector.take(job, out, r));
     }

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ModelError } from '../../util/errors.ts';
 import type { ModelTask } from '../types.ts';
+import { dtypeFile, dtypeOfFile, type Dtype } from './dtype.ts';
 
 const HUB_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)?$/;
 
@@ -55,8 +56,14 @@ export function readJson(file: string, what: string): Record<string, unknown> {
   }
 }
 
-/** Checks a local model folder up front, so that a missing file is named instead of failing deep in the library. */
-export function checkLocalFolder(dir: string): { config: Record<string, unknown>; externalData: boolean } {
+/**
+ * Checks a local model folder up front, so that a missing file is named instead of failing deep in the library: its
+ * config, and the graph file of the weight type asked for (fp32: onnx/model.onnx).
+ */
+export function checkLocalFolder(
+  dir: string,
+  dtype: Dtype = 'fp32',
+): { config: Record<string, unknown>; modelFile: string; externalData: boolean } {
   if (!existsSync(dir)) {
     const parent = path.dirname(dir);
     const siblings = isFolder(parent)
@@ -105,21 +112,38 @@ export function checkLocalFolder(dir: string): { config: Record<string, unknown>
       },
     );
   }
+  return { config, ...modelFileFor(dir, dtype) };
+}
+
+/**
+ * The ONNX file a local model folder holds for `dtype`, or a ModelError naming the .onnx files the folder does hold
+ * and the --dtype that loads each.
+ */
+function modelFileFor(dir: string, dtype: Dtype): { modelFile: string; externalData: boolean } {
   const onnxDir = path.join(dir, 'onnx');
-  const modelFile = path.join(onnxDir, 'model.onnx');
-  if (!existsSync(modelFile)) {
-    const others = existsSync(onnxDir) && statSync(onnxDir).isDirectory() ? readdirSync(onnxDir).filter((f) => f.endsWith('.onnx')) : [];
-    let hint: string;
-    if (existsSync(path.join(dir, 'model.onnx'))) {
-      hint = `Found ${path.join(dir, 'model.onnx')}: transformers.js looks in the onnx/ subfolder, so move it (and any model.onnx_data) to ${modelFile}.`;
-    } else if (others.length) {
-      hint = `Found ${others.join(', ')} in ${onnxDir}, but textstress loads the full-precision model.onnx; export or copy the fp32 graph as ${modelFile}.`;
-    } else {
-      hint = EXPORT_HINT;
-    }
-    throw new ModelError(`the model folder ${dir} has no onnx/model.onnx (the ONNX weights).`, { hint });
+  const name = dtypeFile(dtype);
+  const modelFile = path.join(onnxDir, name);
+  if (existsSync(modelFile)) return { modelFile, externalData: existsSync(`${modelFile}_data`) };
+  const present =
+    existsSync(onnxDir) && statSync(onnxDir).isDirectory()
+      ? readdirSync(onnxDir)
+          .filter((f) => f.endsWith('.onnx'))
+          .sort()
+      : [];
+  const loadable = present.filter((f) => dtypeOfFile(f) !== undefined);
+  let hint: string;
+  if (existsSync(path.join(dir, name))) {
+    hint = `Found ${path.join(dir, name)}: transformers.js looks in the onnx/ subfolder, so move it (and any ${name}_data) to ${modelFile}.`;
+  } else if (loadable.length) {
+    const each = loadable.map((f) => `${f} (--dtype ${dtypeOfFile(f)})`).join(', ');
+    hint = `${onnxDir} holds ${each}: pass that --dtype, or add the ${dtype} graph as ${modelFile}.`;
+  } else if (present.length) {
+    hint = `Found ${present.join(', ')} in ${onnxDir}, none under a name transformers.js loads: name the ${dtype} graph ${name}.`;
+  } else {
+    hint = EXPORT_HINT;
   }
-  return { config, externalData: existsSync(path.join(onnxDir, 'model.onnx_data')) };
+  const what = dtype === 'fp32' ? 'onnx/model.onnx (the ONNX weights)' : `onnx/${name} (its ${dtype} weights)`;
+  throw new ModelError(`the model folder ${dir} has no ${what}.`, { hint });
 }
 
 export function detectTask(config: Record<string, unknown>, where: string, asked?: ModelTask): ModelTask {

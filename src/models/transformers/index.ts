@@ -4,3 +4,5 @@ export { alignBytePieces, alignPieces, isByteLevel, splitsOnSpaces } from './pie
 export { longestFirst, type EncodedRow } from './template.ts';
 export { transformersInternals, type TransformersInternals } from './internals.ts';
 export type { TransformersModel } from './adapter.ts';
+export { DTYPES, dtypeFile, type Dtype } from './dtype.ts';
+export { parseOnnxOptions, type OnnxOptions } from './runtime.ts';

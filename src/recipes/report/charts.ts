@@ -135,3 +135,60 @@ export function settingString(r: LoadedRun, key: string): string | undefined {
   const v = r.summary.settings?.[key];
   return typeof v === 'string' ? v : undefined;
 }
+
+/** The axes of a query-budget curve (here and in `compare`): budget on a log scale, success rate, one colour a run. */
+export const BUDGET_AXES = {
+  x: { field: 'budget', type: 'quantitative', title: 'query budget per example (log scale)', scale: { type: 'log', nice: false } },
+  y: { field: 'rate', type: 'quantitative', title: 'attack success rate', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+  color: { field: 'series', type: 'nominal', title: 'run', sort: { field: 'order' } },
+} as const;
+
+/**
+ * Attack success against the per-example query budget (summary.json's success_by_budget), one step curve per run on
+ * a log axis, with each point's 95% Wilson interval as a band; undefined when no run has a curve with an attacked
+ * example (probes, runs written before issue 33).
+ */
+export function budgetCurveChart(runs: readonly LoadedRun[]): ChartSpec | undefined {
+  const withCurve = runs.filter((r) => (r.summary.success_by_budget ?? []).some((p) => p.rate !== null));
+  if (!withCurve.length) return undefined;
+  const values = withCurve.flatMap((r, order) =>
+    r.summary.success_by_budget!.map((p, i) => {
+      const iv = ivFields(r.summary.intervals?.success_by_budget?.[i]);
+      return {
+        budget: p.budget,
+        rate: p.rate,
+        series: runLabel(r),
+        order,
+        ...(iv.low !== undefined ? { lo: iv.low, hi: iv.high } : {}),
+      };
+    }),
+  );
+  const banded = values.some((v) => 'lo' in v);
+  const { x, y, color } = BUDGET_AXES;
+  const line = {
+    mark: { type: 'line', point: { size: 30 }, strokeWidth: 2, interpolate: 'step-after' },
+    encoding: { x, y, color },
+  } as const;
+  const spec = (banded
+    ? {
+        data: { values },
+        layer: [
+          {
+            mark: { type: 'errorband', opacity: 0.16, interpolate: 'step-after' },
+            encoding: { x, y: { field: 'lo', type: 'quantitative', title: y.title }, y2: { field: 'hi' }, color },
+          },
+          line,
+        ],
+      }
+    : { data: { values }, ...line }) as unknown as TopLevelSpec;
+  const cut = withCurve.some((r) => r.summary.query_budget_exhausted);
+  return {
+    title: 'Attack success by query budget',
+    caption:
+      'Share of attacked examples whose attack succeeded within at most that many queries (distinct model inputs per ' +
+      'example, the clean one included), up to each run’s own maximum.' +
+      (cut ? ' Examples the run’s --max-queries stopped count as failed at every budget.' : '') +
+      (banded ? ' Band: 95% interval (Wilson).' : ''),
+    spec,
+  };
+}

@@ -18,6 +18,7 @@ import {
   type PairedCounts,
 } from '../../stats/index.ts';
 import type { Joined, Outcome, RunInfo } from './load.ts';
+import type { QueryBudgetComparison } from './budget.ts';
 import { metricLabel, settingLabel, settingValue } from '../../metrics/display.ts';
 import { displayPath, withoutAbsolutePaths } from '../html/paths.ts';
 
@@ -220,6 +221,11 @@ export interface Comparison {
   newly_held_n: number;
   /** Some metric is significantly worse in B (after Holm). */
   regression: boolean;
+  /**
+   * Attack runs: success within each query budget in both runs and its paired difference (Holm over the budgets, apart
+   * from `metrics`: it never sets `regression`), and queries per successful attack (see budget.ts).
+   */
+  query_budget?: QueryBudgetComparison;
   /**
    * What differs between the two runs besides the results: the recipe, model, data, seed and every recorded setting
    * whose value is not the same (issue 34: a K = 1 and a K = 3 typos run must not read alike). Values as shown.

@@ -77,8 +77,38 @@ function examplesTable(title: string, xs: ChangedExample[], total: number): stri
   return `<h2>${esc(title)}: ${total}${shown}</h2>${xs.length ? `<table class="ex">${head}${exampleRows(xs)}</table>` : '<p>None.</p>'}`;
 }
 
-/** compare.html for a comparison. */
-export function compareHtml(comparison: Comparison): string {
+/** compare.html's query-budget section: the curves' chart (pre-rendered SVG, when given) and the table per budget. */
+function budgetHtml(c: Comparison, svg?: string): string {
+  const q = c.query_budget;
+  if (!q) return '';
+  const qs = q.queries_per_success;
+  const num = (iv: Interval, signed = false): string =>
+    iv.value === null
+      ? 'n/a'
+      : `${signed && iv.value > 0 ? '+' : ''}${iv.value.toFixed(1)}${iv.low === null ? '' : ` [${iv.low.toFixed(1)}, ${iv.high!.toFixed(1)}]`}`;
+  const rows = q.budgets.map(
+    (r) =>
+      `<tr><td>≤ ${r.budget}</td><td>${esc(ivText(r.a))}<br><span class="meta">n = ${r.a.n}</span></td>` +
+      `<td>${esc(ivText(r.b))}<br><span class="meta">n = ${r.b.n}</span></td><td>${esc(ivText(r.diff, true))}<br>` +
+      `<span class="meta">paired n = ${r.diff.n}</span></td><td>exact McNemar (${r.counts.onlyA} only A, ${r.counts.onlyB} only B)</td>` +
+      `<td>${pText(r.p)}</td><td>${pText(r.p_holm)}</td></tr>`,
+  );
+  return [
+    '<h2>Attack success by query budget</h2>',
+    '<p class="meta">Of the attacked examples (the model right before the attack), the share broken within at most that many ' +
+      'queries per example (distinct model inputs, the clean one included). Δ over the examples both runs attacked; Holm over ' +
+      'the budgets of this table (a family apart from the metrics above). An example a run’s --max-queries stopped is a failed attack.</p>',
+    svg ? `<figure>${svg}</figure>` : '',
+    '<table><tr><th>budget</th><th>A</th><th>B</th><th>Δ (B − A)</th><th>test</th><th>p</th><th>p (Holm)</th></tr>',
+    ...rows,
+    '</table>',
+    `<p>Queries per successful attack: A ${esc(num(qs.a))} (n = ${qs.a.n}), B ${esc(num(qs.b))} (n = ${qs.b.n}); ` +
+      `B − A on the ${qs.diff.n} examples both runs broke: ${esc(num(qs.diff, true))}, paired bootstrap p = ${pText(qs.p)}.</p>`,
+  ].join('\n');
+}
+
+/** compare.html for a comparison; `budgetSvg`: the query-budget chart, already rendered (see writeComparison). */
+export function compareHtml(comparison: Comparison, budgetSvg?: string): string {
   // No absolute path on the page (it may be shared): folders, models and data as displayPath writes them.
   const c = forDisplay(comparison);
   const run = (label: string, r: Comparison['a']): string =>
@@ -105,6 +135,7 @@ export function compareHtml(comparison: Comparison): string {
     '<table><tr><th>metric</th><th>A</th><th>B</th><th>Δ (B − A)</th><th>test</th><th>p</th><th>p (Holm)</th><th>verdict</th></tr>',
     ...c.metrics.map(metricRow),
     '</table>',
+    budgetHtml(c, budgetSvg),
     examplesTable('Newly broke (right under attack in A, wrong in B)', c.newly_broke, c.newly_broke_n),
     examplesTable('Newly held (wrong under attack in A, right in B)', c.newly_held, c.newly_held_n),
   ];

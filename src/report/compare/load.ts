@@ -31,6 +31,8 @@ export interface Outcome {
   em?: [number, number];
   /** NER: entity counts before and after (the corpus F1 sums them). */
   entities?: [EntityCounts, EntityCounts];
+  /** Distinct model inputs the example asked for (its `queries`); absent in probe results (no search to budget). */
+  queries?: number;
 }
 
 /** What identifies a run in a comparison. */
@@ -41,6 +43,8 @@ export interface RunInfo {
   dataset: string;
   seed: number;
   n: number;
+  /** The run's per-example query budget (--max-queries), when it had one: its query-budget curve ends there. */
+  max_queries?: number;
   /** The recipe's recorded settings (summary.json's `settings`): what tells two runs of one recipe apart. */
   settings: Record<string, unknown>;
 }
@@ -77,6 +81,7 @@ export function outcomeOf(r: ExampleResult): Outcome {
     o.em = [p.em ?? 0, q.em ?? 0];
   }
   if (p.entities && q.entities) o.entities = [p.entities, q.entities];
+  if (!r.probe && typeof r.queries === 'number') o.queries = r.queries;
   return o;
 }
 
@@ -98,6 +103,7 @@ export function readRunInfo(dir: string): RunInfo {
   // As merge does: results or a summary edited after the run finished are no run's (issue 35).
   const digests = readStateFile<{ digests?: Digests }>(join(dir, STATE_FILE))?.digests;
   if (digests) checkDigests(dir, digests, 'the run', 'compared');
+  const budget = (s.settings as Record<string, unknown> | undefined)?.maxQueries;
   return {
     dir,
     recipe: s.recipe,
@@ -105,6 +111,7 @@ export function readRunInfo(dir: string): RunInfo {
     dataset: String(s.dataset),
     seed: typeof s.seed === 'number' ? s.seed : 0,
     n: s.n,
+    ...(typeof budget === 'number' ? { max_queries: budget } : {}),
     settings: typeof s.settings === 'object' && s.settings !== null ? (s.settings as Record<string, unknown>) : {},
   };
 }

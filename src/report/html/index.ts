@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { loadGroups } from './load.ts';
 import { renderReport, type HtmlReportOptions } from './render.ts';
 import type { Verdict } from './types.ts';
+import { BROWSER_MAX_EXAMPLES } from '../../options/command.ts';
 
 export { loadGroups, headlineRun } from './load.ts';
 export { renderReport, type HtmlReportOptions } from './render.ts';
@@ -19,7 +20,7 @@ export async function writeHtmlReport(
   file: string,
   opts: Omit<HtmlReportOptions, 'baseline'> & { baselineDir?: string } = {},
 ): Promise<{ bytes: number; runs: number; examples: number }> {
-  const sample = { sampleSize: opts.maxExamples ?? 3000, ...(opts.registry ? { registry: opts.registry } : {}) };
+  const sample = { sampleSize: opts.maxExamples ?? BROWSER_MAX_EXAMPLES, ...(opts.registry ? { registry: opts.registry } : {}) };
   const groups = await loadGroups(paths, sample);
   const baseline = opts.baselineDir ? await loadGroups([opts.baselineDir], sample) : undefined;
   let verdict = opts.verdict;

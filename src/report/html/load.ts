@@ -144,7 +144,7 @@ function split(runs: { slot: ReportSlot; run: AnyRun }[]): { runs: LoadedRun[]; 
 }
 
 export interface LoadOptions {
-  /** Most examples kept per run for the example browser (an evenly spaced sample, successes first). Default 3000. */
+  /** Most examples kept per run for the example browser (an evenly spaced sample, successes first). Default BROWSER_MAX_EXAMPLES (src/options/command.ts). */
   sampleSize?: number;
   /** The recipes whose runs these are (their kinds decide how runs load); without, the summaries say. */
   registry?: Registry;

@@ -10,15 +10,17 @@ import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, st
 import { assignFamilies } from './families/index.ts';
 import { builtinRegistry } from '../../families/index.ts';
 import { settingLabelsOf, type Registry } from '../../recipes/registry/registry.ts';
-import { runLabel } from '../../recipes/report/charts.ts';
+import { budgetCurveChart, runLabel } from '../../recipes/report/charts.ts';
 import { baselineModels, compare, comparisonChart, comparisonTable, diff, pts } from './baseline.ts';
 import { ciHtml } from './intervals.ts';
 import { fallbackLines } from './fallbacks.ts';
+import { withInterval } from '../../metrics/show.ts';
 import { dollars, formatSettings, runsTable } from './runs-table.ts';
 
 export { dollars, formatSettings } from './runs-table.ts';
 import { headlineIntervals } from '../../recipes/report/intervals.ts';
-import type { CardTile, ChartSpec, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
+import type { CardTile, ChartSpec, FamilySectionContent, HeadlineMetrics, LoadedRun, ReportFamily, RunGroup, Verdict } from './types.ts';
+import { BROWSER_MAX_EXAMPLES } from '../../options/command.ts';
 
 // One script element: the drawing helpers (textstressDraw), then the browser that uses them.
 const SCRIPT = ['./draw.client.js', './browser.client.js'].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
@@ -30,7 +32,7 @@ export interface HtmlReportOptions {
   /** Runs to compare against (another model, or an earlier version), matched by test name. */
   baseline?: RunGroup[];
   verdict?: Verdict;
-  /** Most examples the example browser carries (sampled beyond). Default 3000. */
+  /** Most examples the example browser carries (sampled beyond). Default BROWSER_MAX_EXAMPLES. */
   maxExamples?: number;
   /** The recipes whose runs these are: which section shows each recipe's runs (default: the built-in recipes). */
   registry?: Registry;
@@ -54,9 +56,12 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   const slots = assignFamilies(runs, declared);
   const sections = slots.map((s) => ({
     ...s,
-    content: s.family.section!(
+    content: withBudgetCurve(
+      s.family.section!(
+        s.runs,
+        groups.filter((g) => g.runs.some((r) => s.runs.includes(r))),
+      ),
       s.runs,
-      groups.filter((g) => g.runs.some((r) => s.runs.includes(r))),
     ),
   }));
   const genSlots = generatedSlots(groups, declared);
@@ -73,7 +78,7 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   allCharts.forEach((c, i) => svgOf.set(c, svgs[i]!));
   // The browser's budget is shared among attack and stress runs alike.
   const stressRuns = stSlots.flatMap((s) => s.runs);
-  const budget = opts.maxExamples ?? 3000;
+  const budget = opts.maxExamples ?? BROWSER_MAX_EXAMPLES;
   const perRun = Math.max(20, Math.floor(budget / Math.max(1, runs.length + stressRuns.length)));
   const data = browserData(slots, runs.length ? perRun * runs.length : budget);
   addStressExamples(data, stSlots, perRun);
@@ -210,6 +215,12 @@ export async function renderReport(groups: readonly RunGroup[], opts: HtmlReport
   );
 }
 
+/** A family's section with the query-budget curve of its attack runs after its own charts (every family shows it alike). */
+function withBudgetCurve(content: FamilySectionContent, runs: readonly LoadedRun[]): FamilySectionContent {
+  const chart = budgetCurveChart(runs);
+  return chart ? { ...content, charts: [...content.charts, chart] } : content;
+}
+
 /** The outcome filter's choices; with stress runs, each also names the stress outcome it covers. */
 function outcomes(stress: boolean): string {
   const attack = ['attack succeeded', 'attack failed', 'skipped'];
@@ -298,7 +309,19 @@ function cardHtml(family: ReportFamily, run: LoadedRun, nRuns: number, labels: R
     (tiles ? familyTiles(tiles) : metricTiles(run.headline, headlineIntervals(run))) +
     '<dl class="meta">' +
     `<dt>model</dt><dd>${esc(displayPath(s.model))}</dd><dt>data</dt><dd>${esc(displayPath(s.dataset))}</dd><dt>seed</dt><dd>${esc(String(s.seed))}</dd>` +
-    `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true, labels))}</dd>${llmMeta(s)}</dl></section>`
+    `<dt>settings</dt><dd>${esc(formatSettings(s.settings ?? {}, true, labels))}</dd>${queryMeta(s)}${llmMeta(s)}</dl></section>`
+  );
+}
+
+/** What a successful attack cost in queries (attack runs since issue 33), with its interval, as a card row. */
+function queryMeta(s: LoadedRun['summary']): string {
+  if (s.queries_per_success === undefined) return '';
+  const iv = s.intervals?.queries_per_success;
+  const median = s.queries_per_success_median;
+  return (
+    `<dt>queries per success</dt><dd>${esc(withInterval(s.queries_per_success, iv, 'number'))}` +
+    `${median === null || median === undefined ? '' : ` · median ${median}`}` +
+    `${s.query_budget_exhausted ? ` · ${s.query_budget_exhausted} stopped by --max-queries (failed)` : ''}</dd>`
   );
 }
 

@@ -43,7 +43,7 @@ function runRow(r: LoadedRun, metered: boolean): string {
     `class="n">${pct(h.attacked)}</td>` +
     `<td class="n">${pct(h.attack_success_rate)}</td><td class="n">${pct(h.stability)}</td><td class="n">` +
     `${s.mean_perturbed_word_pct === null ? NA : `${s.mean_perturbed_word_pct.toFixed(1)}%`}</td>` +
-    `<td class="n">${fixed(s.mean_queries)}</td>` +
+    `<td class="n">${fixed(s.mean_queries)}</td><td class="n">${fixed(s.queries_per_success)}</td>` +
     (metered
       ? `<td class="n">${s.usage ? (s.usage.input_tokens + s.usage.output_tokens).toLocaleString('en-US') : NA}</td>` +
         `<td class="n">${s.usage?.cost_usd != null ? dollars(s.usage.cost_usd) : NA}</td><td class="n">${s.unmappable?.answers ?? NA}</td>`
@@ -56,7 +56,7 @@ function runsHead(metered: boolean): string {
   return (
     '<thead><tr><th>run</th><th>model</th><th>data</th><th class="n">seed</th><th>settings</th><th class="n">n</th>' +
     '<th class="n">clean</th><th class="n">attacked</th><th class="n">success</th><th class="n">stability</th><th class="n">words edited</th>' +
-    `<th class="n">queries / ex</th>` +
+    `<th class="n">queries / ex</th><th class="n" title="mean queries per successful attack">queries / success</th>` +
     `${metered ? '<th class="n">tokens</th><th class="n">cost</th><th class="n">unmappable</th>' : ''}<th class="n">wall</th></tr></thead>`
   );
 }

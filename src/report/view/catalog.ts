@@ -284,6 +284,17 @@ function metricsOf(s: Record<string, unknown>): Figure[] {
     const stN = num(s.stability_n);
     const st = num(s.stability);
     out.push(rate(s, 'stability', st, st !== null && stN ? st * stN : null, stN));
+    // What a successful attack costs in queries (attack runs since issue 33), with its bootstrap interval.
+    if (s.queries_per_success !== undefined) {
+      const iv = writtenInterval(s, 'queries_per_success');
+      out.push({
+        name: 'queries_per_success',
+        value: num(s.queries_per_success),
+        low: iv?.low ?? null,
+        high: iv?.high ?? null,
+        n: iv?.n ?? num(s.succeeded),
+      });
+    }
     // A tagger's success rate and stability are over different sentences (issue 34): the labels say which.
     if (byF1 && s.clean_em === undefined) {
       out[2]!.label = 'attack success rate (of sentences with an entity right)';

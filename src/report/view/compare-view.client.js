@@ -112,6 +112,62 @@ window.textstressCompareView = function (c, el, h) {
       el('td', { class: m.regression ? 'sig-worse' : m.improvement ? 'sig-better' : '' }, verdict),
     );
   });
+  // The query-budget view (attack runs): both curves (the server's SVG) and the paired difference per budget.
+  function budgetSection(q) {
+    if (!q) return [];
+    var num = function (i) {
+      return i.value === null
+        ? 'n/a'
+        : i.value.toFixed(1) + (i.low === null ? '' : ' [' + i.low.toFixed(1) + ' – ' + i.high.toFixed(1) + ']');
+    };
+    var chart = el('div', { class: 'chart', id: 'cmp-budget-chart' });
+    // Drawn by the server with vega from the comparison's numbers (vega escapes its text nodes), as the history chart.
+    if (c.query_budget_svg) chart.innerHTML = c.query_budget_svg;
+    var brows = q.budgets.map(function (r) {
+      return el(
+        'tr',
+        { 'data-budget': String(r.budget) },
+        el('td', {}, '≤ ' + r.budget),
+        el('td', {}, iv(r.a, pct), el('span', { class: 'n' }, ' n=' + r.a.n)),
+        el('td', {}, iv(r.b, pct), el('span', { class: 'n' }, ' n=' + r.b.n)),
+        el('td', {}, iv(r.diff, signed)),
+        el('td', {}, 'exact McNemar (' + r.counts.onlyA + ' / ' + r.counts.onlyB + ')'),
+        el('td', { class: 'p' }, pval(r.p)),
+        el('td', { class: 'p-holm' }, pval(r.p_holm)),
+      );
+    });
+    var qs = q.queries_per_success;
+    return [
+      el('h3', {}, 'Attack success by query budget'),
+      el(
+        'p',
+        { class: 'count' },
+        'Share of attacked examples broken within at most that many queries per example (distinct model inputs, the clean one ' +
+          'included); Δ over the examples both runs attacked, Holm over the budgets of this table.',
+      ),
+      chart,
+      el('div', { class: 'scroll' }, h.table(['budget', 'A', 'B', 'Δ (B − A)', 'test', 'p', 'p (Holm)'], brows, { id: 'cmp-budget' })),
+      el(
+        'p',
+        { id: 'cmp-qps' },
+        'Queries per successful attack: A ' +
+          num(qs.a) +
+          ' (n=' +
+          qs.a.n +
+          '), B ' +
+          num(qs.b) +
+          ' (n=' +
+          qs.b.n +
+          '); B − A on the ' +
+          qs.diff.n +
+          ' examples both runs broke: ' +
+          num(qs.diff) +
+          ', paired bootstrap p = ' +
+          pval(qs.p) +
+          '.',
+      ),
+    ];
+  }
   var joined =
     c.joined.mode === 'same'
       ? 'both runs hold the same ' + c.joined.n + ' examples'
@@ -148,9 +204,10 @@ window.textstressCompareView = function (c, el, h) {
       { class: 'scroll' },
       h.table(['metric', 'A', 'B', 'Δ (B − A)', 'test', 'p', 'p (Holm)', 'verdict'], rows, { id: 'cmp-metrics' }),
     ),
+  ].concat(budgetSection(c.query_budget), [
     el('h3', {}, 'Newly broke: right under attack in A, wrong in B (' + c.newly_broke_n + ')'),
     el('div', { id: 'cmp-broke' }, c.newly_broke.map(exampleCard)),
     el('h3', {}, 'Newly held: wrong under attack in A, right in B (' + c.newly_held_n + ')'),
     el('div', { id: 'cmp-held' }, c.newly_held.map(exampleCard)),
-  ];
+  ]);
 };

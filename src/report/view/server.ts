@@ -12,10 +12,16 @@ import { figureDisplays, settingLabelsOf, type Registry } from '../../recipes/re
 import { loadGroups } from '../html/load.ts';
 import { renderReport } from '../html/render.ts';
 import { escapeHtml, jsonForScript } from '../html/escape.ts';
-import { forDisplay, type Comparison } from '../compare/index.ts';
 import { withoutAbsolutePaths } from '../html/paths.ts';
 import { scanRuns, type CatalogEntry } from './catalog.ts';
 import { historyOf, historyChart } from './history.ts';
+import { budgetComparisonSvg, forDisplay, type Comparison } from '../compare/index.ts';
+
+/**
+ * Most examples a run's report carries when `view` serves it: fewer than a written report's
+ * (BROWSER_MAX_EXAMPLES), since the server loads and renders the report again on each request.
+ */
+export const VIEW_MAX_EXAMPLES = 1000;
 
 export interface ViewOptions {
   /** Run folders (or folders holding runs). */
@@ -24,7 +30,7 @@ export interface ViewOptions {
   /** Loopback address to bind: 127.0.0.1 (default) or ::1. */
   host?: '127.0.0.1' | '::1';
   registry?: Registry;
-  /** Most examples a run's report carries in its example browser. */
+  /** Most examples a run's report carries in its example browser (default VIEW_MAX_EXAMPLES). */
   maxExamples?: number;
   /** Compares two run folders (the same computation as `textstress compare`); absent: the comparison is not offered. */
   compare?: (a: string, b: string) => Promise<Comparison>;
@@ -129,7 +135,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
     }
     case '/run': {
       const run = findRun(opts, q('id'));
-      const sample = { sampleSize: opts.maxExamples ?? 1000, ...(opts.registry ? { registry: opts.registry } : {}) };
+      const sample = { sampleSize: opts.maxExamples ?? VIEW_MAX_EXAMPLES, ...(opts.registry ? { registry: opts.registry } : {}) };
       const groups = await loadGroups([runDir(run)], sample);
       const html = await renderReport(groups, {
         title: `${run.recipe} · ${run.model}${run.data ? ` · ${run.data}` : ''}`,
@@ -155,7 +161,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: ViewOptio
         // Runs that cannot be compared (different examples, another kind of run): the reason, as compare gives it.
         throw new HttpError(409, err instanceof Error ? err.message : String(err));
       }
-      return send(res, 200, 'application/json', JSON.stringify(comparison));
+      // The query-budget chart is drawn here (vega, in Node) for the page to show beside the comparison's table.
+      const svg = await budgetComparisonSvg(comparison as Comparison);
+      return send(res, 200, 'application/json', JSON.stringify(svg ? { ...(comparison as object), query_budget_svg: svg } : comparison));
     }
     default:
       throw new HttpError(404, `no page ${url.pathname}`);

@@ -5,8 +5,8 @@
  * the test short; the paper's 20 are the default (test/stress/qa/add-any.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, loadModel, loadSquad, type ModelAdapter, type QaExample } from '../../../src/index.ts';
-import { runAddAny, type AddAnyOutcome, type AddAnyResult } from '../../../src/internal.ts';
+import { collect, loadModel, type ModelAdapter, type QaExample } from '../../../src/index.ts';
+import { loadSquad, runAddAny, type AddAnyOutcome, type AddAnyResult } from '../../../src/internal.ts';
 import { QueryEngine } from '../../../src/query/engine.ts';
 import { QA_BERT } from '../../models/helpers.ts';
 import { counting } from './add-any-helpers.ts';

@@ -1,7 +1,7 @@
 /** Context noise for QA: exact outputs on a hand-made example, and gold spans that survive on real SQuAD paragraphs. */
 import { describe, expect, it } from 'vitest';
-import { collect, loadSquad, NOISE_TYPES, TextstressError, type QaExample } from '../../../src/index.ts';
-import { qaContextNoise } from '../../../src/internal.ts';
+import { collect, TextstressError, type QaExample } from '../../../src/index.ts';
+import { loadSquad, NOISE_TYPES, qaContextNoise } from '../../../src/internal.ts';
 import { WordSeq } from '../../../src/text/word-seq.ts';
 
 const SQUAD = 'test/fixtures/data/squad-v1.1/dev-v1.1.json';
