@@ -20,7 +20,7 @@ import {
   readSentences,
   trainLayerProbe,
   type LayerProbeExample,
-} from '../src/families/encoder/index.ts';
+} from '../src/families/encoder/domain.ts';
 import { WordSeq } from '../src/text/word-seq.ts';
 
 const { values } = parseArgs({

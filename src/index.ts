@@ -24,6 +24,7 @@ export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySu
 // The registry, and declaring recipes and commands of your own (docs/adding-a-recipe.md).
 export { builtinRegistry, BUILTIN_RECIPES, BUILTIN_VERBS } from './families/index.ts';
 export type { Registry } from './recipes/registry/registry.ts';
+export type { FamilyManifest } from './recipes/registry/family.ts';
 export {
   defineRecipe,
   type RecipeDef,

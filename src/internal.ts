@@ -59,7 +59,16 @@ export { headlineMetrics } from './kinds/attack/headline.ts';
 export { exampleLines } from './kinds/attack/print.ts';
 export { KINDS, MODES, kindOf, supports, refusal, commandOf } from './kinds/index.ts';
 export { stressTable } from './kinds/stress/print.ts';
-export { RUN_MODES, type KindRuntime, type RunMode, type Refusal } from './kinds/types.ts';
+export {
+  RUN_MODES,
+  defineKind,
+  isOutcomeOf,
+  type KindRuntime,
+  type OutcomeOf,
+  type GroupVerb,
+  type RunMode,
+  type Refusal,
+} from './kinds/types.ts';
 
 // The registry's own machinery and the parts of a recipe declaration that `defineRecipe` types contextually.
 export { RESERVED_SETTING_KEYS } from './options/derive.ts';
@@ -67,6 +76,17 @@ export { type ModelSpec, type DataSpec, type RunOptions } from './options/shared
 export { goalFor, taskKindOf, checkRecipeTask } from './recipes/context.ts';
 export {
   metricRange,
+  // The built-in families' define helpers (a plugin states the kind in defineRecipe, which types `build` by it too).
+  defineAttack,
+  defineProbe,
+  defineStress,
+  defineGenerator,
+  defineExperiment,
+  builtAs,
+  isBuiltOf,
+  type BuiltOf,
+  type KindRecipe,
+  type RecipeFields,
   TASK_KINDS,
   RECIPE_KINDS,
   type SubRun,

@@ -1,10 +1,10 @@
 /**
- * The top-level --help, grouped by purpose. A command lands in a group by one line in COMMAND_GROUPS; a recipe's
- * own top-level verb not named there goes by its kind; anything else goes to "other", so a new command is never
- * hidden, only ungrouped until someone adds its line.
+ * The top-level --help, grouped by purpose. textstress's own commands land in a group by one line in COMMAND_GROUPS;
+ * a family's commands where its manifest puts them (FamilyManifest.helpGroups), else a recipe's verb by its kind;
+ * anything else goes to "other", so a new command is never hidden, only ungrouped until its family places it.
  */
 import type { Command } from 'commander';
-import type { RecipeKind } from '../recipes/registry/define.ts';
+import { kindOf } from '../kinds/index.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 
 /** The help's groups, in the order it shows them, each with one example. */
@@ -46,7 +46,7 @@ export const HELP_GROUPS = [
 /** One of {@link HELP_GROUPS}' ids. */
 export type HelpGroupId = (typeof HELP_GROUPS)[number]['id'];
 
-/** Which group each top-level command is shown in: one line per command. */
+/** Which group each of textstress's own top-level commands is shown in (no family's: see the manifests). */
 export const COMMAND_GROUPS: Readonly<Record<string, HelpGroupId>> = {
   demo: 'start',
   list: 'start',
@@ -55,43 +55,31 @@ export const COMMAND_GROUPS: Readonly<Record<string, HelpGroupId>> = {
   help: 'start',
   attack: 'attack',
   eval: 'attack',
-  'typos-curve': 'attack',
-  'grammar-budget-curve': 'attack',
-  'universal-names': 'probe',
   stress: 'stress',
   probe: 'probe',
-  resemble: 'probe',
-  fool: 'generate',
-  'fool-sweep': 'generate',
-  'fool-transfer': 'generate',
-  'fool-augment': 'generate',
-  augment: 'generate',
   report: 'compare',
   compare: 'compare',
   transfer: 'compare',
   view: 'compare',
-  'grammar-tables': 'compare',
   serve: 'serve',
   worker: 'serve',
   merge: 'serve',
   cache: 'serve',
 };
 
-/** Where a recipe's own top-level verb goes when COMMAND_GROUPS does not name it. */
-const KIND_GROUPS: Readonly<Record<RecipeKind, HelpGroupId>> = {
-  attack: 'attack',
-  probe: 'probe',
-  stress: 'stress',
-  generate: 'generate',
-  experiment: 'attack',
-};
+/** Whether a string is one of the help's group ids. */
+const isHelpGroup = (id: string): id is HelpGroupId => HELP_GROUPS.some((g) => g.id === id);
 
 /** The group of a top-level command. */
 export function groupOf(command: string, registry?: Registry): HelpGroupId {
   const named = COMMAND_GROUPS[command];
   if (named) return named;
+  const placed = registry?.helpGroupOf(command);
+  if (placed !== undefined) return isHelpGroup(placed) ? placed : 'other';
   const recipe = registry?.all().find((d) => (d.verb ?? d.name) === command);
-  return recipe ? KIND_GROUPS[recipe.kind] : 'other';
+  // A recipe's own verb goes where its kind's runtime says (KindRuntime.helpGroup).
+  const id = recipe ? kindOf(recipe).helpGroup : 'other';
+  return isHelpGroup(id) ? id : 'other';
 }
 
 const headingOf = (id: HelpGroupId): string => `${HELP_GROUPS.find((g) => g.id === id)!.heading}:`;

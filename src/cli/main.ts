@@ -92,7 +92,10 @@ function unknownFlagsFirst(c: Command): void {
   c.commands.forEach(unknownFlagsFirst);
 }
 
-/** Modules named by --plugin (anywhere before the command's own options): their recipes join the registry. */
+/**
+ * Modules named by --plugin (anywhere before the command's own options): each is a family, as a built-in family's
+ * index.ts is (src/recipes/registry/family.ts): its recipes (default export or `recipes`), `verbs` and `helpGroups`.
+ */
 export async function loadPlugins(argv: readonly string[], registry: Registry): Promise<void> {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -107,17 +110,23 @@ export async function loadPlugins(argv: readonly string[], registry: Registry): 
         hint: 'Give a JS or TS module that exports recipes made with defineRecipe.',
       });
     }
-    const found = [mod.default, mod.recipes]
-      .flat()
-      .filter((r): r is AnyRecipe => !!r && typeof r === 'object' && 'name' in r && 'build' in r);
+    // A recipe exported both ways (default and in `recipes`) is one recipe.
+    const found = [...new Set([mod.default, mod.recipes].flat())].filter(
+      (r): r is AnyRecipe => !!r && typeof r === 'object' && 'name' in r && 'build' in r,
+    );
     // A plugin may bring its family's own commands too (defineVerb), as `verbs`.
     const verbs = [mod.verbs].flat().filter((v): v is AnyVerb => !!v && typeof v === 'object' && 'name' in v && 'run' in v);
     if (found.length === 0 && verbs.length === 0)
       throw new TextstressError(`the plugin ${path} exports no recipe.`, {
         hint: 'Export a recipe (or a list of them) as default, or as `recipes`; commands of your own as `verbs`.',
       });
-    for (const r of found) registry.add(r);
-    for (const v of verbs) registry.addVerb(v);
+    // And where its commands show in --help, as a built-in family's manifest says it (`helpGroups`).
+    const groups = mod.helpGroups;
+    const helpGroups =
+      typeof groups === 'object' && groups !== null
+        ? Object.fromEntries(Object.entries(groups).filter((e): e is [string, string] => typeof e[1] === 'string'))
+        : undefined;
+    registry.addFamily({ recipes: found, verbs, ...(helpGroups ? { helpGroups } : {}) });
   }
 }
 

@@ -1,9 +1,8 @@
 /**
  * The recipe kinds, as a table: each kind's runtime (src/kinds/<kind>/) says what it supports and implements how it
- * runs, prints, loads and gates. Suites, the queue, merge, runs in memory and the report look a kind up here. Not
- * yet everything (issue 37, finding 1): the CLI keeps its own per-kind tables (help groups in cli/groups.ts, group
- * nouns in cli/commands/attack.ts), `view` guesses a summary's kind when it records none (report/view/catalog.ts),
- * and probe results are told from attack results by their `probe` field (metrics/, report/, runner/subwords.ts).
+ * runs, prints, loads and gates, and where the CLI shows it (its help group, the group verb it owns and that verb's
+ * words). Suites, the queue, merge, runs in memory, the report, `view` and the CLI look a kind up here; a finished
+ * run's kind is the `kind` its summary.json records (kindOfSummary). test/architecture/kinds.test.ts keeps it so.
  */
 import type { AnyRecipe, RecipeKind } from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
@@ -66,13 +65,17 @@ export function assertSupports(def: Pick<AnyRecipe, 'kind' | 'name'>, mode: RunM
   if (err) throw err;
 }
 
+const isRecipeKind = (k: unknown): k is RecipeKind => typeof k === 'string' && Object.hasOwn(KINDS, k);
+
 /**
- * The kind of a finished run's summary.json: its recipe's kind when the registry knows the recipe; else what the
- * summary says of itself (stress and generator summaries name their kind; a probe's carries its `probe` figures).
+ * The kind of a finished run's summary.json: the `kind` it records (every summary does); else its recipe's kind when
+ * the registry knows the recipe.
  */
 export function kindOfSummary(summary: { recipe?: unknown; kind?: unknown; probe?: unknown }, registry?: Registry): KindRuntime {
+  if (isRecipeKind(summary.kind)) return KINDS[summary.kind];
   if (registry && typeof summary.recipe === 'string' && registry.has(summary.recipe)) return kindOf(registry.get(summary.recipe));
-  if (typeof summary.kind === 'string' && summary.kind in KINDS) return KINDS[summary.kind as RecipeKind];
+  // Only for attack and probe summaries written before summary.json recorded `kind` (stress and generator summaries
+  // always did): a probe's carries its `probe` figures. Nothing written now reaches this line.
   return summary.probe ? KINDS.probe : KINDS.attack;
 }
 

@@ -8,14 +8,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLabelMap } from '../attack/labels.ts';
 import type { Dataset, Example } from '../data/types.ts';
-import type { AnyRecipe, Built } from '../recipes/registry/define.ts';
+import { builtAs, type AnyRecipe, type BuiltOf, type RecipeKind } from '../recipes/registry/define.ts';
 import type { RunSettings } from '../runner/per-example.ts';
 import { identityOptions } from '../options/derive.ts';
 import { dataSettings, fileFingerprint, openData, surveyExamples, type DataSpec } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { savedRequest } from './request.ts';
 import { prepareRecipe } from './prepare.ts';
-import type { KindRunContext, RecipeOutcome, RunRequest } from './types.ts';
+import type { KindRunContext, OutcomeOf, RunRequest } from './types.ts';
 
 /** The run's data spec; a TextstressError when the recipe needs a dataset and none is given. */
 export function requireData(def: AnyRecipe, req: RunRequest): RunRequest & DataSpec {
@@ -24,8 +24,9 @@ export function requireData(def: AnyRecipe, req: RunRequest): RunRequest & DataS
 }
 
 /** What a per-example kind's own loop gets: the build, the data and the options every such loop takes. */
-export interface PerExampleSetup {
-  built: Built;
+export interface PerExampleSetup<K extends RecipeKind> {
+  /** The recipe's build, of the kind that runs it. */
+  built: BuiltOf<K>;
   data: RunRequest & DataSpec;
   dataset: Dataset;
   /** run.json's settings: what a resume must match. */
@@ -51,20 +52,22 @@ export interface PerExampleSetup {
  * Runs a per-example kind's loop (`run`) with the setup it needs, the progress bar around it and skipped-rows.json
  * after it.
  */
-export async function withPerExampleSetup(
+export async function withPerExampleSetup<K extends RecipeKind>(
   ctx: KindRunContext,
-  run: (setup: PerExampleSetup) => Promise<RecipeOutcome>,
-): Promise<RecipeOutcome> {
+  kind: K,
+  run: (setup: PerExampleSetup<K>) => Promise<OutcomeOf<K>>,
+): Promise<OutcomeOf<K>> {
   const { def, settings, req } = ctx;
   const data = requireData(def, req);
   const survey = await surveyExamples(await openData(data));
   const dataset = await openData(data);
-  const built = await prepareRecipe(def, settings, ctx.model.info, dataset.info, {
+  const prepared = await prepareRecipe(def, settings, ctx.model.info, dataset.info, {
     seed: req.seed,
     labelMap: parseLabelMap(req.labelMap),
     observedLabels: survey.labels,
     ...(ctx.kind.mapsLabels ? { mapsLabels: true } : {}),
   });
+  const built = builtAs(prepared, kind, def.name);
   const progress = req.progress?.start(def.name, survey.n);
   try {
     const outcome = await run({

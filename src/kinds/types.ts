@@ -3,8 +3,8 @@
  * builds the kind's contract (recipes/registry/define.ts); everything that depends on the kind — which ways of
  * running it supports, how it runs into a folder, its summary, what the terminal prints, how the report loads a
  * finished run and what the gate reads of it — is one {@link KindRuntime} in src/kinds/, looked up in KINDS.
- * Outside src/kinds nothing compares a recipe's kind with a literal (test/architecture/layers.test.ts); the indirect
- * forms that remain are listed in src/kinds/index.ts.
+ * Outside src/kinds nothing compares a recipe's kind with a literal, keeps a second table of kinds or guesses a run's
+ * kind from its figures (test/architecture/layers.test.ts and kinds.test.ts).
  */
 import type { Example } from '../data/types.ts';
 import type { GenerateSummary, ProcessStats, RunSummary } from '../metrics/summary.ts';
@@ -12,7 +12,16 @@ import type { MetricDisplay } from '../metrics/display.ts';
 import type { StressSummary } from '../metrics/stress.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine, QuerySession } from '../query/engine.ts';
-import type { AnyRecipe, Built, ExperimentOutput, RecipeKind, RecipeMetric, SubRunOutcome } from '../recipes/registry/define.ts';
+import {
+  builtAs,
+  type AnyRecipe,
+  type Built,
+  type BuiltOf,
+  type ExperimentOutput,
+  type RecipeKind,
+  type RecipeMetric,
+  type SubRunOutcome,
+} from '../recipes/registry/define.ts';
 import type { Registry } from '../recipes/registry/registry.ts';
 import type { GeneratedRun, LoadedRun, StressRun } from '../recipes/report/types.ts';
 import type { DataSpec, ModelSpec, RunOptions } from '../options/shared.ts';
@@ -67,6 +76,9 @@ export type RecipeOutcome =
   /** A stress run: its summary and the text its recipe prints for it (e.g. the paper's table), if it has its own. */
   | { kind: 'stress'; recipe: AnyRecipe; dir: string; summary: StressSummary; text?: string };
 
+/** What runRecipe did for a recipe of kind K. */
+export type OutcomeOf<K extends RecipeKind> = Extract<RecipeOutcome, { kind: K }>;
+
 /** What a kind's `run` gets: the recipe with its parsed settings, the request, the open model and engine. */
 export interface KindRunContext {
   /** The runtime of the recipe's kind (the one being run). */
@@ -84,15 +96,15 @@ export interface KindRunContext {
 export type ExampleJob = (example: Example, session: QuerySession) => Promise<unknown>;
 
 /** The per-example part of a kind (attacks, probes, stress suites): what the queue, shards and merge need. */
-export interface PerExampleRuntime {
+export interface PerExampleRuntime<K extends RecipeKind = RecipeKind> {
   /** The job for one example of a built recipe: seeded by the run's seed and the example's id. */
-  job(built: Built, model: ModelAdapter, run: { seed: number; compact: boolean; engine: QueryEngine }): ExampleJob;
+  job(built: BuiltOf<K>, model: ModelAdapter, run: { seed: number; compact: boolean; engine: QueryEngine }): ExampleJob;
   /** Which examples of the data the built recipe runs on (default: all); called once per example in data order. */
-  select?(built: Built): ((example: Example) => boolean) | undefined;
+  select?(built: BuiltOf<K>): ((example: Example) => boolean) | undefined;
   /** Whether a data example may have no result by design (a selection): merge then does not ask for one. */
   mayLeaveOut: boolean;
   /** Whether accuracy by edits means something for the built recipe (attacks whose search adds edits one at a time). */
-  editCurve?(built: Built): boolean;
+  editCurve?(built: BuiltOf<K>): boolean;
 }
 
 /** What the terminal gets for a finished run: stdout text, warnings for stderr, and whether it counts as a failure. */
@@ -151,31 +163,84 @@ export interface GateRuntime {
   row(run: AnyLoadedRun, displays?: Record<string, MetricDisplay>): string[];
 }
 
-/** A recipe kind at run time: its table row (what it supports) and its implementation. */
-export interface KindRuntime {
-  kind: RecipeKind;
+/** The group verb a kind owns (`attack`, `probe`, `stress`): its help and the words its errors use. */
+export interface GroupVerb {
+  /** The verb's one line in --help. */
+  description: string;
+  /** How its --help names its members: "Recipes", "Probes", "Suites". */
+  plural: string;
+  /** The error when no member is named. */
+  ask: string;
+  /** How an unknown member is called: "unknown recipe …", "unknown stress suite …". */
+  unknown: string;
+  /** The positional argument's name in its usage line ("[recipe]"). */
+  argument: string;
+}
+
+/**
+ * A recipe kind at run time: its table row (what it supports) and its implementation. Written as `KindRuntime<K>`
+ * (its builds and outcomes are its own kind's) and registered through {@link defineKind}, which gives the
+ * kind-erased `KindRuntime` the tables hold.
+ */
+export interface KindRuntime<K extends RecipeKind = RecipeKind> {
+  kind: K;
   /** How a sentence names a recipe of this kind: "an attack", "a stress suite". */
   noun: string;
   /**
    * Where its recipes' commands go: under a group verb (`attack <name>`, `stress <verb>`), and where else they may
-   * be reached; none: a top-level verb (or the recipe's own group, e.g. `probe layers`).
+   * be reached; none: a top-level verb (or the recipe's own group, e.g. `probe layers`). `group`: the words of the
+   * group verb this kind owns (its `under`).
    */
-  command: { under?: string; alsoUnder?: string };
+  command: { under?: string; alsoUnder?: string; group?: GroupVerb };
+  /** The top-level --help group its recipes' own verbs are listed in (cli/groups.ts' HELP_GROUPS ids). */
+  helpGroup: string;
   /** Its recipes map labels themselves (see PrepareOptions.mapsLabels). */
   mapsLabels?: boolean;
   /** Per mode: supported (true), or refused with the reason and what to do instead. */
   supports: Record<RunMode, true | Refusal>;
   /** Runs a recipe of the kind into req.out (resumable). */
-  run(ctx: KindRunContext): Promise<RecipeOutcome>;
+  run(ctx: KindRunContext): Promise<OutcomeOf<K>>;
   /** Per-example kinds: one example's job (queue workers), the selection (merge, queue). */
-  perExample?: PerExampleRuntime;
+  perExample?: PerExampleRuntime<K>;
   /** The terminal's text for a finished run. */
-  print(outcome: RecipeOutcome, opts: { json: boolean }): Promise<Printed>;
+  print(outcome: OutcomeOf<K>, opts: { json: boolean }): Promise<Printed>;
   /**
    * The runs an outcome stands for, each with its examples and process figures (one; an experiment's sub-runs):
    * the rows of a dry run's table, the lines of a merge.
    */
-  runRows(outcome: RecipeOutcome): RunRow[];
+  runRows(outcome: OutcomeOf<K>): RunRow[];
   /** Its finished runs to the report and the gate (none: an experiment's sub-runs are runs of their own kinds). */
   finished?: FinishedRuns;
+}
+
+/** Whether an outcome is of kind K (a type guard: what lets a kind take its own outcomes without a cast). */
+export function isOutcomeOf<K extends RecipeKind>(outcome: RecipeOutcome, kind: K): outcome is OutcomeOf<K> {
+  return outcome.kind === kind;
+}
+
+/**
+ * A kind's runtime as the tables hold it: its methods take any build or outcome and hand the kind's own to it,
+ * checked at run time (a build or outcome of another kind reaching it is a bug, said with both kinds).
+ */
+export function defineKind<K extends RecipeKind>(rt: KindRuntime<K>): KindRuntime {
+  const { perExample: pe, ...rest } = rt;
+  const { kind } = rt;
+  const own = (built: Built): BuiltOf<K> => builtAs(built, kind, `a ${kind} run`);
+  const outcomeOf = (outcome: RecipeOutcome): OutcomeOf<K> => {
+    if (isOutcomeOf(outcome, kind)) return outcome;
+    throw new Error(`the ${kind} kind was handed a ${outcome.kind} outcome (${outcome.recipe.name})`);
+  };
+  const perExample: PerExampleRuntime | undefined = pe && {
+    mayLeaveOut: pe.mayLeaveOut,
+    job: (built, model, run) => pe.job(own(built), model, run),
+    ...(pe.select ? { select: (built: Built) => pe.select?.(own(built)) } : {}),
+    ...(pe.editCurve ? { editCurve: (built: Built) => pe.editCurve?.(own(built)) === true } : {}),
+  };
+  return {
+    ...rest,
+    run: (ctx) => rt.run(ctx),
+    ...(perExample ? { perExample } : {}),
+    print: (outcome, opts) => rt.print(outcomeOf(outcome), opts),
+    runRows: (outcome) => rt.runRows(outcomeOf(outcome)),
+  };
 }

@@ -5,6 +5,7 @@ import { BudgetTally, type BudgetPoint } from './budget.ts';
 import { Mean } from './mean.ts';
 import { ChanceTally, type BelowChance } from './chance.ts';
 import { exampleValues, IntervalTally, type RunIntervals } from './intervals.ts';
+import { answerUnchanged } from './stable.ts';
 
 export type { IntervalMetric, RunIntervals } from './intervals.ts';
 export type { BudgetPoint } from './budget.ts';
@@ -109,6 +110,11 @@ export interface RunMetrics {
 /** summary.json of a finished run: what identifies it, and its metrics. */
 export interface RunSummary extends RunMetrics {
   complete: true;
+  /**
+   * The recipe's kind (attack or probe), so nothing reading the folder has to work it out. Absent only in summaries
+   * written before it was recorded (kindOfSummary in src/kinds/index.ts reads those).
+   */
+  kind?: 'attack' | 'probe';
   /** A shard's summary (`--shard I/N`): over its examples only; `textstress merge` writes the whole run's. */
   shard?: { index: number; count: number };
   recipe: string;
@@ -239,8 +245,7 @@ export class SummaryAccumulator {
 
     if (r.original_correct && r.status !== 'skipped') {
       this.stableN++;
-      // A probe knows whether any variant changed the answer (reading through names of another length).
-      if (r.probe ? r.probe.changed === 0 : samePrediction(r)) this.stableSame++;
+      if (answerUnchanged(r)) this.stableSame++;
     }
     if (r.status === 'succeeded') for (const e of r.edits) this.editTypes[e.type] = (this.editTypes[e.type] ?? 0) + 1;
     if (r.status !== 'skipped') {
@@ -386,11 +391,4 @@ export function stability(results: Iterable<ExampleResult>): { value: number | n
 /** Edits an attack made: listed, or (compact results) counted by type. */
 function editCount(r: ExampleResult): number {
   return r.edit_counts ? Object.values(r.edit_counts).reduce((a, b) => a + b, 0) : r.edits.length;
-}
-
-function samePrediction(r: ExampleResult): boolean {
-  const a = r.original_prediction;
-  const b = r.perturbed_prediction;
-  if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
-  return a.label === b.label;
 }

@@ -13,14 +13,14 @@ import type { RunSettings } from './per-example.ts';
  * settings (limit included) and shard; then the kind's own figures and details; then time, bad rows, U+FFFD rows
  * and the process figures. The one place this frame is written, so every kind's summary reads the same.
  */
-export function summaryFrame<B extends object>(
+export function summaryFrame<B extends object, K extends string>(
   settings: RunSettings,
-  own: { kind?: string; body: B; details?: Record<string, unknown>; compact?: boolean },
+  own: { kind: K; body: B; details?: Record<string, unknown>; compact?: boolean },
   run: { wallSeconds: number; skippedRows: number; replacementChars?: { rows: number; first?: string }; process: ProcessStats },
 ) {
   return {
     complete: true as const,
-    ...(own.kind ? { kind: own.kind } : {}),
+    kind: own.kind,
     recipe: settings.recipe,
     model: settings.model,
     dataset: settings.dataset,

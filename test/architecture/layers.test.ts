@@ -6,7 +6,8 @@
  * folders import each other without a cycle. A family (src/families/<name>/) imports no other family, and opens no
  * model and runs no query itself (no value import from models/ or query/: those reach it through its contexts).
  * Outside src/kinds/, no file compares a recipe's kind with a literal (`kind === 'attack'`, `case 'probe':`); the
- * indirect forms (a second kind table, a result's `probe` field) are not caught here (src/kinds/index.ts lists them).
+ * indirect forms (a second kind table, a kind guessed from a summary's figures or a result's `probe` field) are
+ * checked on the syntax trees in kinds.test.ts.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEncoder, type Encoder } from '../../src/models/encoder/index.ts';
-import { buildMinimalPairs, clozeTest, singleDifference, type MinimalPair } from '../../src/families/encoder/index.ts';
+import { buildMinimalPairs, clozeTest, singleDifference, type MinimalPair } from '../../src/families/encoder/domain.ts';
 import { SENTENCES } from './sentences.ts';
 
 const DIR = path.resolve('test/fixtures/models/tiny-bert-mlm');

@@ -7,7 +7,7 @@ import {
   usableSentence,
   PAPER_WORDS,
   WORDNET_SOURCE,
-} from '../../src/families/encoder/index.ts';
+} from '../../src/families/encoder/domain.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
 import { SENTENCES } from './sentences.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bestAgainstLayer0, comparisonText } from '../../src/families/encoder/layers.ts';
-import { buildErrorSentences, buildMinimalPairs, pairsToSentences } from '../../src/families/encoder/index.ts';
+import { buildErrorSentences, buildMinimalPairs, pairsToSentences } from '../../src/families/encoder/domain.ts';
 import { mcnemarExact, stratifiedWilson, wilson } from '../../src/stats/index.ts';
 import { bestHead, headlineIntervals } from '../../src/families/encoder/tables.ts';
 import type { TypeResult } from '../../src/families/encoder/layers.ts';

@@ -40,7 +40,6 @@ async function build(model: ModelAdapter, settings: Record<string, unknown>): Pr
     seed: 0,
     ...BUILD_OPENERS,
   });
-  if (built.kind !== 'generate') throw new Error('expected a generator');
   return built.generator;
 }
 

@@ -172,7 +172,6 @@ describe('fool-sweep on demo-sst2', () => {
           ...BUILD_OPENERS,
         },
       );
-      if (built.kind !== 'generate') throw new Error('expected a generator');
       return built.generator;
     };
     const settings = { recipe: 'fooling-sweep', model: 'demo-sst2', dataset: null, seed: 0, options: {} };

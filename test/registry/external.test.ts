@@ -182,7 +182,6 @@ min_n: 6
       seed: 5,
       ...BUILD_OPENERS,
     });
-    if (built.kind !== 'generate') throw new Error('expected a generator');
     const gen = built.generator as Generator<string[][]>;
     const settings = { recipe: 'evolve', model: 'lexicon', dataset: null, seed: 5, options: {} };
     const whole = tmp('gen-whole');

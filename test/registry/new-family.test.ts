@@ -1,28 +1,28 @@
 /**
  * Adding a per-example family touches these files and nothing else: the family's own folder (domain logic,
- * settings, the composition, the declaration, the report section) and one line that registers its recipes
- * (BUILTIN_RECIPES in src/families/index.ts; here a registry made the same way). The fixture family under
+ * settings, the composition, the declaration, the report section, and its manifest in index.ts) and one line that
+ * registers it (BUILTIN_FAMILIES in src/families/index.ts; here through the public `builtinRegistry().addFamily`,
+ * the path a program takes, and `--plugin`, the path the command line takes). The fixture family under
  * test/registry/fixtures/casing/ is laid out as a built-in one; from that alone it gets its command and flags, its
  * suite entry, its row in the generated docs, its resumable run and its report section.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/main.ts';
+import { buildProgram, loadPlugins } from '../../src/cli/main.ts';
 import { recipesReference, recipesTable } from '../../src/cli/docs.ts';
-import { BUILTIN_RECIPES, BUILTIN_VERBS } from '../../src/families/index.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
-import { createRegistry } from '../../src/recipes/registry/registry.ts';
+import { builtinRegistry } from '../../src/index.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { parseSuite } from '../../src/suite/load.ts';
 import { DEMO_SST2, ROOT, tmp } from '../cli/helpers.ts';
-import { recipes } from './fixtures/casing/index.ts';
+import * as casing from './fixtures/casing/index.ts';
 
 const FAMILY = join(import.meta.dirname, 'fixtures', 'casing');
 
 describe('adding a per-example family', () => {
-  // The one edit outside the family's folder: its recipes join the built-in ones.
-  const registry = createRegistry([...BUILTIN_RECIPES, ...recipes], BUILTIN_VERBS);
+  // The one edit outside the family's folder: its manifest joins the built-in families.
+  const registry = builtinRegistry().addFamily(casing);
 
   it('is its own folder: domain logic, settings, composition, declaration, report section, and the list it exports', () => {
     expect(readdirSync(FAMILY).sort()).toEqual(['attack.ts', 'flip.ts', 'index.ts', 'recipe.ts', 'report.ts', 'settings.ts']);
@@ -34,6 +34,12 @@ describe('adding a per-example family', () => {
         expect([f, m[1]]).toEqual([f, expect.stringMatching(/^(zod|\.\/[a-z-]+\.ts|\.\.\/\.\.\/\.\.\/\.\.\/src\/index\.ts)$/)]);
       }
     }
+  });
+
+  it('registers the same way from the command line: its folder as a --plugin module', async () => {
+    const viaPlugin = builtinRegistry();
+    await loadPlugins(['--plugin', join(FAMILY, 'index.ts')], viaPlugin);
+    expect(viaPlugin.all().map((r) => r.name)).toEqual(registry.all().map((r) => r.name));
   });
 
   it('gets its command and flags, its suite entry and its docs row from the declaration', () => {
@@ -68,7 +74,7 @@ describe('adding a per-example family', () => {
     const outcome = await runRecipe(request);
     expect(outcome.kind).toBe('attack');
     if (outcome.kind !== 'attack') return;
-    expect(outcome.summary).toMatchObject({ recipe: 'flip-case', n: 8, settings: { k: 2, target: 'max', limit: 8 } });
+    expect(outcome.summary).toMatchObject({ kind: 'attack', recipe: 'flip-case', n: 8, settings: { k: 2, target: 'max', limit: 8 } });
     expect(outcome.summary.attack_success_rate).not.toBeNull();
     const again = await runRecipe({ ...request, resume: true });
     expect(again.kind === 'attack' && again.summary.n).toBe(8);

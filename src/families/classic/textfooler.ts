@@ -13,7 +13,7 @@ import { wordEmbeddingDistance } from '../../attack/embedding-distance.ts';
 import { partOfSpeech } from '../../attack/part-of-speech.ts';
 import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
 import { stopwords } from '../../attack/text-constraints.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineAttack } from '../../recipes/registry/define.ts';
 import { TEXTFOOLER_STOPWORDS } from '../../text/textfooler-stopwords.ts';
 import {
   lmAttack,
@@ -75,7 +75,7 @@ export function textFoolerAttack(o: TextFoolerOptions): Attack {
 }
 
 /** The `textfooler` attack recipe (TextFooler, as TextAttack composes it). */
-export const textFoolerRecipe = defineRecipe({
+export const textFoolerRecipe = defineAttack({
   name: 'textfooler',
   summary:
     'TextFooler: ranks words by the drop in the true class when each is deleted, then swaps each for the best of its 50 ' +
@@ -87,14 +87,12 @@ export const textFoolerRecipe = defineRecipe({
     'a sentence encoder: --sentence-encoder FOLDER|HUB_ID (optional: the similarity constraint is off without)',
     "TextFooler's stopword list (bundled); part-of-speech tags from wink-nlp (bundled)",
   ],
-  kind: 'attack',
   tasks: ['text-classification', 'pair-classification'],
   settings: textFoolerSettings,
   build: async (s, ctx) => {
     const similarity = { ...TEXTFOOLER_SIMILARITY, threshold: s.similarityThreshold };
     const resources = await openLmResources(ctx, { embeddings: s.embeddings, sentenceEncoder: s.sentenceEncoder, mlm: s.mlm, similarity });
     return {
-      kind: 'attack',
       attack: textFoolerAttack({ ...lmAttackOptions(s, ctx, resources), minCosine: s.minCosine, mlmSubwords: s.mlmSubwords }),
       details: lmDetails(ctx.seed, {
         word_swaps: wordSwapsRecord(resources, TEXTFOOLER_NEIGHBOURS),

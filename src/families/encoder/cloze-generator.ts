@@ -5,7 +5,7 @@
 import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
-import { clozeTest, type ClozeCell, type ClozeUnit } from './index.ts';
+import { clozeTest, type ClozeCell, type ClozeUnit } from './domain.ts';
 import { bootstrap, type Interval } from '../../stats/index.ts';
 import { defaultClozeText, preparer } from './prepare.ts';
 import { sourcesLine, type EncoderDetails, type SentenceDetails } from './tables.ts';

@@ -5,7 +5,7 @@
 import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GenerateContext, Generator } from '../../attack/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
-import { probeLayers, type TypeResult } from './index.ts';
+import { probeLayers, type TypeResult } from './domain.ts';
 import type { ProbeDesign } from './probe-sentences.ts';
 import { defaultPairText, preparer } from './prepare.ts';
 import { bestHead, headGrid, headlineIntervals, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';

@@ -3,7 +3,7 @@
  * errors are noticed. Generators under the `probe` verb: no dataset (the sentences are a setting), one step per
  * error type, resumable after each.
  */
-import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import { defineGenerator, type RecipeMetric } from '../../recipes/registry/define.ts';
 import type { Interval } from '../../stats/index.ts';
 import { clozeGenerator } from './cloze-generator.ts';
 import { layerGenerator } from './layers-generator.ts';
@@ -39,13 +39,12 @@ const SENTENCES_NOTE =
   'package, else the WordNet example sentences that ship with textstress.';
 
 /** `textstress probe layers`: a layer probe per frozen layer and grammar error type (Yin et al. Tables 7 and 8). */
-export const probeLayersRecipe = defineRecipe({
+export const probeLayersRecipe = defineGenerator({
   name: 'probe-layers',
   summary:
     'trains a self-attention probe on each frozen layer to tell sentences with grammar errors from clean ones, per ' +
     "error type (Table 7), and checks whether the probe's attention finds the error (Table 8)",
   paper: PAPER,
-  kind: 'generate',
   inspectsModel: true,
   group: 'probe',
   verb: 'layers',
@@ -98,7 +97,6 @@ export const probeLayersRecipe = defineRecipe({
   build(s, ctx) {
     const types = errorTypesIn(s.errorTypes);
     return {
-      kind: 'generate',
       generator: layerGenerator('probe-layers', {
         modelId: ctx.model.id,
         openEncoder: ctx.openEncoder,
@@ -120,12 +118,11 @@ export const probeLayersRecipe = defineRecipe({
 });
 
 /** `textstress probe heads`: whether each attention head's heaviest tokens include the error (Figure 3), no training. */
-export const probeHeadsRecipe = defineRecipe({
+export const probeHeadsRecipe = defineGenerator({
   name: 'probe-heads',
   summary:
     "checks, with no training, whether each attention head's two heaviest tokens include a simulated grammar error (Figure 3 / Appendix F)",
   paper: PAPER,
-  kind: 'generate',
   inspectsModel: true,
   group: 'probe',
   verb: 'heads',
@@ -151,7 +148,6 @@ export const probeHeadsRecipe = defineRecipe({
   ],
   build(s, ctx) {
     return {
-      kind: 'generate',
       generator: layerGenerator('probe-heads', {
         modelId: ctx.model.id,
         openEncoder: ctx.openEncoder,
@@ -173,12 +169,11 @@ export const probeHeadsRecipe = defineRecipe({
 });
 
 /** `textstress probe cloze`: how much a one-token error lowers a masked LM's probability of the tokens near it (Figure 4). */
-export const clozeRecipe = defineRecipe({
+export const clozeRecipe = defineGenerator({
   name: 'cloze',
   summary:
     "masks each token within six of a one-token grammar error and measures how much the error lowers a masked LM's probability of it (Figure 4)",
   paper: PAPER,
-  kind: 'generate',
   inspectsModel: true,
   group: 'probe',
   verb: 'cloze',
@@ -215,7 +210,6 @@ export const clozeRecipe = defineRecipe({
   ],
   build(s, ctx) {
     return {
-      kind: 'generate',
       generator: clozeGenerator('cloze', {
         modelId: ctx.model.id,
         openEncoder: ctx.openEncoder,

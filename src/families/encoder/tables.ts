@@ -4,7 +4,7 @@
  * Shares are kept as hits and n, so a cell over zero sentences reads "n/a", never 0.
  */
 import { stratifiedWilson, wilson, type Interval } from '../../stats/index.ts';
-import type { Share, TypeResult } from './index.ts';
+import type { Share, TypeResult } from './domain.ts';
 import { bestLayerOf, comparisonText } from './layers.ts';
 
 export interface EncoderDetails {

@@ -6,7 +6,7 @@
  */
 import { loadDictionaries } from '../../entities/index.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { defineRecipe, type RecipeMetric } from '../../recipes/registry/define.ts';
+import { defineProbe, type RecipeMetric } from '../../recipes/registry/define.ts';
 import type { Interval } from '../../stats/index.ts';
 import { entityProbe } from './probe.ts';
 import { annotatorName, namesFiles, openAnnotator } from './sources.ts';
@@ -89,13 +89,12 @@ const ENTITY_METRICS: Record<string, RecipeMetric> = {
 };
 
 /** The `entities` probe recipe. */
-export const entitiesRecipe = defineRecipe({
+export const entitiesRecipe = defineProbe({
   name: 'entities',
   summary:
     'replaces every mention of one entity type (PER, ORG, LOC, MISC) by other names of that type B times; worst and ' +
     'best per example, D_worst/D_best, stability (Table 3)',
   paper: 'Balasubramanian et al. 2020',
-  kind: 'probe',
   tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
   settings: entitiesSettings,
   cli: { annotator: { arg: '<who>' }, namesFile: { arg: '<KEY=PATH,…>' }, trainData: { arg: '<file>' } },
@@ -135,7 +134,6 @@ export const entitiesRecipe = defineRecipe({
       dicts,
     });
     return {
-      kind: 'probe',
       probe,
       details: () =>
         entityDigest({

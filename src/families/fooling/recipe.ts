@@ -7,7 +7,7 @@ import { openDataset } from '../../data/index.ts';
 import { targetClass } from './efsg/index.ts';
 import { TextstressError } from '../../util/errors.ts';
 import type { Generator } from '../../attack/generate.ts';
-import { defineRecipe, type BuildContext, type RecipeMetric } from '../../recipes/registry/define.ts';
+import { defineGenerator, type BuildContext, type RecipeMetric } from '../../recipes/registry/define.ts';
 import { foolingGenerator } from './generator.ts';
 import { foolingFamily } from './report.ts';
 import { foolingSettings, type FoolingSettings } from './settings.ts';
@@ -62,12 +62,11 @@ const metrics = Object.fromEntries(
 );
 
 /** `textstress fool`: evolutionary fooling sentences (EFSG), every one the model puts in the target class kept. */
-export const foolingRecipe = defineRecipe({
+export const foolingRecipe = defineGenerator({
   name: 'fooling',
   summary:
     'evolves nonsense word sequences that the classifier puts in the target class with high confidence (EFSG), keeping every fooling sentence',
   paper: 'Di Giovanni & Brambilla 2021, EFSG',
-  kind: 'generate',
   verb: 'fool',
   data: 'optional',
   tasks: ['text-classification', 'pair-classification'],
@@ -88,7 +87,7 @@ export const foolingRecipe = defineRecipe({
     'summary.json; --resume continues after the last finished epoch. Pair models: one text (x̂) stays fixed and, without',
     '--length, the evolved text has as many words as x̂ (the paper); single texts default to 9 words.',
   ],
-  build: async (s, ctx) => ({ kind: 'generate', generator: await foolingGeneratorFor(s, ctx) }),
+  build: async (s, ctx) => ({ generator: await foolingGeneratorFor(s, ctx) }),
 });
 
 /** The EFSG generator for these settings and this model (also what fooling-sweep runs for each value and seed). */

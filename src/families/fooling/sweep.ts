@@ -10,7 +10,7 @@ import { fixed } from '../../util/format.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
 import { formatGrid } from '../../util/table.ts';
-import { defineRecipe, type BuildContext } from '../../recipes/registry/define.ts';
+import { defineGenerator, type BuildContext } from '../../recipes/registry/define.ts';
 import { foolingGeneratorFor } from './recipe.ts';
 import { foolingSettings, type FoolingSettings } from './settings.ts';
 import { sweepFamily } from './sweep-report.ts';
@@ -90,12 +90,11 @@ export function sweepText(d: SweepDetails): string {
 }
 
 /** `textstress fool-sweep`: EFSG fooling runs over crossover on/off, population, length or the fixed sentence (Figures 2–3). */
-export const foolingSweepRecipe = defineRecipe({
+export const foolingSweepRecipe = defineGenerator({
   name: 'fooling-sweep',
   summary:
     'EFSG curves and sweeps: fooling runs over crossover on/off, population, length or the fixed sentence, several seeds each, with S and F as mean ± std',
   paper: 'Di Giovanni & Brambilla 2021, EFSG, Figures 2–3',
-  kind: 'generate',
   verb: 'fool-sweep',
   data: 'optional',
   tasks: ['text-classification', 'pair-classification'],
@@ -124,7 +123,7 @@ export const foolingSweepRecipe = defineRecipe({
         jobs.push({ value, seed, generator: await foolingGeneratorFor(settings, sub) });
       }
     }
-    return { kind: 'generate', generator: sweepGenerator(s.vary, values, s.seeds, s.epochs, jobs, ctx.seed) };
+    return { generator: sweepGenerator(s.vary, values, s.seeds, s.epochs, jobs, ctx.seed) };
   },
 });
 

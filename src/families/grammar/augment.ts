@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ExampleResult } from '../../attack/result.ts';
 import { extensionOf, toJsonl, writeInFormat } from '../../data/export.ts';
 import type { Example } from '../../data/types.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineExperiment } from '../../recipes/registry/define.ts';
 import { grammarShape } from './settings.ts';
 
 /** The `augment` experiment's manifest.json: the files written for each proportion and the attacked set. */
@@ -30,13 +30,12 @@ export interface AugmentManifest {
  * The `augment` experiment: attacks the data with grammar errors and exports the successful adversarial examples
  * as training sets of several sizes, plus the whole set with each success in place of its original.
  */
-export const augmentRecipe = defineRecipe({
+export const augmentRecipe = defineExperiment({
   name: 'augment',
   summary:
     "generates grammar-error adversarial training examples (the grammar paper's §7) and exports them at proportions " +
     "of the original size, in the data's own format and JSONL",
   paper: 'Yin et al. 2020, §7 and Figure 5',
-  kind: 'experiment',
   tasks: ['text-classification', 'pair-classification'],
   // The grammar recipe's own settings, passed on to its run (its schema checks them there too).
   settings: z.strictObject({
@@ -51,7 +50,6 @@ export const augmentRecipe = defineRecipe({
     const { proportions: _proportions, ...grammar } = s;
     const run = { dir: 'attack', recipe: 'grammar', settings: grammar };
     return {
-      kind: 'experiment',
       runs: [run],
       async combine(c) {
         const outcome = c.runs[0]!;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { fixed, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineExperiment } from '../../recipes/registry/define.ts';
 import { grammarShapeWithoutBudget } from './settings.ts';
 
 /** One budget's numbers: `budget` and rates are fractions, `mean_perturbed_word_pct` is a percentage. */
@@ -15,11 +15,10 @@ export interface BudgetPoint {
 }
 
 /** The `grammar-budget-curve` experiment: one grammar run per budget (Figure 1). */
-export const grammarBudgetCurveRecipe = defineRecipe({
+export const grammarBudgetCurveRecipe = defineExperiment({
   name: 'grammar-budget-curve',
   summary: "reproduces the grammar-error paper's Figure 1: attack success rate as the allowed share of modified words grows (15% → 45%)",
   paper: 'Yin et al. 2020, Figure 1',
-  kind: 'experiment',
   tasks: ['text-classification', 'pair-classification', 'token-classification'],
   // The grammar recipe's own settings (less the one budget), passed on to every run.
   settings: z
@@ -45,7 +44,6 @@ export const grammarBudgetCurveRecipe = defineRecipe({
       settings: { ...grammar, budget: b },
     }));
     return {
-      kind: 'experiment',
       runs,
       async combine(c) {
         const points: BudgetPoint[] = s.budgets.map((budget, i) => {

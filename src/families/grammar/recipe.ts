@@ -1,24 +1,22 @@
 import { grammarAttack } from './attack.ts';
-import { defineRecipe } from '../../recipes/registry/define.ts';
+import { defineAttack } from '../../recipes/registry/define.ts';
 import { subjectOf } from '../../recipes/shared.ts';
 import { grammarFamily } from './report.ts';
 import { errorTypesOf, grammarSettings } from './settings.ts';
 
 /** The `grammar` attack recipe (Yin et al. 2020). */
-export const grammarRecipe = defineRecipe({
+export const grammarRecipe = defineAttack({
   name: 'grammar',
   summary:
     "the errors non-native writers make (ArtOrDet, Prep, Trans, Nn, SVA, Vform, Wchoice, Worder) with the paper's " +
     'confusion sets, placed by probabilistic sampling or a greedy, beam or genetic search within a budget of ' +
     'modified words',
   paper: 'Yin et al. 2020, "On the Robustness of Language Encoders against Grammatical Errors"',
-  kind: 'attack',
   tasks: ['text-classification', 'pair-classification', 'token-classification'],
   settings: grammarSettings,
   build(s, ctx) {
     const { types, distribution } = errorTypesOf(s.errorTypes);
     return {
-      kind: 'attack',
       attack: grammarAttack({
         goal: ctx.goal,
         search: s.search,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { TYPO_SOURCE_NAMES } from '../../perturb/index.ts';
 import { formatGrid } from '../../util/table.ts';
-import { defineRecipe, type SubRun } from '../../recipes/registry/define.ts';
+import { defineExperiment, type SubRun } from '../../recipes/registry/define.ts';
 import { minLengthSetting } from '../../recipes/shared.ts';
 import type { ExampleResult } from '../../attack/result.ts';
 import { typoSearchSettings } from './settings.ts';
@@ -33,11 +33,10 @@ export interface TyposCurve {
 }
 
 /** The `typos-curve` experiment: Adv-BERT's Table 1 and Figure 2 from one typo run per target and source. */
-export const typosCurveRecipe = defineRecipe({
+export const typosCurveRecipe = defineExperiment({
   name: 'typos-curve',
   summary: "reproduces Adv-BERT's Table 1 (accuracy vs K typos in max / min / random words) and Figure 2 (accuracy by typo source)",
   paper: 'Sun et al. 2020, Adv-BERT, Table 1 and Figure 2',
-  kind: 'experiment',
   tasks: ['text-classification', 'pair-classification', 'token-classification'],
   settings: z.strictObject({
     kMax: z.number().int().min(1).default(10).describe('largest K'),
@@ -69,7 +68,6 @@ export const typosCurveRecipe = defineRecipe({
     for (let k = 0; k < s.randomSeeds; k++) runs.push(typos(`target-random-seed${ctx.seed + k}`, 'random', ctx.seed + k, s.sources));
     if (s.bySource) for (const source of TYPO_SOURCE_NAMES) runs.push(typos(`source-${source}`, 'max', ctx.seed, [source]));
     return {
-      kind: 'experiment',
       runs,
       async combine(c) {
         const byDir = new Map<string, number[]>();

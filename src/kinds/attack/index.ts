@@ -4,18 +4,17 @@
  */
 import { attackExample } from '../../attack/attack.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
-import type { Built, BuiltAttack } from '../../recipes/registry/define.ts';
+import type { BuiltAttack, BuiltProbe } from '../../recipes/registry/define.ts';
 import { subwordEnricher } from '../../runner/subwords.ts';
 import { withPerExampleSetup } from '../per-example.ts';
 import { closeBuilt } from '../prepare.ts';
-import type { KindRuntime, PerExampleRuntime, RecipeOutcome } from '../types.ts';
+import { defineKind, type ExampleJob, type OutcomeOf, type PerExampleRuntime, type RunRow } from '../types.ts';
 import { attackGate, attackLine } from './gate.ts';
 import { loadAttackRun } from './load.ts';
 import { printAttackRun } from './print.ts';
 import { attackResult, compactResult, runAttack, type ExampleWork } from './run.ts';
 
-const workOf = (built: Built): ExampleWork => {
-  const { attack } = built as BuiltAttack;
+const workOf = ({ attack }: BuiltAttack): ExampleWork => {
   return (example, session, rng) => attackExample(attack, example, session, rng);
 };
 
@@ -23,7 +22,9 @@ const workOf = (built: Built): ExampleWork => {
  * The per-example job of attack-shaped kinds (attacks, probes): the work seeded by the run's seed and the example's
  * id, the tokenizer's view of the edits, usage; compact when asked.
  */
-export function attackShapedJob(work: (built: Built) => ExampleWork): PerExampleRuntime['job'] {
+export function attackShapedJob<B extends BuiltAttack | BuiltProbe>(
+  work: (built: B) => ExampleWork,
+): (built: B, ...rest: Parameters<PerExampleRuntime['job']> extends [unknown, ...infer R] ? R : never) => ExampleJob {
   return (built, model, run) => {
     const w = work(built);
     const enrich = subwordEnricher(model);
@@ -34,22 +35,34 @@ export function attackShapedJob(work: (built: Built) => ExampleWork): PerExample
   };
 }
 
-/** The outcome's summary, for the kinds whose outcomes carry a RunSummary. */
-export const runSummaryOf = (outcome: RecipeOutcome): RunSummary => (outcome as { summary: RunSummary }).summary;
+/** The runs an attack-shaped outcome stands for: itself. */
+export const attackShapedRows = (outcome: OutcomeOf<'attack' | 'probe'>): RunRow[] => [
+  { name: outcome.recipe.name, n: outcome.summary.n, process: outcome.summary.process },
+];
 
-export const ATTACK_KIND: KindRuntime = {
+export const ATTACK_KIND = defineKind({
   kind: 'attack',
   noun: 'an attack',
-  command: { under: 'attack' },
+  command: {
+    under: 'attack',
+    group: {
+      description: 'attack a model with a recipe and write summary.json + results.jsonl',
+      plural: 'Recipes',
+      ask: 'name the recipe to attack with.',
+      unknown: 'recipe',
+      argument: '[recipe]',
+    },
+  },
+  helpGroup: 'attack',
   supports: { resume: true, shard: true, queue: true, inMemory: true, dryRun: true, maxQueries: true },
   perExample: {
     job: attackShapedJob(workOf),
     mayLeaveOut: false,
-    editCurve: (built) => (built as BuiltAttack).attack.search.incremental !== false,
+    editCurve: (built) => built.attack.search.incremental !== false,
   },
   run: (ctx) =>
-    withPerExampleSetup(ctx, async ({ built, settings, common, dataset }) => {
-      const { attack } = built as BuiltAttack;
+    withPerExampleSetup(ctx, 'attack', async ({ built, settings, common, dataset }) => {
+      const { attack } = built;
       let summary: RunSummary;
       try {
         ({ summary } = await runAttack({
@@ -58,7 +71,7 @@ export const ATTACK_KIND: KindRuntime = {
           work: workOf(built),
           enrich: subwordEnricher(ctx.model),
           editCurve: attack.search.incremental !== false,
-          ...((built as BuiltAttack).details ? { details: (built as BuiltAttack).details } : {}),
+          ...(built.details ? { details: built.details } : {}),
           ...(ctx.req.maxQueries !== undefined ? { maxQueries: ctx.req.maxQueries } : {}),
           ...(dataset.info.kind === 'qa' ? { qa: true } : {}),
         }));
@@ -68,11 +81,11 @@ export const ATTACK_KIND: KindRuntime = {
       }
       return { kind: 'attack', recipe: ctx.def, dir: ctx.req.out, summary };
     }),
-  print: (outcome, opts) => printAttackRun({ ...(outcome as { dir: string; text?: string }), summary: runSummaryOf(outcome) }, opts),
-  runRows: (outcome) => [{ name: outcome.recipe.name, n: runSummaryOf(outcome).n, process: runSummaryOf(outcome).process }],
+  print: (outcome, opts) => printAttackRun(outcome, opts),
+  runRows: (outcome) => attackShapedRows(outcome),
   finished: {
     slot: 'runs',
     load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
     gate: attackGate(attackLine),
   },
-};
+});

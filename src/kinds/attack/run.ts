@@ -50,6 +50,8 @@ export interface RunOptions {
   outputs?: (resultsPath: string) => Promise<void>;
   /** What the recipe sums up from the results for summary.json's `details` (read in the same pass). */
   details?: () => { add(r: ExampleResult): void; finish(): Record<string, unknown> };
+  /** The kind summary.json records (default: attack; probes share this loop). */
+  kind?: 'attack' | 'probe';
 }
 
 /**
@@ -83,6 +85,7 @@ export async function runAttack(opts: RunOptions): Promise<{ summary: RunSummary
       return summaryFrame(
         settings,
         {
+          kind: opts.kind ?? 'attack',
           body: acc.finish(opts.editCurve ?? (opts.attack ? opts.attack.search.incremental !== false : true)),
           ...(digest ? { details: digest.finish() } : {}),
           ...(settings.compact ? { compact: true } : {}),

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { parseLabelMap } from '../../attack/labels.ts';
 import { detectFormat, parseFormat } from '../../data/open.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
-import type { BuiltExperiment, SubRunOutcome } from '../../recipes/registry/define.ts';
+import { builtAs, type SubRunOutcome } from '../../recipes/registry/define.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { lockFolder } from '../../runner/lock.ts';
 import { fileFingerprint, openData, surveyExamples } from '../../runner/open.ts';
@@ -17,24 +17,21 @@ import { TextstressError } from '../../util/errors.ts';
 import { requireData } from '../per-example.ts';
 import { prepareRecipe } from '../prepare.ts';
 import { dataOptionsOf, reopen } from '../request.ts';
-import type { KindRunContext, KindRuntime, RecipeOutcome } from '../types.ts';
+import { defineKind, isOutcomeOf, type KindRunContext, type OutcomeOf } from '../types.ts';
 import { beginExperiment } from './manifest.ts';
 
-/** The outcome's parts, for this kind's own outcomes. */
-const experimentOf = (outcome: RecipeOutcome): Extract<RecipeOutcome, { kind: 'experiment' }> =>
-  outcome as Extract<RecipeOutcome, { kind: 'experiment' }>;
-
 /** Runs the sub-runs not finished before (each resumable), then has the recipe combine them. */
-async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
+async function run(ctx: KindRunContext): Promise<OutcomeOf<'experiment'>> {
   const { def, settings, req } = ctx;
   const data = requireData(def, req);
   const survey = await surveyExamples(await openData(data));
   const info = (await openData(data)).info;
-  const built = (await prepareRecipe(def, settings, ctx.model.info, info, {
+  const prepared = await prepareRecipe(def, settings, ctx.model.info, info, {
     seed: req.seed,
     labelMap: parseLabelMap(req.labelMap),
     observedLabels: survey.labels,
-  })) as BuiltExperiment;
+  });
+  const built = builtAs(prepared, 'experiment', def.name);
   const release = lockFolder(req.out);
   try {
     const log = beginExperiment(
@@ -66,7 +63,8 @@ async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
           shared: { model: ctx.model, engine: ctx.engine },
           log: undefined,
         });
-        if (outcome.kind !== 'attack' && outcome.kind !== 'probe') {
+        // Only attack-shaped runs have the per-example results and RunSummary that `combine` reads.
+        if (!isOutcomeOf(outcome, 'attack') && !isOutcomeOf(outcome, 'probe')) {
           throw new Error(`experiment "${def.name}": sub-run ${sub.dir} must be an attack or probe`);
         }
         if (outcome.summary.n === 0) {
@@ -107,10 +105,12 @@ async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
   }
 }
 
-export const EXPERIMENT_KIND: KindRuntime = {
+export const EXPERIMENT_KIND = defineKind({
   kind: 'experiment',
   noun: 'an experiment',
   command: {},
+  // Experiments are curves of attacks (typos-curve, grammar-budget-curve): shown with the attacks.
+  helpGroup: 'attack',
   supports: {
     resume: true,
     shard: { because: 'of several runs', hint: 'Shard its runs one by one (e.g. attack typos --k 1 … --shard I/N), or run it unsharded.' },
@@ -121,9 +121,9 @@ export const EXPERIMENT_KIND: KindRuntime = {
   },
   run,
   async print(outcome, opts) {
-    const { output } = experimentOf(outcome);
+    const { output } = outcome;
     return { text: opts.json ? JSON.stringify(output.json, null, 2) : output.text, warnings: [], failed: false };
   },
   runRows: (outcome) =>
-    experimentOf(outcome).runs.map((r) => ({ name: `${outcome.recipe.name}/${r.run.dir}`, n: r.summary.n, process: r.summary.process })),
-};
+    outcome.runs.map((r) => ({ name: `${outcome.recipe.name}/${r.run.dir}`, n: r.summary.n, process: r.summary.process })),
+});

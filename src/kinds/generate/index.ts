@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseLabelMap } from '../../attack/labels.ts';
 import type { GenerateSummary } from '../../metrics/summary.ts';
 import { goalFor, noDefaultGoal, taskKindOf } from '../../recipes/context.ts';
-import type { BuildContext, BuiltGenerate } from '../../recipes/registry/define.ts';
+import { builtAs, type BuildContext } from '../../recipes/registry/define.ts';
 import type { GeneratedRun } from '../../recipes/report/types.ts';
 import { fileFingerprint, openData, surveyExamples, type DataSpec } from '../../runner/open.ts';
 import { SUMMARY_FILE } from '../../runner/per-example.ts';
@@ -16,16 +16,15 @@ import { TextstressError } from '../../util/errors.ts';
 import { recipeInterval, recipeMetric } from '../gate.ts';
 import { BUILD_OPENERS } from '../prepare.ts';
 import { dataOptionsOf, reopen } from '../request.ts';
-import type { AnyLoadedRun, KindRunContext, KindRuntime, RecipeOutcome, RunRequest } from '../types.ts';
+import { defineKind, type AnyLoadedRun, type KindRunContext, type OutcomeOf, type RunRequest } from '../types.ts';
 import { loadGeneratedRun } from './load.ts';
 import { runGenerator } from './run.ts';
 
 const generated = (run: AnyLoadedRun): GeneratedRun => run as GeneratedRun;
-const summaryOf = (outcome: RecipeOutcome): GenerateSummary => (outcome as { summary: GenerateSummary }).summary;
 const perExampleOnly = (hint: string): { because: string; hint: string } => ({ because: 'with no source examples to spread', hint });
 
 /** Builds the generator (with the data's goal and labels when it takes data) and runs it into req.out. */
-async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
+async function run(ctx: KindRunContext): Promise<OutcomeOf<'generate'>> {
   const { def, settings, req } = ctx;
   const model = ctx.model.info;
   const build: BuildContext = { model, task: model.task, goal: noDefaultGoal(def.name), seed: req.seed, ...BUILD_OPENERS };
@@ -42,9 +41,7 @@ async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
   if (!def.tasks.includes(build.task)) {
     throw new TextstressError(`the ${def.name} recipe runs on ${def.tasks.join(', ')} models, but ${model.id} is ${build.task}.`);
   }
-  const built = await def.build(settings, build);
-  if (built.kind !== 'generate') throw new Error(`recipe "${def.name}" is declared generate but built ${built.kind}`);
-  const { generator } = built as BuiltGenerate;
+  const { generator } = builtAs(await def.build(settings, build), 'generate', def.name);
   const progress = req.progress?.start(def.name, generator.steps);
   try {
     // A resume is checked like an attack run's: the same settings, model, data options and data file content.
@@ -72,10 +69,11 @@ async function run(ctx: KindRunContext): Promise<RecipeOutcome> {
   }
 }
 
-export const GENERATE_KIND: KindRuntime = {
+export const GENERATE_KIND = defineKind({
   kind: 'generate',
   noun: 'a generator',
   command: {},
+  helpGroup: 'generate',
   supports: {
     resume: true,
     shard: perExampleOnly('Run it unsharded.'),
@@ -86,8 +84,7 @@ export const GENERATE_KIND: KindRuntime = {
   },
   run,
   async print(outcome, opts) {
-    const summary = summaryOf(outcome);
-    const text = (outcome as { text?: string }).text;
+    const { summary, text } = outcome;
     // The rule of every kind (src/kinds/print.ts): a run that measured nothing exits 1.
     const nothing = (summary.measured ?? summary.n) === 0;
     const warnings = nothing ? ['textstress: error: nothing measured: the run generated 0 records, so its figures are n/a.'] : [];
@@ -95,7 +92,7 @@ export const GENERATE_KIND: KindRuntime = {
       return { text: `${text}\nResults: ${join(outcome.dir, SUMMARY_FILE)}`, warnings, failed: nothing };
     return { text: JSON.stringify(summary, null, 2), warnings, failed: nothing };
   },
-  runRows: (outcome) => [{ name: outcome.recipe.name, n: summaryOf(outcome).n }],
+  runRows: (outcome) => [{ name: outcome.recipe.name, n: outcome.summary.n }],
   finished: {
     slot: 'generated',
     load: (dir, name, group, summary) => loadGeneratedRun(dir, name, group, summary as unknown as GenerateSummary),
@@ -122,4 +119,4 @@ export const GENERATE_KIND: KindRuntime = {
       },
     },
   },
-};
+});

@@ -5,24 +5,23 @@
  */
 import { probeExample } from '../../attack/probe.ts';
 import type { LoadedRun } from '../../recipes/report/types.ts';
-import type { Built, BuiltProbe } from '../../recipes/registry/define.ts';
+import type { BuiltProbe } from '../../recipes/registry/define.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { openData } from '../../runner/open.ts';
 import { subwordEnricher } from '../../runner/subwords.ts';
 import { detectFormat, parseFormat } from '../../data/open.ts';
 import { pct } from '../../util/format.ts';
-import { attackShapedJob, runSummaryOf } from '../attack/index.ts';
+import { attackShapedJob, attackShapedRows } from '../attack/index.ts';
 import { attackGate, attackLine } from '../attack/gate.ts';
 import { loadAttackRun } from '../attack/load.ts';
 import { printAttackRun } from '../attack/print.ts';
 import { runAttack, type ExampleWork } from '../attack/run.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
 import { withPerExampleSetup } from '../per-example.ts';
-import type { KindRuntime } from '../types.ts';
+import { defineKind } from '../types.ts';
 import { writeProbeSets, type ProbeSetFiles } from './sets.ts';
 
-const workOf = (built: Built): ExampleWork => {
-  const { probe } = built as BuiltProbe;
+const workOf = ({ probe }: BuiltProbe): ExampleWork => {
   return (example, session, rng) => probeExample(probe, example, session, rng);
 };
 
@@ -63,10 +62,23 @@ function probeRow(run: LoadedRun): string[] | undefined {
   return [run.summary.recipe, `${t.n} of ${run.summary.n} (D)`, pct(t.original.value), pct(t.worst.value), '', pct(t.stability)];
 }
 
-export const PROBE_KIND: KindRuntime = {
+export const PROBE_KIND = defineKind({
   kind: 'probe',
   noun: 'a probe',
-  command: { under: 'probe', alsoUnder: 'attack' },
+  command: {
+    under: 'probe',
+    alsoUnder: 'attack',
+    group: {
+      description:
+        'probe a model: B rewritten variants of every example (entities), or inside the encoder: layer probes, ' +
+        'attention heads and the masked-LM cloze test for grammar errors (layers, heads, cloze)',
+      plural: 'Probes',
+      ask: 'name the probe to run.',
+      unknown: 'probe',
+      argument: '[name]',
+    },
+  },
+  helpGroup: 'probe',
   supports: {
     resume: true,
     shard: true,
@@ -77,8 +89,7 @@ export const PROBE_KIND: KindRuntime = {
   },
   perExample: { job: attackShapedJob(workOf), mayLeaveOut: false },
   run: (ctx) =>
-    withPerExampleSetup(ctx, async ({ built, settings, common, dataset, data }) => {
-      const b = built as BuiltProbe;
+    withPerExampleSetup(ctx, 'probe', async ({ built: b, settings, common, dataset, data }) => {
       // A shard holds some examples only: the probe sets (the whole data, rewritten) are written by `merge`.
       let sets: ProbeSetFiles | undefined;
       const writeSets = async (resultsPath: string): Promise<void> => {
@@ -94,8 +105,9 @@ export const PROBE_KIND: KindRuntime = {
       };
       const { summary } = await runAttack({
         ...common,
+        kind: 'probe',
         settings: { ...settings, ...(ctx.req.compact ? { compact: true as const } : {}) },
-        work: workOf(built),
+        work: workOf(b),
         enrich: subwordEnricher(ctx.model),
         // Probes draw variants, they do not add edits one by one: no accuracy-by-edits curve.
         editCurve: false,
@@ -109,14 +121,14 @@ export const PROBE_KIND: KindRuntime = {
       return { kind: 'probe', recipe: ctx.def, dir: ctx.req.out, summary, sets, ...(text !== undefined ? { text } : {}) };
     }),
   print(outcome, opts) {
-    const { sets } = outcome as { sets?: ProbeSetFiles };
+    const { sets } = outcome;
     const extra = sets ? [`D_worst: ${sets.worst}`, `D_best: ${sets.best}`] : [];
-    return printAttackRun({ ...(outcome as { dir: string; text?: string }), summary: runSummaryOf(outcome) }, opts, extra, { probe: true });
+    return printAttackRun(outcome, opts, extra, { probe: true });
   },
-  runRows: (outcome) => [{ name: outcome.recipe.name, n: runSummaryOf(outcome).n, process: runSummaryOf(outcome).process }],
+  runRows: (outcome) => attackShapedRows(outcome),
   finished: {
     slot: 'runs',
     load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
     gate: attackGate(probeLine, { probe: true, row: probeRow }),
   },
-};
+});

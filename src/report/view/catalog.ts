@@ -14,6 +14,7 @@ import {
   type MetricDisplay,
   type MetricUnit,
 } from '../../metrics/display.ts';
+import { kindOfSummary } from '../../kinds/index.ts';
 import { wilson, type Interval } from '../../stats/index.ts';
 import { displayPath, withoutAbsolutePaths } from '../html/paths.ts';
 
@@ -191,7 +192,7 @@ function entryOf(
     path,
     ...(parent ? { parent } : {}),
     recipe: summary.recipe,
-    kind: str(summary.kind) ?? (summary.attack_success_rate !== undefined ? 'attack' : 'other'),
+    kind: kindOfSummary(summary).kind,
     model: displayName(str(summary.model) ?? '?'),
     data: str(summary.dataset) ? displayName(str(summary.dataset)!) : null,
     seed: num(summary.seed),
@@ -265,7 +266,8 @@ function rate(summary: Record<string, unknown>, name: string, value: unknown, k:
 
 /** The headline figures: the attack kind's four, else the numbers a generator or stress run puts in `metrics`. */
 function metricsOf(s: Record<string, unknown>): Figure[] {
-  if (s.attack_success_rate !== undefined) {
+  // Attack-shaped runs (attacks, probes: the report's `runs` slot) have the four; the others their own `metrics`.
+  if (kindOfSummary(s).finished?.slot === 'runs') {
     const n = num(s.n);
     const attacked = num(s.attacked);
     const byF1 = s.clean_f1 !== undefined && s.clean_f1 !== null;

@@ -6,7 +6,7 @@
  */
 import { loadDictionaries, type DictionaryKey } from '../../../entities/index.ts';
 import { TextstressError } from '../../../util/errors.ts';
-import { defineRecipe, type RecipeMetric } from '../../../recipes/registry/define.ts';
+import { defineGenerator, type RecipeMetric } from '../../../recipes/registry/define.ts';
 import { RANDOM_DROP, TOP_DROP, universalNamesGenerator } from './generator.ts';
 import { annotatorName, candidateNames, checkAnnotator, namesFiles, openAnnotator } from '../sources.ts';
 import { universalNamesFamily } from './report.ts';
@@ -26,12 +26,11 @@ const metric = (key: string, description: string): RecipeMetric => ({
 });
 
 /** `textstress universal-names`: universal adversarial names by Thompson sampling, tested on a held-out split (Algorithm 2). */
-export const universalNamesRecipe = defineRecipe({
+export const universalNamesRecipe = defineGenerator({
   name: 'universal-names',
   summary:
     'searches for universal adversarial names (a Beta posterior per name, Thompson sampling) and tests the top names against random ones on a held-out split',
   paper: 'Balasubramanian et al. 2020, Algorithm 2',
-  kind: 'generate',
   data: 'required',
   tasks: ['text-classification', 'pair-classification', 'token-classification', 'question-answering'],
   settings: universalNamesSettings,
@@ -69,6 +68,6 @@ export const universalNamesRecipe = defineRecipe({
       annotatorName: annotator,
       openAnnotator: () => openAnnotator(annotator, data, dicts, ctx.openModel),
     });
-    return { kind: 'generate', generator };
+    return { generator };
   },
 });

@@ -6,7 +6,7 @@ import type { Example } from '../../../data/types.ts';
 import type { ModelAdapter } from '../../../models/types.ts';
 import type { BuildContext } from '../../../recipes/registry/define.ts';
 import { TextstressError } from '../../../util/errors.ts';
-import { defineRecipe, type RecipeMetric } from '../../../recipes/registry/define.ts';
+import { defineStress, type RecipeMetric } from '../../../recipes/registry/define.ts';
 import { beside, REDUCTION_RANGE } from '../../../recipes/stress-metrics.ts';
 import { ADVERSARIAL_FILES, findAdversarialFile, readAdversarialSet, type AdversarialSet } from './adversarial.ts';
 import { stressQaFamily } from './report.ts';
@@ -56,12 +56,11 @@ function qaGateMetrics(): Record<string, RecipeMetric> {
 }
 
 /** The `stress-qa` recipe (`textstress stress qa`): the QA stress suite with its settings, gate metrics and report section. */
-export const stressQaRecipe = defineRecipe({
+export const stressQaRecipe = defineStress({
   name: 'stress-qa',
   summary:
     'QA stress tests on SQuAD v1.1: AddSent, AddOneSent, AddAny, AddCommon and five noise types on the context; EM/F1 per test and their reduction (Table 4)',
   paper: 'Jia & Liang 2017; Aspillaga et al. 2020',
-  kind: 'stress',
   verb: 'qa',
   tasks: ['question-answering'],
   settings: stressQaSettings,
@@ -124,7 +123,6 @@ export const stressQaRecipe = defineRecipe({
     const files = { addsent: adversarial.addsent?.path ?? null, addonesent: adversarial.addonesent?.path ?? null };
     const excluded = { addany: sources.sets.addany.excluded, addcommon: sources.sets.addcommon.excluded };
     return {
-      kind: 'stress',
       suite,
       select(e: Example) {
         if (keep && !keep(e.id)) return false;
