@@ -73,11 +73,30 @@ for (const dir of list(a.models)) {
   for (const d of dtypes) await models[d]!.close();
   const vs = ratios(samples, 'fp32');
   const sizes = Object.fromEntries(files.map((f) => [dtypeOfFile(f), Math.round(statSync(path.join(dir, 'onnx', f)).size / 2 ** 20)]));
-  out.push({ model: dir, n: inputs.length, batch: timedInputs.length, load_seconds: load, file_mb: sizes, agreement, vs_fp32: vs, round_seconds: samples });
-  console.log(`\n${dir}: ${inputs.length} SST-2 dev sentences for agreement, ${timedInputs.length} a round for speed, ${a.rounds} paired rounds\n`);
+  out.push({
+    model: dir,
+    n: inputs.length,
+    batch: timedInputs.length,
+    load_seconds: load,
+    file_mb: sizes,
+    agreement,
+    vs_fp32: vs,
+    round_seconds: samples,
+  });
+  console.log(
+    `\n${dir}: ${inputs.length} SST-2 dev sentences for agreement, ${timedInputs.length} a round for speed, ${a.rounds} paired rounds\n`,
+  );
   console.log(
     table(
-      ['dtype', 'file (MB)', 'load (s)', 'time ÷ fp32 [interval]', 'same label as fp32 [95% CI]', 'max |Δ prob|', "mean |Δ p(fp32's label)|"],
+      [
+        'dtype',
+        'file (MB)',
+        'load (s)',
+        'time ÷ fp32 [interval]',
+        'same label as fp32 [95% CI]',
+        'max |Δ prob|',
+        "mean |Δ p(fp32's label)|",
+      ],
       dtypes.map((d) => {
         const ag = agreement[d] as { same_label: ReturnType<typeof wilson>; max_prob_diff: number; mean_label_prob_diff: number };
         const s = ag.same_label;
