@@ -1,7 +1,7 @@
 import { workerCommand } from './commands/worker.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { cacheCommand } from './commands/cache.ts';
-import { compareCommand, transferCommand } from './commands/compare.ts';
+import { COMPARE_ERROR_EXIT, compareCommand, transferCommand } from './commands/compare.ts';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -179,7 +179,10 @@ function esmEntry(from: string, pkg: string, subpath: string): string | undefine
   return typeof target === 'string' ? join(dirname(manifest), target) : undefined;
 }
 
-/** Runs the CLI; user-facing failures print one paragraph (no stack) and exit 1. */
+/** Commands whose errors exit with a status of their own (not 1), by name. */
+const USAGE_EXIT: Record<string, number> = { compare: COMPARE_ERROR_EXIT };
+
+/** Runs the CLI; user-facing failures print one paragraph (no stack) and exit 1 (compare: 2). */
 export async function main(argv: string[], opts: ProgramOptions = {}): Promise<void> {
   try {
     const registry = opts.registry ?? builtinRegistry();
@@ -187,7 +190,11 @@ export async function main(argv: string[], opts: ProgramOptions = {}): Promise<v
     const program = buildProgram({ registry });
     program.exitOverride();
     const override = (c: Command): void => {
-      c.exitOverride();
+      // A command whose exit 1 means a finding (compare: a regression) gives usage errors its own status.
+      const usage = USAGE_EXIT[c.name()];
+      c.exitOverride((e) => {
+        throw usage !== undefined && e.exitCode === 1 ? new CommanderError(usage, e.code, e.message) : e;
+      });
       c.commands.forEach(override);
     };
     program.commands.forEach(override);
@@ -202,6 +209,6 @@ export async function main(argv: string[], opts: ProgramOptions = {}): Promise<v
     process.stderr.write(`textstress: error: ${terminalSafe(errorMessage(err), { keepLayout: true })}\n`);
     if (!known && process.env.TEXTSTRESS_DEBUG) process.stderr.write(`${(err as Error).stack ?? ''}\n`);
     else if (!known) process.stderr.write('(set TEXTSTRESS_DEBUG=1 to see where it happened)\n');
-    process.exitCode = 1;
+    process.exitCode = err instanceof TextstressError && err.exitCode !== undefined ? err.exitCode : 1;
   }
 }

@@ -12,6 +12,7 @@ import { QueryEngine } from '../query/engine.ts';
 import { TextstressError } from '../util/errors.ts';
 import type { AnnotatorSpec, ResembleConfig } from './config.ts';
 import { resembleModel, type ResembleModel, type ResembleModelOptions } from './resemble.ts';
+import { terminalSafe } from '../util/terminal.ts';
 
 /** Opens a token-classification model for the annotator. */
 export type OpenAnnotatorModel = (spec: string) => Promise<ModelAdapter>;
@@ -60,7 +61,7 @@ export function checkAnnotatorDestination(spec: AnnotatorSpec, policy: RemotePol
       },
     );
   }
-  (policy.notice ?? ((line) => process.stderr.write(`textstress: ${line}\n`)))(
+  (policy.notice ?? ((line) => process.stderr.write(`textstress: ${terminalSafe(line)}\n`)))(
     `the RESEMBLE annotator (${policy.config}) sends the texts it annotates to ${spec.model} (allowed by --allow-remote)`,
   );
 }

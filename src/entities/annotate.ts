@@ -11,6 +11,7 @@ import { TextstressError } from '../util/errors.ts';
 import { isNonNameWord, loadDictionaries, ordinaryWords, type NameDictionaries } from './dictionaries.ts';
 import { normaliseName, resolveLoneNames, splitPerson } from './person.ts';
 import { ENTITY_TYPES, type EntityType, type Mention, type MentionAnnotator } from './types.ts';
+import { cooperative } from '../util/yield.ts';
 
 /** A field of an example as words with their positions (characters of the field, or token indices). */
 interface FieldWords {
@@ -45,7 +46,13 @@ function fieldsOf(ex: Example): FieldWords[] {
   return TEXT_FIELDS[ex.kind].map((field) => {
     const text = (ex as unknown as Record<string, string>)[field]!;
     const seq = WordSeq.parse(text);
-    const starts = seq.words.map((_, i) => seq.offsetOf(i));
+    // Running offsets (offsetOf(i) sums the i words before: quadratic over a long text).
+    const starts: number[] = [];
+    let pos = seq.gaps[0]!.length;
+    seq.words.forEach((w, i) => {
+      starts.push(pos);
+      pos += w.length + seq.gaps[i + 1]!.length;
+    });
     return { field: field as TextField, words: seq.words, starts, ends: starts.map((s, i) => s + seq.words[i]!.length), source: text };
   });
 }
@@ -128,10 +135,15 @@ export function gazetteerAnnotator(dicts: NameDictionaries): MentionAnnotator {
   return {
     name: 'gazetteer',
     async annotate(examples) {
-      return examples.map((ex) => {
-        const mentions = fieldsOf(ex).flatMap((f) => scanField(f, { lists, aliases, common }));
-        return finish(lonePersons(ex, mentions), dicts);
-      });
+      // A 600,000-character text is seconds of work: the loops give the event loop a turn (SIGTERM, timers).
+      const tick = cooperative();
+      const out: Mention[][] = [];
+      for (const ex of examples) {
+        const mentions: Mention[] = [];
+        for (const f of fieldsOf(ex)) mentions.push(...(await scanField(f, { lists, aliases, common }, tick)));
+        out.push(finish(await lonePersons(ex, mentions, tick), dicts));
+      }
+      return out;
     },
   };
 }
@@ -144,7 +156,7 @@ interface Lookup {
 
 const TYPE_OF: Partial<Record<Category, EntityType>> = { country: 'LOC', city: 'LOC', org: 'ORG', misc: 'MISC' };
 
-function scanField(f: FieldWords, look: Lookup): Mention[] {
+async function scanField(f: FieldWords, look: Lookup, tick: () => Promise<void>): Promise<Mention[]> {
   // Case tells names apart only when the text has both: an all-caps headline is read as all-lower-case text is.
   const cased = /\p{Lu}/u.test(f.source) && /\p{Ll}/u.test(f.source);
   const candidate = f.words.map((w, i) => {
@@ -164,6 +176,7 @@ function scanField(f: FieldWords, look: Lookup): Mention[] {
   const out: Mention[] = [];
   let i = 0;
   while (i < f.words.length) {
+    await tick();
     if (!candidate[i]) {
       i++;
       continue;
@@ -171,18 +184,18 @@ function scanField(f: FieldWords, look: Lookup): Mention[] {
     let runEnd = i + 1;
     while (runEnd < f.words.length && candidate[runEnd] && joined(runEnd) && runEnd - i < LONGEST) runEnd++;
     const found = longestAt(f, i, runEnd, look, cased);
-    if (found) out.push(found);
-    i = found ? indexAfter(f, found) : i + 1;
+    if (found) out.push(found.mention);
+    // The word after the mention (was a search of every word's end per mention: quadratic in long texts).
+    i = found ? found.after : i + 1;
   }
   return out;
 }
 
-function indexAfter(f: FieldWords, m: Mention): number {
-  return f.ends.findIndex((e) => e === m.end) + 1;
-}
-
-/** The longest listed span starting at word i and ending by runEnd, or a person's name; undefined when none. */
-function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased: boolean): Mention | undefined {
+/**
+ * The longest listed span starting at word i and ending by runEnd, or a person's name, with the index of the word
+ * after it; undefined when none.
+ */
+function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased: boolean): { mention: Mention; after: number } | undefined {
   for (let j = runEnd; j > i; j--) {
     const text = f.words.slice(i, j).join(' ');
     const found = look.lists(text);
@@ -191,7 +204,8 @@ function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased
     if (typed.length > 0 || alias) {
       const c = alias ? 'country' : typed[0]!;
       const subtype = c === 'country' || c === 'city' ? { subtype: c } : {};
-      return mentionOf(f, i, j, TYPE_OF[c]!, gazetteerConfidence(found.size + (alias && !found.has('country') ? 1 : 0)), subtype);
+      const confidence = gazetteerConfidence(found.size + (alias && !found.has('country') ? 1 : 0));
+      return { mention: mentionOf(f, i, j, TYPE_OF[c]!, confidence, subtype), after: j };
     }
     // A person: a first name, maybe a middle name or initial, and a last name (lower-case text: not an ordinary word);
     // less sure when the first name is in other lists too ("Jordan").
@@ -206,7 +220,7 @@ function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased
       look.lists(f.words[i]!).has('first') &&
       (cased || plausibleLowerCasePerson(f.words[i]!, last, look))
     ) {
-      return mentionOf(f, i, j, 'PER', gazetteerConfidence(look.lists(f.words[i]!).size));
+      return { mention: mentionOf(f, i, j, 'PER', gazetteerConfidence(look.lists(f.words[i]!).size)), after: j };
     }
   }
   return undefined;
@@ -224,7 +238,7 @@ function plausibleLowerCasePerson(first: string, last: string, look: Lookup): bo
 }
 
 /** Lone words that are the last name of a person found in the example: more mentions of that person. */
-function lonePersons(ex: Example, mentions: Mention[]): Mention[] {
+async function lonePersons(ex: Example, mentions: Mention[], tick: () => Promise<void>): Promise<Mention[]> {
   const lastNames = new Map<string, number>();
   for (const m of mentions) {
     if (m.type !== 'PER') continue;
@@ -234,11 +248,16 @@ function lonePersons(ex: Example, mentions: Mention[]): Mention[] {
   if (lastNames.size === 0) return mentions;
   const extra: Mention[] = [];
   for (const f of fieldsOf(ex)) {
-    f.words.forEach((w, i) => {
-      const conf = lastNames.get(normaliseName(w));
-      const inside = mentions.some((m) => m.field === f.field && m.start <= f.starts[i]! && f.ends[i]! <= m.end);
-      if (conf !== undefined && !inside) extra.push(mentionOf(f, i, i + 1, 'PER', conf));
-    });
+    // The field's mentions by start, swept alongside the words (was every mention per word: quadratic).
+    const spans = mentions.filter((m) => m.field === f.field).sort((a, b) => a.start - b.start);
+    let next = 0;
+    let reach = -1; // the furthest end of the mentions starting at or before the current word
+    for (let i = 0; i < f.words.length; i++) {
+      if ((i & 1023) === 0) await tick();
+      while (next < spans.length && spans[next]!.start <= f.starts[i]!) reach = Math.max(reach, spans[next++]!.end);
+      const conf = lastNames.get(normaliseName(f.words[i]!));
+      if (conf !== undefined && !(f.ends[i]! <= reach)) extra.push(mentionOf(f, i, i + 1, 'PER', conf));
+    }
   }
   const order = (m: Mention): number => TEXT_FIELDS[ex.kind].indexOf(m.field);
   return [...mentions, ...extra].sort((a, b) => order(a) - order(b) || a.start - b.start);

@@ -112,7 +112,9 @@ export function resolveLoneNames(mentions: readonly Mention[]): Mention[] {
     if (m.type !== 'PER' || !m.parts || m.parts.length < 2) continue;
     for (const p of m.parts) {
       const k = normaliseName(p.text);
-      full.set(k, [...(full.get(k) ?? []), p]);
+      const seen = full.get(k);
+      if (seen) seen.push(p);
+      else full.set(k, [p]);
     }
   }
   return mentions.map((m) => {

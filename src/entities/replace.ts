@@ -111,19 +111,21 @@ function draw(pool: readonly string[], avoid: ReadonlySet<string>, rng: Rng): st
 export function planReplacement(mentions: readonly Mention[], type: EntityType, dicts: NameDictionaries, rng: Rng): ReplacementPlan {
   const plan = new ReplacementPlan(type);
   const units = ordered(mentions, type).flatMap((m) => unitsOf(m, dicts));
-  const originals = new Set(units.map((u) => u.text.toLowerCase()));
-  const used = new Set<string>();
+  // The originals and the names used so far, grown as names are drawn (was copied per unit: quadratic in long texts).
+  const avoid = new Set(units.map((u) => u.text.toLowerCase()));
+  const kept = new Set<string>();
   for (const u of units) {
-    if (plan.has(u.key) || plan.kept.includes(u.key)) continue;
+    if (plan.has(u.key) || kept.has(u.key)) continue;
     const pool = u.pool();
     const self = new Set([u.text.toLowerCase()]);
-    const name = draw(pool, new Set([...originals, ...used]), rng) ?? draw(pool, self, rng);
+    const name = draw(pool, avoid, rng) ?? draw(pool, self, rng);
     if (name === undefined) {
+      kept.add(u.key);
       plan.kept.push(u.key);
       continue;
     }
     plan.set(u.key, name);
-    used.add(name.toLowerCase());
+    avoid.add(name.toLowerCase());
   }
   return plan;
 }
@@ -181,11 +183,24 @@ function spansOf(m: Mention, plan: ReplacementPlan): { start: number; end: numbe
 export function applyPlan(example: Example, mentions: readonly Mention[], plan: ReplacementPlan): Rewritten {
   const spans = ordered(mentions, plan.type).flatMap((m) => spansOf(m, plan).map((s) => ({ ...s, field: m.field })));
   const rewrites: Rewrite[] = [];
-  const taken: { field: string; start: number; end: number }[] = [];
+  // Per field, the spans taken so far, disjoint and by start: an overlap is with a neighbour of the insertion point
+  // (was a scan of every span taken: quadratic in long texts).
+  const taken = new Map<string, { start: number; end: number }[]>();
   for (const s of spans) {
+    const list = taken.get(s.field) ?? [];
+    taken.set(s.field, list);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.start < s.start) lo = mid + 1;
+      else hi = mid;
+    }
     // Two annotations of one span (or overlapping ones) rewrite it once.
-    if (taken.some((t) => t.field === s.field && t.start < s.end && s.start < t.end)) continue;
-    taken.push(s);
+    const before = list[lo - 1];
+    const after = list[lo];
+    if ((before && before.end > s.start) || (after && after.start < s.end)) continue;
+    list.splice(lo, 0, s);
     const text = matchCase(s.text, plan.get(s.key)!);
     const common = { start: s.start, end: s.end, type: `entity:${plan.type}`, group: s.key };
     rewrites.push(s.field === 'tokens' ? { ...common, field: 'tokens', tokens: text.split(/\s+/) } : { ...common, field: s.field, text });

@@ -30,15 +30,18 @@ export function answering(inputs: readonly ModelInput[], index?: number): string
 }
 
 /**
- * A predict() call in which some inputs were answered and others failed: an adapter that sends one request per
- * input (openai:) throws it so that the answers already paid for are kept (cached, counted) rather than thrown away
- * with the batch. `outputs[i]` is input i's answer, or undefined with its error in `errors[i]`. To a caller that
- * does not look inside, it reads as the first failure.
+ * A predict() call in which some inputs were answered and others failed: an adapter throws it so that the answers
+ * already paid for are kept (cached, counted) rather than thrown away with the batch. `outputs[i]` is input i's
+ * answer, or undefined with its error in `errors[i]`. `exact` (openai:, one request per input): each error is its
+ * input's own; otherwise (an HTTP endpoint, one request per sub-batch) an error may be any input's of its request,
+ * and the query engine splits those inputs to find which. To a caller that does not look inside, it reads as the
+ * first failure.
  */
 export class PartialBatchError extends ModelError {
   constructor(
     readonly outputs: readonly (ModelOutput | undefined)[],
     readonly errors: readonly unknown[],
+    readonly exact = true,
   ) {
     const first = errors.find((e) => e !== undefined);
     const inner = first instanceof TextstressError ? first : undefined;
@@ -70,4 +73,27 @@ export function outputsOrPartial(
     outputs,
     settled.map((s) => (s.status === 'fulfilled' ? undefined : why(s.reason))),
   );
+}
+
+/**
+ * The answers of one request per sub-batch (`settled[b]` answers `batches[b]`), in order; one failed request alone is
+ * thrown as it is. When some failed among several, a PartialBatchError keeps the answers that came, and its errors
+ * are not exact: an error belongs to a request of several inputs, and the engine splits them to find the input at
+ * fault.
+ */
+export function batchOutputsOrPartial(
+  batches: readonly (readonly ModelInput[])[],
+  settled: readonly PromiseSettledResult<ModelOutput[]>[],
+): ModelOutput[] {
+  if (settled.every((s) => s.status === 'fulfilled')) return settled.flatMap((s) => (s as PromiseFulfilledResult<ModelOutput[]>).value);
+  if (settled.length === 1) throw (settled[0] as PromiseRejectedResult).reason;
+  const outputs: (ModelOutput | undefined)[] = [];
+  const errors: unknown[] = [];
+  settled.forEach((s, b) => {
+    for (let i = 0; i < batches[b]!.length; i++) {
+      outputs.push(s.status === 'fulfilled' ? s.value[i] : undefined);
+      errors.push(s.status === 'fulfilled' ? undefined : s.reason);
+    }
+  });
+  throw new PartialBatchError(outputs, errors, false);
 }

@@ -10,10 +10,10 @@
  * and never containing the Authorization value.
  */
 import { STATUS_CODES } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelError } from '../util/errors.ts';
 import { Rng } from '../util/rng.ts';
-import { answering } from './failure.ts';
+import { Circuit } from './circuit.ts';
+import { answering, batchOutputsOrPartial } from './failure.ts';
 import { errorCode, innermostMessage, parseRetryAfter, seconds } from './http-errors.ts';
 import { Limiter } from './limiter.ts';
 import { backoffDelay, type RetryOptions } from './retry.ts';
@@ -61,7 +61,7 @@ const SNIPPET = 300;
 type Attempt =
   | { ok: true; value: unknown }
   | { ok: false; fatal: ModelError }
-  | { ok: false; fatal?: undefined; describe: string; refused: boolean; retryAfterMs?: number; serverText?: string };
+  | { ok: false; fatal?: undefined; describe: string; refused: boolean; retryAfterMs?: number; serverText?: string; hung?: true };
 
 class HttpModel implements HttpModelAdapter {
   info: ModelInfo;
@@ -72,6 +72,8 @@ class HttpModel implements HttpModelAdapter {
   private readonly headers: Record<string, string>;
   private readonly secrets: string[];
   private readonly limiter: Limiter;
+  /** Opens on the first failure for good that is not an input's own: no request starts after it (see circuit.ts). */
+  private readonly circuit = new Circuit();
   private readonly rng: Rng;
 
   constructor(
@@ -133,6 +135,15 @@ class HttpModel implements HttpModelAdapter {
         text = await res.text();
       } catch (err) {
         if (controller.signal.aborted) {
+          // Nothing at all answered for half the wait: the endpoint is hung, and a retry would only wait (and be billed) again.
+          const hung = this.circuit.silentFor(this.opts.timeoutMs / 2);
+          if (hung)
+            return {
+              ok: false,
+              describe: `timed out after ${seconds(this.opts.timeoutMs)}, no request answered for ${seconds(this.opts.timeoutMs / 2)}`,
+              refused: false,
+              hung,
+            };
           return { ok: false, describe: `timed out after ${seconds(this.opts.timeoutMs)}`, refused: false };
         }
         const code = errorCode(err);
@@ -157,6 +168,7 @@ class HttpModel implements HttpModelAdapter {
         const why = code ? `${code}${detail && !detail.includes(code) ? `: ${this.clean(detail)}` : ''}` : this.clean(detail);
         return { ok: false, describe: `network error (${why})`, refused: false };
       }
+      this.circuit.heard();
       const status = `${res.status} ${res.statusText || STATUS_CODES[res.status] || ''}`.trim();
       if (res.ok) {
         try {
@@ -207,22 +219,37 @@ class HttpModel implements HttpModelAdapter {
     }
   }
 
-  /** One API call with retries; resolves to the parsed JSON body. */
+  /** One API call with retries; resolves to the parsed JSON body. A failure for good not an input's own opens the circuit. */
   async call(method: 'GET' | 'POST', route: string, payload?: unknown): Promise<unknown> {
+    try {
+      return await this.attempts(method, route, payload);
+    } catch (err) {
+      if (!(err instanceof ModelError && err.inputSpecific)) this.circuit.trip(err);
+      throw err;
+    }
+  }
+
+  private async attempts(method: 'GET' | 'POST', route: string, payload?: unknown): Promise<unknown> {
     const url = `${this.url}${route}`;
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     const failures: string[] = [];
     let refusedOnly = true;
+    let hung = false;
     let lastServerText = '';
-    const attempts = this.opts.retries + 1;
+    let attempts = this.opts.retries + 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
+      // The circuit opened (another request failed for good) while this one waited: it is not sent.
+      if (this.circuit.open) throw this.circuit.error;
       const r = await this.once(method, url, body);
       if (r.ok) return r.value;
       if (r.fatal) throw r.fatal;
       failures.push(r.describe);
       refusedOnly &&= r.refused;
       if (r.serverText) lastServerText = r.serverText;
-      if (attempt < attempts) await sleep(r.retryAfterMs ?? this.backoff(attempt));
+      if (r.hung) {
+        hung = true;
+        attempts = attempt;
+      } else if (attempt < attempts) await this.circuit.wait(r.retryAfterMs ?? this.backoff(attempt));
     }
     const n = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
     if (refusedOnly) {
@@ -236,8 +263,11 @@ class HttpModel implements HttpModelAdapter {
     const last = lastServerText ? `; the server last said: "${lastServerText}"` : '';
     // Not input-specific: timeouts and network errors mean the endpoint is down or hung, and a 5xx that lasts
     // through every retry is the server's; smaller batches would only repeat it (review #1).
-    throw new ModelError(`the endpoint ${url} did not answer: ${steps.join(', then ')} (${n})${last}.`, {
-      hint: 'The whole batch failed, not one input: check the server (its log, its health).',
+    const stopped = hung ? ': it is hung, so nothing more is sent to it' : '';
+    throw new ModelError(`the endpoint ${url} did not answer: ${steps.join(', then ')} (${n})${last}${stopped}.`, {
+      hint: hung
+        ? 'Check the server (its log, its health); when it is only slow, raise --timeout. Rerun with --resume: finished examples are kept.'
+        : 'The whole batch failed, not one input: check the server (its log, its health).',
     });
   }
 
@@ -278,21 +308,11 @@ class HttpModel implements HttpModelAdapter {
     const size = this.opts.batchSize;
     const batches: ModelInput[][] = [];
     for (let i = 0; i < inputs.length; i += size) batches.push(inputs.slice(i, i + size));
-    let failed = false;
-    const results = await Promise.all(
-      batches.map((batch) =>
-        this.limiter.run(async () => {
-          if (failed) return [] as ModelOutput[]; // another batch failed: Promise.all has already rejected
-          try {
-            return this.checkBatch(await this.call('POST', '/predict', { inputs: batch }), batch);
-          } catch (err) {
-            failed = true;
-            throw err;
-          }
-        }),
-      ),
+    // Each request on its own: a failed one leaves the others' answers kept (the circuit stops those not yet sent).
+    const settled = await Promise.allSettled(
+      batches.map((batch) => this.limiter.run(async () => this.checkBatch(await this.call('POST', '/predict', { inputs: batch }), batch))),
     );
-    return results.flat();
+    return batchOutputsOrPartial(batches, settled);
   }
 
   private checkBatch(raw: unknown, batch: ModelInput[]): ModelOutput[] {
@@ -300,8 +320,6 @@ class HttpModel implements HttpModelAdapter {
       new ModelError(`the endpoint ${this.url}/predict answered with a malformed response: ${why}${answering(batch, index)}.`, {
         hint:
           'POST /predict must answer {"outputs": [...]} with one output per input, in order, of the model\'s labels, with ' +
-          '' +
-          '' +
           'probabilities in [0, 1] that sum to 1 (docs/http-model-api.md).',
         inputSpecific: !modelWide && index !== undefined,
       });

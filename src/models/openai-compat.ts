@@ -24,6 +24,8 @@ export interface OpenAiFaults {
   retryAfterSeconds?: number;
   /** Every n-th chat request is answered 500. */
   serverErrorEvery?: number;
+  /** Every chat request after the n-th is answered 500: a server that went down. */
+  downAfter?: number;
   /** Every n-th chat request gets a body that is not JSON. */
   malformedEvery?: number;
   /** Every n-th chat request is answered with prose that names no label ("I would rather not say."). */
@@ -38,7 +40,7 @@ export interface OpenAiOptions {
   faults?: OpenAiFaults;
 }
 
-/** "429:3,500:5,malformed:7,slow:200,retry-after:2" → OpenAiFaults; throws a ModelError naming a bad part. */
+/** "429:3,500:5,malformed:7,slow:200,retry-after:2,down-after:100" → OpenAiFaults; throws a ModelError naming a bad part. */
 export function parseFaults(spec: string): OpenAiFaults {
   const out: OpenAiFaults = {};
   for (const part of spec
@@ -55,7 +57,8 @@ export function parseFaults(spec: string): OpenAiFaults {
     else if (key === 'garbage') out.garbageEvery = n;
     else if (key === 'slow') out.slowMs = n;
     else if (key === 'retry-after') out.retryAfterSeconds = n;
-    else throw new ModelError(`unknown fault "${key}": choose from 429, 500, malformed, garbage, slow, retry-after.`);
+    else if (key === 'down-after') out.downAfter = n;
+    else throw new ModelError(`unknown fault "${key}": choose from 429, 500, malformed, garbage, slow, retry-after, down-after.`);
   }
   return out;
 }
@@ -143,7 +146,8 @@ export function openAiHandler(
         body: { error: { message: 'rate limit (fault plan)', type: 'rate_limit_error' } },
       };
     }
-    if (due(f.serverErrorEvery, n)) return { status: 500, body: { error: { message: 'server error (fault plan)', type: 'server_error' } } };
+    if (due(f.serverErrorEvery, n) || (f.downAfter !== undefined && n > f.downAfter))
+      return { status: 500, body: { error: { message: 'server error (fault plan)', type: 'server_error' } } };
     if (f.slowMs) await sleep(f.slowMs);
     if (due(f.malformedEvery, n)) return { status: 200, raw: '{"id": "chatcmpl-broken", "choices": [' };
     const req = parsed.data;

@@ -3,6 +3,7 @@
  * when the body stops arriving), so no client can hold memory or a request slot for long.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** An answer with an HTTP status and a message (sent as {error}). */
 export class HttpError extends Error {
@@ -14,12 +15,26 @@ export class HttpError extends Error {
   }
 }
 
+/** Bytes of bodies being read, across requests, and the most there may be: readers beyond it get a 503. */
+export interface BodyBudget {
+  used: number;
+  max: number;
+}
+
+/** How a body must arrive: `idleMs` without a byte, or slower than `minBytesPerSec` after the first `idleMs`, is a 408. */
+export interface BodyPace {
+  idleMs: number;
+  minBytesPerSec: number;
+}
+
 /**
- * The body, up to `limit` bytes, failing with 408 when no byte arrives for `idleMs`. Past the limit reading stops
- * at once (the rest stays in the socket, which is destroyed after the 413), so an oversized body costs at most
- * `limit` bytes of memory.
+ * The body, up to `limit` bytes, failing with 408 when no byte arrives for `idleMs` or, past the first `idleMs`, the
+ * body has come slower on average than `minBytesPerSec` (a client trickling 1 byte/s never trips the idle rule).
+ * Past the limit reading stops at once (the rest stays in the socket, which is destroyed after the 413), so an
+ * oversized body costs at most `limit` bytes of memory; all bodies being read together at most `budget.max`.
  */
-function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<string> {
+function readBody(req: IncomingMessage, limit: number, pace: BodyPace, budget: BodyBudget): Promise<string> {
+  const { idleMs, minBytesPerSec } = pace;
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -31,6 +46,23 @@ function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<
     const chunks: Buffer[] = [];
     let size = 0;
     let idle: NodeJS.Timeout | undefined;
+    const started = performance.now();
+    let last = started;
+    // The average rate, checked twice a second once the grace (idleMs) is over. A body silent for nearly idleMs is
+    // left to the idle rule (due within a tick), so a stalled body is told that it stalled, not that it was slow.
+    const pacer = setInterval(() => {
+      const now = performance.now();
+      const elapsed = now - started;
+      if (now - last >= idleMs - 500) return;
+      if (elapsed <= idleMs || size >= ((elapsed - idleMs) / 1000) * minBytesPerSec) return;
+      const rate = Math.round(size / (elapsed / 1000));
+      settle(
+        new HttpError(
+          408,
+          `the request body arrived at ${rate} bytes/s, below the minimum of ${minBytesPerSec} bytes/s; send the whole body at once`,
+        ),
+      );
+    }, 500);
     const arm = (): void => {
       clearTimeout(idle);
       idle = setTimeout(
@@ -38,8 +70,13 @@ function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<
         idleMs,
       );
     };
+    let done = false;
     const settle = (err?: Error): void => {
+      if (done) return;
+      done = true;
       clearTimeout(idle);
+      clearInterval(pacer);
+      budget.used -= size;
       req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
       if (err) {
         req.pause();
@@ -48,9 +85,12 @@ function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<
     };
     const onData = (chunk: Buffer): void => {
       arm();
+      last = performance.now();
       size += chunk.length;
+      budget.used += chunk.length;
       if (size > limit)
         settle(new HttpError(413, `the request body is larger than the ${limit}-byte limit; send fewer inputs per request`));
+      else if (budget.used > budget.max) settle(new HttpError(503, 'the server is busy reading other request bodies; retry in a second'));
       else chunks.push(chunk);
     };
     const onEnd = (): void => settle();
@@ -80,7 +120,7 @@ export function isJsonContentType(value: string | undefined): boolean {
   });
 }
 
-export async function readJson(req: IncomingMessage, route: string, limit: number, idleMs: number): Promise<unknown> {
+export async function readJson(req: IncomingMessage, route: string, limit: number, pace: BodyPace, budget: BodyBudget): Promise<unknown> {
   const type = req.headers['content-type'];
   if (!isJsonContentType(type)) {
     const got = type ? `'${type}'` : 'no content-type';
@@ -89,10 +129,31 @@ export async function readJson(req: IncomingMessage, route: string, limit: numbe
       `POST ${route} takes only content-type: application/json (UTF-8), not ${got}; send the body as JSON with that header`,
     );
   }
-  const text = await readBody(req, limit, idleMs);
+  const text = await readBody(req, limit, pace, budget);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
     throw new HttpError(400, `the request body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** A request whose body is still arriving. */
+export interface Reader {
+  client: string;
+  started: number;
+  socket: Socket;
+  kick: () => void;
+}
+
+/** The reader with the lowest average rate of those reading for over a second; undefined when none has. */
+export function slowest(pool: readonly Reader[]): Reader | undefined {
+  const now = performance.now();
+  let best: { r: Reader; rate: number } | undefined;
+  for (const r of pool) {
+    const age = now - r.started;
+    if (age < 1000) continue;
+    const rate = r.socket.bytesRead / age;
+    if (!best || rate < best.rate) best = { r, rate };
+  }
+  return best?.r;
 }

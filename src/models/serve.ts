@@ -18,16 +18,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isAbsolute, win32 } from 'node:path';
 import { ModelError, errorMessage } from '../util/errors.ts';
 import { checkInputKind, describeZodError, infoToJson, PredictRequestSchema, TokenizeRequestSchema } from './schema.ts';
 import type { ModelAdapter, ModelInput } from './types.ts';
 import { openAiHandler, type OpenAiOptions } from './openai-compat.ts';
-import { HttpError, readJson } from './serve-body.ts';
+import { HttpError, readJson, slowest, type BodyBudget, type Reader } from './serve-body.ts';
+import { publicModelId } from './public-id.ts';
 import { hostPolicy, parseAllowedHosts, type HostPolicy } from './host-policy.ts';
 
 export { hostPolicy, type HostPolicy } from './host-policy.ts';
 export { isJsonContentType } from './serve-body.ts';
+export { publicModelId } from './public-id.ts';
 
 /** Options of {@link startModelServer}; `host` defaults to 127.0.0.1. */
 export interface ModelServerOptions {
@@ -37,9 +38,9 @@ export interface ModelServerOptions {
   /** Largest accepted request body (default 10 MB). */
   maxBodyBytes?: number;
   /**
-   * Requests handled at once, reading their body included (default 8). More are answered 503 with
-   * `retry-after: 1` at once, their body unread and their connection closed, so memory stays near
-   * maxConcurrent × maxBodyBytes however many clients send.
+   * Requests handled at once once their body has arrived (default 8). While all are taken, more are answered 503
+   * with `retry-after: 1` at once, their body unread and their connection closed; bodies still arriving buffer at
+   * most as much again, so memory stays near 2 × maxConcurrent × maxBodyBytes however many clients send.
    */
   maxConcurrent?: number;
   /**
@@ -60,6 +61,18 @@ export interface ModelServerOptions {
    * included, is also bounded (30 s; headers alone 10 s).
    */
   bodyIdleMs?: number;
+  /**
+   * After the first bodyIdleMs, a body arriving slower than this on average is answered 408 (default 8192 bytes/s):
+   * clients trickling 1 byte/s never trip the idle rule (issue 35).
+   */
+  minBodyBytesPerSec?: number;
+  /**
+   * Requests whose body is still arriving, at most, from all clients (default 64) and from one client address
+   * (default 16); more are answered 503 at once. They hold no request slot (maxConcurrent) while their body arrives:
+   * slow clients cannot lock normal requests out.
+   */
+  maxReading?: number;
+  maxReadingPerClient?: number;
   /** Also answer the OpenAI-compatible routes GET /v1/models and POST /v1/chat/completions (see openai-compat.ts). */
   openai?: OpenAiOptions;
 }
@@ -72,29 +85,6 @@ export interface ModelServer {
   readonly stats: { requests: number };
   /** Stops listening and drops open connections; the adapter stays open. */
   close(): Promise<void>;
-}
-
-/**
- * The model's name as /info shows it: a folder by its base name (an absolute path tells a caller the user's
- * name and layout), a URL without credentials or query, anything else (hub id, built-in, function:…) as given.
- */
-export function publicModelId(id: string): string {
-  if (/^https?:\/\//i.test(id)) {
-    try {
-      const u = new URL(id);
-      return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-    } catch {
-      return 'http-model';
-    }
-  }
-  const isPath = isAbsolute(id) || win32.isAbsolute(id) || /^[.~]/.test(id) || id.includes('\\') || id.split('/').length > 2;
-  if (!isPath) return id;
-  return (
-    id
-      .split(/[\\/]+/)
-      .filter(Boolean)
-      .at(-1) ?? 'model'
-  );
 }
 
 export function isPort(n: number): boolean {
@@ -118,6 +108,9 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   if (!Number.isFinite(latency) || latency < 0) throw new ModelError(`latencyMs must be a number ≥ 0, got ${opts.latencyMs}.`);
   const maxConcurrent = opts.maxConcurrent ?? 8;
   const bodyIdleMs = opts.bodyIdleMs ?? 3000;
+  const minBodyBytesPerSec = opts.minBodyBytesPerSec ?? 8192;
+  const maxReading = opts.maxReading ?? 64;
+  const maxReadingPerClient = opts.maxReadingPerClient ?? 16;
   if (!isPort(opts.port)) {
     throw new ModelError(
       `cannot serve the model: port ${opts.port} is not a port number; give an integer from 0 to 65535 (0 picks a free port).`,
@@ -127,6 +120,9 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     ['maxBodyBytes', limit],
     ['maxConcurrent', maxConcurrent],
     ['bodyIdleMs', bodyIdleMs],
+    ['minBodyBytesPerSec', minBodyBytesPerSec],
+    ['maxReading', maxReading],
+    ['maxReadingPerClient', maxReadingPerClient],
   ] as const) {
     if (!Number.isInteger(value) || value < 1)
       throw new ModelError(`cannot serve the model: ${name} must be a positive integer, not ${value}.`);
@@ -152,6 +148,10 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
   interface Call {
     signal: AbortSignal;
     modelBusy: boolean;
+    /** Takes a request slot once the body has arrived; throws a 503 when none is free. */
+    admit: () => void;
+    /** Frees the reader slot the request holds while its body arrives. */
+    doneReading: () => void;
   }
   const abandoned = (): HttpError => new HttpError(499, 'the client closed the connection before the answer');
   /** Marks the model call, after checking the client is still there: no model work for an abandoned request. */
@@ -165,7 +165,13 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     }
   };
   const handle = async (req: IncomingMessage, res: ServerResponse, call: Call): Promise<void> => {
-    const body = (route: string): Promise<unknown> => readJson(req, route, limit, bodyIdleMs);
+    const body = async (route: string): Promise<unknown> => {
+      try {
+        return await readJson(req, route, limit, { idleMs: bodyIdleMs, minBytesPerSec: minBodyBytesPerSec }, budget);
+      } finally {
+        call.doneReading();
+      }
+    };
     const wait = (ms: number): Promise<unknown> => sleep(ms, undefined, { signal: call.signal }).catch(() => Promise.reject(abandoned()));
     if (!hosts?.accepts(req.headers.host)) {
       const got = req.headers.host === undefined ? 'no Host header' : `the Host header '${req.headers.host}'`;
@@ -194,6 +200,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
       const answer = await openai(method, route, () =>
         body(route).then((b) => {
           if (call.signal.aborted) throw abandoned();
+          call.admit();
           call.modelBusy = true;
           return b;
         }),
@@ -217,6 +224,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
       case '/predict': {
         allow('POST');
         const parsed = PredictRequestSchema.safeParse(await body(route));
+        call.admit();
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"inputs": [ModelInput, ...]})`);
         }
@@ -234,6 +242,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
         const tokenize = adapter.tokenize?.bind(adapter);
         if (!tokenize) throw new HttpError(404, 'this model has no tokenizer to expose');
         const parsed = TokenizeRequestSchema.safeParse(await body(route));
+        call.admit();
         if (!parsed.success) {
           throw new HttpError(400, `bad request body: ${describeZodError(parsed.error, 'body')} (expected {"texts": [string, ...]})`);
         }
@@ -258,32 +267,67 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     // the answer is out rather than take in the rest.
     const close = !req.complete || status === 503;
     if (close) res.setHeader('connection', 'close');
+    if (status === 503) res.setHeader('retry-after', '1');
     send(res, status, { error: message });
     if (close) res.on('finish', () => req.destroy());
   };
 
-  // Requests being handled, bodies being read included: each may hold up to `limit` bytes and a model call.
+  // Requests being handled once their body arrived (each may hold a body and a model call), and requests whose body
+  // is still arriving, in all and per client address; the bytes of those bodies together stay within `budget`.
   let active = 0;
+  const readers = new Set<Reader>();
+  const budget: BodyBudget = { used: 0, max: maxConcurrent * limit };
+  const busy = (what: string): HttpError =>
+    new HttpError(503, `the server is busy with ${what}; retry in a second, or send fewer requests at once`);
   const stats = { requests: 0 };
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
     stats.requests++;
-    if (active >= maxConcurrent) {
-      res.setHeader('retry-after', '1');
-      fail(
-        req,
-        res,
-        new HttpError(503, `the server is busy with ${maxConcurrent} requests; retry in a second, or send fewer requests at once`),
-      );
-      return;
-    }
-    active++;
-    let held = true;
+    const client = req.socket.remoteAddress ?? '?';
+    const refuse = (err: HttpError): void => fail(req, res, err);
+    if (active >= maxConcurrent) return refuse(busy(`${maxConcurrent} requests`));
+    const full = readers.size >= maxReading;
+    const crowd = full ? [...readers] : [...readers].filter((r) => r.client === client);
+    if (!full && crowd.length < maxReadingPerClient) return proceed(req, res, true);
+    // At a cap. A body that came whole with its headers (the parser has it by the next turn) needs no reader slot;
+    // else the slowest body that has had a second makes way (a slow client reconnecting cannot keep a newcomer out;
+    // all clients may share one address); with none that old, the newcomer is refused.
+    setImmediate(() => {
+      if (req.socket.destroyed) return;
+      if (req.complete) return proceed(req, res, false);
+      const victim = slowest(crowd.filter((r) => readers.has(r)));
+      if (!victim)
+        return refuse(busy(full ? `${maxReading} request bodies still arriving` : `${maxReadingPerClient} request bodies from ${client}`));
+      victim.kick();
+      proceed(req, res, true);
+    });
+  });
+  const proceed = (req: IncomingMessage, res: ServerResponse, asReader: boolean): void => {
+    const me: Reader = {
+      client: req.socket.remoteAddress ?? '?',
+      started: performance.now(),
+      socket: req.socket,
+      kick: () => {
+        readers.delete(me);
+        fail(req, res, new HttpError(408, 'the request body arrived too slowly while others waited; send the whole body at once'));
+      },
+    };
+    if (asReader) readers.add(me);
+    const doneReading = (): void => void readers.delete(me);
+    let held = false;
+    const admit = (): void => {
+      doneReading();
+      if (held) return;
+      if (active >= maxConcurrent) throw busy(`${maxConcurrent} requests`);
+      active++;
+      held = true;
+    };
     const release = (): void => {
+      doneReading();
       if (held) active--;
       held = false;
     };
     const aborter = new AbortController();
-    const call: Call = { signal: aborter.signal, modelBusy: false };
+    const call: Call = { signal: aborter.signal, modelBusy: false, admit, doneReading };
     // A client that hangs up frees its slot at once (its wait and model call are skipped), except while the model
     // works on its request: that call cannot be stopped, so the slot is freed when it returns and model work stays
     // within the cap.
@@ -294,7 +338,7 @@ export async function startModelServer(adapter: ModelAdapter, opts: ModelServerO
     handle(req, res, call)
       .catch((err: unknown) => fail(req, res, err))
       .finally(release);
-  });
+  };
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {

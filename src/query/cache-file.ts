@@ -19,8 +19,8 @@ const F_SUBDATA = 0x02;
 const NO_PAGE = 0xffffffffffffffffn;
 /** Offsets in a meta page. */
 const M = { magic: 24, version: 28, mapSize: 40, pageSize: 48, freeDb: 48, mainDb: 96, lastPage: 144, txnid: 152 } as const;
-/** Offsets in a database record (MDB_db, 48 bytes): depth and root. */
-const DB = { depth: 6, root: 40, size: 48 } as const;
+/** Offsets in a database record (MDB_db, 48 bytes): depth, entries and root. */
+const DB = { depth: 6, entries: 32, root: 40, size: 48 } as const;
 
 interface Meta {
   pageSize: number;
@@ -32,8 +32,10 @@ interface Meta {
 /** What a check found: `problem` is undefined when the file is sound. */
 export interface CacheFileCheck {
   problem?: string;
-  /** Pages the walk visited (deep checks only). */
+  /** Pages the walk visited (the metas and every page reachable from them). */
   pages: number;
+  /** Entries of each named database, from its record (e.g. `answers`), when the walk got that far. */
+  entries?: Record<string, number>;
   /** Bytes in the file. */
   bytes: number;
 }
@@ -87,75 +89,98 @@ function readMetas(r: Reader): Meta | string {
   return problem;
 }
 
+/** A page LMDB would read: where it is, the depth its database records there, and what its leaves hold. */
+interface Visit {
+  page: bigint;
+  depth: number;
+  /** The main database: its leaves name the sub-databases, which are walked too. */
+  main: boolean;
+  /** Overflow pages: the bytes the node pointing here says they hold. */
+  bytes?: number;
+}
+
 /**
- * Walks the pages reachable from the meta: each must sit where its header says, within the file, with sane bounds;
- * named databases (the cache's `answers` and `identities`) are followed from the main database's leaves.
+ * Walks the pages reachable from the meta, checking every header field LMDB trusts (mdb.c reads them without a
+ * check and acts on them): the page number, the txnid (a page whose txnid is past the meta's is taken for one this
+ * transaction may write in place, and the write into the read-only map is a SIGSEGV), the flags, the node bounds
+ * (lower, upper, each node's offset, key and data inside the page), the overflow count against the last page and
+ * the node that points there, and the depth each branch or leaf sits at. Named databases (the cache's `answers` and
+ * `identities`) are followed from the main database's leaves, and their entry counts read from their records.
  */
-function walk(r: Reader, meta: Meta, deep: boolean): { problem?: string; pages: number } {
+function walk(r: Reader, meta: Meta): { problem?: string; pages: number; entries: Record<string, number> } {
   const ps = meta.pageSize;
   const seen = new Set<number>();
-  const stack: { page: bigint; depth: number; subs: boolean }[] = meta.roots.map((d, i) => ({
-    page: d.root,
-    depth: d.depth,
-    subs: i === 1,
-  }));
+  const entries: Record<string, number> = {};
+  const stack: Visit[] = meta.roots.map((d, i) => ({ page: d.root, depth: d.depth, main: i === 1 }));
+  const bad = (problem: string) => ({ problem, pages: seen.size, entries });
   while (stack.length) {
-    const { page, depth, subs } = stack.pop()!;
+    const { page, depth, main, bytes } = stack.pop()!;
     if (page === NO_PAGE) continue;
-    if (page > BigInt(meta.lastPage))
-      return { problem: `a page points to page ${page}, past the last page ${meta.lastPage}`, pages: seen.size };
+    if (page < 2n) return bad(`a page points to meta page ${page}`);
+    if (page > BigInt(meta.lastPage)) return bad(`a page points to page ${page}, past the last page ${meta.lastPage}`);
     const p = Number(page);
-    if (seen.has(p)) return { problem: `page ${p} is reached twice`, pages: seen.size };
+    if (seen.has(p)) return bad(`page ${p} is reached twice`);
     seen.add(p);
     const b = r.read(p * ps, ps);
-    if (b.length < ps) return { problem: `page ${p} lies past the end of the file (${r.size} bytes)`, pages: seen.size };
+    if (b.length < ps) return bad(`page ${p} lies past the end of the file (${r.size} bytes)`);
     const pgno = b.readBigUInt64LE(0);
+    if (pgno !== page) return bad(`page ${p} is overwritten (its header says page ${pgno})`);
+    const txnid = b.readBigUInt64LE(8);
+    if (txnid > meta.txnid) return bad(`page ${p} records transaction ${txnid}, later than the file's last (${meta.txnid})`);
     const flags = b.readUInt16LE(18);
-    if (pgno !== page) return { problem: `page ${p} is overwritten (its header says page ${pgno})`, pages: seen.size };
-    if (flags & P_OVERFLOW) {
+    if (bytes !== undefined) {
+      if (flags !== P_OVERFLOW) return bad(`page ${p} should be an overflow page but has flags 0x${flags.toString(16)}`);
       const count = b.readUInt32LE(20);
-      if (count < 1 || p + count - 1 > meta.lastPage) return { problem: `overflow page ${p} runs past the last page`, pages: seen.size };
+      if (count < 1 || p + count - 1 > meta.lastPage) return bad(`overflow page ${p} runs past the last page`);
+      if (HEADER + bytes > count * ps) return bad(`overflow page ${p} is shorter than the ${bytes} bytes its node says it holds`);
+      for (let q = p + 1; q < p + count; q++) {
+        if (seen.has(q)) return bad(`page ${q} is reached twice`);
+        seen.add(q);
+      }
       continue;
     }
-    const kind = flags & (P_BRANCH | P_LEAF);
-    if (kind !== P_BRANCH && kind !== P_LEAF) return { problem: `page ${p} has unknown flags 0x${flags.toString(16)}`, pages: seen.size };
-    if (kind === P_BRANCH ? depth < 2 : depth !== 1)
-      return { problem: `page ${p} is not at the depth its database records`, pages: seen.size };
+    if (flags !== P_BRANCH && flags !== P_LEAF) return bad(`page ${p} has unknown flags 0x${flags.toString(16)}`);
+    if (flags === P_BRANCH ? depth < 2 : depth !== 1) return bad(`page ${p} is not at the depth its database records`);
     const lower = b.readUInt16LE(20);
     const upper = b.readUInt16LE(22);
-    if (lower % 2 || lower > upper || HEADER + upper > ps) return { problem: `page ${p} has impossible bounds`, pages: seen.size };
-    if (!deep) continue;
+    if (lower % 2 || lower > upper || HEADER + upper > ps) return bad(`page ${p} has impossible bounds`);
     for (let i = 0; i < lower / 2; i++) {
       const at = HEADER + b.readUInt16LE(HEADER + 2 * i);
-      if (at < HEADER + upper || at + 8 > ps) return { problem: `page ${p} has a node outside its bounds`, pages: seen.size };
+      if (at < HEADER + upper || at + 8 > ps) return bad(`page ${p} has a node outside its bounds`);
       const lo = b.readUInt16LE(at);
       const hi = b.readUInt16LE(at + 2);
       const nodeFlags = b.readUInt16LE(at + 4);
       const keySize = b.readUInt16LE(at + 6);
-      if (kind === P_BRANCH) {
-        stack.push({ page: BigInt(lo) | (BigInt(hi) << 16n) | (BigInt(nodeFlags) << 32n), depth: depth - 1, subs });
+      const data = at + 8 + keySize;
+      if (data > ps) return bad(`page ${p} has a node outside its bounds`);
+      if (flags === P_BRANCH) {
+        stack.push({ page: BigInt(lo) | (BigInt(hi) << 16n) | (BigInt(nodeFlags) << 32n), depth: depth - 1, main });
         continue;
       }
-      const data = at + 8 + keySize;
+      if (nodeFlags & ~(F_BIGDATA | F_SUBDATA)) return bad(`page ${p} has a node with unknown flags 0x${nodeFlags.toString(16)}`);
       const dataSize = lo | (hi << 16);
       if (nodeFlags & F_BIGDATA) {
-        if (data + 8 > ps) return { problem: `page ${p} has a node outside its bounds`, pages: seen.size };
-        stack.push({ page: b.readBigUInt64LE(data), depth: 0, subs: false });
-      } else if (data + dataSize > ps) return { problem: `page ${p} has a node outside its bounds`, pages: seen.size };
-      else if (subs && nodeFlags & F_SUBDATA && dataSize === DB.size)
-        stack.push({ page: b.readBigUInt64LE(data + DB.root), depth: b.readUInt16LE(data + DB.depth), subs: false });
+        if (data + 8 > ps) return bad(`page ${p} has a node outside its bounds`);
+        stack.push({ page: b.readBigUInt64LE(data), depth: 0, main: false, bytes: dataSize });
+      } else if (data + dataSize > ps) return bad(`page ${p} has a node outside its bounds`);
+      else if (main && nodeFlags & F_SUBDATA) {
+        if (dataSize !== DB.size) return bad(`page ${p} holds a database record of ${dataSize} bytes, not ${DB.size}`);
+        entries[b.toString('latin1', at + 8, data).replace(/\0$/, '')] = Number(b.readBigUInt64LE(data + DB.entries));
+        stack.push({ page: b.readBigUInt64LE(data + DB.root), depth: b.readUInt16LE(data + DB.depth), main: false });
+      }
     }
   }
-  return { pages: seen.size };
+  return { pages: seen.size, entries };
 }
 
 /**
  * Checks the LMDB file at `path` without mapping it: the two meta pages, the file's length against the last page
- * they record, and the database roots; with `deep`, every page reachable from them. A missing or empty file is
+ * they record, and every page reachable from them (about 3 ms per MiB; LMDB's map, and so the file, stays under
+ * 1 GiB). A missing or empty file is
  * sound (LMDB starts a new one). A writer in another process may commit meanwhile, so a failed walk is retried
  * when the metas have moved on.
  */
-export function checkCacheFile(path: string, deep: boolean): CacheFileCheck {
+export function checkCacheFile(path: string): CacheFileCheck {
   const fd = openSync(path, 'r');
   try {
     let result: CacheFileCheck = { pages: 0, bytes: 0 };
@@ -167,7 +192,7 @@ export function checkCacheFile(path: string, deep: boolean): CacheFileCheck {
       const needed = (meta.lastPage + 1) * meta.pageSize;
       if (r.size < needed)
         return { problem: `the file is truncated: ${r.size} bytes where its meta page records ${needed}`, pages: 0, bytes: r.size };
-      const walked = walk(r, meta, deep);
+      const walked = walk(r, meta);
       result = { ...walked, pages: walked.pages + 2, bytes: r.size };
       if (walked.problem === undefined) return result;
       const again = readMetas(new Reader(fd));

@@ -74,6 +74,8 @@ export class QueryEngine {
   private readonly maxConcurrentFlushes: number;
   readonly stats: QueryEngineStats = { requests: 0, cacheHits: 0, diskHits: 0, inferences: 0, flushes: 0 };
   private readonly disk: { cache: DiskCache; scope: string } | undefined;
+  /** Why the engine stopped asking the model: the first failure that was not an input's own (see `failure`). */
+  private stop: { error: unknown } | undefined;
 
   constructor(adapter: ModelAdapter, opts: QueryEngineOptions = {}) {
     this.adapter = adapter;
@@ -107,6 +109,17 @@ export class QueryEngine {
   /** Resolves once every answer stored in the persistent cache so far is on disk. */
   async flushed(): Promise<void> {
     await this.disk?.cache.flushed();
+  }
+
+  /**
+   * The failure that stopped this engine, if one did: the first that was not an input's own (an endpoint down or
+   * hung after the adapter's retries, credentials refused, a spending limit). From then on it is a run-wide circuit
+   * breaker: no new predict() call starts, queued queries and every later one the caches cannot answer fail with that
+   * error at once, and the answers of calls already in flight are still cached and counted. Open a new engine to
+   * ask the model again.
+   */
+  get failure(): unknown {
+    return this.stop?.error;
   }
 
   /** Whether answers are kept in (and read from) a persistent cache. */
@@ -149,6 +162,7 @@ export class QueryEngine {
         return Promise.resolve(stored);
       }
     }
+    if (this.stop) return Promise.reject(this.stop.error);
     const promise = new Promise<ModelOutput>((resolve, reject) => {
       this.pending.set(key, { input, size: inputChars(input), resolve, reject });
     });
@@ -169,7 +183,7 @@ export class QueryEngine {
   }
 
   private pump(): void {
-    while (this.activeFlushes < this.maxConcurrentFlushes && this.pending.size > 0) {
+    while (!this.stop && this.activeFlushes < this.maxConcurrentFlushes && this.pending.size > 0) {
       const batch = this.takeBatch();
       this.activeFlushes++;
       void this.flush(batch).finally(() => {
@@ -201,21 +215,36 @@ export class QueryEngine {
    * Sends a batch. When it fails with an error that may be particular inputs' (`inputSpecific`: an HTTP 400, a
    * malformed output for one input), the batch is split to find them, so that every other query is answered;
    * any other error (endpoint down, 5xx or timeouts after the adapter's retries, credentials, a wrong answer
-   * shape) fails the whole batch at once: smaller batches would only repeat it (review #1).
+   * shape) fails the whole batch at once — smaller batches would only repeat it (review #1) — and stops the engine.
    */
   private async flush(batch: Entry[]): Promise<void> {
     this.stats.flushes++;
     const failed = await this.attempt(batch);
     if (failed === undefined) return;
-    if (batch.length === 1 || !inputSpecific(failed.error)) this.reject(batch, failed.error);
-    else await this.isolate(batch, failed.error);
+    if (!inputSpecific(failed.error)) this.halt(failed.error);
+    if (failed.piece.length === 1 || !inputSpecific(failed.error)) this.reject(failed.piece, failed.error);
+    else await this.isolate(failed);
+  }
+
+  /**
+   * Stops the engine (see `failure`): the queued queries fail with the error, no further predict() call starts.
+   * Calls in flight go on, and what they answer is cached.
+   */
+  private halt(error: unknown): void {
+    if (this.stop) return;
+    this.stop = { error };
+    const queued = [...this.pending];
+    this.pending.clear();
+    this.reject(queued, error);
   }
 
   /**
    * One predict() call: answers every query of the batch, or answers none and returns the error, or (a
-   * PartialBatchError) answers those that came and fails the others one by one, returning nothing to retry.
+   * PartialBatchError) answers those that came and returns the others — failed one by one when the adapter says
+   * which input each error belongs to (`exact`), else as the piece still to answer.
    */
-  private async attempt(batch: Entry[]): Promise<{ error: unknown } | undefined> {
+  private async attempt(batch: Entry[]): Promise<Failed | undefined> {
+    if (this.stop) return { piece: batch, error: this.stop.error };
     let outputs: ModelOutput[];
     try {
       outputs = await this.adapter.predict(batch.map(([, p]) => p.input));
@@ -225,14 +254,22 @@ export class QueryEngine {
         });
       }
     } catch (error) {
-      if (!(error instanceof PartialBatchError) || error.outputs.length !== batch.length) return { error };
-      // Some inputs were answered (and paid for): keep those, fail each other input with its own error.
+      if (!(error instanceof PartialBatchError) || error.outputs.length !== batch.length) return { piece: batch, error };
+      // Some inputs were answered (and paid for): keep those.
+      const left: Entry[] = [];
+      let first: unknown;
       batch.forEach((entry, i) => {
         const out = error.outputs[i];
-        if (out !== undefined) this.answer(entry, out);
-        else this.reject([entry], error.errors[i] ?? error);
+        if (out !== undefined) return this.answer(entry, out);
+        const own = error.errors[i] ?? error;
+        if (!inputSpecific(own)) this.halt(own);
+        if (error.exact) this.reject([entry], own);
+        else {
+          left.push(entry);
+          first ??= own;
+        }
       });
-      return undefined;
+      return left.length ? { piece: left, error: first } : undefined;
     }
     for (const [i, entry] of batch.entries()) this.answer(entry, outputs[i]!);
     return undefined;
@@ -251,12 +288,12 @@ export class QueryEngine {
    * Finds the inputs at fault in a batch that failed with an input-specific error, by halving failing pieces
    * (breadth first), with at most 2·⌈log2 n⌉ further predict() calls: what isolating one bad input among n
    * takes. A piece still failing when they are spent fails whole, with its own error (several bad inputs may
-   * so take some good ones with them); an error that is not input-specific ends the search and fails every
-   * piece not yet answered with it.
+   * so take some good ones with them); an error that is not input-specific ends the search, stops the engine and
+   * fails every piece not yet answered with it.
    */
-  private async isolate(batch: Entry[], first: unknown): Promise<void> {
-    let calls = 2 * Math.ceil(Math.log2(batch.length));
-    const failing: Failed[] = [{ piece: batch, error: first }];
+  private async isolate(first: Failed): Promise<void> {
+    let calls = 2 * Math.ceil(Math.log2(first.piece.length));
+    const failing: Failed[] = [first];
     for (let next = failing.shift(); next !== undefined; next = failing.shift()) {
       const { piece, error } = next;
       if (piece.length === 1 || calls < 2) {
@@ -268,6 +305,7 @@ export class QueryEngine {
       const failed = await this.attemptPieces([piece.slice(0, half), piece.slice(half)]);
       const systemic = failed.find((f) => !inputSpecific(f.error));
       if (systemic) {
+        this.halt(systemic.error);
         for (const f of [...failed, ...failing]) this.reject(f.piece, systemic.error);
         return;
       }
@@ -276,21 +314,21 @@ export class QueryEngine {
   }
 
   /**
-   * Tries the pieces, at once when the adapter takes calls in parallel; returns those not answered. One at a
+   * Tries the pieces, at once when the adapter takes calls in parallel; returns what was not answered. One at a
    * time, an error that is not input-specific stops it: the pieces not yet tried fail with that error.
    */
   private async attemptPieces(pieces: Entry[][]): Promise<Failed[]> {
     if ((this.adapter.concurrency ?? 1) > 1) {
-      const errors = await Promise.all(pieces.map((p) => this.attempt(p)));
-      return pieces.flatMap((piece, i) => (errors[i] ? [{ piece, error: errors[i].error }] : []));
+      const failed = await Promise.all(pieces.map((p) => this.attempt(p)));
+      return failed.filter((f): f is Failed => f !== undefined);
     }
     const failed: Failed[] = [];
     for (const [i, piece] of pieces.entries()) {
-      const e = await this.attempt(piece);
-      if (!e) continue;
-      failed.push({ piece, error: e.error });
-      if (!inputSpecific(e.error)) {
-        failed.push(...pieces.slice(i + 1).map((p) => ({ piece: p, error: e.error })));
+      const f = await this.attempt(piece);
+      if (!f) continue;
+      failed.push(f);
+      if (!inputSpecific(f.error)) {
+        failed.push(...pieces.slice(i + 1).map((p) => ({ piece: p, error: f.error })));
         break;
       }
     }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { parseLabelMap } from '../attack/labels.ts';
 import type { Example } from '../data/types.ts';
+import { lockFolder, withLentLock } from '../runner/lock.ts';
 import { alreadyHoldsRun, readStateFile } from '../runner/resume.ts';
 import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../runner/per-example.ts';
 import { recipeSettings, runRecipe, type RecipeOutcome, type RunRequest } from '../kinds/run.ts';
@@ -40,16 +41,33 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
   if (req.maxQueries !== undefined) assertSupports(def, 'maxQueries');
   if (!req.data) throw new TextstressError(`the ${def.name} recipe needs a dataset.`, { hint: 'Pass --data <file>.' });
   if (req.shard) throw new TextstressError('--queue and --shard do not go together: the queue spreads the examples itself.');
-  const data = req as QueuedRunRequest & DataSpec;
   const settings = recipeSettings(def, req.settings);
   const { queue: _q, blockSize: _b, attempts: _a, ...local } = req;
   const conn = connectionFrom(req.queue);
   // A finished run resumed: nothing to queue (its results left Redis when it finished).
   if (req.resume && readStateFile<{ status?: string }>(join(req.out, STATE_FILE))?.status === 'complete')
     return runRecipe({ ...local, resume: true });
-  if (!req.overwrite && !req.resume && (existsSync(join(req.out, STATE_FILE)) || existsSync(join(req.out, RESULTS_FILE))))
-    throw alreadyHoldsRun(req.out);
+  // The folder is this run's from now to its end, waiting for workers included: a second run or coordinator on it is
+  // refused, and nothing there is removed under another run's feet (issue 35).
+  const release = lockFolder(req.out);
+  try {
+    if (!req.overwrite && !req.resume && (existsSync(join(req.out, STATE_FILE)) || existsSync(join(req.out, RESULTS_FILE))))
+      throw alreadyHoldsRun(req.out);
+    return await coordinate(req, def, settings, local, conn, started);
+  } finally {
+    release();
+  }
+}
 
+async function coordinate(
+  req: QueuedRunRequest,
+  def: ReturnType<QueuedRunRequest['registry']['get']>,
+  settings: ReturnType<typeof recipeSettings>,
+  local: Omit<QueuedRunRequest, 'queue' | 'blockSize' | 'attempts'>,
+  conn: ReturnType<typeof connectionFrom>,
+  started: number,
+): Promise<RecipeOutcome> {
+  const data = req as QueuedRunRequest & DataSpec;
   // Redis first: an unreachable queue fails in seconds, before the model is loaded.
   const redis = await connectRedis(req.queue, { offline: 'fail' });
   const queue = new Queue<BlockJob>(QUEUE_NAME, { connection: redis });
@@ -143,7 +161,7 @@ export async function runQueued(req: QueuedRunRequest): Promise<RecipeOutcome> {
         2,
       ) + '\n',
     );
-    const outcome = await runRecipe({ ...local, resume: true, overwrite: false });
+    const outcome = await withLentLock(req.out, () => runRecipe({ ...local, resume: true, overwrite: false }));
     if (!(await detach(redis, runId, instance, true)))
       req.log?.(`another coordinator of run ${runId} is still waiting: its results stay in Redis for it`);
     runId = '';

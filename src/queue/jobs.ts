@@ -67,18 +67,39 @@ export async function connectRedis(url: string, opts: { offline: 'fail' | 'queue
     retryStrategy: (times) => (connected ? Math.min(times * 200, 2000) : null),
   });
   client.on('error', (err) => (firstError ??= err));
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await client.connect();
+    // connectTimeout bounds the TCP connect only: a server that accepts and never answers would hold us forever.
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new NotRedis(`it accepted the connection but did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)),
+        CONNECT_TIMEOUT_MS,
+      );
+    });
+    await Promise.race([client.connect(), silent]);
     connected = true;
   } catch (err) {
     client.disconnect();
-    throw unreachable(conn, firstError ?? err);
+    throw unreachable(conn, err instanceof NotRedis ? err : (firstError ?? err));
+  } finally {
+    clearTimeout(timer);
   }
   return client;
 }
 
-/** The error for a Redis that cannot be reached. */
+class NotRedis extends Error {}
+
+/** The error for a Redis that cannot be reached, or a server there that is not Redis. */
 export function unreachable(conn: { host: string; port: number }, err: unknown): TextstressError {
+  const where = `redis://${conn.host}:${conn.port}`;
+  // ioredis's parser says "Protocol error, got "H" as reply type byte. Please report this." of an HTTP server.
+  const protocol = /Protocol error/i.test(errorMessage(err));
+  if (protocol || err instanceof NotRedis) {
+    const why = protocol ? 'it answered in another protocol (an HTTP server, say)' : errorMessage(err);
+    return new TextstressError(`the queue URL ${where} is not a Redis server: ${why}.`, {
+      hint: 'Give the port redis-server listens on (6379 by default): --queue redis://host:port.',
+    });
+  }
   return new TextstressError(`cannot reach Redis at ${conn.host}:${conn.port}: ${errorMessage(err).replace(/\.$/, '')}.`, {
     hint: 'Start redis-server there, or give the right --queue redis://host:port.',
   });

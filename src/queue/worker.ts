@@ -60,6 +60,8 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
   const redis = await connectRedis(url, { offline: 'queue' });
   const name = `textstress-${hostname()}-${process.pid}`;
   const runs = new Map<string, Promise<Prepared>>();
+  /** Runs whose engine stopped (their model failed for good): closed with the worker. */
+  const retired: Prepared[] = [];
 
   // Runs on the same model share it (src/queue/model-pool.ts): one copy of the weights per worker.
   const models = modelPool(async (spec) => {
@@ -114,17 +116,28 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
     const key = resultsKey(data.runId);
     const maxQueries = data.request.maxQueries as number | undefined;
     let stored = 0;
-    await Promise.all(
-      data.examples.map(async (example) => {
-        // At least once: a block that ran before (a stalled job) keeps what it stored.
-        if (await redis.hexists(key, example.id)) return;
-        const session = run.engine.session(maxQueries);
-        const line = await run.job(example, session);
-        await redis.hset(key, example.id, storedResult(run.digest, JSON.stringify(line)));
-        stored++;
-      }),
-    );
-    await run.engine.flushed();
+    try {
+      await Promise.all(
+        data.examples.map(async (example) => {
+          // At least once: a block that ran before (a stalled job) keeps what it stored.
+          if (await redis.hexists(key, example.id)) return;
+          const session = run.engine.session(maxQueries);
+          const line = await run.job(example, session);
+          await redis.hset(key, example.id, storedResult(run.digest, JSON.stringify(line)));
+          stored++;
+        }),
+      );
+    } catch (err) {
+      // The model failed for good and the engine stopped asking it (a run-wide circuit, query/engine.ts): the next
+      // job of the run opens the model afresh rather than failing at once without a try.
+      if (run.engine.failure !== undefined && runs.get(data.runId) === p) {
+        runs.delete(data.runId);
+        retired.push(run);
+      }
+      throw err;
+    } finally {
+      await run.engine.flushed();
+    }
     return { stored };
   };
 
@@ -161,6 +174,7 @@ export async function startWorker(url: string, opts: WorkerOptions): Promise<Run
         void worker.disconnect().catch(() => undefined);
       }
       redis.disconnect();
+      for (const r of retired) await r.model.close?.();
       for (const p of runs.values()) {
         const r = await Promise.race([p.catch(() => undefined), sleep(1000).then(() => undefined)]);
         if (graceful) await Promise.race([r?.engine.flushed(), sleep(1000)]);

@@ -8,27 +8,40 @@ import { TextstressError } from '../util/errors.ts';
  * streams the file, so a run of any size is read in bounded memory.
  */
 
-/** Complete lines of a JSONL file with their 1-based line numbers; `tornAt` is the byte offset of a torn tail. */
-async function* completeLines(path: string): AsyncGenerator<{ line: string; lineNo: number }, { tornAt?: number }> {
+/**
+ * Complete lines of a JSONL file with their 1-based line numbers; `tornAt` is the byte offset of a torn tail. A line
+ * longer than `maxLineBytes` is not kept in memory: it comes as `oversize` (its length) with an empty `line`.
+ */
+async function* completeLines(
+  path: string,
+  maxLineBytes = Infinity,
+): AsyncGenerator<{ line: string; lineNo: number; oversize?: number }, { tornAt?: number }> {
   let carry: Buffer[] = [];
   let carryBytes = 0;
+  let dropping = false;
   let offset = 0;
   let lineNo = 0;
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
     let from = 0;
     for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
       const piece = chunk.subarray(from, nl);
-      const bytes = carry.length ? Buffer.concat([...carry, piece]) : piece;
-      offset += carryBytes + piece.length + 1;
+      const length = carryBytes + piece.length;
+      offset += length + 1;
+      lineNo++;
+      if (dropping || length > maxLineBytes) yield { line: '', lineNo, oversize: length };
+      else yield { line: (carry.length ? Buffer.concat([...carry, piece]) : piece).toString('utf8'), lineNo };
       carry = [];
       carryBytes = 0;
-      lineNo++;
-      yield { line: bytes.toString('utf8'), lineNo };
+      dropping = false;
       from = nl + 1;
     }
     if (from < chunk.length) {
-      carry.push(chunk.subarray(from));
       carryBytes += chunk.length - from;
+      // Past the cap the bytes are only counted, so one huge line costs no more memory than the cap.
+      if (carryBytes > maxLineBytes) {
+        dropping = true;
+        carry = [];
+      } else carry.push(chunk.subarray(from));
     }
   }
   // Bytes after the last newline: a write that never finished.
@@ -85,10 +98,26 @@ function truncate(path: string, bytes: number): void {
   }
 }
 
-/** Every result of a finished (or checkpointed) run, one at a time, in file order. */
-export async function* readResults<R = ExampleResult>(path: string): AsyncGenerator<R> {
+/**
+ * The longest result line read back (16 MiB: a 600,000-character example with its edits takes a few MiB). One line
+ * is parsed whole, and JSON.parse of a 100 MB line held about 1 GB (issue 35).
+ */
+export const MAX_RESULT_LINE_BYTES = 16 * 2 ** 20;
+
+/** Every result of a finished (or checkpointed) run, one at a time, in file order; a line over `maxLineBytes` is an error. */
+export async function* readResults<R = ExampleResult>(path: string, maxLineBytes = MAX_RESULT_LINE_BYTES): AsyncGenerator<R> {
   if (!existsSync(path)) return;
-  for await (const { line, lineNo } of completeLines(path)) {
+  for await (const { line, lineNo, oversize } of completeLines(path, maxLineBytes)) {
+    if (oversize !== undefined) {
+      const mib = (n: number): string => `${(n / 2 ** 20).toFixed(n < 2 ** 20 ? 2 : 0)} MiB`;
+      throw new TextstressError(
+        `line ${lineNo} is ${mib(oversize)} long, over the ${mib(maxLineBytes)} read of one result; it is not read.`,
+        {
+          where: path,
+          hint: 'A result that large holds a huge text: reports and compare skip nothing silently, so shorten it (--max-chars) and rerun.',
+        },
+      );
+    }
     if (line.trim() === '') continue;
     try {
       yield JSON.parse(line) as R;

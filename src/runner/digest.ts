@@ -32,18 +32,18 @@ export function outputDigests(dir: string, files: readonly string[]): Digests {
 }
 
 /** Throws a TextstressError naming the folder and file whose content is no longer what the run wrote. */
-export function checkDigests(dir: string, digests: Digests, what: string): void {
+export function checkDigests(dir: string, digests: Digests, what: string, use = 'merged'): void {
   for (const [file, want] of Object.entries(digests)) {
     const path = join(dir, file);
     if (!existsSync(path))
       throw new TextstressError(`${what} in ${dir}: ${file} is gone since it finished.`, {
-        hint: 'Run that shard again (same command with --overwrite), then merge.',
+        hint: `Run it again (same command with --overwrite), then ${use === 'merged' ? 'merge' : 'compare'}.`,
       });
     if (fileDigest(path) !== want) {
       throw new TextstressError(
         `${what} in ${dir}: ${path} was changed after the run finished (its content digest differs from run.json's).`,
         {
-          hint: 'Results edited by hand cannot be merged: restore the file, or run that shard again (same command with --overwrite), then merge.',
+          hint: `Results edited by hand cannot be ${use}: restore the file, or run it again (same command with --overwrite).`,
         },
       );
     }

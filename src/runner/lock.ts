@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { TextstressError } from '../util/errors.ts';
 import { processAlive } from '../util/process.ts';
 
@@ -39,8 +39,27 @@ const ATTEMPTS = 5;
 /** A lock file that names no holder (its writer died between create and write) is stale after this long. */
 const HALF_WRITTEN_STALE_MS = 10_000;
 
+/** Lock files this process holds and has lent to its next lockFolder() of the same folder (see lendLock). */
+const lent = new Set<string>();
+
+/**
+ * Runs `fn` with the lock this process holds on `dir` lent to the first lockFolder(dir) within it, which then takes
+ * nothing and releases nothing: a queue coordinator holds its --out folder from start to end and finishes the run
+ * through the per-example runner, which locks the folder itself (issue 35).
+ */
+export async function withLentLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const path = resolve(dir, LOCK_FILE);
+  lent.add(path);
+  try {
+    return await fn();
+  } finally {
+    lent.delete(path);
+  }
+}
+
 /** Takes the folder's lock or throws a TextstressError naming the holder; returns the release function. */
 export function lockFolder(dir: string, hooks: LockHooks = {}): () => void {
+  if (lent.delete(resolve(dir, LOCK_FILE))) return () => undefined;
   mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
   const me: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), token: randomBytes(8).toString('hex') };

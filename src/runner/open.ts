@@ -17,6 +17,7 @@ import type { DataSpec, ModelSpec } from '../options/shared.ts';
 import { CacheCorruptError, openDiskCache, type DiskCache } from '../query/disk-cache.ts';
 import { QueryEngine } from '../query/engine.ts';
 import { PACKAGE_ROOT } from '../util/package-root.ts';
+import { terminalSafe } from '../util/terminal.ts';
 
 export { PACKAGE_ROOT };
 
@@ -49,7 +50,8 @@ function withDiskCache(dir: string | undefined, paid: boolean): { diskCache?: Di
   } catch (err) {
     if (!(err instanceof CacheCorruptError) || paid) throw err;
     // Once per process and damage: a suite opens an engine per test.
-    if (!warnedCorrupt.has(err.message)) process.stderr.write(`textstress: warning: ${err.describe()} Going on without the cache.\n`);
+    if (!warnedCorrupt.has(err.message))
+      process.stderr.write(`textstress: warning: ${terminalSafe(err.describe())} Going on without the cache.\n`);
     warnedCorrupt.add(err.message);
     return {};
   }

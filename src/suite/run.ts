@@ -24,6 +24,7 @@ import { BINARY_METRICS, compareRuns, type Comparison } from '../report/compare/
 import { suitePath, suiteSettings, type LoadedSuite } from './load.ts';
 import { dataOptions, modelOptions, pick, type DataResult } from './entries.ts';
 import { DEFAULT_MIN_N, type Suite, type SuiteTest } from './schema.ts';
+import { terminalSafe } from '../util/terminal.ts';
 
 /** Options of {@link runSuite}. */
 export interface SuiteRunOptions {
@@ -81,7 +82,7 @@ export async function runSuite(loaded: LoadedSuite, opts: SuiteRunOptions): Prom
 async function runSuiteLocked(loaded: LoadedSuite, opts: SuiteRunOptions): Promise<SuiteOutcome> {
   const { suite, dir } = loaded;
   const log = (s: string): void => {
-    if (opts.progress !== false) process.stderr.write(`textstress: ${s}\n`);
+    if (opts.progress !== false) process.stderr.write(`textstress: ${terminalSafe(s, { keepLayout: true })}\n`);
   };
   mkdirSync(opts.out, { recursive: true });
   if (!opts.resume && !opts.overwrite) {
@@ -330,7 +331,9 @@ function checkAuthEnv(loaded: LoadedSuite, opts: SuiteRunOptions): void {
       );
     }
     if (opts.progress !== false && (process.env[authEnv] || authEnv !== 'OPENAI_API_KEY'))
-      process.stderr.write(`textstress: ${where} sends the environment variable ${authEnv} as its Authorization header\n`);
+      process.stderr.write(
+        terminalSafe(`textstress: ${where} sends the environment variable ${authEnv} as its Authorization header`) + '\n',
+      );
   }
 }
 

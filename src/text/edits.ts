@@ -51,13 +51,49 @@ export interface WordCandidate {
  * edited word are those of the word with the space before it.
  */
 export function spaceBefore(fields: Readonly<Record<string, string | readonly string[]>>, edits: readonly Edit[]): boolean[] {
-  const texts = new Map<string, string>();
+  // Edits left to right (the usual case) are followed without rebuilding the text: per field, how much of the
+  // original the edited text has taken in, its length and its last character. An edit before an earlier one falls
+  // back to rebuilding that field's text (was every edit: quadratic, minutes on a 600,000-character text).
+  const cursors = new Map<string, Cursor>();
   return edits.map((e) => {
-    const raw = fields[e.field];
-    let text = texts.get(e.field) ?? (typeof raw === 'string' ? raw : (raw ?? []).join(' '));
-    const spaced = e.start > 0 && text[e.start - 1] === ' ';
-    text = text.slice(0, e.start) + e.after + text.slice(e.start + e.before.length);
-    texts.set(e.field, text);
-    return spaced;
+    let c = cursors.get(e.field);
+    if (!c) {
+      const raw = fields[e.field];
+      c = { original: typeof raw === 'string' ? raw : (raw ?? []).join(' '), taken: 0, length: 0, last: undefined };
+      cursors.set(e.field, c);
+    }
+    if (c.text === undefined && e.start < c.length) c.text = c.last === undefined ? c.original : materialise(c);
+    if (c.text !== undefined) {
+      const spaced = e.start > 0 && c.text[e.start - 1] === ' ';
+      c.text = c.text.slice(0, e.start) + e.after + c.text.slice(e.start + e.before.length);
+      return spaced;
+    }
+    const gap = e.start - c.length;
+    const before = gap > 0 ? c.original[c.taken + gap - 1] : c.last;
+    c.pieces ??= [];
+    c.pieces.push(c.original.slice(c.taken, c.taken + gap), e.after);
+    c.taken += gap + e.before.length;
+    c.length = e.start + e.after.length;
+    c.last = e.after.length > 0 ? e.after[e.after.length - 1] : before;
+    return e.start > 0 && before === ' ';
   });
+}
+
+/** A field's text as spaceBefore follows it: see there. */
+interface Cursor {
+  original: string;
+  /** Characters of the original taken in (copied or replaced) so far. */
+  taken: number;
+  /** Length of the edited text up to there. */
+  length: number;
+  /** Its last character; undefined while nothing is taken in. */
+  last: string | undefined;
+  /** The edited text up to there, in pieces (only read when an edit goes back). */
+  pieces?: string[];
+  /** The whole edited text, once an edit went back. */
+  text?: string;
+}
+
+function materialise(c: Cursor): string {
+  return (c.pieces ?? []).join('') + c.original.slice(c.taken);
 }

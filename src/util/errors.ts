@@ -5,12 +5,15 @@
 export class TextstressError extends Error {
   readonly where?: string;
   readonly hint?: string;
+  /** The CLI's exit status for it; absent: 1. */
+  readonly exitCode?: number;
 
-  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown } = {}) {
+  constructor(message: string, opts: { where?: string; hint?: string; cause?: unknown; exitCode?: number } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'TextstressError';
     this.where = opts.where;
     this.hint = opts.hint;
+    if (opts.exitCode !== undefined) this.exitCode = opts.exitCode;
   }
 
   /** The single paragraph shown to the user. */

@@ -28,3 +28,14 @@ const CONTROL_BUT_LAYOUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202
 export function terminalSafe(s: string, opts: { keepLayout?: boolean } = {}): string {
   return s.replace(opts.keepLayout ? CONTROL_BUT_LAYOUT : CONTROL, picture);
 }
+
+// What JSON.stringify leaves raw that a terminal obeys: DEL, the C1 controls and the bidi controls (it escapes C0).
+const RAW_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `value` as indented JSON and a newline, for printing: the same value when parsed, but no byte of it a terminal
+ * obeys (JSON.stringify escapes the C0 controls; this also writes DEL, C1 and bidi controls as \uXXXX escapes).
+ */
+export function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
+}

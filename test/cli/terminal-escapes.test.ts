@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatGrid, formatTable } from '../../src/util/table.ts';
 import { terminalSafe } from '../../src/util/terminal.ts';
+import { openDiskCache } from '../../src/query/disk-cache.ts';
 import { DEMO_SST2, SST2_DEV, runCli, tmp } from './helpers.ts';
 
 // Any byte a terminal obeys: C0 controls but newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
@@ -79,5 +80,21 @@ describe('attack typos on SST-2 rows holding escape sequences', () => {
     expect(r.code).not.toBe(0);
     expect(RAW_CONTROL.test(r.stdout + r.stderr)).toBe(false);
     expect(r.stderr).toContain(`textstress: error: ${dir}/bad␛]0;pwned title␇.tsv:2: expected 2 tab-separated columns`);
+  });
+
+  it('cache stats shows a planted identity (OSC, CSI, C1, bidi) with its controls visible, in the table and --json (issue 35 item 5)', async () => {
+    const planted = 'openai:evil\u001b]0;pwned\u0007\u001b[2J\u009b31m\u202e';
+    const dir = tmp('cache-escapes');
+    const disk = openDiskCache(dir);
+    disk.put(disk.key(disk.scope(planted), 'x'), { kind: 'classes', labels: ['a', 'b'], probs: [0.5, 0.5] });
+    await disk.flushed();
+    await disk.close();
+    for (const args of [[], ['--json']]) {
+      const r = await runCli(['cache', 'stats', '--cache-dir', dir, ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(RAW_CONTROL.test(r.stdout + r.stderr)).toBe(false);
+      if (args.length) expect((JSON.parse(r.stdout) as { models: { identity: string }[] }).models[0]!.identity).toBe(planted);
+      else expect(r.stdout).toContain('openai:evil␛]0;pwned␇␛[2J\\u009b31m\\u202e');
+    }
   });
 });

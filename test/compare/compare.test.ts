@@ -3,7 +3,7 @@
  * SST-2's) attacked with the same recipe, data and seed. The expected Wilson intervals and exact McNemar p-values are
  * computed here from the raw results.jsonl, independently of src/stats.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SST2, ROOT, SST2_DEV, expectCleanError, runCli, tmp } from '../cli/helpers.ts';
@@ -245,6 +245,22 @@ describe('textstress compare', () => {
     expect(c.joined).toMatchObject({ n: 30, mode: 'intersection', only_a: 0, only_b: 10 });
     // The first 30 examples are attacked alike in both runs (same model, data and seed).
     for (const m of c.metrics) expect(m.p).toBe(1);
+  });
+
+  it('exit 2 when it could not compare (not 1, a regression); results edited after the run are refused as merge refuses them (issue 35)', async () => {
+    const refused = await runCli(['compare', short, sst2]);
+    expect(refused.code).toBe(2);
+    expect((await runCli(['compare', join(dir, 'nothing-here'), sst2, '--fail-on-regression'])).code).toBe(2);
+    expect((await runCli(['compare', sst2, '--fail-on-regression'])).code).toBe(2); // a usage error
+    const edited = join(dir, 'edited');
+    cpSync(sst2, edited, { recursive: true });
+    const file = join(edited, 'results.jsonl');
+    // One answer flipped by hand: the file still parses, and without the digest check compared as a real run.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"perturbed_correct":true', '"perturbed_correct":false'));
+    const r = await runCli(['compare', sst2, edited, '--fail-on-regression']);
+    expect(r.code).toBe(2);
+    expect(expectCleanError(r)).toContain(`${file} was changed after the run finished`);
+    expect(await runCli(['compare', edited, edited]).then((x) => x.code)).toBe(2);
   });
 
   it('transfer: the N×M matrix of transfer rates with Wilson intervals, as JSON and a heat map', async () => {

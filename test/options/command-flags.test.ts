@@ -19,12 +19,10 @@ const OTHER_MEANING: Record<string, string> = {
   'src/cli/commands/cache.ts --model': 'filter',
   // One label map per model ("model=map", repeatable), not the run's single dataset → model map.
   'src/cli/commands/compare.ts --label-map': 'per-model maps',
-  // serve.ts is being changed on another branch (issue 37's parallel work); it moves to the table after the merge.
-  'src/cli/commands/serve.ts --model': 'pending merge',
-  'src/cli/commands/serve.ts --port': 'pending merge',
-  'src/cli/commands/serve.ts --task': 'pending merge',
-  'src/cli/commands/serve.ts --defence': 'pending merge',
-  'src/cli/commands/serve.ts --allow-remote': 'pending merge',
+  // serve's port is on --host (not only 127.0.0.1), with -p and a default of 8080, not view's "any free port".
+  'src/cli/commands/serve.ts --port': 'listening port',
+  // Repeatable (--allow-remote a --allow-remote b) as serve's --allowed-host is, not the runs' one comma list.
+  'src/cli/commands/serve.ts --allow-remote': 'repeatable',
 };
 
 function sources(dir: string): string[] {

@@ -109,19 +109,24 @@ describe('QueryEngine', () => {
     expect(queryKey(t('short'))).toBe('t\u0000short');
   });
 
-  it('rejects every waiting query when the model fails, and recovers after', async () => {
-    let fail = true;
+  it('rejects every waiting query when the model fails, and stops asking it: a run-wide circuit', async () => {
+    let calls = 0;
     const model: ModelAdapter = {
       info: { id: 'flaky', task: 'text-classification' },
       async predict(inputs) {
-        if (fail) throw new Error('boom');
+        calls++;
+        if (inputs.some((i) => i.kind === 'text' && i.text === 'b')) throw new Error('boom');
         return inputs.map(() => ({ kind: 'classes', labels: ['a'], probs: [1] }));
       },
     };
     const engine = new QueryEngine(model);
-    await expect(Promise.all([engine.query([t('a')]), engine.query([t('b')])])).rejects.toThrow('boom');
-    fail = false;
     await expect(engine.query([t('a')])).resolves.toHaveLength(1);
+    await expect(Promise.all([engine.query([t('b')]), engine.query([t('c')])])).rejects.toThrow('boom');
+    expect(String(engine.failure)).toBe('Error: boom');
+    // Answered from the cache still; anything else fails at once, with the same error, and nothing is sent.
+    await expect(engine.query([t('a')])).resolves.toHaveLength(1);
+    await expect(engine.query([t('d')])).rejects.toThrow('boom');
+    expect(calls).toBe(2);
   });
 
   it('sessions count their own distinct queries and repeats, whatever others ask', async () => {

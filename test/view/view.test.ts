@@ -261,4 +261,33 @@ describe('textstress view', () => {
     expect(((await res.json()) as { error: string }).error).toMatch(/example/);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('drops a slow compare answer that comes back after the user moved on (issue 35)', async (ctx) => {
+    if (OPT_OUT) ctx.skip('TEXTSTRESS_SKIP_BROWSER=1');
+    // The comparison answers 1 s late; the user goes back to the list meanwhile.
+    let answered = 0;
+    await page.route('**/api/compare?**', async (route) => {
+      const res = await route.fetch();
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.fulfill({ response: res });
+      answered++;
+    });
+    try {
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('table.runs tbody tr');
+      const go = (h: string): string => ((globalThis as unknown as { location: { hash: string } }).location.hash = h);
+      await page.evaluate(go, `#/compare/${encodeURIComponent('0:typos-k1')}/${encodeURIComponent('0:typos-k2')}`);
+      await page.waitForSelector('text=Comparing…', { timeout: 5000 });
+      await page.evaluate(go, '#/');
+      await page.waitForSelector('table.runs tbody tr', { timeout: 5000 });
+      await expect.poll(() => answered, { timeout: 10_000 }).toBe(1);
+      await page.waitForTimeout(100);
+      // Was: the comparison replaced the list it no longer belonged to.
+      expect(await page.locator('#cmp-metrics').count()).toBe(0);
+      expect(await page.locator('table.runs tbody tr').count()).toBeGreaterThan(0);
+    } finally {
+      await page.unroute('**/api/compare?**');
+    }
+    expect(errors).toEqual([]);
+  }, 30_000);
 });

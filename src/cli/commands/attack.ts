@@ -12,7 +12,7 @@ import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
 import type { AnyRecipe } from '../../recipes/registry/define.ts';
 import { closest, type Registry } from '../../recipes/registry/registry.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { terminalSafe } from '../../util/terminal.ts';
+import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
 import { addRecipeOptions, recipeSettingsFrom } from '../derive.ts';
 import { addDataOptions, addModelOptions, addRunOptions } from '../options.ts';
 import { progressBars } from '../progress.ts';
@@ -136,7 +136,9 @@ async function dryRunRecipe(
 ): Promise<void> {
   assertSupports(def, 'dryRun');
   const { rows, time } = await dryRun({ ...spec, registry, recipe: def.name, settings }, { time: !json });
-  process.stdout.write((json ? JSON.stringify(rows, null, 2) : [dryRunTable(rows), ...wallTimeLines(time!)].join('\n')) + '\n');
+  process.stdout.write(
+    json ? jsonForTerminal(rows) : terminalSafe([dryRunTable(rows), ...wallTimeLines(time!)].join('\n'), { keepLayout: true }) + '\n',
+  );
 }
 
 /** What a finished run prints (its kind's text on stdout, warnings on stderr); a run that measured nothing exits 1. */

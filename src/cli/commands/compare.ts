@@ -20,9 +20,12 @@ import {
 import { QueryEngine } from '../../query/engine.ts';
 import { openModel } from '../../runner/open.ts';
 import { formatGrid } from '../../util/table.ts';
-import { terminalSafe } from '../../util/terminal.ts';
-import { TextstressError } from '../../util/errors.ts';
+import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
+import { errorMessage, TextstressError } from '../../util/errors.ts';
 import type { Interval } from '../../stats/index.ts';
+
+/** `compare`'s exit status when it could not compare (bad arguments, unreadable or incomparable runs): 1 is a regression. */
+export const COMPARE_ERROR_EXIT = 2;
 
 const number =
   (what: string, lo: number, hi: number) =>
@@ -132,7 +135,16 @@ export function compareCommand(): Command {
   addFlags(cmd, { seed: { help: 'bootstrap seed (default: the seed of run A)', default: undefined } });
   cmd
     .option('--alpha <p>', 'significance level after Holm', number('--alpha', 0, 1), 0.05)
-    .option('--fail-on-regression', 'exit 1 when some metric is significantly worse in B (after Holm)');
+    .option(
+      '--fail-on-regression',
+      'exit 1 when some metric is significantly worse in B (after Holm); whatever the flag, exit 2 when the runs could not be compared',
+    )
+    .addHelpText(
+      'after',
+      '\nExit status: 0 compared (no significant regression, or --fail-on-regression not given); 1 a significant ' +
+        'regression with --fail-on-regression; 2 could not compare (bad arguments, a run that cannot be read, ' +
+        'different examples, edited results).',
+    );
   // A list of changed examples per side, not the report's sample of every run: COMPARE_MAX_LISTED.
   return addFlags(cmd, {
     maxExamples: { help: 'most examples listed per side (newly broke / newly held)', default: COMPARE_MAX_LISTED },
@@ -151,15 +163,26 @@ export function compareCommand(): Command {
         json?: boolean;
       },
     ) => {
-      const c = await compareRuns(a, b, {
-        alpha: opts.alpha,
-        maxExamples: opts.maxExamples,
-        ...(opts.intersection ? { intersection: true } : {}),
-        ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
-      });
-      process.stdout.write((opts.json ? JSON.stringify(c, null, 2) : terminalSafe(comparisonText(c), { keepLayout: true })) + '\n');
+      let c: Comparison;
+      try {
+        c = await compareRuns(a, b, {
+          alpha: opts.alpha,
+          maxExamples: opts.maxExamples,
+          ...(opts.intersection ? { intersection: true } : {}),
+          ...(opts.seed !== undefined && Number.isFinite(opts.seed) ? { seed: opts.seed } : {}),
+        });
+      } catch (err) {
+        // Could not compare: not a regression, so not exit 1 (CI must tell them apart).
+        throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
+      }
+      process.stdout.write(opts.json ? jsonForTerminal(c) : terminalSafe(comparisonText(c), { keepLayout: true }) + '\n');
       if (opts.out) {
-        const files = await writeComparison(c, opts.out);
+        let files: { json: string; html: string };
+        try {
+          files = await writeComparison(c, opts.out);
+        } catch (err) {
+          throw new TextstressError(errorMessage(err), { exitCode: COMPARE_ERROR_EXIT, cause: err });
+        }
         if (!opts.json) process.stdout.write(`Wrote ${files.json} and ${files.html}\n`);
       }
       if (opts.failOnRegression && c.regression) process.exitCode = 1;
@@ -210,7 +233,7 @@ export function transferCommand(): Command {
       open: (spec) => openModel({ model: spec }),
       query: (model, inputs) => new QueryEngine(model).query(inputs),
     });
-    if (opts.json) process.stdout.write(JSON.stringify(t, null, 2) + '\n');
+    if (opts.json) process.stdout.write(jsonForTerminal(t));
     else {
       const rows = t.rows.map((r) => [
         `${r.run.recipe} on ${r.run.model}`,

@@ -12,6 +12,7 @@ import { formatTable } from '../../util/table.ts';
 import { openData, openEngine, openModel, surveyExamples } from '../../runner/open.ts';
 import type { DataSpec, ModelSpec, RunOptions } from '../../options/shared.ts';
 import { addDataOptions, addFlags, addModelOptions, addOptions } from '../options.ts';
+import { jsonForTerminal } from '../../util/terminal.ts';
 
 /** What eval's flags parse to: the shared model and data options, the label map, the seed and the output options. */
 type EvalOptions = ModelSpec & DataSpec & Pick<RunOptions, 'labelMap' | 'json' | 'seed' | 'out' | 'overwrite'>;
@@ -72,7 +73,7 @@ export function evalCommand(): Command {
       const chance = summary.per_label ? belowChance(summary.intervals.accuracy, model.info.labels?.length ?? 0) : undefined;
       if (chance) summary.clean_below_chance = chance;
       if (opts.out) writeSummary(opts.out, summary);
-      if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+      if (opts.json) process.stdout.write(jsonForTerminal(summary));
       else {
         process.stdout.write(formatTable(rowsOf(summary), 'textstress · eval') + '\n');
         if (opts.out) process.stdout.write(`Results: ${join(opts.out, 'summary.json')}\n`);

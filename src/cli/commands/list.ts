@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { addFlags } from '../options.ts';
 import { commandsOf } from '../../kinds/index.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
-import { terminalSafe } from '../../util/terminal.ts';
+import { jsonForTerminal, terminalSafe } from '../../util/terminal.ts';
 
 /** One recipe as `list --json` gives it. */
 export interface ListedRecipe {
@@ -73,7 +73,7 @@ export function listCommand(registry: Registry): Command {
   }).action((opts: { json?: boolean }) => {
     const all = listing(registry);
     if (opts.json) {
-      process.stdout.write(JSON.stringify(all, null, 2) + '\n');
+      process.stdout.write(jsonForTerminal(all));
       return;
     }
     const rows = all.recipes.map((r) => [

@@ -4,6 +4,7 @@ import type { Registry } from '../../recipes/registry/registry.ts';
 import { KINDS } from '../../kinds/index.ts';
 import { isSuiteFolder, mergeShards, mergeSuiteShards } from '../../kinds/merge.ts';
 import { printOutcome } from './attack.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 import { addFlags } from '../options.ts';
 
 export function mergeCommand(registry: Registry): Command {
@@ -19,7 +20,7 @@ export function mergeCommand(registry: Registry): Command {
       const merged = await mergeSuiteShards(dirs, { registry, out: opts.out, ...(opts.overwrite ? { overwrite: true } : {}) });
       for (const { test, outcome } of merged) {
         const rows = KINDS[outcome.kind].runRows(outcome);
-        process.stdout.write(`${test}: ${rows.reduce((n, r) => n + r.n, 0)} examples\n`);
+        process.stdout.write(`${terminalSafe(test)}: ${rows.reduce((n, r) => n + r.n, 0)} examples\n`);
       }
       process.stdout.write(
         `Merged ${dirs.length} shards of ${merged.length} tests into ${opts.out}. Gate and report: textstress run SUITE.yaml --out ${opts.out} --resume\n`,

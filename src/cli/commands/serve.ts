@@ -4,8 +4,9 @@ import { parseFaults } from '../../models/openai-compat.ts';
 import { ModelError } from '../../util/errors.ts';
 import { isPort, startModelServer } from '../../models/serve.ts';
 import type { ModelSpec } from '../../options/shared.ts';
-import { addOptions, int } from '../options.ts';
+import { addFlags, addOptions, int } from '../options.ts';
 import { openModel } from '../../runner/open.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -26,9 +27,12 @@ function hostList(value: string, previous: string[]): string[] {
 
 export function serveCommand(): Command {
   // A served tagger reads its words as a local run would (--word-piece, --first-word-space).
-  return addOptions(new Command('serve'), ['wordPiece', 'firstWordSpace'])
-    .description('expose a model over the documented HTTP JSON API (GET /info, POST /predict)')
-    .requiredOption('-m, --model <spec>', 'model folder, hub id or built-in name (/info shows a folder by its name only)')
+  const cmd = addOptions(new Command('serve'), ['wordPiece', 'firstWordSpace']).description(
+    'expose a model over the documented HTTP JSON API (GET /info, POST /predict)',
+  );
+  addFlags(cmd, { model: { help: 'model folder, hub id or built-in name (/info shows a folder by its name only)', required: true } });
+  // Not the table's --port (view's: 127.0.0.1, default any free port): serve's listens on --host, -p, default 8080.
+  cmd
     .option('-p, --port <n>', 'port, 0–65535 (0 = any free port)', port, 8080)
     .option(
       '--host <addr>',
@@ -46,12 +50,13 @@ export function serveCommand(): Command {
       'requests handled at once (reading bodies included); more are answered 503 with retry-after: 1',
       int('--max-concurrent', 1),
       8,
-    )
-    .option('--task <task>', 'model task, when config.json cannot tell')
-    .option(
-      '--defence <file>',
-      'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)',
-    )
+    );
+  addFlags(cmd, {
+    task: true,
+    defence: { help: 'serve the model defended by RESEMBLE: a config file from `textstress resemble fit` (text classifiers only)' },
+  });
+  // Repeatable here (hostList), unlike the runs' comma list: kept with its own parser.
+  return cmd
     .option('--allow-remote <url>', "with --defence: the config's annotator URL, which then receives the texts to annotate", hostList, [])
     .option(
       '--openai',
@@ -62,7 +67,8 @@ export function serveCommand(): Command {
     .option(
       '--fault <spec>',
       'with --openai, misbehave on a fixed schedule for tests and demos: 429:N (every N-th chat request, with ' +
-        'retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS; ' +
+        'retry-after), retry-after:S, 500:N, malformed:N, garbage:N (an answer that names no label), slow:MS, ' +
+        'down-after:N (500 to every chat request after the N-th); ' +
         'comma-separated',
     )
     .option(
@@ -80,8 +86,9 @@ Security (no authentication: whoever reaches the port can use the model):
   - the Host header must name the bound address (127.0.0.1, localhost or [::1] on loopback) or an
     --allowed-host name (else 403), which stops DNS-rebinding web pages
   - beyond --max-concurrent requests at once: 503 with retry-after: 1, body unread; bodies over 10 MB: 413
-  - a body that stalls for 3 s: 408; headers must arrive within 10 s, a request within 30 s; a client that
-    hangs up frees its slot
+  - a body that stalls for 3 s, or after 3 s has come slower than 8 KiB/s: 408; a body still arriving holds no
+    request slot, and at most 64 arrive at once (16 per client address), else 503; headers must arrive within
+    10 s, a request within 30 s; a client that hangs up frees its slot
 See docs/http-model-api.md.`,
     )
     .action(
@@ -125,9 +132,8 @@ See docs/http-model-api.md.`,
               }
             : {}),
         });
-        process.stderr.write(
-          `textstress: serving ${model.info.id} (${model.info.task}) at ${server.url}${opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : ''}\n`,
-        );
+        const compat = opts.openai ? ` (OpenAI-compatible: ${server.url}/v1)` : '';
+        process.stderr.write(`textstress: serving ${terminalSafe(model.info.id)} (${model.info.task}) at ${server.url}${compat}\n`);
         const stop = (): void => {
           // The count a test or an operator can check: what reached this server, refused requests included.
           process.stderr.write(`textstress: serve stopped after ${server.stats.requests} requests\n`);

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { addFlags, int } from '../options.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 
 export function workerCommand(registry: Registry): Command {
   const cmd = new Command('worker').description(
@@ -17,7 +18,8 @@ export function workerCommand(registry: Registry): Command {
     .option('--lock-ms <ms>', 'a job whose worker died goes to another worker after about this long', int('--lock-ms', 1000), 30000)
     .action(async (opts: { queue: string; jobs: number; lockMs: number }) => {
       const { startWorker } = await import('../../queue/worker.ts');
-      const log = (line: string): void => void process.stderr.write(`textstress: ${line}\n`);
+      // Lines quote what Redis holds (run ids, recipes, errors of other processes): never raw.
+      const log = (line: string): void => void process.stderr.write(`textstress: ${terminalSafe(line, { keepLayout: true })}\n`);
       const worker = await startWorker(opts.queue, { registry, concurrency: opts.jobs, lockMs: opts.lockMs, log });
       await new Promise<void>(() => {
         let stopping = false;

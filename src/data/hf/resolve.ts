@@ -19,6 +19,7 @@ import {
 } from './cache.ts';
 import { fileEtag, HubHttpError, HubUnreachable, listAll, listSplit, type ParquetListing } from './client.ts';
 import { fullSpec, hubEnv, parseHubSpec, showUrl, type HubEnv, type HubSpec } from './spec.ts';
+import { terminalSafe } from '../../util/terminal.ts';
 
 export interface ResolvedFile {
   path: string;
@@ -210,7 +211,7 @@ export function forgetResolvedSplits(): void {
   memo.clear();
 }
 
-const stderrLog = (s: string): void => void process.stderr.write(`textstress: ${s}\n`);
+const stderrLog = (s: string): void => void process.stderr.write(`textstress: ${terminalSafe(s)}\n`);
 
 /** The split's parquet files on disk, downloaded or from the cache. */
 export function resolveSplit(spec: HubSpec, env: HubEnv = hubEnv(), log: (s: string) => void = stderrLog): Promise<ResolvedSplit> {

@@ -6,17 +6,17 @@
  * honouring Retry-After; none of them is ever scored as a prediction. Temperature 0 and a fixed seed by default.
  * The API key is read from an environment variable and never appears in a message, a result or the cache.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { ModelError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';
+import { Circuit } from '../circuit.ts';
 import { outputsOrPartial } from '../failure.ts';
-import { parseRetryAfter, seconds } from '../http-errors.ts';
 import { backoffDelay, type RetryOptions } from '../retry.ts';
 import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput, ModelTask, TokenUsage } from '../types.ts';
 import { answerSchema, mapClassAnswer, mapQaAnswer, mapTagAnswer, type ChatAnswer, type LabelMapping } from './mapping.ts';
 import { AdaptiveLimiter, BudgetError, CostMeter, type Prices } from './meter.ts';
+import { ChatShape, classifyFailure, type Failure } from './response.ts';
 import { checkTemplate, DEFAULT_TEMPLATES, readTemplate, renderPrompt, type PromptTemplate } from './templates.ts';
 
 /**
@@ -60,38 +60,6 @@ export interface OpenAiModelOptions extends RetryOptions {
 
 const DEFAULT_BASE = 'https://api.openai.com/v1';
 
-const TopLp = z.object({ token: z.string(), logprob: z.number() }).passthrough();
-const ChatShape = z
-  .object({
-    choices: z
-      .array(
-        z
-          .object({
-            message: z.object({ content: z.string().nullable().optional() }).passthrough(),
-            logprobs: z
-              .object({
-                content: z
-                  .array(TopLp.extend({ top_logprobs: z.array(TopLp).nullable().optional() }))
-                  .nullable()
-                  .optional(),
-              })
-              .passthrough()
-              .nullable()
-              .optional(),
-          })
-          .passthrough(),
-      )
-      .min(1),
-    usage: z
-      .object({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0) })
-      .passthrough()
-      .nullable()
-      .optional(),
-  })
-  .passthrough();
-
-type Failure = { retry: true; why: string; retryAfterMs?: number; rateLimited: boolean } | { retry: false; error: ModelError };
-
 /** The adapter's counters beyond the meter: retries, rate-limit answers, and the concurrency it came down to. */
 export interface OpenAiStats {
   retries: number;
@@ -108,6 +76,8 @@ export class OpenAiModel implements ModelAdapter {
   readonly baseUrl: string;
   private readonly client: OpenAI;
   private readonly limiter: AdaptiveLimiter;
+  /** Opens on the first failure for good that is not an input's own: no request starts after it (see circuit.ts). */
+  private readonly circuit = new Circuit();
   private readonly rng: Rng;
   private readonly secret: string | undefined;
   private readonly templates = new Map<ModelInput['kind'], PromptTemplate>();
@@ -259,18 +229,38 @@ export class OpenAiModel implements ModelAdapter {
     };
   }
 
+  /** One input's request, retried; a failure for good that is not the input's own opens the circuit. */
   private async one(input: ModelInput): Promise<ModelOutput> {
+    try {
+      return await this.attempts(input);
+    } catch (err) {
+      if (!(err instanceof BudgetError) && !(err instanceof ModelError && err.inputSpecific)) this.circuit.trip(err);
+      throw err;
+    }
+  }
+
+  private async attempts(input: ModelInput): Promise<ModelOutput> {
     const body = this.body(input);
     const bytes = Buffer.byteLength(JSON.stringify(body.messages));
     for (let attempt = 1; ; attempt++) {
       // Reserved once a slot is free, just before sending: only requests in flight hold a reservation.
       let reservation = 0;
       const result = await this.limiter.run(async ({ epoch }) => {
+        // The circuit opened while this request waited for a slot or out a backoff: it is not sent.
+        if (this.circuit.open) throw this.circuit.error;
         reservation = this.meter.reserve(bytes, this.o.maxTokens);
         try {
-          return { ok: true as const, value: await this.client.chat.completions.create(body) };
+          const value = await this.client.chat.completions.create(body);
+          this.circuit.heard();
+          return { ok: true as const, value };
         } catch (err) {
-          return { ok: false as const, failure: this.classify(err), epoch };
+          if (err instanceof OpenAI.APIError && err.status !== undefined) this.circuit.heard();
+          const failure = this.classify(err);
+          // A failure for good opens the circuit before this slot is freed: a request queued for it must not start.
+          const final = this.finalError(attempt, failure);
+          if (final !== undefined && !(final instanceof BudgetError) && !(final instanceof ModelError && final.inputSpecific))
+            this.circuit.trip(final);
+          return { ok: false as const, failure, epoch };
         }
       });
       if (result.ok) {
@@ -298,61 +288,35 @@ export class OpenAiModel implements ModelAdapter {
     }
   }
 
+  /** The error to stop with when `f` at this attempt is final (not retried, or the attempts are spent). */
+  private finalError(attempt: number, f: Failure): unknown {
+    if (!f.retry) return f.error;
+    if (attempt <= this.o.retries) return undefined;
+    return new ModelError(`openai:${this.modelName} at ${this.baseUrl} failed ${attempt} times; the last time with ${f.why}.`, {
+      hint: 'The server may be overloaded or down: lower --request-concurrency, raise --retries or --timeout, then rerun with --resume.',
+    });
+  }
+
   /** Waits before the next attempt, or throws when the failure is final or the attempts are spent. */
   private async retryOrThrow(attempt: number, f: Failure): Promise<void> {
-    if (!f.retry) throw f.error;
-    if (f.rateLimited) this.meter.rateLimited++;
-    if (attempt > this.o.retries) {
-      throw new ModelError(`openai:${this.modelName} at ${this.baseUrl} failed ${attempt} times; the last time with ${f.why}.`, {
-        hint: 'The server may be overloaded or down: lower --request-concurrency, raise --retries or --timeout, then rerun with --resume.',
-      });
-    }
+    const final = this.finalError(attempt, f);
+    if (f.retry && f.rateLimited) this.meter.rateLimited++;
+    if (final !== undefined || !f.retry) throw final;
     this.meter.retries++;
     const backoff = backoffDelay(this.o, attempt, this.rng);
     const wait = f.retryAfterMs !== undefined ? Math.min(f.retryAfterMs, this.o.maxRetryAfterMs) + 0.1 * backoff : backoff;
-    await sleep(wait);
+    await this.circuit.wait(wait);
   }
 
-  /** What a failed call means: retry (429, 408, 409, 5xx, timeouts, connection errors, unreadable answers) or stop. */
+  /** What a failed call means: retry or stop (see classifyFailure). */
   private classify(err: unknown): Failure {
-    if (err instanceof BudgetError) return { retry: false, error: err };
-    if (err instanceof OpenAI.APIConnectionTimeoutError)
-      return { retry: true, why: `no answer within ${seconds(this.o.timeoutMs)}`, rateLimited: false };
-    if (err instanceof OpenAI.APIConnectionError)
-      return { retry: true, why: `a connection error (${this.redact(err.message)})`, rateLimited: false };
-    if (err instanceof OpenAI.APIError && err.status !== undefined) {
-      const status = err.status;
-      const message = this.redact(err.message);
-      if (status === 429 || status === 408 || status === 409 || status >= 500) {
-        const ms = err.headers?.get('retry-after-ms');
-        const retryAfterMs = ms && /^\d+(\.\d+)?$/.test(ms) ? Number(ms) : parseRetryAfter(err.headers?.get('retry-after') ?? null);
-        return {
-          retry: true,
-          why: `HTTP ${status} (${message})`,
-          rateLimited: status === 429,
-          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-        };
-      }
-      const hint =
-        status === 401 || status === 403
-          ? 'Check the API key in the --auth-env variable and that it may use this model.'
-          : status === 404
-            ? `Check the model name and --base-url (it should end in /v1); ${this.baseUrl}/models lists the models.`
-            : 'The server refused the request; the message above says why.';
-      return {
-        retry: false,
-        error: new ModelError(`openai:${this.modelName} at ${this.baseUrl} answered HTTP ${status}: ${message}`, {
-          hint,
-          inputSpecific: status === 400 || status === 422,
-        }),
-      };
-    }
-    // Anything else came from reading the answer (a body that is not JSON): a lying endpoint, retried.
-    return {
-      retry: true,
-      why: `an unreadable answer (${this.redact(err instanceof Error ? err.message : String(err))})`,
-      rateLimited: false,
-    };
+    return classifyFailure(err, {
+      where: `openai:${this.modelName} at ${this.baseUrl}`,
+      baseUrl: this.baseUrl,
+      timeoutMs: this.o.timeoutMs,
+      hung: () => this.circuit.silentFor(this.o.timeoutMs / 2),
+      redact: (text) => this.redact(text),
+    });
   }
 
   private redact(text: string): string {

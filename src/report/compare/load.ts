@@ -9,7 +9,9 @@ import type { ExampleResult } from '../../attack/result.ts';
 import type { Prediction } from '../../attack/goals/index.ts';
 import type { EntityCounts } from '../../data/entities.ts';
 import { readResults } from '../../runner/checkpoint.ts';
-import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
+import { checkDigests, type Digests } from '../../runner/digest.ts';
+import { RESULTS_FILE, STATE_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
+import { readStateFile } from '../../runner/resume.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
 import { answerUnchanged } from '../../metrics/stable.ts';
 import { kindOfSummary } from '../../kinds/index.ts';
@@ -92,6 +94,9 @@ export function readRunInfo(dir: string): RunInfo {
     throw new TextstressError('summary.json is not a textstress run summary.', { where: file });
   if (s.shard) throw new TextstressError(`${dir} is one shard of a run; join the shards with textstress merge first.`, { where: file });
   if (!existsSync(join(dir, RESULTS_FILE))) throw new TextstressError(`no results.jsonl in ${dir}.`, { where: dir });
+  // As merge does: results or a summary edited after the run finished are no run's (issue 35).
+  const digests = readStateFile<{ digests?: Digests }>(join(dir, STATE_FILE))?.digests;
+  if (digests) checkDigests(dir, digests, 'the run', 'compared');
   const budget = (s.settings as Record<string, unknown> | undefined)?.maxQueries;
   return {
     dir,

@@ -275,7 +275,7 @@
     );
   }
 
-  async function renderHistory(model, metric) {
+  async function renderHistory(model, metric, live) {
     const mine = state.runs.filter((r) => r.model === model);
     const named = new Map(mine.flatMap((r) => r.metrics.map((m) => [m.name, m])));
     const pick = el(
@@ -286,6 +286,7 @@
     const chart = el('div', { class: 'chart', id: 'history-chart' }, 'Loading…');
     app.replaceChildren(back(), el('h2', {}, `${model} over time`), el('p', {}, 'figure: ', pick), chart);
     const h = await getJson(`/api/history?model=${encodeURIComponent(model)}&metric=${encodeURIComponent(metric)}`);
+    if (!live()) return;
     chart.replaceChildren();
     if (!h.svg) {
       chart.textContent = 'No run of this model reports this figure.';
@@ -311,20 +312,27 @@
     );
   }
 
-  async function renderCompare(a, b) {
+  async function renderCompare(a, b, live) {
     app.replaceChildren(back(), el('p', {}, 'Comparing…'));
     const c = await getJson(`/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+    // The user moved on while the comparison ran: its answer belongs to a view no longer shown.
+    if (!live()) return;
     app.replaceChildren(back(), ...window.textstressCompareView(c, el, { figure, label, pct, table }));
   }
 
+  // Which view is shown: an answer (or error) that comes back for an older one is dropped, not drawn over the newer.
+  let shown = 0;
   async function route() {
     const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+    const mine = ++shown;
+    const live = () => mine === shown;
     try {
       if (parts[0] === 'run' && parts[1]) renderRun(parts[1]);
-      else if (parts[0] === 'compare' && parts[1] && parts[2]) await renderCompare(parts[1], parts[2]);
-      else if (parts[0] === 'history' && parts[1]) await renderHistory(parts[1], parts[2] || 'attack_success_rate');
+      else if (parts[0] === 'compare' && parts[1] && parts[2]) await renderCompare(parts[1], parts[2], live);
+      else if (parts[0] === 'history' && parts[1]) await renderHistory(parts[1], parts[2] || 'attack_success_rate', live);
       else renderList();
     } catch (err) {
+      if (!live()) return;
       app.replaceChildren(back(), el('p', { class: 'error', role: 'alert' }, String(err.message ?? err)));
     }
   }

@@ -2,7 +2,7 @@
  * The runs `textstress view` lists: every finished run under the given folders, read from its summary.json and
  * run.json only (results files are never opened here, so a folder of million-example runs lists in seconds).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import {
   formatBound,
@@ -96,9 +96,13 @@ export function scanRuns(
       problems.push({ root, path: '.', reason: `no folder at ${root}` });
       return;
     }
+    const real = realpathSync(abs);
     walk(abs, 0, (dir) => {
       const path = relative(abs, dir).split(sep).join('/') || '.';
       try {
+        const out = linksOut(dir, real, 0);
+        // Never read, and never shown: a link to ~/.ssh/id_rsa named summary.json must not reach the page (issue 35).
+        if (out.length) throw new Error(`${out.join(', ')}: a symbolic link out of ${root}, not followed`);
         const entry = entryOf(i, root, abs, dir, path, declared);
         if (entry) runs.push(entry);
       } catch (err) {
@@ -128,6 +132,24 @@ function walk(dir: string, depth: number, onRun: (dir: string) => void): void {
   for (const name of names) walk(join(dir, name), depth + 1, onRun);
 }
 
+/** The files under a run's folder (`dir`, real sub-folders too) that are symbolic links resolving outside `rootReal`. */
+function linksOut(dir: string, rootReal: string, depth: number): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory() && depth < MAX_DEPTH) out.push(...linksOut(path, rootReal, depth + 1).map((n) => `${e.name}/${n}`));
+    if (!e.isSymbolicLink()) continue;
+    let target: string | undefined;
+    try {
+      target = realpathSync(path);
+    } catch {
+      target = undefined; // dangling: reading it fails anyway, but say why
+    }
+    if (target === undefined || (target !== rootReal && !target.startsWith(rootReal + sep))) out.push(e.name);
+  }
+  return out;
+}
+
 function readObject(file: string): Record<string, unknown> | undefined {
   if (!existsSync(file)) return undefined;
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
@@ -150,7 +172,8 @@ function entryOf(
   try {
     summary = readObject(join(dir, 'summary.json'));
   } catch (err) {
-    throw new Error(`summary.json is not JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    // Not the parser's message: it quotes the file's first bytes, and a file's bytes never reach the page raw.
+    throw new Error('summary.json is not JSON', { cause: err });
   }
   if (summary && typeof summary.recipe !== 'string' && typeof summary.command === 'string') return undefined;
   if (!summary || typeof summary.recipe !== 'string') throw new Error('summary.json is not a textstress run summary');
