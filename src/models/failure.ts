@@ -85,7 +85,7 @@ export function batchOutputsOrPartial(
   batches: readonly (readonly ModelInput[])[],
   settled: readonly PromiseSettledResult<ModelOutput[]>[],
 ): ModelOutput[] {
-  if (settled.every((s) => s.status === 'fulfilled')) return settled.flatMap((s) => (s as PromiseFulfilledResult<ModelOutput[]>).value);
+  if (settled.every((s) => s.status === 'fulfilled')) return settled.flatMap((s) => s.value);
   if (settled.length === 1) throw (settled[0] as PromiseRejectedResult).reason;
   const outputs: (ModelOutput | undefined)[] = [];
   const errors: unknown[] = [];

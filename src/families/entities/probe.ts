@@ -19,6 +19,7 @@ import {
 import { spaceBefore, type Edit } from '../../text/edits.ts';
 import type { Rng } from '../../util/rng.ts';
 import { exampleFields } from '../../attack/subject.ts';
+import { cooperative } from '../../util/yield.ts';
 
 /** What the entity probe needs: the type, the budget, the goal that scores variants, who finds mentions, the lists. */
 export interface EntityProbeOptions {
@@ -45,7 +46,10 @@ export function entityProbe(opts: EntityProbeOptions): Probe {
     async variants(example: Example, rng: Rng, budget: number): Promise<Variant[]> {
       const mentions = await mentionsOf(example);
       const out: Variant[] = [];
+      // Each variant rewrites the whole text (a second or so on 600,000 characters): a turn between them lets SIGTERM in.
+      const breathe = cooperative();
       for (let b = 0; b < budget; b++) {
+        await breathe();
         const plan = planReplacement(mentions, opts.type, opts.dicts, rng);
         if (plan.size === 0) continue;
         const { example: rewritten, edits } = applyPlan(example, mentions, plan);

@@ -11,6 +11,7 @@ import type { ModelAdapter, ModelInfo, ModelInput, ModelOutput } from '../types.
 import type { Collector, PlannedRow, TaskCodec } from './codec.ts';
 import { runsOf, type RunLimits } from './batching.ts';
 import type { OnnxSession } from './session.ts';
+import { cooperative } from '../../util/yield.ts';
 
 export class TransformersModel implements ModelAdapter {
   /** One ONNX run at a time: callers gain nothing from handing it more than one batch at once. */
@@ -43,7 +44,14 @@ export class TransformersModel implements ModelAdapter {
       const problem = checkInputKind(this.info.task, input, i);
       if (problem) throw new ModelError(`${this.info.id}: ${problem}.`);
     });
-    const planned: PlannedRow<unknown>[] = inputs.flatMap((input, i) => this.codec.plan(input, i));
+    // Tokenizing is synchronous: a turn of the event loop between long inputs lets SIGTERM in (a 600,000-character
+    // text takes a second or more, and a batch holds dozens).
+    const planned: PlannedRow<unknown>[] = [];
+    const breathe = cooperative();
+    for (const [i, input] of inputs.entries()) {
+      planned.push(...this.codec.plan(input, i));
+      await breathe();
+    }
     const collector: Collector<unknown> = this.codec.collector(inputs);
     const lengths = planned.map((p) => p.row.inputIds.length);
     for (const run of runsOf(lengths, { rows: this.maxBatchSize, tokens: this.maxBatchTokens, overhead: this.runOverhead })) {
