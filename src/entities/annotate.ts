@@ -195,7 +195,13 @@ async function scanField(f: FieldWords, look: Lookup, tick: () => Promise<void>)
  * The longest listed span starting at word i and ending by runEnd, or a person's name, with the index of the word
  * after it; undefined when none.
  */
-function longestAt(f: FieldWords, i: number, runEnd: number, look: Lookup, cased: boolean): { mention: Mention; after: number } | undefined {
+function longestAt(
+  f: FieldWords,
+  i: number,
+  runEnd: number,
+  look: Lookup,
+  cased: boolean,
+): { mention: Mention; after: number } | undefined {
   for (let j = runEnd; j > i; j--) {
     const text = f.words.slice(i, j).join(' ');
     const found = look.lists(text);
