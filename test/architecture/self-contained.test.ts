@@ -64,7 +64,7 @@ describe('npm test is self-contained', () => {
   });
 
   it('every file under test/fixtures stays small', () => {
-    // The zoo slice is copied byte for byte from ../shared/zoo (it cannot be shrunk): up to 1 MiB a file, 5 MiB in all.
+    // The zoo slice is copied byte for byte from the architecture zoo (test/fixtures/zoo/README.md): up to 1 MiB a file, 5 MiB in all.
     const zoo = join(TEST, 'fixtures', 'zoo');
     let zooBytes = 0;
     for (const f of files(join(TEST, 'fixtures'))) {
