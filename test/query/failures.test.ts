@@ -104,7 +104,7 @@ describe('a failing batch over HTTP', () => {
     await srv?.close();
     srv = undefined;
   });
-  const fast = { task: 'text-classification' as const, labels: ['neg', 'pos'], timeoutMs: 500, backoffMs: 1, maxBackoffMs: 2 };
+  const fast = { task: 'text-classification' as const, labels: ['neg', 'pos'], timeoutMs: 10_000, backoffMs: 1, maxBackoffMs: 2 };
 
   it('5xx after retries is not split: exactly retries + 1 requests, one error naming the endpoint', async () => {
     let requests = 0;
