@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import type { ExampleResult } from '../src/attack/result.ts';
+import type { ExampleResult } from '../src/core/result.ts';
 import { SummaryAccumulator } from '../src/metrics/summary.ts';
 import { readResults } from '../src/runner/checkpoint.ts';
 

@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ExampleResult } from '../src/attack/result.ts';
+import type { ExampleResult } from '../src/core/result.ts';
 import { builtinRegistry } from '../src/families/index.ts';
 import { runRecipe } from '../src/kinds/run.ts';
 import type { RunSummary } from '../src/metrics/summary.ts';

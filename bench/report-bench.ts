@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
-import type { ExampleResult } from '../src/attack/result.ts';
+import type { ExampleResult } from '../src/core/result.ts';
 import { writeHtmlReport } from '../src/report/html/index.ts';
 import { Rng } from '../src/util/rng.ts';
 import { fakeResult, replaceEdit, writeRun } from '../test/report/fixtures.ts';

@@ -39,8 +39,8 @@ export { defineVerb, type VerbDef, type VerbContext, type AnyVerb } from './reci
 
 // What a recipe's `build` composes: an attack (transformation, constraints, goal, search), a probe, a stress suite
 // or a generator.
-export type { Attack } from './attack/attack.ts';
-export { composite, type Transformation } from './attack/transformation.ts';
+export type { Attack } from './core/attack.ts';
+export { composite, type Transformation } from './core/transformation.ts';
 export {
   maxEdits,
   editBudget,
@@ -50,28 +50,28 @@ export {
   minWordLength,
   noRepeatEdits,
   type Constraint,
-} from './attack/constraints.ts';
-export { stopwords, maxLevenshtein } from './attack/text-constraints.ts';
-export { partOfSpeech } from './attack/part-of-speech.ts';
-export { wordEmbeddingDistance } from './attack/embedding-distance.ts';
-export { SentenceSimilarity } from './attack/sentence-similarity.ts';
-export type { Goal, GoalFactory, GoalStatus } from './attack/goals/types.ts';
-export { UntargetedClassification, TargetConfidence } from './attack/goals/classification.ts';
-export { EntityF1Drop } from './attack/goals/entity.ts';
-export { QaF1Drop } from './attack/goals/qa.ts';
-export { Invariance } from './attack/goals/invariance.ts';
-export { LabelAligner } from './attack/labels.ts';
-export type { SearchMethod, SearchContext, SearchOutcome } from './attack/search/types.ts';
-export { GreedyWordSearch } from './attack/search/greedy-word.ts';
-export { GreedyWordSwapWIR } from './attack/search/greedy-wir.ts';
-export { BeamSearch } from './attack/search/beam.ts';
-export { GeneticSearch } from './attack/search/genetic.ts';
-export { RandomEditsSearch } from './attack/search/random-edits.ts';
-export { OneShotSearch } from './attack/search/one-shot.ts';
-export { WORD_TARGETS, type WordTarget } from './attack/search/word-importance.ts';
-export type { Probe, Variant } from './attack/probe.ts';
-export type { StressSuite, StressTest, StressCase, StressScore, AdaptiveContext } from './attack/stress.ts';
-export type { Generator, GenerateContext, GeneratorStep } from './attack/generate.ts';
+} from './core/constraints.ts';
+export { stopwords, maxLevenshtein } from './core/text-constraints.ts';
+export { partOfSpeech } from './core/part-of-speech.ts';
+export { wordEmbeddingDistance } from './core/embedding-distance.ts';
+export { SentenceSimilarity } from './core/sentence-similarity.ts';
+export type { Goal, GoalFactory, GoalStatus } from './core/goals/types.ts';
+export { UntargetedClassification, TargetConfidence } from './core/goals/classification.ts';
+export { EntityF1Drop } from './core/goals/entity.ts';
+export { QaF1Drop } from './core/goals/qa.ts';
+export { Invariance } from './core/goals/invariance.ts';
+export { LabelAligner } from './core/labels.ts';
+export type { SearchMethod, SearchContext, SearchOutcome } from './core/search/types.ts';
+export { GreedyWordSearch } from './core/search/greedy-word.ts';
+export { GreedyWordSwapWIR } from './core/search/greedy-wir.ts';
+export { BeamSearch } from './core/search/beam.ts';
+export { GeneticSearch } from './core/search/genetic.ts';
+export { RandomEditsSearch } from './core/search/random-edits.ts';
+export { OneShotSearch } from './core/search/one-shot.ts';
+export { WORD_TARGETS, type WordTarget } from './core/search/word-importance.ts';
+export type { Probe, Variant } from './core/probe.ts';
+export type { StressSuite, StressTest, StressCase, StressScore, AdaptiveContext } from './core/stress-suite.ts';
+export type { Generator, GenerateContext, GeneratorStep } from './core/generate.ts';
 export type { Edit } from './text/edits.ts';
 export { rewriteExample } from './data/rewrite.ts';
 export { WordSeq } from './text/word-seq.ts';
@@ -112,10 +112,10 @@ export type {
 // Results, as results.jsonl and summary.json hold them.
 export { readResults } from './runner/checkpoint.ts';
 export { RESULTS_FILE, SUMMARY_FILE } from './runner/per-example.ts';
-export type { ExampleResult, AttackStatus, ProbeRecord } from './attack/result.ts';
+export type { ExampleResult, AttackStatus, ProbeRecord } from './core/result.ts';
 export type { RunSummary } from './metrics/summary.ts';
 export type { GenerateSummary } from './metrics/generate-summary.ts';
-export type { StressSummary } from './metrics/stress.ts';
+export type { StressSummary } from './metrics/stress-summary.ts';
 
 // Suites and the CI gate.
 export { loadSuite, SuiteError, type LoadedSuite } from './suite/load.ts';
@@ -132,7 +132,7 @@ export type { CheckResult, Verdict } from './report/html/types.ts';
 export { summaryTable } from './kinds/attack/print.ts';
 export type { ReportFamily, LoadedRun, RunGroup, ReportTable, ChartSpec, FamilySectionContent } from './recipes/report/types.ts';
 export { runLabel, cleanVsAttackedChart, editTypeChart, groupedBarsChart } from './recipes/report/charts.ts';
-export { stressGateMetrics } from './recipes/stress-metrics.ts';
+export { stressGateMetrics } from './recipes/stress-gate-metrics.ts';
 
 // The 95% intervals a recipe's gate metric declares (RecipeMetric.interval): shares, clustered shares, means and F1.
 export { wilson, clusteredWilson, bootstrap, bootstrapMean, sameValueBounds, type Interval } from './stats/index.ts';

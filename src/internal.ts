@@ -105,10 +105,10 @@ export { createRegistry, assertDerivable } from './recipes/registry/registry.ts'
 export { type VerbArgument } from './recipes/registry/verbs.ts';
 
 // Attack internals: the state a search walks, subjects, goal helpers, and the options of each search.
-export { attackExample } from './attack/attack.ts';
-export { isModifiable, isAllowed, nothingToEdit, type ConstraintVerdict } from './attack/constraints.ts';
-export { type WordSimilarity } from './attack/embedding-distance.ts';
-export { answerStatus } from './attack/goals/qa.ts';
+export { attackExample } from './core/attack.ts';
+export { isModifiable, isAllowed, nothingToEdit, type ConstraintVerdict } from './core/constraints.ts';
+export { type WordSimilarity } from './core/embedding-distance.ts';
+export { answerStatus } from './core/goals/qa.ts';
 export {
   asClasses,
   asTags,
@@ -120,16 +120,16 @@ export {
   type Prediction,
   UNMAPPABLE_LABEL,
   UNMAPPABLE_CLEAN,
-} from './attack/goals/types.ts';
-export { parseLabelMap } from './attack/labels.ts';
-export { canReplacePos } from './attack/part-of-speech.ts';
-export { probeExample, samePrediction, sameUnderEdits } from './attack/probe.ts';
-export { type TracePoint } from './attack/result.ts';
-export { type GeneticOptions } from './attack/search/genetic.ts';
-export { rankByWir, softmax, WIR_METHODS, UNK_TOKEN, type WirMethod, type WirOptions } from './attack/search/greedy-wir.ts';
-export { type WholeTextTransform } from './attack/search/one-shot.ts';
-export { type Expanded } from './attack/search/types.ts';
-export { rankWords } from './attack/search/word-importance.ts';
+} from './core/goals/types.ts';
+export { parseLabelMap } from './core/labels.ts';
+export { canReplacePos } from './core/part-of-speech.ts';
+export { probeExample, samePrediction, sameUnderEdits } from './core/probe.ts';
+export { type TracePoint } from './core/result.ts';
+export { type GeneticOptions } from './core/search/genetic.ts';
+export { rankByWir, softmax, WIR_METHODS, UNK_TOKEN, type WirMethod, type WirOptions } from './core/search/greedy-wir.ts';
+export { type WholeTextTransform } from './core/search/one-shot.ts';
+export { type Expanded } from './core/search/types.ts';
+export { rankWords } from './core/search/word-importance.ts';
 export {
   textWindow,
   similarity,
@@ -137,8 +137,8 @@ export {
   type SimilarityOptions,
   type SimilarityMetric,
   type EncoderCount,
-} from './attack/sentence-similarity.ts';
-export { applyCandidate, initialState, type AttackState, type Scored } from './attack/state.ts';
+} from './core/sentence-similarity.ts';
+export { applyCandidate, initialState, type AttackState, type Scored } from './core/state.ts';
 export {
   stressExample,
   type FixedStressTest,
@@ -147,8 +147,8 @@ export {
   type NotApplicable,
   type StressResult,
   type StressCaseResult,
-} from './attack/stress.ts';
-export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './attack/subject.ts';
+} from './core/stress-suite.ts';
+export { makeSubject, exampleInput, exampleFields, type AttackSubject, type EditableField } from './core/subject.ts';
 
 // Perturbations: pure, seeded functions text → candidates that the families share.
 export { caseShape, type CaseShape } from './perturb/case.ts';
@@ -336,13 +336,13 @@ export {
 
 // Metrics: the accumulators behind summary.json.
 export { evaluateClean, type CleanMetrics, type CleanOptions } from './metrics/clean.ts';
-export { StressTally, reduction, type StressCell, type StressMetrics, type StressTestSummary } from './metrics/stress.ts';
+export { StressTally, reduction, type StressCell, type StressMetrics, type StressTestSummary } from './metrics/stress-summary.ts';
 export { summarize, SummaryAccumulator, type RunMetrics, type SummaryOptions } from './metrics/summary.ts';
 export { textAttackSummary, TextAttackTally, textAttackTable, type TextAttackSummary } from './metrics/textattack.ts';
 
 // Reports and suites: the report's loaders and parts, the suite's schema and gate pieces.
 export { editTypeCounts, wrapLabel, settingNumber, settingString } from './recipes/report/charts.ts';
-export { accuracyPerTestChart, stressTestsTable, accuracyWithReduction, reductionText } from './recipes/report/stress.ts';
+export { accuracyPerTestChart, stressTestsTable, accuracyWithReduction, reductionText } from './recipes/report/stress-per-test.ts';
 export {
   type RunProfile,
   type StressRun,

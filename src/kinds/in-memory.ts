@@ -3,8 +3,8 @@
  * an async iterable in input order, and the run's metrics come when it ends. For notebooks, services and tests
  * that keep their data in memory; runs that must survive a crash use runRecipe (checkpointed folders).
  */
-import type { ExampleResult } from '../attack/result.ts';
-import { parseLabelMap } from '../attack/labels.ts';
+import type { ExampleResult } from '../core/result.ts';
+import { parseLabelMap } from '../core/labels.ts';
 import type { DatasetInfo, Example } from '../data/types.ts';
 import { SummaryAccumulator, type RunSummary } from '../metrics/summary.ts';
 import type { ModelAdapter } from '../models/types.ts';

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLabelMap } from '../attack/labels.ts';
+import { parseLabelMap } from '../core/labels.ts';
 import type { Dataset, Example } from '../data/types.ts';
 import { builtAs, type AnyRecipe, type BuiltOf, type RecipeKind } from '../recipes/registry/define.ts';
 import type { RunSettings } from '../runner/per-example.ts';

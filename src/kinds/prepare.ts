@@ -6,7 +6,7 @@
 import type { DatasetInfo } from '../data/types.ts';
 import type { ModelInfo } from '../models/types.ts';
 import { checkRecipeTask, goalFor, taskKindOf } from '../recipes/context.ts';
-import type { GoalFactory } from '../attack/goals/index.ts';
+import type { GoalFactory } from '../core/goals/index.ts';
 import type { AnyRecipe, BuildContext, Built } from '../recipes/registry/define.ts';
 import { openModel, resolveModelSpec, type ModelSpec } from '../runner/open.ts';
 

@@ -9,7 +9,7 @@
 import type { Example } from '../data/types.ts';
 import type { GenerateSummary, ProcessStats, RunSummary } from '../metrics/summary.ts';
 import type { MetricDisplay } from '../metrics/display.ts';
-import type { StressSummary } from '../metrics/stress.ts';
+import type { StressSummary } from '../metrics/stress-summary.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine, QuerySession } from '../query/engine.ts';
 import {

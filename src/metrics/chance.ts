@@ -4,8 +4,8 @@
  * the data's are paired the wrong way round (a --label-map that swaps them), so every figure of the run measures the
  * swap, not the model. Judged with the interval, so a small sample that is merely unlucky is not called a swap.
  */
-import type { Prediction } from '../attack/goals/index.ts';
-import { UNMAPPABLE_LABEL } from '../attack/goals/types.ts';
+import type { Prediction } from '../core/goals/index.ts';
+import { UNMAPPABLE_LABEL } from '../core/goals/types.ts';
 import { wilson, type Interval } from '../stats/index.ts';
 import { bounds } from './show.ts';
 import { pct } from '../util/format.ts';

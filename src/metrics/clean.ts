@@ -1,6 +1,6 @@
-import { QaF1Drop, type Goal, type GoalFactory } from '../attack/goals/index.ts';
-import { guardUnmappable } from '../attack/goals/types.ts';
-import { makeSubject, type SubjectOptions } from '../attack/subject.ts';
+import { QaF1Drop, type Goal, type GoalFactory } from '../core/goals/index.ts';
+import { guardUnmappable } from '../core/goals/types.ts';
+import { makeSubject, type SubjectOptions } from '../core/subject.ts';
 import type { Example } from '../data/types.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 import type { QueryEngine } from '../query/engine.ts';

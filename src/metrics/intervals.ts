@@ -6,7 +6,7 @@
  * bootstrap needs each example's own values, so they are kept as compact typed columns (a few bytes per example:
  * 10⁶ examples fit in tens of MB), never the results themselves.
  */
-import type { ExampleResult } from '../attack/result.ts';
+import type { ExampleResult } from '../core/result.ts';
 import { f1, type EntityCounts } from '../data/entities.ts';
 import { bootstrap, bootstrapMean, pairedBootstrap, sameValueBounds, wilson, type Interval } from '../stats/index.ts';
 

@@ -4,7 +4,7 @@
  * of another length, which a comparison of two predictions cannot); an attack's compares the clean and the attacked
  * prediction (same top label, or the same tag sequence).
  */
-import type { ExampleResult } from '../attack/result.ts';
+import type { ExampleResult } from '../core/result.ts';
 
 export function answerUnchanged(r: ExampleResult): boolean {
   if (r.probe) return r.probe.changed === 0;

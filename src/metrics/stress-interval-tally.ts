@@ -13,10 +13,10 @@
  * Seeds derive from the run's seed and the row's name, so the same run gives the same intervals.
  */
 import { createHash } from 'node:crypto';
-import type { StressCaseResult, StressResult } from '../attack/stress.ts';
+import type { StressCaseResult, StressResult } from '../core/stress-suite.ts';
 import { bootstrap, wilson, type Interval } from '../stats/index.ts';
-import type { StressCell, StressMetrics } from './stress.ts';
-import { ClusterCounts } from './stress-intervals.ts';
+import type { StressCell, StressMetrics } from './stress-summary.ts';
+import { ClusterCounts } from './stress-cluster-counts.ts';
 
 /** What {@link StressIntervalTally} is told about the suite. */
 export interface StressIntervalOptions {

@@ -1,5 +1,5 @@
-import type { Prediction } from '../attack/goals/index.ts';
-import type { ExampleResult } from '../attack/result.ts';
+import type { Prediction } from '../core/goals/index.ts';
+import type { ExampleResult } from '../core/result.ts';
 import { addCounts, f1, type EntityCounts } from '../data/entities.ts';
 import { BudgetTally, type BudgetPoint } from './budget.ts';
 import { Mean } from './mean.ts';

@@ -15,7 +15,7 @@
  *
  * Shares are 0–1 here, as in the rest of summary.json (TextAttack prints percentages).
  */
-import type { ExampleResult } from '../attack/result.ts';
+import type { ExampleResult } from '../core/result.ts';
 import { bootstrapMean, wilson, type Interval } from '../stats/index.ts';
 import { withInterval } from './show.ts';
 import { formatTable } from '../util/table.ts';

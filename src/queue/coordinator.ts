@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { parseLabelMap } from '../attack/labels.ts';
+import { parseLabelMap } from '../core/labels.ts';
 import type { Example } from '../data/types.ts';
 import { lockFolder, withLentLock } from '../runner/lock.ts';
 import { alreadyHoldsRun, readStateFile } from '../runner/resume.ts';

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { parseLabelMap } from '../attack/labels.ts';
+import { parseLabelMap } from '../core/labels.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import type { Registry } from '../recipes/registry/registry.ts';

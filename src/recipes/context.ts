@@ -3,8 +3,8 @@
  * classifiers, lower entity F1 for taggers, lower answer F1 for QA) and the label alignment. Checked before the
  * first query, so a wrong model or dataset fails with a clear message instead of halfway through a run.
  */
-import { EntityF1Drop, QaF1Drop, UntargetedClassification, type GoalFactory } from '../attack/goals/index.ts';
-import { LabelAligner, suggestLabelMap } from '../attack/labels.ts';
+import { EntityF1Drop, QaF1Drop, UntargetedClassification, type GoalFactory } from '../core/goals/index.ts';
+import { LabelAligner, suggestLabelMap } from '../core/labels.ts';
 import type { DatasetInfo } from '../data/types.ts';
 import type { ModelInfo } from '../models/types.ts';
 import { TextstressError } from '../util/errors.ts';

@@ -5,5 +5,5 @@ export { kebab, snake, camelFromSnake, camelKeys } from '../util/casing.ts';
 export { goalFor, taskKindOf, checkRecipeTask } from './context.ts';
 export type * from './report/types.ts';
 export * from './report/charts.ts';
-export { stressGateMetrics } from './stress-metrics.ts';
-export { accuracyPerTestChart, stressTestsTable, accuracyWithReduction, reductionText } from './report/stress.ts';
+export { stressGateMetrics } from './stress-gate-metrics.ts';
+export { accuracyPerTestChart, stressTestsTable, accuracyWithReduction, reductionText } from './report/stress-per-test.ts';

@@ -1,6 +1,6 @@
 /** Settings several word-level recipes share, declared once. */
 import { z } from 'zod';
-import type { SubjectOptions } from '../attack/subject.ts';
+import type { SubjectOptions } from '../core/subject.ts';
 import type { BuildContext } from './registry/define.ts';
 
 export const EDITABLE_FIELDS = ['text', 'textA', 'textB', 'tokens', 'question', 'context'] as const;

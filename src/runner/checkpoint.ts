@@ -1,5 +1,5 @@
 import { appendFileSync, closeSync, createReadStream, existsSync, ftruncateSync, openSync } from 'node:fs';
-import type { ExampleResult } from '../attack/result.ts';
+import type { ExampleResult } from '../core/result.ts';
 import { TextstressError } from '../util/errors.ts';
 
 /**

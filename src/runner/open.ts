@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { openDataset, type OpenDatasetOptions } from '../data/index.ts';
 import type { Dataset } from '../data/types.ts';
 import { checkAnnotatorDestination, openResemble, readResembleConfig } from '../defence/index.ts';
-import { parseLabelMap } from '../attack/labels.ts';
+import { parseLabelMap } from '../core/labels.ts';
 import { lazyModel } from '../models/lazy.ts';
 import { isHttpSpec, isOpenAiSpec, loadModel } from '../models/load.ts';
 import { standInModel, type StandInModel } from '../models/stand-in.ts';

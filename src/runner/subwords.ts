@@ -1,4 +1,4 @@
-import type { ExampleResult } from '../attack/result.ts';
+import type { ExampleResult } from '../core/result.ts';
 import type { ModelAdapter } from '../models/types.ts';
 import { spaceBefore } from '../text/edits.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The source tree's dependency rules, checked on the real files. The layers README states, top to bottom:
  *   cli → suite → report → queue → kinds → runner → families → recipes → defence
- *     → attack · metrics · perturb · entities → options → query → models · data → text · util · stats
+ *     → core · metrics · perturb · entities → options → query → models · data → text · util · stats
  * Every import (static, re-export, type-only and dynamic) goes down this list or stays in its layer, and the
  * folders import each other without a cycle. A family (src/families/<name>/) imports no other family, and opens no
  * model and runs no query itself (no value import from models/ or query/: those reach it through its contexts).
@@ -26,12 +26,17 @@ const LAYERS: readonly (readonly string[])[] = [
   ['families'],
   ['recipes'],
   ['defence'],
-  ['attack', 'metrics', 'perturb', 'entities'],
+  ['core', 'metrics', 'perturb', 'entities'],
   ['options'],
   ['query'],
   ['models', 'data'],
   ['text', 'util', 'stats'],
 ];
+/** Line counts: past REVIEW a file needs a reviewed entry in LONG_FILES; past HARD it must be split. */
+const REVIEW = 450;
+const HARD = 600;
+/** Files over REVIEW lines, each with the one concept that keeps it whole (path under src/ → concept). */
+const LONG_FILES: Readonly<Record<string, string>> = {};
 /** The package's entry points, which re-export from every layer. */
 const ENTRIES = ['index', 'internal'];
 
@@ -150,8 +155,15 @@ describe('source layers', () => {
     expect(branching).toEqual([]);
   });
 
-  it('keeps files under 400 lines', () => {
-    const long = SOURCES.map((f) => ({ f: relative(SRC, f), n: readFileSync(f, 'utf8').split('\n').length })).filter((x) => x.n > 400);
-    expect(long).toEqual([]);
+  // Size is a hint, not the goal: a file is split by concept, never to pass a line count. Past REVIEW lines a file
+  // must be listed below with the one concept it holds (a reviewed decision that it is still one thing); past
+  // HARD lines it must be split whatever it holds.
+  it(`files stay under ${HARD} lines, and those over ${REVIEW} are listed with the one concept they hold`, () => {
+    const sizes = SOURCES.map((f) => ({ f: relative(SRC, f), n: readFileSync(f, 'utf8').split('\n').length }));
+    expect(sizes.filter((x) => x.n > HARD)).toEqual([]);
+    const unreviewed = sizes.filter((x) => x.n > REVIEW && !(x.f in LONG_FILES)).map((x) => `${x.f} (${x.n} lines)`);
+    expect(unreviewed, 'add each to LONG_FILES with the one concept it holds, or split it by concept').toEqual([]);
+    const stale = Object.keys(LONG_FILES).filter((f) => !sizes.some((x) => x.f === f && x.n > REVIEW));
+    expect(stale, 'LONG_FILES lists files that are gone or no longer long').toEqual([]);
   });
 });

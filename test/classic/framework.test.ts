@@ -1,8 +1,8 @@
 /** The classic recipes' shared parts: stopwords, the Levenshtein bound, DeepWordBug's character edits, WordNet synonyms. */
 import { describe, expect, it } from 'vitest';
-import { initialState, applyCandidate } from '../../src/attack/state.ts';
-import { makeSubject } from '../../src/attack/subject.ts';
-import { maxLevenshtein, stopwords } from '../../src/attack/text-constraints.ts';
+import { initialState, applyCandidate } from '../../src/core/state.ts';
+import { makeSubject } from '../../src/core/subject.ts';
+import { maxLevenshtein, stopwords } from '../../src/core/text-constraints.ts';
 import { charEdit, CHAR_EDITS } from '../../src/perturb/classic/chars.ts';
 import { WordNetSynonyms } from '../../src/perturb/classic/wordnet-synonyms.ts';
 import { isStopword, nltkEnglishStopwords } from '../../src/text/stopwords.ts';

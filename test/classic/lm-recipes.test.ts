@@ -8,7 +8,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
 import { resourceLines, resourcesOf } from '../../src/metrics/resources.ts';

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { mergeShards } from '../../src/kinds/merge.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
 import type { RunSummary } from '../../src/metrics/summary.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';

@@ -6,7 +6,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { ROOT, fixtureData, readJson, readJsonl, runCli, stable, tmp } from './helpers.ts';
 
 const MODEL = join(ROOT, 'test', 'fixtures', 'models', 'tiny-bert-qa');

@@ -7,8 +7,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StressResult } from '../../src/attack/stress.ts';
-import type { StressSummary } from '../../src/metrics/stress.ts';
+import type { StressResult } from '../../src/core/stress-suite.ts';
+import type { StressSummary } from '../../src/metrics/stress-summary.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { ciText } from '../../src/families/stress/nli/tables.ts';
 import { wilson, type Interval } from '../../src/stats/index.ts';

@@ -12,10 +12,10 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StressResult } from '../../src/attack/stress.ts';
+import type { StressResult } from '../../src/core/stress-suite.ts';
 import { bestOverGold } from '../../src/data/answers.ts';
 import type { QaAnswer } from '../../src/data/types.ts';
-import type { StressSummary } from '../../src/metrics/stress.ts';
+import type { StressSummary } from '../../src/metrics/stress-summary.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import type { QaDetails, Table4Row } from '../../src/families/stress/qa/tables.ts';
 import { openModel } from '../../src/runner/open.ts';

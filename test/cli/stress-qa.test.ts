@@ -8,10 +8,10 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StressResult } from '../../src/attack/stress.ts';
+import type { StressResult } from '../../src/core/stress-suite.ts';
 import { loadSquad } from '../../src/data/squad.ts';
 import type { QaAnswer, QaExample } from '../../src/data/types.ts';
-import type { StressSummary } from '../../src/metrics/stress.ts';
+import type { StressSummary } from '../../src/metrics/stress-summary.ts';
 import type { QaDetails } from '../../src/families/stress/qa/tables.ts';
 import { stressQaRecipe } from '../../src/families/stress/qa/recipe.ts';
 import { openModel } from '../../src/runner/open.ts';

@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editBudget } from '../../src/attack/constraints.ts';
+import { editBudget } from '../../src/core/constraints.ts';
 import { netHarm, topK } from '../../src/families/entities/universal-names/search.ts';
 import { foolingSettings } from '../../src/families/fooling/settings.ts';
 import { table4 } from '../../src/families/stress/qa/tables.ts';
-import type { StressSummary } from '../../src/metrics/stress.ts';
+import type { StressSummary } from '../../src/metrics/stress-summary.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 /** The rows of a docs page's "Departures from the paper" table (first cell → the row). */
@@ -53,7 +53,7 @@ describe('departures from the papers, as the code does them', () => {
     const row = departures('probing.md').get('errors per erroneous sentence')!;
     expect(row).toContain('about 3% of the words');
     expect(row).toContain('1 or 2 errors of the type, at even odds');
-    expect(readFileSync(join(ROOT, 'src', 'families', 'encoder', 'probe-sentences.ts'), 'utf8')).toContain('r.next() < 0.5 ? 1 : 2');
+    expect(readFileSync(join(ROOT, 'src', 'families', 'encoder', 'layer-probe-sentences.ts'), 'utf8')).toContain('r.next() < 0.5 ? 1 : 2');
   });
 
   it("Table 4's caption gives the AddAny/AddCommon definition to Aspillaga et al., not to Jia & Liang", () => {

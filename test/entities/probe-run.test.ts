@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { writeInFormat } from '../../src/data/export.ts';
 import { openDataset } from '../../src/data/open.ts';
 import type { Example, QaExample, TextExample, TokenExample } from '../../src/data/types.ts';

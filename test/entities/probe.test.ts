@@ -5,8 +5,8 @@
  * is the corpus F1 of the counts kept per example.
  */
 import { describe, expect, it } from 'vitest';
-import { EntityF1Drop } from '../../src/attack/goals/index.ts';
-import { probeExample, sameUnderEdits } from '../../src/attack/probe.ts';
+import { EntityF1Drop } from '../../src/core/goals/index.ts';
+import { probeExample, sameUnderEdits } from '../../src/core/probe.ts';
 import { entitySpans } from '../../src/data/entities.ts';
 import type { Example, TokenExample } from '../../src/data/types.ts';
 import type { Mention, MentionAnnotator, NameDictionaries } from '../../src/entities/index.ts';

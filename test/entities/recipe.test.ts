@@ -1,7 +1,7 @@
 /** The entities recipe's settings: annotator defaults, names files, refusals, and the training-file counts. */
 import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { describe, expect, it } from 'vitest';
-import { EntityF1Drop } from '../../src/attack/goals/index.ts';
+import { EntityF1Drop } from '../../src/core/goals/index.ts';
 import { entitiesRecipe } from '../../src/families/entities/recipe.ts';
 import { annotatorName, namesFiles } from '../../src/families/entities/sources.ts';
 import { TrainCounts, frequencyBin, subwordBin } from '../../src/families/entities/train.ts';

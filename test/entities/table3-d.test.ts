@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import type { EntityDetails } from '../../src/families/entities/table3.ts';
 import { wilson } from '../../src/stats/index.ts';
 import { DEMO_SST2, readJsonl, runCli, SST2_DEV, tmp } from '../cli/helpers.ts';

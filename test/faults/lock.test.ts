@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFunctionModel } from '../../src/models/function-adapter.ts';
 import { startModelServer } from '../../src/models/serve.ts';
-import { lexiconModel } from '../attack/helpers.ts';
+import { lexiconModel } from '../core/helpers.ts';
 import { DEMO_SST2, ROOT, expectCleanError, runCli, startCliProcess, tmp } from '../cli/helpers.ts';
 
 const REVIEWS = join(ROOT, 'demo', 'reviews.tsv');

@@ -6,7 +6,7 @@ import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Generator } from '../../src/attack/generate.ts';
+import type { Generator } from '../../src/core/generate.ts';
 import { loadTransformersModel } from '../../src/models/transformers/index.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';

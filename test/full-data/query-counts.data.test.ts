@@ -11,13 +11,13 @@
  * the genetic search scores each gene set once; and every repeat is answered from the example's own session.
  *
  * It needs only the checkout, but runs under `npm run test:data` (6–12 s on 2 cores, by load: over npm test's budget);
- * npm test has the unit version in test/attack/greedy.test.ts.
+ * npm test has the unit version in test/core/greedy.test.ts.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';

@@ -9,8 +9,8 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StressResult } from '../../src/attack/stress.ts';
-import type { StressCell, StressSummary } from '../../src/metrics/stress.ts';
+import type { StressResult } from '../../src/core/stress-suite.ts';
+import type { StressCell, StressSummary } from '../../src/metrics/stress-summary.ts';
 import { ROOT, runCli, tmp, type CliResult } from '../cli/helpers.ts';
 import { shared } from './helpers.data.ts';
 

@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StressResult } from '../../src/attack/stress.ts';
+import type { StressResult } from '../../src/core/stress-suite.ts';
 import type { QaAnswer } from '../../src/data/types.ts';
-import type { StressSummary } from '../../src/metrics/stress.ts';
+import type { StressSummary } from '../../src/metrics/stress-summary.ts';
 import type { QaDetails } from '../../src/families/stress/qa/tables.ts';
 import { ROOT, runCli, tmp, type CliResult } from '../cli/helpers.ts';
 import { shared } from './helpers.data.ts';

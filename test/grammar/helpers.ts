@@ -1,4 +1,4 @@
-import { applyCandidate, initialState } from '../../src/attack/state.ts';
+import { applyCandidate, initialState } from '../../src/core/state.ts';
 import { allGrammarCandidates, type GrammarErrorType } from '../../src/perturb/grammar/index.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { attackExample } from '../../src/attack/attack.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
+import { attackExample } from '../../src/core/attack.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { DEFAULT_ERROR_DISTRIBUTION, NUCLE_COUNTS, sampleGrammarError } from '../../src/perturb/grammar/index.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { grammarAttack } from '../../src/families/grammar/attack.ts';
 import { Rng } from '../../src/util/rng.ts';
-import { lexiconModel } from '../attack/helpers.ts';
+import { lexiconModel } from '../core/helpers.ts';
 
 const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));
 const example: TextExample = {

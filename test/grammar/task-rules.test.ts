@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { attackExample } from '../../src/attack/attack.ts';
-import { EntityF1Drop, UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
+import { attackExample } from '../../src/core/attack.ts';
+import { EntityF1Drop, UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
 import { collect, openDataset } from '../../src/data/index.ts';
 import type { Example, PairExample, TokenExample } from '../../src/data/types.ts';
 import type { ModelAdapter, ModelOutput } from '../../src/models/types.ts';

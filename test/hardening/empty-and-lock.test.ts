@@ -4,17 +4,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attackExample, type Attack } from '../../src/attack/attack.ts';
-import { editZone, maxEdits, noRepeatEdits } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
-import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
+import { attackExample, type Attack } from '../../src/core/attack.ts';
+import { editZone, maxEdits, noRepeatEdits } from '../../src/core/constraints.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
+import { GreedyWordSearch } from '../../src/core/search/greedy-word.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { loadGroups } from '../../src/report/html/load.ts';
 import { runAttack } from '../../src/kinds/attack/run.ts';
 import { checkTest } from '../../src/suite/gate.ts';
-import { lexiconModel, twoTypos } from '../attack/helpers.ts';
+import { lexiconModel, twoTypos } from '../core/helpers.ts';
 import { DEMO_SST2, expectCleanError, runCli, tmp } from '../cli/helpers.ts';
 
 describe('nothing tested is no pass', () => {

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { loadRun } from '../../src/report/html/load.ts';
 import { compactResult } from '../../src/kinds/attack/run.ts';

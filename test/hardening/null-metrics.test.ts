@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entityCounts, f1 } from '../../src/data/entities.ts';
-import { EntityF1Drop } from '../../src/attack/goals/index.ts';
+import { EntityF1Drop } from '../../src/core/goals/index.ts';
 import type { TokenExample } from '../../src/data/types.ts';
 import { DEMO_NER, DEMO_SST2, runCli, tmp } from '../cli/helpers.ts';
 

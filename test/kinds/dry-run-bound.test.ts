@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { dryRun, expectedSeconds } from '../../src/kinds/dry-run-time.ts';
 import { runRecipe } from '../../src/kinds/run.ts';

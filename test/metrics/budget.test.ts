@@ -5,7 +5,7 @@
  * example counted as failed, and no curve for probes or over zero attacked examples.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { budgetGrid, budgetLine } from '../../src/metrics/budget.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { Rng } from '../../src/util/rng.ts';

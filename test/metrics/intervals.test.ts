@@ -5,7 +5,7 @@
  * run's seed, and the terminal shows them with n and the "too few examples" marker.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import type { EntityCounts } from '../../src/data/entities.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { withInterval } from '../../src/metrics/show.ts';

@@ -4,8 +4,8 @@
  * results; shown in the terminal table and readable as gate metrics.
  */
 import { describe, expect, it } from 'vitest';
-import { QaF1Drop } from '../../src/attack/goals/index.ts';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import { QaF1Drop } from '../../src/core/goals/index.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import type { QaExample } from '../../src/data/types.ts';
 import { summarize, SummaryAccumulator, type RunSummary } from '../../src/metrics/summary.ts';
 import type { SpanOutput } from '../../src/models/types.ts';

@@ -1,6 +1,6 @@
 /** TextAttack's "Attack Results" figures from our results, by TextAttack's definitions (metrics/textattack.ts). */
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { textAttackOf, textAttackSummary, textAttackTable } from '../../src/metrics/textattack.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import { wilson } from '../../src/stats/index.ts';

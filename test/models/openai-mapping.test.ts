@@ -9,8 +9,8 @@ import {
 } from '../../src/models/openai/mapping.ts';
 import { AdaptiveLimiter, BudgetError, CostMeter } from '../../src/models/openai/meter.ts';
 import { checkTemplate, DEFAULT_TEMPLATES, renderPrompt } from '../../src/models/openai/templates.ts';
-import { guardUnmappable, UNMAPPABLE_LABEL, UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
+import { guardUnmappable, UNMAPPABLE_LABEL, UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
 
 const LABELS = ['negative', 'positive'];
 

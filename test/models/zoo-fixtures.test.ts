@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AutoTokenizer, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { collect, loadConll, openDataset, type TextExample, type TokenExample } from '../../src/data/index.ts';
 import { attackInMemory } from '../../src/kinds/in-memory.ts';
 import { loadTransformersModel } from '../../src/models/transformers/load.ts';

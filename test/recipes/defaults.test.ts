@@ -4,9 +4,9 @@
  */
 import { BUILD_OPENERS } from '../../src/kinds/prepare.ts';
 import { describe, expect, it } from 'vitest';
-import { attackExample, type Attack } from '../../src/attack/attack.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
+import { attackExample, type Attack } from '../../src/core/attack.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { grammarAttack } from '../../src/families/grammar/attack.ts';
@@ -20,7 +20,7 @@ import { typoAttack } from '../../src/families/typos/attack.ts';
 import { typosRecipe } from '../../src/families/typos/recipe.ts';
 import { typosSettings } from '../../src/families/typos/settings.ts';
 import { Rng } from '../../src/util/rng.ts';
-import { lexiconModel } from '../attack/helpers.ts';
+import { lexiconModel } from '../core/helpers.ts';
 
 const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));
 const ctx: BuildContext = { model: lexiconModel.info, task: 'text-classification', goal, seed: 0, ...BUILD_OPENERS };

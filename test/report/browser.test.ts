@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { qaCard, goldTexts } from '../../src/report/html/qa-view.ts';
 import { runRecipe } from '../../src/kinds/run.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Edit } from '../../src/text/edits.ts';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { summarize } from '../../src/metrics/summary.ts';
 import type { RunSummary } from '../../src/kinds/attack/run.ts';
 

@@ -6,10 +6,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { cleanVsAttackedChart, wrapLabel } from '../../src/recipes/report/charts.ts';
-import { tableHtml } from '../../src/report/html/stress.ts';
+import { tableHtml } from '../../src/report/html/stress-runs.ts';
 import { withInterval } from '../../src/metrics/show.ts';
 import { bounds } from '../../src/metrics/show.ts';
 import { wilson } from '../../src/stats/index.ts';

@@ -4,10 +4,10 @@
  * `stress qa` noise tests make it), its results written as a run would write them.
  */
 import { join } from 'node:path';
-import { movedGold } from '../../src/attack/attack.ts';
-import { QaF1Drop } from '../../src/attack/goals/index.ts';
-import type { ExampleResult } from '../../src/attack/result.ts';
-import { exampleFields, exampleInput } from '../../src/attack/subject.ts';
+import { movedGold } from '../../src/core/attack.ts';
+import { QaF1Drop } from '../../src/core/goals/index.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
+import { exampleFields, exampleInput } from '../../src/core/subject.ts';
 import { collect } from '../../src/data/rows.ts';
 import { loadSquad } from '../../src/data/squad.ts';
 import { openModel } from '../../src/runner/open.ts';

@@ -3,7 +3,7 @@
  * side over the context and its edits; draw.client.js, run on a stand-in document, draws them. Exact HTML.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { rewriteExample } from '../../src/data/rewrite.ts';
 import type { QaExample } from '../../src/data/types.ts';
 import { jsonForScript } from '../../src/report/html/escape.ts';

@@ -1,6 +1,6 @@
 /** The terminal's examples of successful attacks: QA results show the answer before → after with EM/F1 and the gold answers. */
 import { describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { exampleLines } from '../../src/kinds/attack/print.ts';
 import { fakeResult, replaceEdit } from './fixtures.ts';
 

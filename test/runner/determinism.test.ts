@@ -9,7 +9,7 @@ import { QueryEngine } from '../../src/query/engine.ts';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
-import { lexiconModel } from '../attack/helpers.ts';
+import { lexiconModel } from '../core/helpers.ts';
 import { tmp } from '../cli/helpers.ts';
 
 const registry = createRegistry(BUILTIN_RECIPES);

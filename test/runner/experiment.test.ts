@@ -15,7 +15,7 @@ import { loadGroups } from '../../src/report/html/load.ts';
 import { EXPERIMENT_FILE, type ExperimentManifest } from '../../src/kinds/experiment/manifest.ts';
 import { LOCK_FILE } from '../../src/runner/lock.ts';
 import { runRecipe, type RecipeOutcome } from '../../src/kinds/run.ts';
-import { lexiconModel } from '../attack/helpers.ts';
+import { lexiconModel } from '../core/helpers.ts';
 import { ROOT, tmp } from '../cli/helpers.ts';
 import { refusal } from './helpers.ts';
 

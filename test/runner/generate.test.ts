@@ -6,10 +6,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Generator } from '../../src/attack/generate.ts';
+import type { Generator } from '../../src/core/generate.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { runGenerator, type GenerateSettings } from '../../src/kinds/generate/run.ts';
-import { lexiconModel } from '../attack/helpers.ts';
+import { lexiconModel } from '../core/helpers.ts';
 import { tmp } from '../cli/helpers.ts';
 import { refusal } from './helpers.ts';
 

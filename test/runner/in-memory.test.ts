@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import { openDataset } from '../../src/data/open.ts';
 import type { Example, TextExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';

@@ -2,18 +2,18 @@ import { mkdtempSync, readFileSync, appendFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attackExample, type Attack } from '../../src/attack/attack.ts';
-import { editZone, maxEdits, noRepeatEdits } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
-import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
+import { attackExample, type Attack } from '../../src/core/attack.ts';
+import { editZone, maxEdits, noRepeatEdits } from '../../src/core/constraints.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
+import { GreedyWordSearch } from '../../src/core/search/greedy-word.ts';
 import type { TextExample } from '../../src/data/types.ts';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { runAttack, type RunSettings } from '../../src/kinds/attack/run.ts';
 import { ModelError, TextstressError } from '../../src/util/errors.ts';
-import { lexiconModel, twoTypos } from '../attack/helpers.ts';
+import { lexiconModel, twoTypos } from '../core/helpers.ts';
 
 const attack: Attack = {
   name: 'test',

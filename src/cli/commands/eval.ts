@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { parseLabelMap } from '../../attack/labels.ts';
+import { parseLabelMap } from '../../core/labels.ts';
 import { belowChance, belowChanceMessage, type BelowChance } from '../../metrics/chance.ts';
 import { evaluateClean, type CleanMetrics } from '../../metrics/clean.ts';
 import { withInterval } from '../../metrics/show.ts';

@@ -6,9 +6,9 @@
  * or number words. Each found mention offers `n` random replacements of its kind each time it is asked, as
  * TextAttack's `np.random.choice` does.
  */
-import { currentIndexOf, originOf, type AttackState } from '../../attack/state.ts';
-import type { AttackSubject } from '../../attack/subject.ts';
-import { composite, type Transformation } from '../../attack/transformation.ts';
+import { currentIndexOf, originOf, type AttackState } from '../../core/state.ts';
+import type { AttackSubject } from '../../core/subject.ts';
+import { composite, type Transformation } from '../../core/transformation.ts';
 import { gazetteerAnnotator } from '../../entities/annotate.ts';
 import { allFirstNames, loadDictionaries, type NameDictionaries } from '../../entities/dictionaries.ts';
 import { matchCase } from '../../entities/person.ts';

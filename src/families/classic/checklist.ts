@@ -5,11 +5,11 @@
  * width 1 over every edit at every word, until the label flips or nothing is left to edit).
  */
 import { z } from 'zod';
-import type { Attack } from '../../attack/attack.ts';
-import { editZone, noRepeatEdits } from '../../attack/constraints.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import { BeamSearch } from '../../attack/search/beam.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
+import type { Attack } from '../../core/attack.ts';
+import { editZone, noRepeatEdits } from '../../core/constraints.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import { BeamSearch } from '../../core/search/beam.ts';
+import type { SubjectOptions } from '../../core/subject.ts';
 import { defineAttack } from '../../recipes/registry/define.ts';
 import { checklistTransformation } from './checklist-edits.ts';
 import { classicFamily } from './report.ts';

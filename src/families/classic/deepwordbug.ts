@@ -5,13 +5,13 @@
  * within Levenshtein distance 30 of the original, untargeted classification, greedy search by [UNK] importance.
  */
 import { z } from 'zod';
-import type { Attack } from '../../attack/attack.ts';
-import { editZone, noRepeatEdits } from '../../attack/constraints.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import { GreedyWordSwapWIR, type WirMethod } from '../../attack/search/greedy-wir.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
-import { maxLevenshtein, stopwords } from '../../attack/text-constraints.ts';
-import type { Transformation } from '../../attack/transformation.ts';
+import type { Attack } from '../../core/attack.ts';
+import { editZone, noRepeatEdits } from '../../core/constraints.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import { GreedyWordSwapWIR, type WirMethod } from '../../core/search/greedy-wir.ts';
+import type { SubjectOptions } from '../../core/subject.ts';
+import { maxLevenshtein, stopwords } from '../../core/text-constraints.ts';
+import type { Transformation } from '../../core/transformation.ts';
 import { CHAR_EDITS, charEdit, type CharEdit } from '../../perturb/classic/chars.ts';
 import { defineAttack } from '../../recipes/registry/define.ts';
 import { classicFamily } from './report.ts';

@@ -4,17 +4,17 @@
  * instead and why), and what each example cost them (`resource_queries` in its result, summed in the summary).
  */
 import type { EmbeddingsInfo, WordEmbeddings } from '../../data/embeddings/index.ts';
-import { SentenceSimilarity, type SimilarityOptions } from '../../attack/sentence-similarity.ts';
-import type { AttackSubject } from '../../attack/subject.ts';
+import { SentenceSimilarity, type SimilarityOptions } from '../../core/sentence-similarity.ts';
+import type { AttackSubject } from '../../core/subject.ts';
 import type { MaskedLm } from '../../models/lm/masked-lm.ts';
 import type { BuildContext, ResultsDigest } from '../../recipes/registry/define.ts';
 import { bootstrapMean, type Interval } from '../../stats/index.ts';
-import type { Attack } from '../../attack/attack.ts';
-import type { Constraint } from '../../attack/constraints.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import { GreedyWordSwapWIR, type WirMethod } from '../../attack/search/greedy-wir.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
-import type { Transformation } from '../../attack/transformation.ts';
+import type { Attack } from '../../core/attack.ts';
+import type { Constraint } from '../../core/constraints.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import { GreedyWordSwapWIR, type WirMethod } from '../../core/search/greedy-wir.ts';
+import type { SubjectOptions } from '../../core/subject.ts';
+import type { Transformation } from '../../core/transformation.ts';
 import type { EDITABLE_FIELDS } from '../../recipes/shared.ts';
 import { classicSubject, textAttackDetails } from './shared.ts';
 

@@ -5,9 +5,9 @@
  * example cost it (ExampleCounts) for the example's result.
  */
 import type { WordEmbeddings } from '../../data/embeddings/index.ts';
-import type { AttackSubject } from '../../attack/subject.ts';
-import type { Transformation } from '../../attack/transformation.ts';
-import type { AttackState } from '../../attack/state.ts';
+import type { AttackSubject } from '../../core/subject.ts';
+import type { Transformation } from '../../core/transformation.ts';
+import type { AttackState } from '../../core/state.ts';
 import { maskedWords, type MaskFiller, type MaskedWordOptions } from '../../perturb/classic/masked-lm.ts';
 import { recoverWordCase } from '../../perturb/classic/recover-case.ts';
 import type { WordCandidate } from '../../text/edits.ts';

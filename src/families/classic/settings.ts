@@ -3,7 +3,7 @@
  * declared once; each recipe's own schema spreads them in.
  */
 import { z } from 'zod';
-import { WIR_METHODS } from '../../attack/search/greedy-wir.ts';
+import { WIR_METHODS } from '../../core/search/greedy-wir.ts';
 import { EDITABLE_FIELDS, maxWordsSetting } from '../../recipes/shared.ts';
 
 /** Which field the classic recipes edit: the text, or the second text of a pair (the hypothesis), as TextAttack. */

@@ -1,5 +1,5 @@
 /** What the classic recipes' builders share: the field they edit and the TextAttack summary they add. */
-import type { SubjectOptions } from '../../attack/subject.ts';
+import type { SubjectOptions } from '../../core/subject.ts';
 import { TextAttackTally } from '../../metrics/textattack.ts';
 import type { BuildContext, ResultsDigest } from '../../recipes/registry/define.ts';
 import type { EDITABLE_FIELDS } from '../../recipes/shared.ts';

@@ -6,11 +6,11 @@
  * whole texts, against the original), untargeted classification, greedy search by deletion importance.
  */
 import { z } from 'zod';
-import type { Attack } from '../../attack/attack.ts';
-import { editZone, noRepeatEdits, type Constraint } from '../../attack/constraints.ts';
-import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
-import { stopwords } from '../../attack/text-constraints.ts';
-import { composite, type Transformation } from '../../attack/transformation.ts';
+import type { Attack } from '../../core/attack.ts';
+import { editZone, noRepeatEdits, type Constraint } from '../../core/constraints.ts';
+import type { SimilarityOptions } from '../../core/sentence-similarity.ts';
+import { stopwords } from '../../core/text-constraints.ts';
+import { composite, type Transformation } from '../../core/transformation.ts';
 import { charEdit, type CharEdit } from '../../perturb/classic/chars.ts';
 import { homoglyphVariants } from '../../perturb/classic/homoglyphs.ts';
 import { defineAttack } from '../../recipes/registry/define.ts';

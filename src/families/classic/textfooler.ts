@@ -7,12 +7,12 @@
  * search by deletion importance.
  */
 import { z } from 'zod';
-import type { Attack } from '../../attack/attack.ts';
-import { editZone, noRepeatEdits, type Constraint } from '../../attack/constraints.ts';
-import { wordEmbeddingDistance } from '../../attack/embedding-distance.ts';
-import { partOfSpeech } from '../../attack/part-of-speech.ts';
-import type { SimilarityOptions } from '../../attack/sentence-similarity.ts';
-import { stopwords } from '../../attack/text-constraints.ts';
+import type { Attack } from '../../core/attack.ts';
+import { editZone, noRepeatEdits, type Constraint } from '../../core/constraints.ts';
+import { wordEmbeddingDistance } from '../../core/embedding-distance.ts';
+import { partOfSpeech } from '../../core/part-of-speech.ts';
+import type { SimilarityOptions } from '../../core/sentence-similarity.ts';
+import { stopwords } from '../../core/text-constraints.ts';
 import { defineAttack } from '../../recipes/registry/define.ts';
 import { TEXTFOOLER_STOPWORDS } from '../../text/textfooler-stopwords.ts';
 import {

@@ -3,7 +3,7 @@
  * the Figure 4 layout (mean likelihood drop per error type × signed distance from the error) and cloze.json.
  */
 import type { BuildContext } from '../../recipes/registry/define.ts';
-import type { GenerateContext, Generator } from '../../attack/generate.ts';
+import type { GenerateContext, Generator } from '../../core/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { clozeTest, type ClozeCell, type ClozeUnit } from './domain.ts';
 import { bootstrap, type Interval } from '../../stats/index.ts';

@@ -47,4 +47,4 @@ export {
   type ProbeSentence,
   type ProbeSentenceSet,
   type SentenceSetOptions,
-} from './probe-sentences.ts';
+} from './layer-probe-sentences.ts';

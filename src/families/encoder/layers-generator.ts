@@ -3,10 +3,10 @@
  * type's Table 7/8 column and head grid; `finish` gathers the records into the run's details and layers.json.
  */
 import type { BuildContext } from '../../recipes/registry/define.ts';
-import type { GenerateContext, Generator } from '../../attack/generate.ts';
+import type { GenerateContext, Generator } from '../../core/generate.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { probeLayers, type TypeResult } from './domain.ts';
-import type { ProbeDesign } from './probe-sentences.ts';
+import type { ProbeDesign } from './layer-probe-sentences.ts';
 import { defaultPairText, preparer } from './prepare.ts';
 import { bestHead, headGrid, headlineIntervals, layerText, layerTable, meanOf, rate, type LayerDetails } from './tables.ts';
 import { bestLayerOf } from './layers.ts';

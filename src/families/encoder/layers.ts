@@ -7,7 +7,7 @@ import type { Encoder } from '../../models/encoder/index.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { extractFeatures, tokensOfWords, type HeadQuery, type SentenceFeatures } from './features.ts';
 import type { Split } from './pairs.ts';
-import type { ProbeSentence } from './probe-sentences.ts';
+import type { ProbeSentence } from './layer-probe-sentences.ts';
 import { mcnemarExact, pairedCounts, wilson, type Interval } from '../../stats/index.ts';
 import { PAPER_LAYER_PROBE, topK, trainLayerProbe, type LayerProbeExample, type ProbeSettings } from './classifier.ts';
 

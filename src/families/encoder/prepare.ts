@@ -6,7 +6,7 @@ import type { Encoder } from '../../models/encoder/index.ts';
 import type { BuildContext } from '../../recipes/registry/define.ts';
 import type { GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { buildMinimalPairs, defaultSentenceSources, readSentences, type MinimalPairSet } from './domain.ts';
-import { buildErrorSentences, pairsToSentences, type ProbeDesign, type ProbeSentence } from './probe-sentences.ts';
+import { buildErrorSentences, pairsToSentences, type ProbeDesign, type ProbeSentence } from './layer-probe-sentences.ts';
 import { PAIR_WORDS, PAPER_WORDS } from './sentences.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';

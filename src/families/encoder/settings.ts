@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { GRAMMAR_ERROR_TYPES, type GrammarErrorType } from '../../perturb/grammar/index.ts';
 import { parseErrorTypes } from '../../perturb/grammar/error-types.ts';
-import { PROBE_DESIGNS } from './probe-sentences.ts';
+import { PROBE_DESIGNS } from './layer-probe-sentences.ts';
 
 const errorTypes = (fallback: string) =>
   z

@@ -4,8 +4,8 @@
  * field: both sentences of a pair, question and context, all tokens), and let probeExample keep the worst and the
  * best variant by the task's metric. An example with no mention of the type is skipped ("no PER entity").
  */
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import type { Probe, Variant } from '../../attack/probe.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import type { Probe, Variant } from '../../core/probe.ts';
 import type { Example } from '../../data/types.ts';
 import {
   applyPlan,
@@ -18,7 +18,7 @@ import {
 } from '../../entities/index.ts';
 import { spaceBefore, type Edit } from '../../text/edits.ts';
 import type { Rng } from '../../util/rng.ts';
-import { exampleFields } from '../../attack/subject.ts';
+import { exampleFields } from '../../core/subject.ts';
 import { cooperative } from '../../util/yield.ts';
 
 /** What the entity probe needs: the type, the budget, the goal that scores variants, who finds mentions, the lists. */

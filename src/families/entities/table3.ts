@@ -12,7 +12,7 @@
  * seeded bootstrap over examples for entity F1 (corpus F1 of the resampled examples' counts), answer F1 and the
  * Best − Worst gap — with a cautious bound where every example gave one value (the bootstrap then has no spread).
  */
-import type { Prediction } from '../../attack/goals/index.ts';
+import type { Prediction } from '../../core/goals/index.ts';
 import { addCounts, f1, type EntityCounts } from '../../data/entities.ts';
 import type { ResultsDigest } from '../../recipes/registry/define.ts';
 import { bootstrap, mean, pairedBootstrap, sameValueBounds, wilson, type Interval } from '../../stats/index.ts';

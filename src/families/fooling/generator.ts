@@ -4,7 +4,7 @@
  * population scored as one batch, its fooling members (score > T_task) kept, the next population bred by
  * proportional selection, crossover and mutation. Checkpointed after every epoch, so a run resumes where it stopped.
  */
-import type { GenerateContext, Generator } from '../../attack/generate.ts';
+import type { GenerateContext, Generator } from '../../core/generate.ts';
 import { initPopulation, nextGeneration, thresholdAt, type Sentence } from './efsg/index.ts';
 import type { ModelOutput } from '../../models/types.ts';
 import { bootstrapMean, quantileInterval, wilson, type Interval } from '../../stats/index.ts';

@@ -6,7 +6,7 @@
 import { openDataset } from '../../data/index.ts';
 import { targetClass } from './efsg/index.ts';
 import { TextstressError } from '../../util/errors.ts';
-import type { Generator } from '../../attack/generate.ts';
+import type { Generator } from '../../core/generate.ts';
 import { defineGenerator, type BuildContext, type RecipeMetric } from '../../recipes/registry/define.ts';
 import { foolingGenerator } from './generator.ts';
 import { foolingFamily } from './report.ts';

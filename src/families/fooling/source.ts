@@ -3,7 +3,7 @@
  * set T_task, and the fixed sentence x̂. Read again after a resume; its fingerprint is checked against the one the
  * first run recorded.
  */
-import { LabelAligner } from '../../attack/labels.ts';
+import { LabelAligner } from '../../core/labels.ts';
 import { fileFingerprint, openDataset } from '../../data/index.ts';
 import type { Example } from '../../data/types.ts';
 import { buildVocabulary, wordsOf, type Vocabulary } from './efsg/index.ts';

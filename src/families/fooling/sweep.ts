@@ -5,7 +5,7 @@
  * after the last finished sub-run, and reports mean ± std over the seeds per value.
  */
 import { z } from 'zod';
-import type { GenerateContext, Generator } from '../../attack/generate.ts';
+import type { GenerateContext, Generator } from '../../core/generate.ts';
 import { fixed } from '../../util/format.ts';
 import { TextstressError } from '../../util/errors.ts';
 import { Rng } from '../../util/rng.ts';

@@ -1,5 +1,5 @@
 /** What a fooling run records (summary.json `details`, the step stats) and what the terminal prints. */
-import type { GenerateSummaryView } from '../../attack/generate.ts';
+import type { GenerateSummaryView } from '../../core/generate.ts';
 import type { Interval } from '../../stats/index.ts';
 import { fixed, pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';

@@ -1,13 +1,13 @@
-import type { Attack } from '../../attack/attack.ts';
-import { editZone, maxEditRate, noRepeatEdits, protectWords, type Constraint } from '../../attack/constraints.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import { BeamSearch } from '../../attack/search/beam.ts';
-import { GeneticSearch } from '../../attack/search/genetic.ts';
-import { GreedyWordSearch } from '../../attack/search/greedy-word.ts';
-import { RandomEditsSearch } from '../../attack/search/random-edits.ts';
-import type { SearchMethod } from '../../attack/search/types.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
-import type { Transformation } from '../../attack/transformation.ts';
+import type { Attack } from '../../core/attack.ts';
+import { editZone, maxEditRate, noRepeatEdits, protectWords, type Constraint } from '../../core/constraints.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import { BeamSearch } from '../../core/search/beam.ts';
+import { GeneticSearch } from '../../core/search/genetic.ts';
+import { GreedyWordSearch } from '../../core/search/greedy-word.ts';
+import { RandomEditsSearch } from '../../core/search/random-edits.ts';
+import type { SearchMethod } from '../../core/search/types.ts';
+import type { SubjectOptions } from '../../core/subject.ts';
+import type { Transformation } from '../../core/transformation.ts';
 import {
   DEFAULT_ERROR_DISTRIBUTION,
   GRAMMAR_ERROR_TYPES,

@@ -6,7 +6,7 @@
  * model (e.g. one retrained on the augmented data) can be evaluated with `eval`.
  */
 import { z } from 'zod';
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import { extensionOf, toJsonl, writeInFormat } from '../../data/export.ts';
 import type { Example } from '../../data/types.ts';
 import { defineExperiment } from '../../recipes/registry/define.ts';

@@ -1,9 +1,9 @@
-import type { Attack } from '../../attack/attack.ts';
-import { editZone, minWordLength, protectWords, type Constraint } from '../../attack/constraints.ts';
+import type { Attack } from '../../core/attack.ts';
+import { editZone, minWordLength, protectWords, type Constraint } from '../../core/constraints.ts';
 import type { Edit } from '../../text/edits.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import { OneShotSearch } from '../../attack/search/one-shot.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import { OneShotSearch } from '../../core/search/one-shot.ts';
+import type { SubjectOptions } from '../../core/subject.ts';
 import { applyNoise, type NoiseType } from '../../perturb/index.ts';
 import { noiseSettings } from './settings.ts';
 

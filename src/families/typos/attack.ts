@@ -1,10 +1,10 @@
-import type { Attack } from '../../attack/attack.ts';
-import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords, type Constraint } from '../../attack/constraints.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import { GreedyWordSearch } from '../../attack/search/greedy-word.ts';
-import type { WordTarget } from '../../attack/search/word-importance.ts';
-import type { SubjectOptions } from '../../attack/subject.ts';
-import type { Transformation } from '../../attack/transformation.ts';
+import type { Attack } from '../../core/attack.ts';
+import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords, type Constraint } from '../../core/constraints.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import { GreedyWordSearch } from '../../core/search/greedy-word.ts';
+import type { WordTarget } from '../../core/search/word-importance.ts';
+import type { SubjectOptions } from '../../core/subject.ts';
+import type { Transformation } from '../../core/transformation.ts';
 import { DEFAULT_MAX_CANDIDATES, TYPO_SOURCE_NAMES, typoCandidates, type TypoSourceName } from '../../perturb/index.ts';
 import { typosSettings } from './settings.ts';
 

@@ -4,7 +4,7 @@
  * (right after at most K typos or not), p adjusted by Holm over every K and pair. The random row is its first seed's
  * run (a mean over seeds has no per-example outcome to pair).
  */
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import { holm, pairedBinary, type Interval } from '../../stats/index.ts';
 
 /** One comparison at one K: accuracies with Wilson intervals, the discordant pairs, p and Holm's p. */

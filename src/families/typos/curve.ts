@@ -8,7 +8,7 @@ import { TYPO_SOURCE_NAMES } from '../../perturb/index.ts';
 import { formatGrid } from '../../util/table.ts';
 import { defineExperiment, type SubRun } from '../../recipes/registry/define.ts';
 import { minLengthSetting } from '../../recipes/shared.ts';
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import { typoSearchSettings } from './settings.ts';
 import { curvePairTests, curvePairText, outcomesByK, type CurvePairTest } from './curve-paired.ts';
 

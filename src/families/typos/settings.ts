@@ -1,6 +1,6 @@
 /** The typos recipe's settings: defaults, bounds and descriptions, for the recipe and typoAttack alike. */
 import { z } from 'zod';
-import { WORD_TARGETS } from '../../attack/search/word-importance.ts';
+import { WORD_TARGETS } from '../../core/search/word-importance.ts';
 import { TYPO_SOURCE_NAMES } from '../../perturb/index.ts';
 import { fieldSetting, maxWordsSetting, minLengthSetting, protectSetting } from '../../recipes/shared.ts';
 

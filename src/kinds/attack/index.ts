@@ -2,7 +2,7 @@
  * The attack kind: a search edits each example until the model's answer changes (or the budget is spent); one
  * results.jsonl line per example, summary.json with accuracy before and under attack, success rate and stability.
  */
-import { attackExample } from '../../attack/attack.ts';
+import { attackExample } from '../../core/attack.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
 import type { BuiltAttack, BuiltProbe } from '../../recipes/registry/define.ts';
 import { subwordEnricher } from '../../runner/subwords.ts';

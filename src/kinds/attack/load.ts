@@ -5,7 +5,7 @@
  * to keep.
  */
 import { join } from 'node:path';
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import { SummaryAccumulator, type RunSummary } from '../../metrics/summary.ts';
 import type { LoadedRun, RunProfile } from '../../recipes/report/types.ts';
 import { readResults, spacedPositions } from '../../runner/checkpoint.ts';

@@ -3,8 +3,8 @@
  * successful attacks spelled out, where the files are; or the recipe's own text (e.g. the entity paper's Table 3).
  */
 import { join } from 'node:path';
-import type { Prediction } from '../../attack/goals/index.ts';
-import { goldTexts, isQaResult, type ExampleResult } from '../../attack/result.ts';
+import type { Prediction } from '../../core/goals/index.ts';
+import { goldTexts, isQaResult, type ExampleResult } from '../../core/result.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';

@@ -1,5 +1,5 @@
-import { attackExample, type Attack } from '../../attack/attack.ts';
-import type { ExampleResult } from '../../attack/result.ts';
+import { attackExample, type Attack } from '../../core/attack.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import type { Example } from '../../data/types.ts';
 import { SummaryAccumulator, type RunSummary } from '../../metrics/summary.ts';
 import type { QueryEngine, QuerySession } from '../../query/engine.ts';

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseLabelMap } from '../../attack/labels.ts';
+import { parseLabelMap } from '../../core/labels.ts';
 import { detectFormat, parseFormat } from '../../data/open.ts';
 import type { RunSummary } from '../../metrics/summary.ts';
 import { builtAs, type SubRunOutcome } from '../../recipes/registry/define.ts';

@@ -4,7 +4,7 @@
  * `ctx.examples()`. Its records are what it found; its summary is its own metrics.
  */
 import { join } from 'node:path';
-import { parseLabelMap } from '../../attack/labels.ts';
+import { parseLabelMap } from '../../core/labels.ts';
 import type { GenerateSummary } from '../../metrics/summary.ts';
 import { goalFor, noDefaultGoal, taskKindOf } from '../../recipes/context.ts';
 import { builtAs, type BuildContext } from '../../recipes/registry/define.ts';

@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { GenerateContext, Generator, GeneratorFinish } from '../../attack/generate.ts';
+import type { GenerateContext, Generator, GeneratorFinish } from '../../core/generate.ts';
 import type { Example } from '../../data/types.ts';
 import type { GenerateSummary } from '../../metrics/summary.ts';
 import type { QueryEngine } from '../../query/engine.ts';

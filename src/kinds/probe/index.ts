@@ -3,7 +3,7 @@
  * the result and the best beside it; D_worst and D_best written in the data's own format (the entity paper's
  * Algorithm 1). Its runs read like attack runs, so it shares the attack kind's summary, report and gate.
  */
-import { probeExample } from '../../attack/probe.ts';
+import { probeExample } from '../../core/probe.ts';
 import type { LoadedRun } from '../../recipes/report/types.ts';
 import type { BuiltProbe } from '../../recipes/registry/define.ts';
 import { readResults } from '../../runner/checkpoint.ts';

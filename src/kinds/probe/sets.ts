@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import { extensionOf, toJsonl, writeInFormat } from '../../data/export.ts';
 import type { DataFormat, DatasetInfo, Example, QaAnswer } from '../../data/types.ts';
 import { TextstressError } from '../../util/errors.ts';

@@ -3,8 +3,8 @@
  * model), tallied per test: accuracy on each test's cases and its reduction from the original accuracy on the same
  * examples.
  */
-import { stressExample } from '../../attack/stress.ts';
-import type { StressSummary } from '../../metrics/stress.ts';
+import { stressExample } from '../../core/stress-suite.ts';
+import type { StressSummary } from '../../metrics/stress-summary.ts';
 import { withPerExampleSetup } from '../per-example.ts';
 import { defineKind } from '../types.ts';
 import { STRESS_GATE } from './gate.ts';

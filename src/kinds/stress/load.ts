@@ -3,8 +3,8 @@
  * the sample size when each brings its mean number of cases (the example browser shows cases).
  */
 import { join } from 'node:path';
-import type { StressResult } from '../../attack/stress.ts';
-import type { StressSummary } from '../../metrics/stress.ts';
+import type { StressResult } from '../../core/stress-suite.ts';
+import type { StressSummary } from '../../metrics/stress-summary.ts';
 import type { StressRun } from '../../recipes/report/types.ts';
 import { readResults, spacedPositions } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE } from '../../runner/per-example.ts';

@@ -1,6 +1,6 @@
 /** What the terminal shows for a stress run: the recipe's own table (e.g. NLI's Table 2), else one row per test. */
 import { join } from 'node:path';
-import type { StressSummary } from '../../metrics/stress.ts';
+import type { StressSummary } from '../../metrics/stress-summary.ts';
 import { RESULTS_FILE, SUMMARY_FILE } from '../../runner/per-example.ts';
 import { pct } from '../../util/format.ts';
 import { formatGrid } from '../../util/table.ts';

@@ -2,9 +2,9 @@
  * Runs a stress suite over a dataset into a resumable folder: one results.jsonl line per example (its original
  * answer and every case of every test), then summary.json tallied per test from that file in one streaming pass.
  */
-import { stressExample, type StressResult } from '../../attack/stress.ts';
+import { stressExample, type StressResult } from '../../core/stress-suite.ts';
 import type { Example } from '../../data/types.ts';
-import { StressTally, type StressSummary } from '../../metrics/stress.ts';
+import { StressTally, type StressSummary } from '../../metrics/stress-summary.ts';
 import type { QueryEngine } from '../../query/engine.ts';
 import type { BuiltStress } from '../../recipes/registry/define.ts';
 import { readResults } from '../../runner/checkpoint.ts';

@@ -5,15 +5,15 @@
  * and the report section are all derived from this declaration (see registry.ts and the walkers beside it).
  */
 import type { z } from 'zod';
-import type { Attack } from '../../attack/attack.ts';
-import type { GoalFactory } from '../../attack/goals/index.ts';
-import type { LabelAligner } from '../../attack/labels.ts';
-import type { Probe } from '../../attack/probe.ts';
-import type { Generator } from '../../attack/generate.ts';
-import type { StressResult, StressSuite } from '../../attack/stress.ts';
-import type { StressMetrics, StressSummary } from '../../metrics/stress.ts';
+import type { Attack } from '../../core/attack.ts';
+import type { GoalFactory } from '../../core/goals/index.ts';
+import type { LabelAligner } from '../../core/labels.ts';
+import type { Probe } from '../../core/probe.ts';
+import type { Generator } from '../../core/generate.ts';
+import type { StressResult, StressSuite } from '../../core/stress-suite.ts';
+import type { StressMetrics, StressSummary } from '../../metrics/stress-summary.ts';
 import type { DataFormat, DatasetInfo, Example } from '../../data/types.ts';
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import type { ModelAdapter, ModelInfo, ModelTask } from '../../models/types.ts';
 import type { Encoder, EncoderOptions } from '../../models/encoder/index.ts';
 import type { MaskedLm } from '../../models/lm/masked-lm.ts';

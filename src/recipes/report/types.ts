@@ -4,9 +4,9 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { Interval } from '../../stats/index.ts';
-import type { ExampleResult } from '../../attack/result.ts';
-import type { StressResult } from '../../attack/stress.ts';
-import type { StressSummary } from '../../metrics/stress.ts';
+import type { ExampleResult } from '../../core/result.ts';
+import type { StressResult } from '../../core/stress-suite.ts';
+import type { StressSummary } from '../../metrics/stress-summary.ts';
 import type { GenerateSummary, RunSummary } from '../../metrics/summary.ts';
 
 /** One finished run folder (summary.json + results.jsonl), as the report reads it. */

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExampleResult } from '../../attack/result.ts';
-import type { Prediction } from '../../attack/goals/index.ts';
+import type { ExampleResult } from '../../core/result.ts';
+import type { Prediction } from '../../core/goals/index.ts';
 import type { EntityCounts } from '../../data/entities.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { checkDigests, type Digests } from '../../runner/digest.ts';

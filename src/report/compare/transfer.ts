@@ -6,7 +6,7 @@
  * model's "wrong" needs the task's own goal, which a run's results do not name.
  */
 import { join } from 'node:path';
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import type { ModelAdapter, ModelInput, ModelOutput } from '../../models/types.ts';
 import { readResults } from '../../runner/checkpoint.ts';
 import { RESULTS_FILE } from '../../runner/per-example.ts';

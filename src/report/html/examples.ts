@@ -1,4 +1,4 @@
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import { textSegments, tokenSegments, type Segment } from './highlight.ts';
 import { isQaResult, qaCard, type QaCard } from './qa-view.ts';
 import type { LoadedRun, ReportFamily } from './types.ts';

@@ -2,10 +2,10 @@
  * A QA result as the example browser shows it: the question with its edits, the context before and after the
  * attack with the gold answers and the model's answer of each side drawn as spans, and EM/F1 per side.
  */
-import { answersOf, goldTexts, type ExampleResult, type QaGoldAnswer } from '../../attack/result.ts';
+import { answersOf, goldTexts, type ExampleResult, type QaGoldAnswer } from '../../core/result.ts';
 
-export { goldTexts, isQaResult } from '../../attack/result.ts';
-import type { Prediction } from '../../attack/goals/index.ts';
+export { goldTexts, isQaResult } from '../../core/result.ts';
+import type { Prediction } from '../../core/goals/index.ts';
 import { textSegments, type Segment } from './highlight.ts';
 import { foldPieces, GOLD, overlaySpans, PRED, type FoldOptions, type QaPiece, type Span } from './qa-spans.ts';
 

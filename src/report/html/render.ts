@@ -6,7 +6,7 @@ import { pct } from '../../util/format.ts';
 import { browserData } from './examples.ts';
 import { generatedSlots, generatedTiles, metricLabel, sampleTable } from './generated.ts';
 import { displayPath, withoutAbsolutePaths } from './paths.ts';
-import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress.ts';
+import { addStressExamples, STRESS_OUTCOMES, stressCardHtml, stressRunsTable, stressSlots, tableHtml } from './stress-runs.ts';
 import { assignFamilies } from './families/index.ts';
 import { builtinRegistry } from '../../families/index.ts';
 import { settingLabelsOf, type Registry } from '../../recipes/registry/registry.ts';

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExampleResult } from '../../../src/attack/result.ts';
+import type { ExampleResult } from '../../../src/core/result.ts';
 import { expectCleanError, runCli, tmp } from '../../cli/helpers.ts';
 import { demoReviewRows, sst2Parquet } from './fixtures.ts';
 import { removeTempHomes, tempHome } from './env.ts';

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleInput } from '../../../src/attack/subject.ts';
+import { exampleInput } from '../../../src/core/subject.ts';
 import { entityCounts, f1 } from '../../../src/data/entities.ts';
 import { openDataset } from '../../../src/data/open.ts';
 import type { Example } from '../../../src/data/types.ts';

@@ -4,9 +4,9 @@
  * interval; no reduction interval for a test without a reduction; accuracy per gold label; accuracy − majority rate.
  */
 import { describe, expect, it } from 'vitest';
-import type { StressCaseResult, StressResult } from '../../../src/attack/stress.ts';
+import type { StressCaseResult, StressResult } from '../../../src/core/stress-suite.ts';
 import { StressIntervalTally } from '../../../src/metrics/stress-interval-tally.ts';
-import { StressTally } from '../../../src/metrics/stress.ts';
+import { StressTally } from '../../../src/metrics/stress-summary.ts';
 import { wilson } from '../../../src/stats/index.ts';
 
 const c = (test: string, variant: string, gold: string, correct: boolean): StressCaseResult => ({

@@ -5,7 +5,7 @@
  * model (summed probabilities).
  */
 import { describe, expect, it } from 'vitest';
-import { stressExample } from '../../../src/attack/stress.ts';
+import { stressExample } from '../../../src/core/stress-suite.ts';
 import type { DatasetInfo, PairExample } from '../../../src/data/types.ts';
 import { createFunctionModel } from '../../../src/models/function-adapter.ts';
 import type { ModelInfo, ModelInput } from '../../../src/models/types.ts';

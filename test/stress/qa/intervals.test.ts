@@ -4,7 +4,7 @@
  * The result lines are written by hand: the digest only reads numbers.
  */
 import { describe, expect, it } from 'vitest';
-import type { StressCaseResult, StressResult } from '../../../src/attack/stress.ts';
+import type { StressCaseResult, StressResult } from '../../../src/core/stress-suite.ts';
 import { QaIntervalDigest } from '../../../src/families/stress/qa/intervals.ts';
 import { WORST_OF_SETS } from '../../../src/families/stress/qa/tables.ts';
 

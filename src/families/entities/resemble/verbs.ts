@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseLabelMap } from '../../../attack/labels.ts';
+import { parseLabelMap } from '../../../core/labels.ts';
 import {
   checkAnnotatorDestination,
   DEFAULT_TEMPERATURE,

@@ -3,8 +3,8 @@
  * original scored by the task's goal, all of one call's inputs sent to the model together (the query engine cuts
  * them into shared batches and answers repeats from its cache).
  */
-import type { GoalFactory } from '../../../attack/goals/index.ts';
-import { exampleInput } from '../../../attack/subject.ts';
+import type { GoalFactory } from '../../../core/goals/index.ts';
+import { exampleInput } from '../../../core/subject.ts';
 import { f1, type EntityCounts } from '../../../data/entities.ts';
 import type { Example } from '../../../data/types.ts';
 import { applyPlan, forcedPlan } from '../../../entities/index.ts';

@@ -4,8 +4,8 @@
  * the top k names evaluated on B sampled search sentences, the Betas updated; checkpointed, so a run resumes at
  * the round where it stopped); `finish` ranks the names and runs the transfer test on the held-out split.
  */
-import type { GenerateContext, Generator, GeneratorFinish } from '../../../attack/generate.ts';
-import type { GoalFactory } from '../../../attack/goals/index.ts';
+import type { GenerateContext, Generator, GeneratorFinish } from '../../../core/generate.ts';
+import type { GoalFactory } from '../../../core/goals/index.ts';
 import type { DatasetInfo, Example } from '../../../data/types.ts';
 import type { MentionAnnotator } from '../../../entities/index.ts';
 import { TextstressError } from '../../../util/errors.ts';

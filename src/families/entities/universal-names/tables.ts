@@ -1,5 +1,5 @@
 /** What a universal-names run records (summary.json `details`, ranking.json) and the tables it prints. */
-import type { GenerateSummaryView } from '../../../attack/generate.ts';
+import type { GenerateSummaryView } from '../../../core/generate.ts';
 import { fixed, NA, pct } from '../../../util/format.ts';
 import { formatGrid } from '../../../util/table.ts';
 import type { SplitMetrics } from './evaluate.ts';

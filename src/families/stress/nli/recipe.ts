@@ -10,7 +10,7 @@ import { StressIntervalTally } from '../../../metrics/stress-interval-tally.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import { defineStress, type RecipeMetric } from '../../../recipes/registry/define.ts';
 import { closest } from '../../../recipes/registry/registry.ts';
-import { beside, stressGateMetrics } from '../../../recipes/stress-metrics.ts';
+import { beside, stressGateMetrics } from '../../../recipes/stress-gate-metrics.ts';
 import { planNliLabels } from './label-mapping.ts';
 import { stressNliFamily } from './report.ts';
 import { stressNliSettings } from './settings.ts';

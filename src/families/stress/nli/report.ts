@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { NliStressTest } from './types.ts';
 import type { ChartSpec, ReportFamily, ReportTable, StressRun } from '../../../recipes/report/types.ts';
-import { accuracyPerTestChart } from '../../../recipes/report/stress.ts';
+import { accuracyPerTestChart } from '../../../recipes/report/stress-per-test.ts';
 import { competenceTable, confusionTable, NLI_TEST_TITLES, sweepTable, table2, type NliDetails } from './tables.ts';
 
 const title = (test: string): string => NLI_TEST_TITLES[test as NliStressTest] ?? test;

@@ -4,7 +4,7 @@
  * The model always gets the pair in the data's own order (textA, textB), whichever of them is the premise, so a
  * QNLI model trained on (question, sentence) is asked the way it was trained.
  */
-import type { StressCase, StressSuite } from '../../../attack/stress.ts';
+import type { StressCase, StressSuite } from '../../../core/stress-suite.ts';
 import type { Example } from '../../../data/types.ts';
 import type { ModelInput, ModelOutput } from '../../../models/types.ts';
 import type { Edit } from '../../../text/edits.ts';

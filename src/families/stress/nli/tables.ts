@@ -5,7 +5,7 @@
  * majority-class rate), accuracy per gold label of the competence tests, the error confusion per test, and the
  * N-tautology sweep (the paper's Figure 2).
  */
-import type { StressCell, StressMetrics, StressSummary } from '../../../metrics/stress.ts';
+import type { StressCell, StressMetrics, StressSummary } from '../../../metrics/stress-summary.ts';
 import type { GoldAccuracy, StressIntervalTally } from '../../../metrics/stress-interval-tally.ts';
 import type { Interval } from '../../../stats/index.ts';
 import { NLI_LABEL_SCHEMES, type NliScheme } from './labels.ts';
@@ -13,7 +13,7 @@ import { NLI_COMPETENCE_TESTS, NLI_TEST_FAMILY, type NliStressTest } from './typ
 import { NA, pct } from '../../../util/format.ts';
 import { formatGrid } from '../../../util/table.ts';
 import type { ReportTable } from '../../../recipes/report/types.ts';
-import { accuracyWithReduction } from '../../../recipes/report/stress.ts';
+import { accuracyWithReduction } from '../../../recipes/report/stress-per-test.ts';
 
 /** How each test is named in tables and charts. */
 export const NLI_TEST_TITLES: Readonly<Record<NliStressTest, string>> = {

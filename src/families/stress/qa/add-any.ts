@@ -36,7 +36,7 @@
 import { bestOverGold } from '../../../data/answers.ts';
 import { rewriteExample } from '../../../data/rewrite.ts';
 import type { Example, QaExample } from '../../../data/types.ts';
-import { asSpans } from '../../../attack/goals/types.ts';
+import { asSpans } from '../../../core/goals/types.ts';
 import type { ModelOutput } from '../../../models/types.ts';
 import type { QuerySession } from '../../../query/engine.ts';
 import type { Edit } from '../../../text/edits.ts';

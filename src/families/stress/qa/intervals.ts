@@ -6,8 +6,8 @@
  * AddCommon rows' statistic is the worst set, so each resample picks its worst set again. Where a bootstrap has no
  * spread (every question F1 0, say) a cautious bound stands in, never [v, v]. Seeds derive from the run's seed.
  */
-import type { StressResult } from '../../../attack/stress.ts';
-import { reductionBounds } from '../../../metrics/stress-intervals.ts';
+import type { StressResult } from '../../../core/stress-suite.ts';
+import { reductionBounds } from '../../../metrics/stress-cluster-counts.ts';
 import { bootstrap, sameValueBounds, wilson, type Interval } from '../../../stats/index.ts';
 
 /** The intervals of one row of Table 4 (CONTRACT: `<figure>_interval` beside the figure). */

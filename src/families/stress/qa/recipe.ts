@@ -7,7 +7,7 @@ import type { ModelAdapter } from '../../../models/types.ts';
 import type { BuildContext } from '../../../recipes/registry/define.ts';
 import { TextstressError } from '../../../util/errors.ts';
 import { defineStress, type RecipeMetric } from '../../../recipes/registry/define.ts';
-import { beside, REDUCTION_RANGE } from '../../../recipes/stress-metrics.ts';
+import { beside, REDUCTION_RANGE } from '../../../recipes/stress-gate-metrics.ts';
 import { ADVERSARIAL_FILES, findAdversarialFile, readAdversarialSet, type AdversarialSet } from './adversarial.ts';
 import { stressQaFamily } from './report.ts';
 import { QA_STRESS_TESTS, stressQaSettings } from './settings.ts';

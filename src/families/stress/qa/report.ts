@@ -1,6 +1,6 @@
 /** The report section of the QA stress suite: Table 4 and a chart of EM per test with its reduction. */
 import type { ReportFamily, ReportTable, StressRun } from '../../../recipes/report/types.ts';
-import { accuracyPerTestChart } from '../../../recipes/report/stress.ts';
+import { accuracyPerTestChart } from '../../../recipes/report/stress-per-test.ts';
 import type { QaStressTest } from './settings.ts';
 import { QA_TEST_TITLES, table4, WORST_OF_SETS, type QaDetails } from './tables.ts';
 

@@ -6,8 +6,8 @@
  * `gold` is the original answers at their offsets and `perturbedGold` the answers in its edited context, so the
  * report can draw both; it is scored on the answer texts (SQuAD EM/F1, best over the gold answers).
  */
-import type { AdaptiveContext, NotApplicable, ScoredCase, StressCase, StressSuite, StressTest } from '../../../attack/stress.ts';
-import { asSpans } from '../../../attack/goals/types.ts';
+import type { AdaptiveContext, NotApplicable, ScoredCase, StressCase, StressSuite, StressTest } from '../../../core/stress-suite.ts';
+import { asSpans } from '../../../core/goals/types.ts';
 import { bestOverGold } from '../../../data/answers.ts';
 import type { Example, QaAnswer, QaExample } from '../../../data/types.ts';
 import type { ModelOutput } from '../../../models/types.ts';

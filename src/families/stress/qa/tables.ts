@@ -2,13 +2,13 @@
  * The QA stress suite's table, for the terminal, summary.json and the report alike: the paper's Table 4 — EM and
  * F1 per test and, in brackets, the % reduction from the original EM/F1 on the same questions.
  */
-import type { StressCell, StressMetrics, StressSummary } from '../../../metrics/stress.ts';
+import type { StressCell, StressMetrics, StressSummary } from '../../../metrics/stress-summary.ts';
 import type { Interval } from '../../../stats/index.ts';
 import type { QaIntervals, QaRowIntervals } from './intervals.ts';
 import { NA, pct } from '../../../util/format.ts';
 import { formatGrid } from '../../../util/table.ts';
 import type { ReportTable } from '../../../recipes/report/types.ts';
-import { accuracyWithReduction } from '../../../recipes/report/stress.ts';
+import { accuracyWithReduction } from '../../../recipes/report/stress-per-test.ts';
 import type { QaStressTest } from './settings.ts';
 
 /** How each test is named in tables and charts (the adaptive rows get their base added, see {@link rowTitle}). */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { attackExample, type Attack } from '../../src/attack/attack.ts';
-import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
-import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
-import type { WordTarget } from '../../src/attack/search/word-importance.ts';
+import { attackExample, type Attack } from '../../src/core/attack.ts';
+import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords } from '../../src/core/constraints.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
+import { GreedyWordSearch } from '../../src/core/search/greedy-word.ts';
+import type { WordTarget } from '../../src/core/search/word-importance.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { Rng } from '../../src/util/rng.ts';
-import type { Transformation } from '../../src/attack/transformation.ts';
+import type { Transformation } from '../../src/core/transformation.ts';
 import { lexiconModel, twoTypos } from './helpers.ts';
 
 const goal = new UntargetedClassification(new LabelAligner(['negative', 'positive'], ['negative', 'positive']));

@@ -3,7 +3,7 @@
  * reduction, and the run's lowest accuracy and largest reduction. Declared by the recipe (RecipeDef.metrics),
  * so suites may name them in thresholds ("nli_negation_reduction < 25%") and the docs list them.
  */
-import type { StressSummary } from '../metrics/stress.ts';
+import type { StressSummary } from '../metrics/stress-summary.ts';
 import type { Interval } from '../stats/index.ts';
 import type { RecipeMetric } from './registry/define.ts';
 

@@ -7,8 +7,8 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StressResult } from '../../src/attack/stress.ts';
-import type { StressSummary } from '../../src/metrics/stress.ts';
+import type { StressResult } from '../../src/core/stress-suite.ts';
+import type { StressSummary } from '../../src/metrics/stress-summary.ts';
 import type { ModelAdapter, ModelInput } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
@@ -17,7 +17,7 @@ import { runRecipe } from '../../src/kinds/run.ts';
 import { loadGroups } from '../../src/report/html/load.ts';
 import { checkTest } from '../../src/suite/gate.ts';
 import { ModelError } from '../../src/util/errors.ts';
-import { lexiconModel } from '../attack/helpers.ts';
+import { lexiconModel } from '../core/helpers.ts';
 import { tmp } from '../cli/helpers.ts';
 import { stressWordsRecipe } from '../registry/fixtures/stress-words.ts';
 

@@ -4,8 +4,8 @@
  * table, and every generated case of the sampled examples in the example browser, highlighted against the
  * original text it was made from.
  */
-import type { StressCaseResult, StressResult } from '../../attack/stress.ts';
-import { accuracyPerTestChart, stressTestsTable } from '../../recipes/report/stress.ts';
+import type { StressCaseResult, StressResult } from '../../core/stress-suite.ts';
+import { accuracyPerTestChart, stressTestsTable } from '../../recipes/report/stress-per-test.ts';
 import type { Edit } from '../../text/edits.ts';
 import { NA, pct } from '../../util/format.ts';
 import { fewClass } from './intervals.ts';
@@ -14,7 +14,7 @@ import { displayPath, withoutAbsolutePaths } from './paths.ts';
 import { addFamily, shorten, type BrowserData, type BrowserExample } from './examples.ts';
 import { textSegments } from './highlight.ts';
 import { goldTexts, qaCard } from './qa-view.ts';
-import type { ExampleResult } from '../../attack/result.ts';
+import type { ExampleResult } from '../../core/result.ts';
 import type { ReportFamily, ReportSections, ReportTable, RunGroup, StressRun, StressSectionContent } from './types.ts';
 import { sectionFinder } from './families/index.ts';
 

@@ -1,6 +1,6 @@
 /** Charts and tables every stress family can use: accuracy per test against the original, per run. */
 import type { TopLevelSpec } from 'vega-lite';
-import type { StressSummary } from '../../metrics/stress.ts';
+import type { StressSummary } from '../../metrics/stress-summary.ts';
 import { NA, pct } from '../../util/format.ts';
 import type { ChartSpec, ReportTable, StressRun } from './types.ts';
 

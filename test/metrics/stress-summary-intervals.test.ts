@@ -5,8 +5,8 @@
  * never applied is n/a with n = 0.
  */
 import { describe, expect, it } from 'vitest';
-import type { StressResult } from '../../src/attack/stress.ts';
-import { StressTally } from '../../src/metrics/stress.ts';
+import type { StressResult } from '../../src/core/stress-suite.ts';
+import { StressTally } from '../../src/metrics/stress-summary.ts';
 import { studentQuantile, wilson, Z95 } from '../../src/stats/index.ts';
 import { Rng } from '../../src/util/rng.ts';
 

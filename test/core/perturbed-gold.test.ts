@@ -3,8 +3,8 @@
  * them in the perturbed context; a rewrite that leaves the gold where it was adds nothing (results stay as before).
  */
 import { describe, expect, it } from 'vitest';
-import { QaF1Drop } from '../../src/attack/goals/index.ts';
-import { probeExample, type Probe } from '../../src/attack/probe.ts';
+import { QaF1Drop } from '../../src/core/goals/index.ts';
+import { probeExample, type Probe } from '../../src/core/probe.ts';
 import { rewriteExample } from '../../src/data/rewrite.ts';
 import type { Example, QaExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';

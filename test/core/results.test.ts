@@ -3,17 +3,17 @@
  * perturbed (over the words the attack could edit), why an example was skipped, and the origin map after edits.
  */
 import { describe, expect, it } from 'vitest';
-import { attackExample, type Attack } from '../../src/attack/attack.ts';
-import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords, type Constraint } from '../../src/attack/constraints.ts';
-import { EntityF1Drop, UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
-import { BeamSearch } from '../../src/attack/search/beam.ts';
-import { GreedyWordSearch } from '../../src/attack/search/greedy-word.ts';
+import { attackExample, type Attack } from '../../src/core/attack.ts';
+import { editZone, maxEdits, minWordLength, noRepeatEdits, protectWords, type Constraint } from '../../src/core/constraints.ts';
+import { EntityF1Drop, UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
+import { BeamSearch } from '../../src/core/search/beam.ts';
+import { GreedyWordSearch } from '../../src/core/search/greedy-word.ts';
 import { inputChars } from '../../src/models/types.ts';
-import { statesPerBatchOf, type SearchMethod } from '../../src/attack/search/types.ts';
-import { applyCandidate, currentIndexOf, initialState, originOf } from '../../src/attack/state.ts';
-import { makeSubject } from '../../src/attack/subject.ts';
-import type { Transformation } from '../../src/attack/transformation.ts';
+import { statesPerBatchOf, type SearchMethod } from '../../src/core/search/types.ts';
+import { applyCandidate, currentIndexOf, initialState, originOf } from '../../src/core/state.ts';
+import { makeSubject } from '../../src/core/subject.ts';
+import type { Transformation } from '../../src/core/transformation.ts';
 import type { Example, TextExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { attackExample, type Attack } from '../../src/attack/attack.ts';
-import { minWordLength, noRepeatEdits, type Constraint } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
-import { GreedyWordSwapWIR, rankByWir, softmax, type WirOptions } from '../../src/attack/search/greedy-wir.ts';
-import type { SearchContext, SearchMethod } from '../../src/attack/search/types.ts';
-import { applyCandidate, initialState } from '../../src/attack/state.ts';
-import { composite, type Transformation } from '../../src/attack/transformation.ts';
+import { attackExample, type Attack } from '../../src/core/attack.ts';
+import { minWordLength, noRepeatEdits, type Constraint } from '../../src/core/constraints.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
+import { GreedyWordSwapWIR, rankByWir, softmax, type WirOptions } from '../../src/core/search/greedy-wir.ts';
+import type { SearchContext, SearchMethod } from '../../src/core/search/types.ts';
+import { applyCandidate, initialState } from '../../src/core/state.ts';
+import { composite, type Transformation } from '../../src/core/transformation.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';
@@ -152,7 +152,7 @@ describe('GreedyWordSwapWIR (TextAttack’s greedy search)', () => {
 
   it('a synchronous search refuses an attack with a batched constraint, naming both', async () => {
     const slow: Constraint = { name: 'encoder', acceptsAll: async (s) => s.map(() => ({ ok: true })) };
-    const { GreedyWordSearch } = await import('../../src/attack/search/greedy-word.ts');
+    const { GreedyWordSearch } = await import('../../src/core/search/greedy-word.ts');
     await expect(
       attackExample(attack(new GreedyWordSearch('max'), twoTypos, [slow]), example, new QueryEngine(lexiconModel).session(), new Rng(0)),
     ).rejects.toThrow(/encoder is asynchronous: attack test needs a search that awaits candidates \(greedy-word\(max\) does not\)/);

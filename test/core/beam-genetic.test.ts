@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { attackExample, type Attack } from '../../src/attack/attack.ts';
-import { editZone, maxEdits, noRepeatEdits } from '../../src/attack/constraints.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
-import { BeamSearch } from '../../src/attack/search/beam.ts';
-import { GeneticSearch } from '../../src/attack/search/genetic.ts';
-import type { SearchMethod } from '../../src/attack/search/types.ts';
+import { attackExample, type Attack } from '../../src/core/attack.ts';
+import { editZone, maxEdits, noRepeatEdits } from '../../src/core/constraints.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
+import { BeamSearch } from '../../src/core/search/beam.ts';
+import { GeneticSearch } from '../../src/core/search/genetic.ts';
+import type { SearchMethod } from '../../src/core/search/types.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { QueryEngine } from '../../src/query/engine.ts';

@@ -4,9 +4,9 @@
  * accuracy on the same examples and the reduction from it, extra metric means, and for classifiers the gold ×
  * prediction counts. A metric over zero cases is null ("n/a"), never 0.
  */
-import type { StressCaseResult, StressResult } from '../attack/stress.ts';
+import type { StressCaseResult, StressResult } from '../core/stress-suite.ts';
 import type { Interval } from '../stats/index.ts';
-import { originalInterval, TestColumns } from './stress-intervals.ts';
+import { originalInterval, TestColumns } from './stress-cluster-counts.ts';
 
 /** The numbers of one test, one variant of a test, or the original examples. */
 export interface StressCell {
@@ -29,7 +29,7 @@ export interface StressCell {
    * several pairs share): the distinct texts, i.e. the clusters the intervals resample (absent: each example is one).
    */
   clusters?: number;
-  /** 95% interval of `accuracy`, where the suite computes one (see src/metrics/stress-intervals.ts). */
+  /** 95% interval of `accuracy`, where the suite computes one (see src/metrics/stress-cluster-counts.ts). */
   accuracy_interval?: Interval;
   /** 95% interval of `reduction` (bootstrap over whole examples), where the suite computes one. */
   reduction_interval?: Interval;

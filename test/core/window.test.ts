@@ -3,9 +3,9 @@
  * window must give exactly the text, fields and edit offsets the same edit gives without a window.
  */
 import { describe, expect, it } from 'vitest';
-import { editZone } from '../../src/attack/constraints.ts';
-import { applyCandidate, initialState, type AttackState } from '../../src/attack/state.ts';
-import { makeSubject, type AttackSubject } from '../../src/attack/subject.ts';
+import { editZone } from '../../src/core/constraints.ts';
+import { applyCandidate, initialState, type AttackState } from '../../src/core/state.ts';
+import { makeSubject, type AttackSubject } from '../../src/core/subject.ts';
 import type { Example } from '../../src/data/types.ts';
 import type { WordCandidate } from '../../src/text/edits.ts';
 import { WordSeq } from '../../src/text/word-seq.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerF1, bestOverGold, exactMatch, normalizeAnswer } from '../../src/data/answers.ts';
 import type { QaExample, TextExample, TokenExample } from '../../src/data/types.ts';
-import { Invariance, QaF1Drop, TargetConfidence, UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
+import { Invariance, QaF1Drop, TargetConfidence, UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
 import type { ModelOutput } from '../../src/models/types.ts';
 
 const classes = (p: number): ModelOutput => ({ kind: 'classes', labels: ['negative', 'positive'], probs: [1 - p, p] });

@@ -1,4 +1,4 @@
-import type { Transformation } from '../../src/attack/transformation.ts';
+import type { Transformation } from '../../src/core/transformation.ts';
 import type { ModelAdapter, ModelOutput } from '../../src/models/types.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { attackExample } from '../../src/attack/attack.ts';
-import { UntargetedClassification } from '../../src/attack/goals/index.ts';
-import { LabelAligner } from '../../src/attack/labels.ts';
-import type { ExampleResult } from '../../src/attack/result.ts';
+import { attackExample } from '../../src/core/attack.ts';
+import { UntargetedClassification } from '../../src/core/goals/index.ts';
+import { LabelAligner } from '../../src/core/labels.ts';
+import type { ExampleResult } from '../../src/core/result.ts';
 import type { TextExample } from '../../src/data/types.ts';
 import { insertionTypos, typoCandidates, TYPO_SOURCE_NAMES } from '../../src/perturb/index.ts';
 import { QueryEngine } from '../../src/query/engine.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LabelAligner, parseLabelMap, suggestLabelMap } from '../../src/attack/labels.ts';
+import { LabelAligner, parseLabelMap, suggestLabelMap } from '../../src/core/labels.ts';
 import { goalFor } from '../../src/recipes/context.ts';
 import { TextstressError } from '../../src/util/errors.ts';
 
