@@ -17,7 +17,7 @@
  */
 
 // Running recipes: into a resumable folder, or in memory.
-export { runRecipe } from './kinds/run.ts';
+export { runRecipe, runRecipeAs } from './kinds/run.ts';
 export type { RunRequest, RecipeOutcome, ProgressSink } from './kinds/types.ts';
 export { attackInMemory, type InMemoryRequest, type InMemoryRun, type InMemorySummary } from './kinds/in-memory.ts';
 

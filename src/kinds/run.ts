@@ -7,10 +7,10 @@ import { isHttpSpec, isOpenAiSpec } from '../models/load.ts';
 import { openEngine, openModel, openModelToInspect } from '../runner/open.ts';
 import { TextstressError } from '../util/errors.ts';
 import { parseSettings } from '../recipes/registry/settings.ts';
-import type { AnyRecipe } from '../recipes/registry/define.ts';
+import type { AnyRecipe, RecipeKind } from '../recipes/registry/define.ts';
 import type { QueryEngine } from '../query/engine.ts';
-import { assertSupports, commandOf, kindOf } from './index.ts';
-import type { RecipeOutcome, RunMode, RunRequest } from './types.ts';
+import { assertSupports, commandOf, KINDS, kindOf } from './index.ts';
+import { isOutcomeOf, type OutcomeOf, type RecipeOutcome, type RunMode, type RunRequest } from './types.ts';
 
 export type { RecipeOutcome, RunRequest, ProgressSink } from './types.ts';
 export { EXPERIMENT_FILE } from './experiment/manifest.ts';
@@ -71,4 +71,20 @@ export async function runRecipe(req: RunRequest): Promise<RecipeOutcome> {
       await model.close?.();
     }
   }
+}
+
+/**
+ * `runRecipe` for a caller that knows which kind of recipe it names: the outcome comes back as that kind's (its
+ * summary typed), with no narrowing at the call. A recipe of another kind is refused before anything runs.
+ */
+export async function runRecipeAs<K extends RecipeKind>(kind: K, req: RunRequest): Promise<OutcomeOf<K>> {
+  const def = req.registry.get(req.recipe);
+  if (def.kind !== kind)
+    throw new TextstressError(`${def.name} is ${kindOf(def).noun}, not ${KINDS[kind].noun}: it runs as its own kind.`, {
+      hint: `run it with runRecipe, or ask for runRecipeAs('${def.kind}', …)`,
+    });
+  const outcome = await runRecipe(req);
+  // Unreachable unless a kind's runtime answers with another kind's outcome: a bug, said with both kinds.
+  if (!isOutcomeOf(outcome, kind)) throw new Error(`internal error: ${def.name} (${kind}) ran into a ${outcome.kind} outcome`);
+  return outcome;
 }

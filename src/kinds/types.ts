@@ -126,7 +126,7 @@ export interface RunRow {
 /** A finished run as the report loads it. */
 export type AnyLoadedRun = LoadedRun | StressRun | GeneratedRun;
 /** Where a group keeps a kind's loaded runs (see RunGroup). */
-export type ReportSlot = 'runs' | 'stress' | 'generated';
+export type ReportSlot = AnyLoadedRun['slot'];
 
 /** A finished run of the kind, to the report (how it loads) and the gate (what it reads). */
 export interface FinishedRuns {

@@ -355,7 +355,7 @@ async function pairedWithBaseline(
     .filter((t) => t.baseline && (t.metric in BINARY_METRICS || t.metric.endsWith('_f1')));
   const b = baseline.find((g) => g.name === name) ?? (baseline.length === 1 ? baseline[0] : undefined);
   if (!named.length || !b) return undefined;
-  const dirOf = (g: RunGroup): string => (groupSubject(g, registry).run as { dir: string }).dir;
+  const dirOf = (g: RunGroup): string => groupSubject(g, registry).run.dir;
   try {
     return await compareRuns(dirOf(b), dirOf(group), {
       seed: suite.seed ?? 0,

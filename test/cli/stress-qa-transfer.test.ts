@@ -156,7 +156,7 @@ describe('stress qa: AddAny/AddCommon as in Table 4, on demo-squad (8 questions)
 
   it('B: the report draws the AddAny bar at the worst set’s EM, not the mean over every set', () => {
     const summary = JSON.parse(readFileSync(join(b, 'summary.json'), 'utf8')) as StressSummary;
-    const section = stressQaFamily.stressSection!([{ dir: b, name: 'b', group: 'b', summary, sample: [] }]);
+    const section = stressQaFamily.stressSection!([{ slot: 'stress', dir: b, name: 'b', group: 'b', summary, sample: [] }]);
     const values = (section.charts[0]!.spec as { data: { values: { test: string; accuracy: number }[] } }).data.values;
     const r = row(detailsOf(b), 'addany');
     const worst = summary.tests.addany!.variants![r.worst_set!]!;

@@ -14,7 +14,7 @@ import { foolingRecipe } from '../../src/families/fooling/recipe.ts';
 import { sentenceLength } from '../../src/families/fooling/source.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { runGenerator } from '../../src/kinds/generate/run.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
+import { runRecipeAs } from '../../src/kinds/run.ts';
 import { wilson } from '../../src/stats/index.ts';
 import { DEMO_SST2, ROOT, SST2_TRAIN, fixtureData, runCli, tmp } from '../cli/helpers.ts';
 
@@ -51,7 +51,7 @@ describe('fooling on demo-sst2', () => {
 
   it('writes the fooling sentences, S/M/F per epoch, T_task and a summary, the same for the same seed', async () => {
     const run = async (out: string) =>
-      runRecipe({
+      runRecipeAs('generate', {
         registry: builtinRegistry(),
         recipe: 'fooling',
         model: DEMO_SST2,
@@ -62,7 +62,6 @@ describe('fooling on demo-sst2', () => {
       });
     const a = tmp('fool-a');
     const outcome = await run(a);
-    if (outcome.kind !== 'generate') throw new Error('expected a generator run');
     const { summary } = outcome;
     expect(summary.steps).toBe(6);
     const steps = lines(join(a, 'steps.jsonl'));
@@ -126,7 +125,7 @@ describe('fooling on demo-sst2', () => {
     const h = (sorted.length - 1) * 0.25;
     const expected = sorted[Math.floor(h)]! + (h - Math.floor(h)) * (sorted[Math.floor(h) + 1]! - sorted[Math.floor(h)]!);
     const out = tmp('fool-t');
-    const outcome = await runRecipe({
+    const outcome = await runRecipeAs('generate', {
       registry: builtinRegistry(),
       recipe: 'fooling',
       model: DEMO_SST2,
@@ -135,7 +134,6 @@ describe('fooling on demo-sst2', () => {
       seed: 0,
       shared: { model: sst2, engine: new QueryEngine(sst2) },
     });
-    if (outcome.kind !== 'generate') throw new Error('expected a generator run');
     expect(outcome.summary.metrics.fooling_threshold).toBeCloseTo(expected, 6);
   });
 
@@ -220,7 +218,7 @@ describe('fooling in pair mode (demo-qnli)', () => {
     };
     const train = fixtureData('qnli/dev.tsv');
     const out = tmp('fool-pair');
-    const outcome = await runRecipe({
+    const outcome = await runRecipeAs('generate', {
       registry: builtinRegistry(),
       recipe: 'fooling',
       model: DEMO_QNLI,
@@ -229,7 +227,6 @@ describe('fooling in pair mode (demo-qnli)', () => {
       seed: 1,
       shared: { model: spy, engine: new QueryEngine(spy) },
     });
-    if (outcome.kind !== 'generate') throw new Error('expected a generator run');
     const question = 'What came into force after the new constitution was herald?';
     // 5 epochs × 30 sentences, less repeats the query engine answered from its cache; no training scores with --threshold.
     expect(asked.length).toBeGreaterThan(100);
@@ -242,7 +239,7 @@ describe('fooling in pair mode (demo-qnli)', () => {
 
     // Without --length the evolved text has as many words as x̂, as in the paper: the question has 10.
     asked.length = 0;
-    const own = await runRecipe({
+    const own = await runRecipeAs('generate', {
       registry: builtinRegistry(),
       recipe: 'fooling',
       model: DEMO_QNLI,
@@ -251,7 +248,6 @@ describe('fooling in pair mode (demo-qnli)', () => {
       seed: 1,
       shared: { model: spy, engine: new QueryEngine(spy) },
     });
-    if (own.kind !== 'generate') throw new Error('expected a generator run');
     expect(own.summary.details).toMatchObject({ length: 10, length_source: 'fixed-sentence' });
     expect(asked.length).toBeGreaterThan(0);
     for (const input of asked) if (input.kind === 'pair') expect(input.textB.split(' ')).toHaveLength(10);

@@ -14,7 +14,7 @@ import { builtinRegistry } from '../../src/families/index.ts';
 import { meanStd, pairedDifference, sweepRows } from '../../src/families/fooling/sweep-stats.ts';
 import { foolingSweepRecipe } from '../../src/families/fooling/sweep.ts';
 import { runGenerator } from '../../src/kinds/generate/run.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
+import { runRecipeAs } from '../../src/kinds/run.ts';
 import { DEMO_SST2, SST2_TRAIN, runCli, tmp } from '../cli/helpers.ts';
 
 const lines = (path: string): Record<string, number | string>[] =>
@@ -106,7 +106,7 @@ describe('fool-sweep on demo-sst2', () => {
 
   it('runs each value × seed exactly as `fool --seed S` would, and sums them up', async () => {
     const out = tmp('sweep');
-    const outcome = await runRecipe({
+    const outcome = await runRecipeAs('generate', {
       registry: builtinRegistry(),
       recipe: 'fooling-sweep',
       model: DEMO_SST2,
@@ -115,13 +115,12 @@ describe('fool-sweep on demo-sst2', () => {
       seed: 0,
       shared: { model: sst2, engine: new QueryEngine(sst2) },
     });
-    if (outcome.kind !== 'generate') throw new Error('expected a generator run');
     expect(outcome.summary.steps).toBe(4);
     const records = lines(join(out, 'results.jsonl'));
     expect(records).toHaveLength(4 * 4);
     // The same sub-run as a standalone fooling run: crossover off, seed 4.
     const alone = tmp('sweep-alone');
-    await runRecipe({
+    await runRecipeAs('generate', {
       registry: builtinRegistry(),
       recipe: 'fooling',
       model: DEMO_SST2,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { KINDS, RUN_MODES, refusal, type RecipeOutcome, type RunMode } from '../../src/kinds/index.ts';
 import { attackInMemory } from '../../src/kinds/in-memory.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
+import { runRecipe, runRecipeAs } from '../../src/kinds/run.ts';
 import { openDataset, type Example } from '../../src/data/index.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
@@ -131,4 +131,13 @@ describe('every kind × every mode: works, or is refused with the table’s mess
       }
     }
   });
+
+  it('runRecipeAs gives the kind’s own outcome, and refuses a recipe of another kind before anything runs', async () => {
+    const out = tmp('run-as');
+    const req = { registry, recipe: 'evolve', settings: RECIPE.generate.settings, model: DEMO_SST2, out, seed: 1 };
+    await expect(runRecipeAs('attack', req)).rejects.toThrow(/^evolve is a generator, not an attack: it runs as its own kind\.$/);
+    expect(existsSync(join(out, 'summary.json'))).toBe(false);
+    const outcome = await runRecipeAs('generate', req);
+    expect(outcome.summary.recipe).toBe('evolve');
+  }, 30_000);
 });

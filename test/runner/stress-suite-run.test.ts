@@ -14,7 +14,8 @@ import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { runRecipe } from '../../src/kinds/run.ts';
-import { loadGroups } from '../../src/report/html/load.ts';
+import { loadGroups, loadRun } from '../../src/report/html/load.ts';
+import { attackRunOf } from '../../src/kinds/gate.ts';
 import { checkTest } from '../../src/suite/gate.ts';
 import { ModelError } from '../../src/util/errors.ts';
 import { lexiconModel } from '../core/helpers.ts';
@@ -239,6 +240,15 @@ describe('stress runs', () => {
         'test applied to none of the 1 examples, or the original accuracy it is measured against is 0)',
       'drop-only: words_add_nice_accuracy >= 0 — words_add_nice_accuracy is not reported by this run',
     ]);
+
+    // A loaded run says which list it belongs in; reading it as another kind's run is refused, not read as n/a.
+    expect(words.stress.map((r) => r.slot)).toEqual(['stress']);
+    await expect(loadRun(join(out, 'words'), 'words', 'words', { registry })).rejects.toThrow(
+      /the run in .*words is a stress run, not an attack or probe run/,
+    );
+    expect(() => attackRunOf(words.stress[0]!)).toThrow(
+      /internal error: the gate of attack and probe runs was handed a run of the 'stress' list/,
+    );
 
     const html = join(tmp('stress-report'), 'report.html');
     await writeHtmlReport([join(out, 'words')], html, { registry });

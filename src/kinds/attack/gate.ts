@@ -7,8 +7,8 @@ import type { HeadlineMetrics, LoadedRun } from '../../recipes/report/types.ts';
 import { GATE_METRICS } from '../../metrics/names.ts';
 import { pct } from '../../util/format.ts';
 import { wilson, type Interval } from '../../stats/index.ts';
-import type { AnyLoadedRun, GateRuntime } from '../types.ts';
-import { recipeInterval, recipeMetric } from '../gate.ts';
+import type { GateRuntime } from '../types.ts';
+import { attackRunOf, recipeInterval, recipeMetric } from '../gate.ts';
 
 export { GATE_METRICS };
 
@@ -83,7 +83,7 @@ export function metricInterval(metric: string, summary: object): Interval | unde
   return undefined;
 }
 
-const loaded = (run: AnyLoadedRun): LoadedRun => run as LoadedRun;
+const loaded = attackRunOf;
 
 /** The suite's line for an attack run: its headline numbers. */
 export function attackLine(run: LoadedRun): string {

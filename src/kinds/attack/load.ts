@@ -49,5 +49,5 @@ export async function loadAttackRun(
     attacked: counted.attacked,
     successByPct: [...successByPct].sort((a, b) => a[0] - b[0]),
   };
-  return { dir, name, group, summary, results, profile, headline: headlineMetrics(summary, counted) };
+  return { slot: 'runs', dir, name, group, summary, results, profile, headline: headlineMetrics(summary, counted) };
 }

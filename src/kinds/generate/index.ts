@@ -8,19 +8,18 @@ import { parseLabelMap } from '../../core/labels.ts';
 import type { GenerateSummary } from '../../metrics/summary.ts';
 import { goalFor, noDefaultGoal, taskKindOf } from '../../recipes/context.ts';
 import { builtAs, type BuildContext } from '../../recipes/registry/define.ts';
-import type { GeneratedRun } from '../../recipes/report/types.ts';
 import { fileFingerprint, openData, surveyExamples, type DataSpec } from '../../runner/open.ts';
 import { SUMMARY_FILE } from '../../runner/per-example.ts';
 import { formatMetric, metricLabel, metricUnit } from '../../metrics/display.ts';
 import { TextstressError } from '../../util/errors.ts';
-import { recipeInterval, recipeMetric } from '../gate.ts';
+import { generatedRunOf, recipeInterval, recipeMetric } from '../gate.ts';
 import { BUILD_OPENERS } from '../prepare.ts';
 import { dataOptionsOf, reopen } from '../request.ts';
-import { defineKind, type AnyLoadedRun, type KindRunContext, type OutcomeOf, type RunRequest } from '../types.ts';
+import { defineKind, type KindRunContext, type OutcomeOf, type RunRequest } from '../types.ts';
 import { loadGeneratedRun } from './load.ts';
 import { runGenerator } from './run.ts';
 
-const generated = (run: AnyLoadedRun): GeneratedRun => run as GeneratedRun;
+const generated = generatedRunOf;
 const perExampleOnly = (hint: string): { because: string; hint: string } => ({ because: 'with no source examples to spread', hint });
 
 /** Builds the generator (with the data's goal and labels when it takes data) and runs it into req.out. */

@@ -17,5 +17,5 @@ export async function loadGeneratedRun(dir: string, name: string, group: string,
     sample.push(rec);
     if (sample.length >= SAMPLE_RECORDS) break;
   }
-  return { dir, name, group, summary, steps, sample };
+  return { slot: 'generated', dir, name, group, summary, steps, sample };
 }

@@ -1,10 +1,9 @@
 /** What the gate and the suite's lines read of a stress run: only the metrics its recipe declares (per test). */
-import type { StressRun } from '../../recipes/report/types.ts';
 import { NA, pct } from '../../util/format.ts';
-import { recipeInterval, recipeMetric } from '../gate.ts';
-import type { AnyLoadedRun, GateRuntime } from '../types.ts';
+import { recipeInterval, recipeMetric, stressRunOf } from '../gate.ts';
+import type { GateRuntime } from '../types.ts';
 
-const stress = (run: AnyLoadedRun): StressRun => run as StressRun;
+const stress = stressRunOf;
 
 export const STRESS_GATE: GateRuntime = {
   // Only the metrics its recipe declares: a stress run has no clean or attacked examples.

@@ -29,5 +29,5 @@ export async function loadStressRun(
       if (sample.length >= keep.size) break;
     }
   }
-  return { dir, name, group, summary, sample };
+  return { slot: 'stress', dir, name, group, summary, sample };
 }

@@ -11,6 +11,8 @@ import type { GenerateSummary, RunSummary } from '../../metrics/summary.ts';
 
 /** One finished run folder (summary.json + results.jsonl), as the report reads it. */
 export interface LoadedRun {
+  /** Which of its group's lists holds it: what tells the loaded runs apart (AnyLoadedRun). */
+  slot: 'runs';
   /** Folder of the run. */
   dir: string;
   /** Short name: the folder relative to its group, e.g. "target-max", or the group's name for lone runs. */
@@ -52,6 +54,7 @@ export interface RunGroup {
 
 /** A finished stress run (summary.json with kind "stress", results.jsonl). */
 export interface StressRun {
+  slot: 'stress';
   dir: string;
   name: string;
   group: string;
@@ -73,6 +76,7 @@ export interface ReportTable {
 
 /** A finished generator run (summary.json with kind "generate", steps.jsonl, results.jsonl). */
 export interface GeneratedRun {
+  slot: 'generated';
   dir: string;
   name: string;
   group: string;

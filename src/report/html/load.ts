@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { EXPERIMENT_FILE, leftoverRuns } from '../../kinds/experiment/manifest.ts';
-import { kindOfSummary, type AnyLoadedRun, type GateRuntime, type KindRuntime, type ReportSlot } from '../../kinds/index.ts';
+import { kindOfSummary, type AnyLoadedRun, type GateRuntime, type KindRuntime } from '../../kinds/index.ts';
 import type { Registry } from '../../recipes/registry/registry.ts';
 import { SUMMARY_FILE } from '../../runner/per-example.ts';
 import { TextstressError, errorMessage } from '../../util/errors.ts';
@@ -66,7 +66,7 @@ async function collect(dir: string, root: string, depth: number, prefix: string 
   );
   // A folder with group files (curve.json …) is one group made of its runs.
   if (Object.keys(files).length > 0 && runsHere.length > 0) {
-    const runs: { slot: ReportSlot; run: AnyRun }[] = [];
+    const runs: AnyRun[] = [];
     for (const d of runsHere) runs.push(await loadAnyRun(join(dir, d), d, name, opts));
     return [{ name, dir, files, ...split(runs) }];
   }
@@ -126,7 +126,7 @@ function commandOf(dir: string): string | undefined {
 }
 
 /** A run's summary.json, checked to be one; its kind decides how the run is loaded and where the group keeps it. */
-async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<{ slot: ReportSlot; run: AnyRun }> {
+async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOptions): Promise<AnyRun> {
   const summary = readJson(join(dir, SUMMARY_FILE)) as Record<string, unknown> | null;
   if (typeof summary !== 'object' || summary === null || typeof summary.recipe !== 'string') {
     throw new TextstressError('summary.json is not a textstress run summary.', { where: join(dir, SUMMARY_FILE) });
@@ -134,13 +134,19 @@ async function loadAnyRun(dir: string, name: string, group: string, opts: LoadOp
   const finished = kindOfSummary(summary, opts.registry).finished;
   if (!finished)
     throw new TextstressError(`summary.json names the recipe ${summary.recipe}, whose runs are not loaded on their own.`, { where: dir });
-  return { slot: finished.slot, run: await finished.load(dir, name, group, summary, opts) };
+  const run = await finished.load(dir, name, group, summary, opts);
+  // The kind says which list its runs go in; the loaded run must agree, or the gate would read the wrong fields.
+  if (run.slot !== finished.slot) throw new Error(`internal error: a '${finished.slot}' kind loaded a '${run.slot}' run (${dir})`);
+  return run;
 }
 
-/** Runs placed in their group's slots. */
-function split(runs: { slot: ReportSlot; run: AnyRun }[]): { runs: LoadedRun[]; generated: GeneratedRun[]; stress: StressRun[] } {
-  const pick = <T extends AnyRun>(slot: ReportSlot): T[] => runs.filter((r) => r.slot === slot).map((r) => r.run as T);
-  return { runs: pick<LoadedRun>('runs'), generated: pick<GeneratedRun>('generated'), stress: pick<StressRun>('stress') };
+/** Runs placed in their group's lists, by the list each says it belongs in. */
+function split(runs: AnyRun[]): { runs: LoadedRun[]; generated: GeneratedRun[]; stress: StressRun[] } {
+  return {
+    runs: runs.filter((r): r is LoadedRun => r.slot === 'runs'),
+    generated: runs.filter((r): r is GeneratedRun => r.slot === 'generated'),
+    stress: runs.filter((r): r is StressRun => r.slot === 'stress'),
+  };
 }
 
 export interface LoadOptions {
@@ -152,8 +158,9 @@ export interface LoadOptions {
 
 /** A finished attack or probe run in `dir` (summary.json + results.jsonl), as the report reads it. */
 export async function loadRun(dir: string, name: string, group: string, opts: LoadOptions = {}): Promise<LoadedRun> {
-  const { run } = await loadAnyRun(dir, name, group, opts);
-  return run as LoadedRun;
+  const run = await loadAnyRun(dir, name, group, opts);
+  if (run.slot !== 'runs') throw new TextstressError(`the run in ${dir} is a ${run.slot} run, not an attack or probe run.`, { where: dir });
+  return run;
 }
 
 /**
