@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/models/load.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
+import { runRecipeAs } from '../../src/kinds/run.ts';
 import { readResults } from '../../src/runner/checkpoint.ts';
 import type { EntityDetails } from '../../src/families/entities/table3.ts';
 import { ROOT, tmp } from '../cli/helpers.ts';
@@ -17,7 +17,7 @@ describe('entity probe on a tokenizing fixture model', () => {
   it('counts subword pieces per replacement name and bins the variants by them', async () => {
     const model = await loadModel(join(ROOT, 'test', 'fixtures', 'models', 'tiny-bert-tok'));
     const out = tmp('entities-tok');
-    const outcome = await runRecipe({
+    const outcome = await runRecipeAs('probe', {
       registry: builtinRegistry(),
       recipe: 'entities',
       settings: { budget: 3 },
@@ -28,7 +28,6 @@ describe('entity probe on a tokenizing fixture model', () => {
       seed: 5,
       shared: { model, engine: new QueryEngine(model) },
     });
-    if (outcome.kind !== 'probe') throw new Error('expected a run');
     const details = outcome.summary.details as unknown as EntityDetails;
     expect(details).toMatchObject({ n: 4, probed: 2, not_applicable: 2 });
     const results = [];

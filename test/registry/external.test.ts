@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_RECIPES } from '../../src/families/index.ts';
 import { createRegistry } from '../../src/recipes/registry/registry.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
+import { runRecipeAs } from '../../src/kinds/run.ts';
 import { runGenerator } from '../../src/kinds/generate/run.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { buildProgram } from '../../src/cli/main.ts';
@@ -137,7 +137,7 @@ min_n: 6
         .map((x) => JSON.stringify(x))
         .join('\n') + '\n',
     );
-    const outcome = await runRecipe({
+    const outcome = await runRecipeAs('probe', {
       registry,
       recipe: 'swap-names',
       settings: { budget: 8 },
@@ -149,7 +149,6 @@ min_n: 6
       seed: 1,
       shared: { model: lexiconModel, engine: new QueryEngine(lexiconModel) },
     });
-    if (outcome.kind !== 'probe') throw new Error('expected a run');
     const [a, b] = lines(join(out, 'results.jsonl')) as unknown as ExampleResult[];
     // "nolan … nolan" → every mention replaced by the same name; "good" or "nice" pushes the lexicon model to positive.
     expect(a!.probe!.variants).toBe(8);

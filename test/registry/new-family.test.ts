@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, loadPlugins } from '../../src/cli/main.ts';
 import { recipesReference, recipesTable } from '../../src/cli/docs.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
+import { runRecipeAs } from '../../src/kinds/run.ts';
 import { builtinRegistry } from '../../src/index.ts';
 import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { parseSuite } from '../../src/suite/load.ts';
@@ -71,13 +71,11 @@ describe('adding a per-example family', () => {
       out,
       seed: 1,
     };
-    const outcome = await runRecipe(request);
-    expect(outcome.kind).toBe('attack');
-    if (outcome.kind !== 'attack') return;
+    const outcome = await runRecipeAs('attack', request);
     expect(outcome.summary).toMatchObject({ kind: 'attack', recipe: 'flip-case', n: 8, settings: { k: 2, target: 'max', limit: 8 } });
     expect(outcome.summary.attack_success_rate).not.toBeNull();
-    const again = await runRecipe({ ...request, resume: true });
-    expect(again.kind === 'attack' && again.summary.n).toBe(8);
+    const again = await runRecipeAs('attack', { ...request, resume: true });
+    expect(again.summary.n).toBe(8);
     const html = join(out, 'report.html');
     await writeHtmlReport([out], html, { registry });
     const page = readFileSync(html, 'utf8');

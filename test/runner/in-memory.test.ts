@@ -9,7 +9,7 @@ import type { Example, TextExample } from '../../src/data/types.ts';
 import type { ModelAdapter } from '../../src/models/types.ts';
 import { openModel } from '../../src/runner/open.ts';
 import { attackInMemory } from '../../src/kinds/in-memory.ts';
-import { runRecipe } from '../../src/kinds/run.ts';
+import { runRecipeAs } from '../../src/kinds/run.ts';
 import { builtinRegistry } from '../../src/families/index.ts';
 
 // Every way the code could write a file is counted, so "no files" is checked, not assumed.
@@ -47,7 +47,7 @@ describe('attackInMemory', () => {
   it('gives the results and metrics of the same run into a folder, writing no file', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'ts-mem-')), 'run');
     const before = writeCalls();
-    const folder = await runRecipe({
+    const folder = await runRecipeAs('attack', {
       registry: builtinRegistry(),
       recipe: 'typos',
       settings: { k: 2 },
@@ -79,8 +79,6 @@ describe('attackInMemory', () => {
 
     expect(got.map((r) => r.id)).toEqual(examples.map((e) => e.id));
     expect(got.map(strip)).toEqual(fromFile.map(strip));
-    expect(folder.kind).toBe('attack');
-    if (folder.kind !== 'attack') return;
     expect(summary.complete).toBe(true);
     expect(summary.n).toBe(20);
     for (const k of [
