@@ -100,7 +100,7 @@ describe('bad input gives one clear paragraph, no stack trace, no summary', () =
           '--out',
           out,
           '--timeout',
-          '300',
+          '1500', // ms: long enough that a busy CI machine still answers /info and the 500 in time
           '--retries',
           '2',
           '--no-progress',
