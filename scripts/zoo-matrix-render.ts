@@ -64,7 +64,8 @@ export function renderMatrix(
       'MODEL …` in a process of its own, on the first few examples of the data that task takes. **works**: the run finished ' +
       '(exit 0); **–**: the recipe declares no task the model has; **✗ n**: not supported, with the error the user got ' +
       '(shortened) in note n. A tiny model makes weak results; what is checked here is that each runs, not what it finds. ' +
-      'Regenerate with `npm run zoo` (needs `../shared`; 345 runs: 7.7 minutes on an idle 2-core machine, 25 on a busy one) after changing recipes, tokenization or model loading.',
+      'Regenerate with `npm run zoo` (needs `../shared`; 345 runs: 7.7 minutes on an idle 2-core machine, 25 on a busy ' +
+      'one) after changing recipes, tokenization or model loading.',
     '',
   ];
   for (const task of ['sst2', 'ner', 'qa', 'mlm'] as const) {
