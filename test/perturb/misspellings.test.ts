@@ -5,16 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { MISSPELLINGS_LICENSE, MISSPELLINGS_PACKAGE, misspellingsOf, misspellingTable } from '../../src/perturb/index.ts';
 
 describe('misspelling list', () => {
-  it('loads once, quickly, and is cached', () => {
-    const t0 = performance.now();
+  // Loaded once and cached: the second call returns the same table (its load time is a benchmark's business, not a test's).
+  it('loads once and is cached', () => {
     const table = misspellingTable();
-    const ms = performance.now() - t0;
-    // ~50–150 ms on an idle machine; the bound is loose so a busy CI box does not flake.
-    expect(ms).toBeLessThan(1000);
     expect(table.size).toBeGreaterThan(15_000);
-    const t1 = performance.now();
     expect(misspellingTable()).toBe(table);
-    expect(performance.now() - t1).toBeLessThan(5);
   });
 
   it('maps correct words to their misspellings, lower case, case-insensitively', () => {
