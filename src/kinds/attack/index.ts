@@ -13,6 +13,9 @@ import { attackGate, attackLine } from './gate.ts';
 import { loadAttackRun } from './load.ts';
 import { printAttackRun } from './print.ts';
 import { attackResult, compactResult, runAttack, type ExampleWork } from './run.ts';
+import { readAttackSummary } from '../../metrics/summary-schema.ts';
+import { join } from 'node:path';
+import { SUMMARY_FILE } from '../../runner/per-example.ts';
 
 const workOf = ({ attack }: BuiltAttack): ExampleWork => {
   return (example, session, rng) => attackExample(attack, example, session, rng);
@@ -85,7 +88,7 @@ export const ATTACK_KIND = defineKind({
   runRows: (outcome) => attackShapedRows(outcome),
   finished: {
     slot: 'runs',
-    load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
+    load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, readAttackSummary(summary, join(dir, SUMMARY_FILE)), opts),
     gate: attackGate(attackLine),
   },
 });

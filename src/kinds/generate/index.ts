@@ -5,7 +5,6 @@
  */
 import { join } from 'node:path';
 import { parseLabelMap } from '../../core/labels.ts';
-import type { GenerateSummary } from '../../metrics/summary.ts';
 import { goalFor, noDefaultGoal, taskKindOf } from '../../recipes/context.ts';
 import { builtAs, type BuildContext } from '../../recipes/registry/define.ts';
 import { fileFingerprint, openData, surveyExamples, type DataSpec } from '../../runner/open.ts';
@@ -18,6 +17,7 @@ import { dataOptionsOf, reopen } from '../request.ts';
 import { defineKind, type KindRunContext, type OutcomeOf, type RunRequest } from '../types.ts';
 import { loadGeneratedRun } from './load.ts';
 import { runGenerator } from './run.ts';
+import { readGenerateSummary } from '../../metrics/summary-schema.ts';
 
 const generated = generatedRunOf;
 const perExampleOnly = (hint: string): { because: string; hint: string } => ({ because: 'with no source examples to spread', hint });
@@ -94,7 +94,7 @@ export const GENERATE_KIND = defineKind({
   runRows: (outcome) => [{ name: outcome.recipe.name, n: outcome.summary.n }],
   finished: {
     slot: 'generated',
-    load: (dir, name, group, summary) => loadGeneratedRun(dir, name, group, summary as unknown as GenerateSummary),
+    load: (dir, name, group, summary) => loadGeneratedRun(dir, name, group, readGenerateSummary(summary, join(dir, SUMMARY_FILE))),
     gate: {
       // Generator runs have no clean or attacked examples: only the metrics their recipe declares are theirs.
       builtIn: [],

@@ -16,10 +16,12 @@ import { attackGate, attackLine } from '../attack/gate.ts';
 import { loadAttackRun } from '../attack/load.ts';
 import { printAttackRun } from '../attack/print.ts';
 import { runAttack, type ExampleWork } from '../attack/run.ts';
-import type { RunSummary } from '../../metrics/summary.ts';
 import { withPerExampleSetup } from '../per-example.ts';
 import { defineKind } from '../types.ts';
 import { writeProbeSets, type ProbeSetFiles } from './sets.ts';
+import { readAttackSummary } from '../../metrics/summary-schema.ts';
+import { join } from 'node:path';
+import { SUMMARY_FILE } from '../../runner/per-example.ts';
 
 const workOf = ({ probe }: BuiltProbe): ExampleWork => {
   return (example, session, rng) => probeExample(probe, example, session, rng);
@@ -128,7 +130,7 @@ export const PROBE_KIND = defineKind({
   runRows: (outcome) => attackShapedRows(outcome),
   finished: {
     slot: 'runs',
-    load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, summary as unknown as RunSummary, opts),
+    load: (dir, name, group, summary, opts) => loadAttackRun(dir, name, group, readAttackSummary(summary, join(dir, SUMMARY_FILE)), opts),
     gate: attackGate(probeLine, { probe: true, row: probeRow }),
   },
 });

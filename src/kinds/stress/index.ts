@@ -4,13 +4,15 @@
  * examples.
  */
 import { stressExample } from '../../core/stress-suite.ts';
-import type { StressSummary } from '../../metrics/stress-summary.ts';
 import { withPerExampleSetup } from '../per-example.ts';
 import { defineKind } from '../types.ts';
 import { STRESS_GATE } from './gate.ts';
 import { loadStressRun } from './load.ts';
 import { printStressRun } from './print.ts';
 import { runStress } from './run.ts';
+import { readStressSummary } from '../../metrics/summary-schema.ts';
+import { join } from 'node:path';
+import { SUMMARY_FILE } from '../../runner/per-example.ts';
 
 export const STRESS_KIND = defineKind({
   kind: 'stress',
@@ -50,7 +52,7 @@ export const STRESS_KIND = defineKind({
   runRows: (outcome) => [{ name: outcome.recipe.name, n: outcome.summary.n, process: outcome.summary.process }],
   finished: {
     slot: 'stress',
-    load: (dir, name, group, summary, opts) => loadStressRun(dir, name, group, summary as unknown as StressSummary, opts),
+    load: (dir, name, group, summary, opts) => loadStressRun(dir, name, group, readStressSummary(summary, join(dir, SUMMARY_FILE)), opts),
     gate: STRESS_GATE,
   },
 });
